@@ -1,0 +1,15 @@
+# Warning flags and sanitizers, applied per target.
+function(rdmi_probe_set_warnings target)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
+                                           -Wno-sign-conversion -Wnon-virtual-dtor
+                                           -Wold-style-cast -Woverloaded-virtual)
+  if(RDMI_PROBE_WERROR)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+if(RDMI_PROBE_SANITIZE)
+  add_compile_options(-fsanitize=${RDMI_PROBE_SANITIZE} -fno-omit-frame-pointer
+                      -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=${RDMI_PROBE_SANITIZE})
+endif()

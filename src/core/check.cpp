@@ -1,0 +1,41 @@
+// Check helpers.
+#include "core/check.hpp"
+
+namespace rdmi {
+
+std::string_view to_string(Status status) {
+    switch (status) {
+        case Status::pass:
+            return "pass";
+        case Status::fail:
+            return "fail";
+        case Status::skip:
+            return "skip";
+        case Status::info:
+            return "info";
+    }
+    return "info";
+}
+
+StatusCounts count_statuses(const std::vector<Check>& checks) {
+    StatusCounts counts;
+    for (const auto& check : checks) {
+        switch (check.status) {
+            case Status::pass:
+                ++counts.pass;
+                break;
+            case Status::fail:
+                ++counts.fail;
+                break;
+            case Status::skip:
+                ++counts.skip;
+                break;
+            case Status::info:
+                ++counts.info;
+                break;
+        }
+    }
+    return counts;
+}
+
+}  // namespace rdmi

@@ -1,0 +1,72 @@
+// The report model's vocabulary: provenance, sourced values and checks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/gap.hpp"
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// Where a datum came from. `kind` is one of: file, sysfs, procfs, pkg-config, command, api,
+/// symbol, env, derived; `ref` names the file, module, command line, function or variable.
+struct Provenance {
+    std::string kind;
+    std::string ref;
+};
+
+/// A value with its provenance, or the gap that explains why it is missing.
+template <typename T>
+struct Sourced {
+    std::optional<T> value;
+    Provenance source;
+    std::optional<Gap> gap;
+
+    [[nodiscard]] bool ok() const { return value.has_value(); }
+
+    static Sourced of(T v, Provenance from) {
+        return Sourced{std::move(v), std::move(from), std::nullopt};
+    }
+    static Sourced missing(Gap why, Provenance from) {
+        return Sourced{std::nullopt, std::move(from), std::move(why)};
+    }
+    /// From a Result: the value or its gap, with the same provenance either way.
+    static Sourced from(Result<T> result, Provenance from) {
+        if (result.ok())
+            return of(std::move(result).value(), std::move(from));
+        return missing(result.gap(), std::move(from));
+    }
+};
+
+/// The outcome of one check. `info` records a fact without judging it.
+enum class Status { pass, fail, skip, info };
+
+/// The stable JSON name of a status.
+std::string_view to_string(Status status);
+
+/// One finding: a stable kebab-case id, a verdict, one line of explanation, the fix, and the
+/// sources it was derived from.
+struct Check {
+    std::string id;
+    Status status = Status::info;
+    std::string message;
+    std::string remediation;  ///< empty when there is nothing to do
+    std::vector<Provenance> sources;
+};
+
+/// Counts of checks by status.
+struct StatusCounts {
+    int pass = 0;
+    int fail = 0;
+    int skip = 0;
+    int info = 0;
+};
+
+/// Tallies a list of checks.
+StatusCounts count_statuses(const std::vector<Check>& checks);
+
+}  // namespace rdmi

@@ -1,0 +1,4 @@
+target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gap.cpp
+)

@@ -1,0 +1,29 @@
+// errno -> Gap.
+#include "os/errno_gap.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace rdmi {
+
+Gap gap_from_errno(std::string_view what, int err) {
+    std::string prefix = std::string(what) + ": ";
+    switch (err) {
+        case ENOENT:
+        case ENOTDIR:
+            return {GapReason::not_found, prefix + "no such file or directory"};
+        case EACCES:
+        case EPERM:
+            return {GapReason::permission_denied, prefix + "permission denied"};
+        case ELOOP:
+            return {GapReason::error, prefix + "symbolic link loop"};
+        case EISDIR:
+            return {GapReason::malformed, prefix + "is a directory, not a regular file"};
+        default:
+            return {GapReason::error,
+                    prefix + std::strerror(err)};  // NOLINT(concurrency-mt-unsafe)
+    }
+}
+
+}  // namespace rdmi

@@ -1,0 +1,5 @@
+target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/env.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
+)

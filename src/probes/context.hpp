@@ -1,0 +1,34 @@
+// ProbeContext: everything a probe may use to look at the world, and nothing else.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include "core/deadline.hpp"
+#include "os/env.hpp"
+#include "os/fs.hpp"
+
+namespace spdlog {
+class logger;
+}
+
+namespace rdmi {
+
+/// The seams and settings a probe runs with. Probes never print; they log through `log`.
+struct ProbeContext {
+    const Fs& fs;                            ///< every file read goes through here (rooted)
+    const Env& env;                          ///< environment variables (PKG_CONFIG_PATH, ...)
+    spdlog::logger& log;                     ///< diagnostics to stderr
+    Deadline deadline;                       ///< bound on the whole run
+    std::chrono::milliseconds call_timeout;  ///< bound on one external call or device open
+    std::optional<std::string> doca_prefix;  ///< --doca-prefix, in-root path
+    bool allow_untrusted_libs = false;       ///< --allow-untrusted-libs
+
+    /// Live calls (dlopen, subprocesses, device opens) happen only on the live root.
+    [[nodiscard]] bool live() const { return fs.is_live(); }
+    /// The deadline for one external call: the call timeout, capped by the run's deadline.
+    [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
+};
+
+}  // namespace rdmi
