@@ -1,5 +1,9 @@
 target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/process.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
 )

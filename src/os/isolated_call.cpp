@@ -1,0 +1,107 @@
+// run_isolated: fork + pipe + poll. The child leaves with _exit so that no library destructor
+// or atexit handler of the parent's state runs twice.
+#include "os/isolated_call.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+
+#include "os/errno_gap.hpp"
+
+namespace rdmi {
+namespace {
+
+constexpr char kOk = 'O';
+constexpr char kFailed = 'E';
+
+void write_all(int fd, const std::string& data) {
+    std::size_t done = 0;
+    while (done < data.size()) {
+        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        done += static_cast<std::size_t>(n);
+    }
+}
+
+[[noreturn]] void child_main(int out_fd, const std::function<std::string()>& work) {
+    // Vendor libraries print to stdout; stdout belongs to the JSON document.
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    std::string message;
+    try {
+        message = std::string(1, kOk) + work();
+    } catch (const std::exception& e) {
+        message = std::string(1, kFailed) + e.what();
+    } catch (...) {
+        message = std::string(1, kFailed) + "unknown exception";
+    }
+    write_all(out_fd, message);
+    ::_exit(0);
+}
+
+}  // namespace
+
+Result<std::string> run_isolated(const std::function<std::string()>& work, const Deadline& deadline,
+                                 std::string_view what) {
+    std::array<int, 2> fds{-1, -1};
+    if (::pipe2(fds.data(), O_CLOEXEC) != 0) return gap_from_errno(what, errno);
+    std::fflush(nullptr);  // NOLINT(cert-err33-c): nothing buffered may be written twice
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int err = errno;
+        ::close(fds[0]);
+        ::close(fds[1]);
+        return gap_from_errno(what, err);
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        child_main(fds[1], work);
+    }
+    ::close(fds[1]);
+    std::string data;
+    std::array<char, 16384> buf{};
+    bool timed_out = false;
+    while (true) {
+        const auto left = deadline.remaining();
+        if (left.count() == 0) {
+            timed_out = true;
+            break;
+        }
+        pollfd pfd{fds[0], POLLIN, 0};
+        const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) continue;  // re-check the deadline
+        const ssize_t got = ::read(fds[0], buf.data(), buf.size());
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        data.append(buf.data(), static_cast<std::size_t>(got));
+    }
+    ::close(fds[0]);
+    int status = 0;
+    if (timed_out) {
+        ::kill(pid, SIGKILL);
+    }
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (timed_out) {
+        return make_gap(GapReason::timeout, std::string(what) + ": did not return before the deadline");
+    }
+    if (WIFSIGNALED(status)) {
+        return make_gap(GapReason::error, std::string(what) + ": crashed with signal " +
+                                              std::to_string(WTERMSIG(status)) + " (" +
+                                              strsignal(WTERMSIG(status)) + ")");  // NOLINT
+    }
+    if (data.empty()) return make_gap(GapReason::error, std::string(what) + ": produced no result");
+    if (data.front() == kFailed) return make_gap(GapReason::error, std::string(what) + ": " + data.substr(1));
+    return data.substr(1);
+}
+
+}  // namespace rdmi

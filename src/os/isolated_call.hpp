@@ -1,0 +1,21 @@
+// Running code that may hang or crash (vendor library constructors, driver calls) in a forked
+// child with a deadline, so the probe itself always returns on time.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/deadline.hpp"
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// Runs `work` in a forked child whose stdout is /dev/null and returns the string it produced.
+/// A child that outlives `deadline` is killed (Gap timeout); one that crashes gives a Gap
+/// naming the signal; an exception thrown by `work` becomes a Gap with its message.
+/// `what` names the call in messages ("dlopen libdoca_common.so.3").
+Result<std::string> run_isolated(const std::function<std::string()>& work, const Deadline& deadline,
+                                 std::string_view what);
+
+}  // namespace rdmi

@@ -1,0 +1,130 @@
+// run_process: posix_spawn + poll with a deadline; the child gets its own process group so a
+// timeout kills everything it started.
+#include "os/process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include "os/errno_gap.hpp"
+
+namespace rdmi {
+namespace {
+
+struct Pipe {
+    std::array<int, 2> fd{-1, -1};
+    ~Pipe() {
+        for (int f : fd) {
+            if (f >= 0) ::close(f);
+        }
+    }
+    void close_end(int i) {
+        if (fd[i] >= 0) ::close(fd[i]);
+        fd[i] = -1;
+    }
+};
+
+void kill_and_reap(pid_t pid) {
+    ::kill(-pid, SIGKILL);
+    ::kill(pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+}
+
+}  // namespace
+
+Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const Deadline& deadline,
+                                  std::size_t max_output) {
+    if (argv.empty() || argv[0].empty() || argv[0].front() != '/') {
+        return make_gap(GapReason::error, "run_process: the program must be an absolute path");
+    }
+    const std::string& program = argv[0];
+    Pipe out;
+    Pipe err;
+    if (::pipe2(out.fd.data(), O_CLOEXEC) != 0 || ::pipe2(err.fd.data(), O_CLOEXEC) != 0) {
+        return gap_from_errno(program, errno);
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, out.fd[1], 1);
+    posix_spawn_file_actions_adddup2(&actions, err.fd[1], 2);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setpgroup(&attr, 0);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+
+    std::vector<char*> args;
+    args.reserve(argv.size() + 1);
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    // A fixed, minimal environment: nothing the caller's environment holds can steer the tool.
+    std::array<char*, 3> envp{const_cast<char*>("PATH=/usr/sbin:/usr/bin:/sbin:/bin"),
+                              const_cast<char*>("LC_ALL=C"), nullptr};
+    pid_t pid = 0;
+    const int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, args.data(), envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    if (rc != 0) return gap_from_errno(program, rc);
+    out.close_end(1);
+    err.close_end(1);
+
+    ProcessOutput result;
+    std::array<pollfd, 2> fds{pollfd{out.fd[0], POLLIN, 0}, pollfd{err.fd[0], POLLIN, 0}};
+    std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
+    int open_streams = 2;
+    std::array<char, 16384> buf{};
+    while (open_streams > 0) {
+        const auto left = deadline.remaining();
+        if (left.count() == 0) {
+            kill_and_reap(pid);
+            return make_gap(GapReason::timeout, program + ": did not finish before the deadline");
+        }
+        const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(left.count()));
+        if (ready < 0 && errno != EINTR) {
+            kill_and_reap(pid);
+            return gap_from_errno(program, errno);
+        }
+        for (std::size_t i = 0; i < fds.size(); ++i) {
+            if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+            const ssize_t got = ::read(fds[i].fd, buf.data(), buf.size());
+            if (got > 0) {
+                std::string& sink = *sinks[i];
+                const std::size_t room = max_output > sink.size() ? max_output - sink.size() : 0;
+                sink.append(buf.data(), std::min(room, static_cast<std::size_t>(got)));
+            } else if (got == 0 || errno != EINTR) {
+                fds[i].fd = -1;
+                --open_streams;
+            }
+        }
+    }
+    // Both streams closed; the process is exiting (or detached its output). Still bounded.
+    int status = 0;
+    while (true) {
+        const pid_t done = ::waitpid(pid, &status, WNOHANG);
+        if (done == pid) break;
+        if (done < 0 && errno != EINTR) return gap_from_errno(program, errno);
+        if (deadline.expired()) {
+            kill_and_reap(pid);
+            return make_gap(GapReason::timeout, program + ": did not exit before the deadline");
+        }
+        ::usleep(1000);
+    }
+    if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    return result;
+}
+
+}  // namespace rdmi

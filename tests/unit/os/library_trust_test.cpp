@@ -1,0 +1,67 @@
+// Tests for the trusted-library rule.
+#include "os/library_trust.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+
+#include "support/temp_tree.hpp"
+
+namespace rdmi {
+
+TEST_CASE("a library in a private directory is trusted") {
+    test::TempTree tree;
+    tree.mkdir("/lib", 0755);
+    tree.write("/lib/libdoca_common.so.3", "x", 0644);
+    ::chmod(tree.root().c_str(), 0755);
+    CHECK_FALSE(check_library_trust(tree.host("/lib/libdoca_common.so.3")).has_value());
+}
+
+TEST_CASE("a group-writable directory makes a library untrusted") {
+    test::TempTree tree;
+    tree.mkdir("/lib", 0775);
+    tree.write("/lib/libdoca_common.so.3", "x", 0644);
+    auto verdict = check_library_trust(tree.host("/lib/libdoca_common.so.3"));
+    REQUIRE(verdict.has_value());
+    CHECK(verdict->reason == GapReason::untrusted);
+    CHECK(verdict->message == tree.host("/lib") + ": writable by its group (mode 0775)");
+}
+
+TEST_CASE("a world-writable library file is untrusted") {
+    test::TempTree tree;
+    tree.write("/libx.so", "x", 0666);
+    auto verdict = check_library_trust(tree.host("/libx.so"));
+    REQUIRE(verdict.has_value());
+    CHECK(verdict->message.find("writable by others") != std::string::npos);
+}
+
+TEST_CASE("a sticky world-writable directory is accepted for an entry the user owns") {
+    test::TempTree tree;
+    tree.mkdir("/tmpdir", 01777);
+    tree.mkdir("/tmpdir/mine", 0755);
+    tree.write("/tmpdir/mine/libx.so", "x", 0644);
+    CHECK_FALSE(check_library_trust(tree.host("/tmpdir/mine/libx.so")).has_value());
+    tree.chmod("/tmpdir", 0777);  // the same without the sticky bit is not
+    CHECK(check_library_trust(tree.host("/tmpdir/mine/libx.so")).has_value());
+}
+
+TEST_CASE("a link into an untrusted directory is judged by its target") {
+    test::TempTree tree;
+    tree.mkdir("/bad", 0777);
+    tree.write("/bad/libx.so.1", "x", 0644);
+    tree.mkdir("/good", 0755);
+    tree.symlink("../bad/libx.so.1", "/good/libx.so");
+    auto verdict = check_library_trust(tree.host("/good/libx.so"));
+    REQUIRE(verdict.has_value());
+    CHECK(verdict->message.find("/bad") != std::string::npos);
+}
+
+TEST_CASE("missing and relative paths are untrusted") {
+    CHECK(check_library_trust("/nonexistent/libx.so")->reason == GapReason::untrusted);
+    CHECK(check_library_trust("libx.so")->reason == GapReason::untrusted);
+}
+
+TEST_CASE("the system's own libraries are trusted") {
+    CHECK_FALSE(check_library_trust("/lib/x86_64-linux-gnu/libc.so.6").has_value());
+}
+
+}  // namespace rdmi
