@@ -1,4 +1,5 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version.cpp
 )
