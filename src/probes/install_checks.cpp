@@ -1,0 +1,223 @@
+// The install checks: one verdict per question an engineer asks before building RDMI code.
+#include <algorithm>
+
+#include "probes/install_parts.hpp"
+
+namespace rdmi::install {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty())
+            out += sep;
+        out += item;
+    }
+    return out;
+}
+
+Check make(std::string id, Status status, std::string message, std::string remediation,
+           std::vector<Provenance> sources) {
+    return Check{std::move(id), status, std::move(message), std::move(remediation),
+                 std::move(sources)};
+}
+
+Check prefix_check(const InstallFacts& facts) {
+    const std::string& prefix = *facts.prefix.value;
+    if (!facts.prefix_exists) {
+        return make("doca-prefix", Status::fail, "DOCA not found: " + prefix + " does not exist",
+                    "install the DOCA SDK, or pass --doca-prefix DIR where it is installed",
+                    {facts.prefix.source});
+    }
+    if (facts.layout == DocaLayout::none) {
+        return make("doca-prefix", Status::fail, "no DOCA pkg-config directory under " + prefix,
+                    "reinstall DOCA; expected lib/<triplet>/pkgconfig, lib64/pkgconfig or "
+                    "infrastructure/lib/pkgconfig",
+                    {facts.prefix.source});
+    }
+    return make("doca-prefix", Status::pass,
+                "DOCA at " + prefix + " (" + std::string(to_string(facts.layout)) +
+                    " layout, .pc files in " + facts.pc_dir + ")",
+                "", {facts.prefix.source});
+}
+
+std::vector<Check> module_checks(const InstallFacts& facts) {
+    std::vector<Check> checks;
+    for (const auto& module : facts.stack) {
+        const std::string id = "module-" + module.name;
+        Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
+        if (!module.found) {
+            const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
+            checks.push_back(
+                make(id, Status::fail,
+                     unreadable ? module.gap->message
+                                : module.name + ".pc not found on the pkg-config search path",
+                     unreadable
+                         ? "repair or reinstall the package that ships " + module.name + ".pc"
+                         : "install the DOCA development package that ships " + module.name + ".pc",
+                     {from}));
+            continue;
+        }
+        if (!module.on_search_path) {
+            checks.push_back(make(
+                id, Status::fail,
+                module.name + " " + module.version + " is only in DOCA's pc dir " + facts.pc_dir +
+                    ", not on the pkg-config search path",
+                "export PKG_CONFIG_PATH=" + facts.pc_dir + "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}",
+                {from}));
+        } else {
+            checks.push_back(make(id, Status::pass,
+                                  module.name + " " + module.version + " (" + module.pc_path + ")",
+                                  "", {from}));
+        }
+        if (!module.unresolved.empty()) {
+            std::vector<std::string> problems;
+            for (const auto& req : module.unresolved) {
+                problems.push_back(req.name + (req.constraint.empty() ? "" : " " + req.constraint) +
+                                   ": " + req.problem);
+            }
+            checks.push_back(
+                make(id + "-requires", Status::fail,
+                     module.name + " requires what does not resolve: " + join(problems, "; "),
+                     "install or fix the required modules so that `pkg-config --cflags --libs " +
+                         module.name + "` succeeds",
+                     {from}));
+        }
+    }
+    return checks;
+}
+
+Check version_check(const std::string& id, const std::string& what, const VersionMatch& match,
+                    bool doca_found) {
+    std::vector<Provenance> sources;
+    std::vector<std::string> listing;
+    for (const auto& src : match.sources) {
+        sources.push_back(src.raw.source);
+        listing.push_back(src.name + "=" +
+                          (src.version ? src.version->to_string() : std::string("absent")));
+    }
+    if (!match.disagreeing.empty()) {
+        std::string odd;
+        for (const auto& src : match.sources) {
+            if (std::find(match.disagreeing.begin(), match.disagreeing.end(), src.name) ==
+                match.disagreeing.end())
+                continue;
+            if (!odd.empty())
+                odd += ", ";
+            odd += src.name + " is " + src.version->to_string();
+        }
+        return make(
+            id, Status::fail,
+            what + " disagree: " + odd + " but the others are " + match.agreed->to_string(),
+            "install one DOCA version throughout (reinstall the packages of the odd ones out)",
+            sources);
+    }
+    if (!doca_found || match.sources.size() == match.absent.size()) {
+        return make(id, Status::skip, what + ": no version could be read (" + join(listing) + ")",
+                    "install DOCA", sources);
+    }
+    if (!match.consistent || !match.absent.empty()) {
+        return make(id, Status::skip,
+                    what + " agree on " + match.agreed->to_string() + " where known, but " +
+                        join(match.absent) + (match.absent.size() == 1 ? " is" : " are") +
+                        " absent",
+                    "see the failing checks for what is absent", sources);
+    }
+    return make(id, Status::pass,
+                what + " agree on " + match.agreed->to_string() + " (" + join(listing) + ")", "",
+                sources);
+}
+
+Check headers_check(const InstallFacts& facts, bool doca_found) {
+    std::vector<std::string> missing;
+    std::vector<Provenance> sources;
+    for (const auto& header : facts.headers) {
+        sources.push_back({"file", header.path});
+        if (!header.present)
+            missing.push_back(header.name);
+    }
+    if (!doca_found)
+        return make("rdmi-headers", Status::skip, "DOCA not found; RDMI headers not looked for",
+                    "install DOCA", {});
+    if (!missing.empty()) {
+        return make("rdmi-headers", Status::fail,
+                    "missing in " + facts.include_dir + ": " + join(missing),
+                    "partial install: reinstall the DOCA RDMI development package", sources);
+    }
+    return make(
+        "rdmi-headers", Status::pass,
+        "all " + std::to_string(facts.headers.size()) + " RDMI headers in " + facts.include_dir, "",
+        sources);
+}
+
+std::vector<Check> library_checks(const InstallFacts& facts) {
+    std::vector<Check> checks;
+    for (const auto& lib : facts.libraries) {
+        const std::string id = "library-" + lib.name;
+        if (lib.present) {
+            checks.push_back(
+                make(id, Status::pass,
+                     lib.path + (lib.detail.empty() ? "" : " (soname " + lib.detail + ")"), "",
+                     {{"file", lib.path}}));
+        } else {
+            checks.push_back(make(id, Status::fail,
+                                  lib.gap ? lib.gap->message : lib.path + ": missing",
+                                  "the .pc file resolves but its library is missing: reinstall the "
+                                  "runtime package of " +
+                                      lib.name,
+                                  {{"file", lib.path}}));
+        }
+    }
+    return checks;
+}
+
+Check tool_check(const InstalledFile& tool, const std::string& id, const std::string& purpose,
+                 bool doca_found, Status when_missing) {
+    if (tool.present) {
+        std::string message = tool.path;
+        if (!tool.detail.empty())
+            message += " (version " + tool.detail + ")";
+        if (tool.gap)
+            message += "; " + tool.gap->message;
+        return make(id, Status::pass, message, "", {{"file", tool.path}});
+    }
+    if (!doca_found)
+        return make(id, Status::skip, tool.name + " not found; DOCA is not installed",
+                    "install DOCA", {});
+    return make(id, when_missing, tool.name + " not found (" + purpose + ")",
+                "install the DOCA package that ships " + tool.name, {{"file", tool.path}});
+}
+
+}  // namespace
+
+std::vector<Check> derive_checks(const InstallFacts& facts) {
+    std::vector<Check> checks;
+    checks.push_back(prefix_check(facts));
+    const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
+    for (auto& check : module_checks(facts))
+        checks.push_back(std::move(check));
+    checks.push_back(version_check("rdmi-stack-versions", "RDMI stack versions",
+                                   facts.stack_versions, doca_found));
+    checks.push_back(version_check("contract-versions", "DOCA version sources",
+                                   facts.contract_versions, doca_found));
+    checks.push_back(headers_check(facts, doca_found));
+    for (auto& check : library_checks(facts))
+        checks.push_back(std::move(check));
+    if (facts.samples.present) {
+        checks.push_back(make("rdmi-samples", Status::info, "RDMI samples in " + facts.samples.path,
+                              "", {{"file", facts.samples.path}}));
+    } else {
+        checks.push_back(make("rdmi-samples", Status::info,
+                              "no RDMI samples at " + facts.samples.path,
+                              "samples ship in the DOCA samples package; install it to get them",
+                              {{"file", facts.samples.path}}));
+    }
+    checks.push_back(tool_check(facts.dpacc, "dpacc",
+                                "the DPA compiler, needed to build DPA kernels", doca_found,
+                                Status::fail));
+    checks.push_back(tool_check(facts.doca_caps, "doca-caps",
+                                "one of the contract's version sources", doca_found, Status::info));
+    return checks;
+}
+
+}  // namespace rdmi::install

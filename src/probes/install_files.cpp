@@ -1,0 +1,137 @@
+// Headers, shared objects, samples and DPA/DOCA tools of the install.
+#include <sys/stat.h>
+
+#include "os/process.hpp"
+#include "probes/install_parts.hpp"
+#include "probes/tool_runner.hpp"
+
+namespace rdmi::install {
+namespace {
+
+std::string module_library_stem(const std::string& module) {
+    std::string stem = "lib" + module;
+    for (auto& c : stem) {
+        if (c == '-')
+            c = '_';
+    }
+    return stem;
+}
+
+/// The shared object an application would link: lib<x>.so, else the runtime sonames DOCA
+/// uses (.so.3, .so.2), else any lib<x>.so.* (doca-facts A.5).
+InstalledFile find_shared_object(const Fs& fs, const std::string& module,
+                                 const std::string& libdir) {
+    InstalledFile file;
+    file.name = module;
+    const std::string stem = module_library_stem(module);
+    file.path = join_path(libdir, stem + ".so");
+    for (const char* suffix : {".so", ".so.3", ".so.2"}) {
+        const std::string candidate = join_path(libdir, stem + suffix);
+        if (fs.exists(candidate)) {
+            file.path = candidate;
+            file.present = true;
+            return file;
+        }
+    }
+    if (auto entries = fs.list_dir(libdir); entries.ok()) {
+        for (const auto& entry : *entries) {
+            if (entry.name.rfind(stem + ".so.", 0) == 0) {
+                file.path = join_path(libdir, entry.name);
+                file.present = true;
+                return file;
+            }
+        }
+    }
+    file.gap = Gap{GapReason::not_found, file.path + ": no such file (nor " + stem + ".so.*)"};
+    return file;
+}
+
+InstalledFile find_tool(const ProbeContext& ctx, const std::string& prefix,
+                        const std::string& name) {
+    InstalledFile tool;
+    tool.name = name;
+    std::vector<std::string> candidates{join_path(prefix, "tools/" + name)};
+    if (auto path = ctx.env.get("PATH")) {
+        std::size_t pos = 0;
+        while (pos <= path->size()) {
+            const auto end = std::min(path->find(':', pos), path->size());
+            if (end > pos && (*path)[pos] == '/')
+                candidates.push_back(join_path(path->substr(pos, end - pos), name));
+            pos = end + 1;
+        }
+    }
+    for (const auto& candidate : candidates) {
+        auto info = ctx.fs.stat(candidate);
+        if (info.ok() && info->type == FileType::regular && (info->mode & 0111U) != 0) {
+            tool.path = candidate;
+            tool.present = true;
+            return tool;
+        }
+    }
+    tool.path = candidates.front();
+    tool.gap = Gap{GapReason::not_installed,
+                   name + ": not in " + join_path(prefix, "tools") + " nor on PATH"};
+    return tool;
+}
+
+}  // namespace
+
+void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
+    const std::string& prefix = *facts.prefix.value;
+    const ModuleFacts& common = facts.stack[0];
+    const ModuleFacts& rdmi = facts.stack[3];
+    if (!rdmi.includedir.empty()) {
+        facts.include_dir = rdmi.includedir;
+    } else if (!common.includedir.empty()) {
+        facts.include_dir = common.includedir;
+    } else {
+        facts.include_dir = join_path(
+            prefix, facts.layout == DocaLayout::legacy ? "infrastructure/include" : "include");
+    }
+    for (const char* header : kRdmiHeaders) {
+        InstalledFile file;
+        file.name = header;
+        file.path = join_path(facts.include_dir, header);
+        auto info = ctx.fs.stat(file.path);
+        file.present = info.ok() && info->type == FileType::regular;
+        if (!file.present)
+            file.gap = info.ok() ? Gap{GapReason::malformed, file.path + ": not a regular file"}
+                                 : info.gap();
+        facts.headers.push_back(std::move(file));
+    }
+    for (const auto& module : facts.stack) {
+        if (!module.found || module.libdir.empty())
+            continue;
+        facts.libraries.push_back(find_shared_object(ctx.fs, module.name, module.libdir));
+    }
+    facts.samples.name = "samples/doca_rdmi";
+    facts.samples.path = join_path(prefix, "samples/doca_rdmi");
+    auto samples = ctx.fs.stat(facts.samples.path);
+    facts.samples.present = samples.ok() && samples->type == FileType::directory;
+    if (!facts.samples.present)
+        facts.samples.gap =
+            samples.ok() ? Gap{GapReason::malformed, facts.samples.path + ": not a directory"}
+                         : samples.gap();
+
+    facts.doca_caps = find_tool(ctx, prefix, "doca_caps");
+    facts.dpacc = find_tool(ctx, prefix, "dpacc");
+    if (facts.dpacc.present) {
+        auto out = run_tool(ctx, facts.dpacc.path, {"--version"});
+        if (out.ok()) {
+            for (std::size_t pos = 0; pos < out->size();) {
+                const auto end = std::min(out->find('\n', pos), out->size());
+                const std::string line = out->substr(pos, end - pos);
+                if (line.rfind("dpacc version ", 0) == 0)
+                    facts.dpacc.detail = line.substr(14);
+                pos = end + 1;
+            }
+            if (facts.dpacc.detail.empty())
+                facts.dpacc.gap = Gap{GapReason::malformed,
+                                      facts.dpacc.path + " --version: no 'dpacc version' line"};
+        } else {
+            facts.dpacc.gap = out.gap();
+        }
+    }
+}
+
+}  // namespace rdmi::install

@@ -1,0 +1,94 @@
+// The RDMI stack's pkg-config modules and every doca-* module in DOCA's pc dir.
+#include <spdlog/spdlog.h>
+
+#include "probes/install_parts.hpp"
+
+namespace rdmi::install {
+namespace {
+
+void fill_from(const pkgconfig::Module& module, ModuleFacts& facts) {
+    facts.found = true;
+    facts.pc_path = module.pc_path;
+    facts.version = module.version;
+    auto var = [&](const char* key) {
+        auto it = module.variables.find(key);
+        return it == module.variables.end() ? std::string() : it->second;
+    };
+    facts.prefix = var("prefix");
+    facts.libdir = var("libdir");
+    facts.includedir = var("includedir");
+    for (const auto& token : module.libs) {
+        if (token.size() > 2 && token.compare(0, 2, "-l") == 0)
+            facts.library_names.push_back(token.substr(2));
+    }
+}
+
+ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const std::string& pc_dir,
+                         const std::string& name) {
+    ModuleFacts facts;
+    facts.name = name;
+    auto found = pc.find(name);
+    if (found.ok()) {
+        facts.on_search_path = true;
+        fill_from(*found, facts);
+    } else if (found.gap().reason != GapReason::not_found) {
+        // The module exists but cannot be read or parsed: that is the finding.
+        facts.gap = found.gap();
+        return facts;
+    } else if (!pc_dir.empty()) {
+        auto local = pc.load_file(join_path(pc_dir, name + ".pc"));
+        if (local.ok()) {
+            fill_from(*local, facts);
+        } else {
+            facts.gap = local.gap().reason == GapReason::not_found ? found.gap() : local.gap();
+            return facts;
+        }
+    } else {
+        facts.gap = found.gap();
+        return facts;
+    }
+    auto module = facts.on_search_path ? found : pc.load_file(facts.pc_path);
+    if (module.ok()) {
+        for (const auto& req : pc.resolve_requires(*module)) {
+            if (req.status == pkgconfig::RequireStatus::satisfied)
+                continue;
+            std::string constraint = req.requirement.op.empty()
+                                         ? ""
+                                         : req.requirement.op + " " + req.requirement.version;
+            facts.unresolved.push_back({req.requirement.name, constraint, req.message});
+        }
+    }
+    return facts;
+}
+
+}  // namespace
+
+void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts) {
+    for (const char* name : kRdmiStackModules)
+        facts.stack.push_back(probe_module(pc, facts.pc_dir, name));
+    if (facts.pc_dir.empty())
+        return;
+    auto listing = pc.list_dir_modules(facts.pc_dir);
+    if (!listing) {
+        ctx.log.warn("{}", listing.gap().message);
+        return;
+    }
+    for (const auto& entry : *listing) {
+        if (entry.name.rfind("doca-", 0) != 0)
+            continue;
+        ModuleFacts module;
+        module.name = entry.name;
+        auto parsed = pc.load_file(entry.pc_path);
+        if (parsed.ok()) {
+            fill_from(*parsed, module);
+            auto visible = pc.find(entry.name);
+            module.on_search_path = visible.ok() && visible->version == module.version;
+        } else {
+            module.pc_path = entry.pc_path;
+            module.gap = parsed.gap();
+        }
+        facts.doca_modules.push_back(std::move(module));
+    }
+}
+
+}  // namespace rdmi::install

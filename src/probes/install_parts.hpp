@@ -1,0 +1,32 @@
+// Internal steps of the install probe, one file each; exposed for the probe and its tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pkgconfig/pkgconfig.hpp"
+#include "probes/install.hpp"
+
+namespace rdmi::install {
+
+/// Chooses the DOCA prefix (--doca-prefix, else doca-common's prefix, else /opt/mellanox/doca)
+/// and finds its layout and pkg-config directory.
+void locate_prefix(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts);
+
+/// Looks up the four stack modules (search path first, then DOCA's own pc dir) and lists every
+/// doca-*.pc module in DOCA's pc dir.
+void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts);
+
+/// Headers, shared objects, samples and tools (doca_caps, dpacc).
+void probe_files(const ProbeContext& ctx, InstallFacts& facts);
+
+/// Both four-way version matches, including the runtime library and doca_caps (live only).
+void probe_versions(const ProbeContext& ctx, InstallFacts& facts);
+
+/// Decides which present sources agree (the majority) and which disagree or are absent.
+VersionMatch match_versions(std::vector<VersionSource> sources);
+
+/// Derives the install checks from the collected facts.
+std::vector<Check> derive_checks(const InstallFacts& facts);
+
+}  // namespace rdmi::install

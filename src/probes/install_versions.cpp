@@ -1,0 +1,158 @@
+// The two "four-way matches" (rdmi-domain.md): the RDMI stack's and the contract's.
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "os/dynamic_library.hpp"
+#include "os/isolated_call.hpp"
+#include "os/library_trust.hpp"
+#include "probes/install_parts.hpp"
+#include "probes/tool_runner.hpp"
+
+namespace rdmi::install {
+namespace {
+
+VersionSource source_of(std::string name, Sourced<std::string> raw, bool free_text = false) {
+    VersionSource src{std::move(name), std::move(raw), std::nullopt};
+    if (src.raw.value) {
+        src.version =
+            free_text ? find_doca_version(*src.raw.value) : parse_doca_version(*src.raw.value);
+        if (!src.version) {
+            src.raw.gap = Gap{GapReason::malformed, src.raw.source.ref + ": not a DOCA version: '" +
+                                                        src.raw.value->substr(0, 80) + "'"};
+        }
+    }
+    return src;
+}
+
+/// doca_version_runtime() from the libdoca_common the install ships, loaded in a child process
+/// (its constructors run there, not here) and only from a trusted path.
+Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts& facts) {
+    Provenance from{"api", "doca_version_runtime()"};
+    if (!ctx.live())
+        return Sourced<std::string>::missing(
+            {GapReason::not_applicable, "libraries are not loaded under --root"}, from);
+    const InstalledFile* lib = nullptr;
+    for (const auto& file : facts.libraries) {
+        if (file.name == "doca-common" && file.present)
+            lib = &file;
+    }
+    if (lib == nullptr)
+        return Sourced<std::string>::missing({GapReason::not_installed, "libdoca_common not found"},
+                                             from);
+    from.ref = "doca_version_runtime() in " + lib->path;
+    if (auto untrusted = check_library_trust(lib->path)) {
+        if (!ctx.allow_untrusted_libs)
+            return Sourced<std::string>::missing(
+                Gap{GapReason::untrusted, untrusted->message + "; not loaded"}, from);
+        ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", lib->path,
+                     untrusted->message);
+    }
+    const std::string path = lib->path;
+    auto result = run_isolated(
+        [&path]() -> std::string {
+            auto handle = DynamicLibrary::open(path);
+            if (!handle)
+                throw std::runtime_error(handle.gap().message);
+            using VersionFn = const char* (*)();
+            auto fn = handle->function<VersionFn>("doca_version_runtime");
+            if (fn == nullptr)
+                throw std::runtime_error("does not export doca_version_runtime");
+            const char* version = fn();
+            if (version == nullptr)
+                throw std::runtime_error("doca_version_runtime() returned NULL");
+            return version;
+        },
+        ctx.call_deadline(), "dlopen " + path);
+    return Sourced<std::string>::from(std::move(result), from);
+}
+
+Sourced<std::string> read_first_line(const Fs& fs, const std::string& path, Provenance from) {
+    auto text = fs.read_file(path, 4096);
+    if (!text)
+        return Sourced<std::string>::missing(text.gap(), std::move(from));
+    std::string line = text->substr(0, text->find('\n'));
+    return Sourced<std::string>::of(line, std::move(from));
+}
+
+}  // namespace
+
+VersionMatch match_versions(std::vector<VersionSource> sources) {
+    VersionMatch match;
+    // The majority's version is "the" version; ties go to the first source listed.
+    std::vector<std::pair<DocaVersion, int>> groups;
+    for (const auto& src : sources) {
+        if (!src.version)
+            continue;
+        bool placed = false;
+        for (auto& [version, count] : groups) {
+            if (same_doca_version(version, *src.version)) {
+                ++count;
+                if (!version.build)
+                    version.build = src.version->build;
+                placed = true;
+                break;
+            }
+        }
+        if (!placed)
+            groups.emplace_back(*src.version, 1);
+    }
+    const std::pair<DocaVersion, int>* best = nullptr;
+    for (const auto& group : groups) {
+        if (best == nullptr || group.second > best->second)
+            best = &group;
+    }
+    for (const auto& src : sources) {
+        if (!src.version) {
+            match.absent.push_back(src.name);
+        } else if (!same_doca_version(best->first, *src.version)) {
+            match.disagreeing.push_back(src.name);
+        }
+    }
+    if (best != nullptr)
+        match.agreed = best->first;
+    const auto present = sources.size() - match.absent.size();
+    match.consistent = present >= 2 && match.disagreeing.empty();
+    match.sources = std::move(sources);
+    return match;
+}
+
+void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
+    std::vector<VersionSource> stack;
+    for (const auto& module : facts.stack) {
+        Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
+        auto raw =
+            module.found
+                ? Sourced<std::string>::of(module.version, from)
+                : Sourced<std::string>::missing(
+                      module.gap.value_or(Gap{GapReason::not_found, module.name + ": not found"}),
+                      from);
+        stack.push_back(source_of(module.name + ".pc", raw));
+    }
+    auto runtime = runtime_version(ctx, facts);
+    stack.push_back(source_of("runtime", runtime));
+    facts.stack_versions = match_versions(std::move(stack));
+
+    const std::string& prefix = *facts.prefix.value;
+    std::vector<VersionSource> contract;
+    contract.push_back(facts.stack_versions.sources[0]);
+    const std::string version_file = join_path(prefix, "applications/VERSION");
+    contract.push_back(source_of("applications/VERSION",
+                                 read_first_line(ctx.fs, version_file, {"file", version_file})));
+    Provenance caps_from{"command", facts.doca_caps.path + " --version"};
+    if (facts.doca_caps.present) {
+        auto out = run_tool(ctx, facts.doca_caps.path, {"--version"});
+        auto raw = out.ok() ? Sourced<std::string>::of(
+                                  out->substr(0, out->find_last_not_of('\n') + 1), caps_from)
+                            : Sourced<std::string>::missing(out.gap(), caps_from);
+        contract.push_back(source_of("doca_caps --version", raw, true));
+    } else {
+        contract.push_back(source_of(
+            "doca_caps --version", Sourced<std::string>::missing(*facts.doca_caps.gap, caps_from)));
+    }
+    contract.push_back(source_of(
+        "bfb", read_first_line(ctx.fs, "/etc/mlnx-release", {"file", "/etc/mlnx-release"}), true));
+    facts.contract_versions = match_versions(std::move(contract));
+}
+
+}  // namespace rdmi::install

@@ -1,0 +1,51 @@
+// The probe table and its runner.
+#include "probes/probe_table.hpp"
+
+#include <array>
+#include <exception>
+
+namespace rdmi {
+namespace {
+
+void run_install(const ProbeContext& ctx, Report& report) {
+    report.install = probe_install(ctx);
+    report.checks.insert(report.checks.end(), report.install->checks.begin(),
+                         report.install->checks.end());
+}
+
+constexpr std::array kProbes{
+    ProbeSpec{"install", "DOCA install and versions", &run_install},
+};
+
+}  // namespace
+
+Status overall_status(const std::vector<Check>& checks) {
+    const auto counts = count_statuses(checks);
+    if (counts.fail > 0)
+        return Status::fail;
+    if (counts.skip > 0)
+        return Status::skip;
+    return Status::pass;
+}
+
+std::span<const ProbeSpec> probe_table() {
+    return kProbes;
+}
+
+void run_probes(const ProbeContext& ctx, Report& report) {
+    for (const auto& probe : probe_table()) {
+        try {
+            probe.run(ctx, report);
+        } catch (const std::exception& e) {
+            report.probe_errors.push_back({std::string(probe.id), e.what()});
+            report.checks.push_back(
+                Check{std::string(probe.id) + "-probe",
+                      Status::fail,
+                      std::string(probe.title) + ": internal error: " + e.what(),
+                      "report this as a bug in rdmi-probe, with the command line",
+                      {}});
+        }
+    }
+}
+
+}  // namespace rdmi

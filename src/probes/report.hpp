@@ -1,0 +1,39 @@
+// Report: everything one run of the probes collected, as plain data for the emitters.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "probes/install.hpp"
+
+namespace rdmi {
+
+/// Facts about the run itself.
+struct RunInfo {
+    std::string root = "/";
+    bool live = true;
+    std::string generated_at;  ///< ISO-8601 UTC
+    double duration_ms = 0;
+    double timeout_s = 0;
+};
+
+/// A probe that stopped with an unexpected error; the others still ran.
+struct ProbeError {
+    std::string probe;
+    std::string message;
+};
+
+/// The collected data of one run.
+struct Report {
+    RunInfo run;
+    std::optional<InstallFacts> install;
+    std::vector<ProbeError> probe_errors;
+    std::vector<Check> checks;  ///< every probe's checks, in probe order
+};
+
+/// pass when every check passed (or is info), fail when any failed, else skip.
+Status overall_status(const std::vector<Check>& checks);
+
+}  // namespace rdmi

@@ -1,0 +1,30 @@
+// JSON building blocks shared by every emitter: provenance, gaps, sourced values, checks.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/check.hpp"
+
+namespace rdmi::json {
+
+using Json = nlohmann::ordered_json;
+
+/// The document as text, indented, with a trailing newline; invalid UTF-8 (a file name from a
+/// broken tree) is replaced rather than thrown on.
+std::string dump(const Json& document);
+/// {"kind": ..., "ref": ...}
+Json provenance(const Provenance& source);
+/// {"reason": ..., "message": ...}
+Json gap(const Gap& gap);
+/// null for nullopt, else the gap object.
+Json optional_gap(const std::optional<Gap>& maybe);
+/// {"value": v|null, "source": {...}} plus "gap" when the value is missing.
+Json sourced(const Sourced<std::string>& value);
+/// {"id", "status", "message", "remediation" (null when empty), "sources": [...]}
+Json check(const Check& check);
+/// An array of checks.
+Json checks(const std::vector<Check>& checks);
+/// {"pass": n, "fail": n, "skip": n, "info": n}
+Json status_counts(const StatusCounts& counts);
+
+}  // namespace rdmi::json

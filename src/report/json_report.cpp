@@ -1,0 +1,111 @@
+// Full report emitter: a pure function of the collected data.
+#include "report/json_report.hpp"
+
+#include "build_info.hpp"
+
+namespace rdmi::json {
+namespace {
+
+Json string_or_null(const std::string& text) {
+    return text.empty() ? Json(nullptr) : Json(text);
+}
+
+Json module(const ModuleFacts& m) {
+    Json unresolved = Json::array();
+    for (const auto& req : m.unresolved) {
+        unresolved.push_back({{"name", req.name},
+                              {"constraint", string_or_null(req.constraint)},
+                              {"problem", req.problem}});
+    }
+    Json libs = Json::array();
+    for (const auto& name : m.library_names)
+        libs.push_back(name);
+    return Json{{"name", m.name},
+                {"found", m.found},
+                {"on_search_path", m.on_search_path},
+                {"pc_path", string_or_null(m.pc_path)},
+                {"version", string_or_null(m.version)},
+                {"prefix", string_or_null(m.prefix)},
+                {"libdir", string_or_null(m.libdir)},
+                {"includedir", string_or_null(m.includedir)},
+                {"libraries", std::move(libs)},
+                {"unresolved_requires", std::move(unresolved)},
+                {"gap", optional_gap(m.gap)}};
+}
+
+Json version_match(const VersionMatch& match) {
+    Json sources = Json::array();
+    for (const auto& src : match.sources) {
+        Json entry{{"name", src.name}, {"raw", sourced(src.raw)}};
+        entry["normalized"] = src.version ? Json(src.version->to_string()) : Json(nullptr);
+        sources.push_back(std::move(entry));
+    }
+    return Json{{"consistent", match.consistent},
+                {"agreed", match.agreed ? Json(match.agreed->to_string()) : Json(nullptr)},
+                {"absent", match.absent},
+                {"disagreeing", match.disagreeing},
+                {"sources", std::move(sources)}};
+}
+
+Json file(const InstalledFile& f) {
+    return Json{{"name", f.name},
+                {"path", f.path},
+                {"present", f.present},
+                {"detail", string_or_null(f.detail)},
+                {"gap", optional_gap(f.gap)}};
+}
+
+Json files(const std::vector<InstalledFile>& list) {
+    Json out = Json::array();
+    for (const auto& f : list)
+        out.push_back(file(f));
+    return out;
+}
+
+}  // namespace
+
+Json install(const InstallFacts& facts) {
+    Json stack = Json::array();
+    for (const auto& m : facts.stack)
+        stack.push_back(module(m));
+    Json doca_modules = Json::array();
+    for (const auto& m : facts.doca_modules)
+        doca_modules.push_back(module(m));
+    return Json{{"prefix", sourced(facts.prefix)},
+                {"prefix_exists", facts.prefix_exists},
+                {"layout", to_string(facts.layout)},
+                {"pc_dir", string_or_null(facts.pc_dir)},
+                {"search_path", facts.search_path},
+                {"stack", std::move(stack)},
+                {"doca_modules", std::move(doca_modules)},
+                {"stack_versions", version_match(facts.stack_versions)},
+                {"contract_versions", version_match(facts.contract_versions)},
+                {"include_dir", string_or_null(facts.include_dir)},
+                {"headers", files(facts.headers)},
+                {"libraries", files(facts.libraries)},
+                {"samples", file(facts.samples)},
+                {"tools", Json::array({file(facts.doca_caps), file(facts.dpacc)})}};
+}
+
+Json report(const Report& report) {
+    Json errors = Json::array();
+    for (const auto& e : report.probe_errors)
+        errors.push_back({{"probe", e.probe}, {"message", e.message}});
+    Json out{{"schema", kReportSchemaId},
+             {"schema_version", kReportSchemaVersion},
+             {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
+             {"run",
+              {{"root", report.run.root},
+               {"live", report.run.live},
+               {"generated_at", report.run.generated_at},
+               {"duration_ms", report.run.duration_ms},
+               {"timeout_s", report.run.timeout_s}}},
+             {"result", to_string(overall_status(report.checks))},
+             {"summary", status_counts(count_statuses(report.checks))},
+             {"checks", checks(report.checks)}};
+    out["install"] = report.install ? install(*report.install) : Json(nullptr);
+    out["probe_errors"] = std::move(errors);
+    return out;
+}
+
+}  // namespace rdmi::json

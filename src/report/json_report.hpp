@@ -1,0 +1,20 @@
+// The full JSON report (schemas/rdmi-probe-report.schema.json).
+#pragma once
+
+#include "probes/report.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::json {
+
+/// The schema id the full report declares.
+inline constexpr const char* kReportSchemaId = "urn:rdmi-probe:schema:report";
+/// The version of that schema.
+inline constexpr const char* kReportSchemaVersion = "1.0.0";
+
+/// The whole report as a JSON document.
+Json report(const Report& report);
+
+/// The install section alone.
+Json install(const InstallFacts& facts);
+
+}  // namespace rdmi::json

@@ -1,0 +1,47 @@
+// Human summary of the full report.
+#include "report/text_report.hpp"
+
+#include <cstdio>
+
+#include "build_info.hpp"
+
+namespace rdmi::text {
+namespace {
+
+std::string install_facts(const InstallFacts& facts) {
+    std::string out = "DOCA prefix: " + *facts.prefix.value + " (" + facts.prefix.source.kind +
+                      ": " + facts.prefix.source.ref + ")\n";
+    out += "pkg-config search path:";
+    for (const auto& dir : facts.search_path)
+        out += " " + dir;
+    out += "\n";
+    for (const auto& module : facts.doca_modules) {
+        out += "  " + module.name + " " + (module.version.empty() ? "?" : module.version) +
+               (module.on_search_path ? "" : " (not on the search path)") + "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string report(const TextStyle& style, const Report& report) {
+    std::string out =
+        std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
+    if (!report.run.live)
+        out += " of root " + report.run.root;
+    out += "\n\n";
+    if (style.verbosity > 0 && report.install)
+        out += install_facts(*report.install) + "\n";
+    out += render_checks(style, report.checks);
+    if (style.verbosity >= 0) {
+        char timing[64];
+        std::snprintf(timing, sizeof timing, " in %.1f ms",
+                      report.run.duration_ms);  // NOLINT(cert-err33-c)
+        std::string verdict = render_verdict(style, report.checks);
+        verdict.insert(verdict.size() - 1, timing);
+        out += "\n" + verdict;
+    }
+    return out;
+}
+
+}  // namespace rdmi::text

@@ -1,0 +1,136 @@
+// Human text rendering of checks.
+#include "report/text_style.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "probes/report.hpp"
+
+namespace rdmi::text {
+namespace {
+
+constexpr std::size_t kIdColumn = 6;
+constexpr std::size_t kMessageColumn = 28;
+
+std::string_view label(Status status) {
+    switch (status) {
+        case Status::pass:
+            return "PASS";
+        case Status::fail:
+            return "FAIL";
+        case Status::skip:
+            return "SKIP";
+        case Status::info:
+            return "INFO";
+    }
+    return "INFO";
+}
+
+int rank(Status status) {
+    switch (status) {
+        case Status::fail:
+            return 0;
+        case Status::skip:
+            return 1;
+        case Status::pass:
+            return 2;
+        case Status::info:
+            return 3;
+    }
+    return 3;
+}
+
+}  // namespace
+
+std::string paint(const TextStyle& style, Status status, std::string_view text) {
+    if (!style.color)
+        return std::string(text);
+    std::string_view code = "\033[34m";
+    if (status == Status::pass)
+        code = "\033[32m";
+    if (status == Status::fail)
+        code = "\033[1;31m";
+    if (status == Status::skip)
+        code = "\033[33m";
+    return std::string(code) + std::string(text) + "\033[0m";
+}
+
+std::string wrap(const TextStyle& style, std::string_view text, std::size_t first_column,
+                 std::size_t indent) {
+    std::string out;
+    std::size_t column = first_column;
+    bool line_start = true;
+    while (!text.empty()) {
+        const auto space = text.find(' ');
+        const std::string_view word = text.substr(0, space);
+        text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+        if (!line_start && column + 1 + word.size() > style.width) {
+            out += '\n';
+            out.append(indent, ' ');
+            column = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        line_start = false;
+    }
+    return out;
+}
+
+std::string render_check(const TextStyle& style, const Check& check) {
+    std::string line = paint(style, check.status, label(check.status));
+    line.append(kIdColumn - label(check.status).size(), ' ');
+    line += check.id;
+    std::size_t column = kIdColumn + check.id.size();
+    if (column + 2 > kMessageColumn) {
+        line += "  ";
+        column += 2;
+    } else {
+        line.append(kMessageColumn - column, ' ');
+        column = kMessageColumn;
+    }
+    line += wrap(style, check.message, column, kMessageColumn) + "\n";
+    if (!check.remediation.empty() &&
+        (check.status == Status::fail || check.status == Status::skip || style.verbosity > 0)) {
+        line.append(kIdColumn, ' ');
+        line += wrap(style, "fix: " + check.remediation, kIdColumn, kIdColumn + 5) + "\n";
+    }
+    if (style.verbosity > 0) {
+        for (const auto& source : check.sources) {
+            line.append(kIdColumn, ' ');
+            line += "from: " + source.kind + " " + source.ref + "\n";
+        }
+    }
+    return line;
+}
+
+std::string render_checks(const TextStyle& style, const std::vector<Check>& checks) {
+    std::vector<const Check*> ordered;
+    for (const auto& check : checks) {
+        if (style.verbosity < 0 && check.status != Status::fail)
+            continue;
+        ordered.push_back(&check);
+    }
+    std::stable_sort(ordered.begin(), ordered.end(), [](const Check* a, const Check* b) {
+        return rank(a->status) < rank(b->status);
+    });
+    std::string out;
+    for (const Check* check : ordered)
+        out += render_check(style, *check);
+    return out;
+}
+
+std::string render_verdict(const TextStyle& style, const std::vector<Check>& checks) {
+    const auto counts = count_statuses(checks);
+    const Status overall = overall_status(checks);
+    std::string word = std::string(label(overall));
+    return "Result: " + paint(style, overall, word) + " (" + std::to_string(counts.fail) +
+           " failed, " + std::to_string(counts.skip) + " skipped, " + std::to_string(counts.pass) +
+           " passed, " + std::to_string(counts.info) + " info)\n";
+}
+
+}  // namespace rdmi::text

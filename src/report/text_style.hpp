@@ -1,0 +1,34 @@
+// How human text is rendered: colour, verbosity, width.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/check.hpp"
+
+namespace rdmi::text {
+
+/// Rendering settings for the human output.
+struct TextStyle {
+    bool color = false;
+    int verbosity = 0;  ///< -1 quiet (failures only), 0 normal, 1+ verbose (sources, details)
+    std::size_t width = 80;
+};
+
+/// `text` wrapped in the ANSI colour for `status` when colour is on.
+std::string paint(const TextStyle& style, Status status, std::string_view text);
+
+/// Wraps `text` at spaces so that each line fits `style.width`, indenting continuation lines.
+std::string wrap(const TextStyle& style, std::string_view text, std::size_t first_column,
+                 std::size_t indent);
+
+/// One check as text: "FAIL  id  message", then "fix:" and (verbose) "from:" lines.
+std::string render_check(const TextStyle& style, const Check& check);
+
+/// Checks ordered failures first, then skips, passes, info; quiet shows failures only.
+std::string render_checks(const TextStyle& style, const std::vector<Check>& checks);
+
+/// "Result: FAIL (2 failed, 1 skipped, 5 passed, 1 info)".
+std::string render_verdict(const TextStyle& style, const std::vector<Check>& checks);
+
+}  // namespace rdmi::text
