@@ -1,17 +1,117 @@
-// CLI wiring (temporary minimal version while the subcommands are built).
+// CLI wiring: global options, the subcommand table, parse errors, the never-crash boundary.
 #include "cli/app.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <exception>
+#include <iostream>
+#include <string>
+
 #include "build_info.hpp"
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
 
 namespace rdmi::cli {
+namespace {
+
+void add_global_options(CLI::App& app, GlobalOptions& opts) {
+    app.add_flag("--json", opts.json, "machine output on stdout (nothing else on stdout)");
+    app.add_option("--output", opts.output,
+                   "write the document to FILE (atomically) instead of stdout");
+    app.add_option("--root", opts.root,
+                   "probe a mounted root file system; nothing is loaded or run")
+        ->default_str("/");
+    app.add_option("--doca-prefix", opts.doca_prefix,
+                   "where DOCA is installed (default: doca-common's pkg-config prefix, then "
+                   "/opt/mellanox/doca)");
+    app.add_option("--timeout", opts.timeout_s,
+                   "bound on the whole run and on each external call, in seconds")
+        ->check(CLI::Range(0.001, 3600.0))
+        ->default_str("10");
+    app.add_flag("-v,--verbose", opts.verbose, "more detail (repeat for debug logs on stderr)");
+    app.add_flag("-q,--quiet", opts.quiet, "print only failures; logs only errors");
+    app.add_option("--color", opts.color,
+                   "colour the human output: auto, always or never (NO_COLOR is honoured)")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->default_str("auto");
+    app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
+                 "load libraries and run tools from paths other users could write (logged loudly)");
+}
+
+bool wants_json(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::string_view(argv[i]) == "--json")
+            return true;
+    }
+    return false;
+}
+
+int fail_usage(bool json, const std::string& message) {
+    std::fprintf(stderr, "rdmi-probe: %s\n", message.c_str());  // NOLINT(cert-err33-c)
+    if (json)
+        std::fputs(error_document(message, kExitUsage).c_str(), stdout);  // NOLINT(cert-err33-c)
+    return kExitUsage;
+}
+
+int run_unguarded(int argc, char** argv) {
+    CLI::App app{"rdmi-probe: environment and capability probe for NVIDIA DOCA RDMI",
+                 build_info::kToolName};
+    app.set_version_flag("--version",
+                         std::string(build_info::kToolName) + " " + build_info::kVersion);
+    app.footer(kExitCodeHelp);
+    app.require_subcommand(0, 1);
+    GlobalOptions opts;
+    add_global_options(app, opts);
+    auto commands = make_commands();
+    std::vector<std::pair<CLI::App*, Command*>> subs;
+    for (auto& command : commands) {
+        CLI::App* sub =
+            app.add_subcommand(std::string(command->name()), std::string(command->summary()));
+        sub->fallthrough();
+        command->add_options(*sub);
+        subs.emplace_back(sub, command.get());
+    }
+    const bool json = wants_json(argc, argv);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        return fail_usage(json, std::string(e.what()) + " (see --help)");
+    }
+    Command* chosen = commands.front().get();
+    for (auto& [sub, command] : subs) {
+        if (sub->parsed())
+            chosen = command;
+    }
+    auto session = Session::open(opts);
+    if (!session)
+        return fail_usage(opts.json, session.gap().message);
+    return chosen->run(**session);
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<Command>> make_commands() {
+    std::vector<std::unique_ptr<Command>> commands;
+    commands.push_back(make_report_command());
+    return commands;
+}
 
 int run(int argc, char** argv) {
-    CLI::App app{"DOCA RDMI environment and capability probe", build_info::kToolName};
-    app.set_version_flag("--version", build_info::kVersion);
-    CLI11_PARSE(app, argc, argv);
-    return 0;
+    try {
+        return run_unguarded(argc, argv);
+    } catch (const std::exception& e) {
+        return fail_usage(wants_json(argc, argv), std::string("internal error: ") + e.what());
+    } catch (...) {
+        return fail_usage(wants_json(argc, argv), "internal error: unknown exception");
+    }
 }
 
 }  // namespace rdmi::cli

@@ -1,0 +1,36 @@
+// Command: one subcommand of rdmi-probe (its options and its run function); the table of them.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "cli/session.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace rdmi::cli {
+
+/// One subcommand. Each lives in its own file and registers its own options.
+class Command {
+  public:
+    virtual ~Command() = default;
+    /// The subcommand's name ("report").
+    [[nodiscard]] virtual std::string_view name() const = 0;
+    /// One line for --help.
+    [[nodiscard]] virtual std::string_view summary() const = 0;
+    /// Adds the subcommand's own options to its CLI11 app.
+    virtual void add_options(CLI::App& sub) = 0;
+    /// Runs and returns the exit code. Never prints except through Session::emit and the log.
+    virtual int run(const Session& session) = 0;
+};
+
+/// Every subcommand, in --help order; the first is the default.
+std::vector<std::unique_ptr<Command>> make_commands();
+
+/// The `report` subcommand (the default).
+std::unique_ptr<Command> make_report_command();
+
+}  // namespace rdmi::cli

@@ -1,0 +1,23 @@
+// The documented exit codes. They never change meaning.
+#pragma once
+
+namespace rdmi::cli {
+
+/// Everything checked passed, or a read-only subcommand produced its document.
+inline constexpr int kExitOk = 0;
+/// A check failed.
+inline constexpr int kExitFailed = 1;
+/// Usage error, unreadable input, or an internal error.
+inline constexpr int kExitUsage = 2;
+/// Nothing failed, but something could not be checked (skip).
+inline constexpr int kExitSkipped = 3;
+
+/// The help text's exit-code section.
+inline constexpr const char* kExitCodeHelp =
+    "Exit codes:\n"
+    "  0  everything checked passed (read-only subcommands: the document was produced)\n"
+    "  1  a check failed\n"
+    "  2  usage error, unreadable input, or internal error\n"
+    "  3  nothing failed, but something could not be checked (skip)\n";
+
+}  // namespace rdmi::cli

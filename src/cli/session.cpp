@@ -1,0 +1,104 @@
+// Session: seams, logger, colour decision, document output.
+#include "cli/session.hpp"
+
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "os/atomic_write.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+bool use_color(const GlobalOptions& options, const Env& env) {
+    if (options.color == "always")
+        return true;
+    if (options.color == "never" || !options.output.empty() || options.json)
+        return false;
+    if (auto no_color = env.get("NO_COLOR"); no_color && !no_color->empty())
+        return false;
+    if (auto term = env.get("TERM"); term && *term == "dumb")
+        return false;
+    return ::isatty(STDOUT_FILENO) == 1;
+}
+
+std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
+    auto logger = std::make_shared<spdlog::logger>(
+        "rdmi-probe", std::make_shared<spdlog::sinks::stderr_sink_st>());
+    logger->set_pattern("rdmi-probe: %l: %v");
+    if (options.quiet) {
+        logger->set_level(spdlog::level::err);
+    } else if (options.verbose >= 2) {
+        logger->set_level(spdlog::level::debug);
+    } else if (options.verbose == 1) {
+        logger->set_level(spdlog::level::info);
+    } else {
+        logger->set_level(spdlog::level::warn);
+    }
+    return logger;
+}
+
+}  // namespace
+
+Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log)
+    : options_(std::move(options)),
+      fs_(std::move(fs)),
+      log_(std::move(log)),
+      deadline_(std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0))) {
+    style_.color = use_color(options_, env_);
+    style_.verbosity = options_.quiet ? -1 : options_.verbose;
+}
+
+Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
+    auto fs = RootedFs::open(options.root);
+    if (!fs)
+        return Gap{fs.gap().reason, "--root " + fs.gap().message};
+    return std::unique_ptr<Session>(
+        new Session(options, std::move(fs).value(), make_logger(options)));
+}
+
+ProbeContext Session::probe_context() const {
+    ProbeContext ctx{fs_,
+                     env_,
+                     *log_,
+                     deadline_,
+                     std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)),
+                     std::nullopt,
+                     options_.allow_untrusted_libs};
+    if (!options_.doca_prefix.empty())
+        ctx.doca_prefix = options_.doca_prefix;
+    return ctx;
+}
+
+Result<bool> Session::emit(const std::string& document) const {
+    if (!options_.output.empty())
+        return atomic_write(options_.output, document);
+    if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
+        std::fflush(stdout) != 0) {
+        return make_gap(GapReason::error, "stdout: write failed");
+    }
+    return true;
+}
+
+std::string generation_time(const Env& env) {
+    std::time_t now = std::time(nullptr);
+    if (auto pinned = env.get("SOURCE_DATE_EPOCH")) {
+        try {
+            now = static_cast<std::time_t>(std::stoll(*pinned));
+        } catch (const std::exception&) {
+            // An unusable value is ignored, as reproducible-builds tools do.
+        }
+    }
+    std::tm utc{};
+    ::gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return buf;
+}
+
+}  // namespace rdmi::cli

@@ -1,0 +1,65 @@
+// Session: the parsed global options and the seams built from them, shared by every subcommand.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/deadline.hpp"
+#include "os/env.hpp"
+#include "os/rooted_fs.hpp"
+#include "probes/context.hpp"
+#include "report/text_style.hpp"
+
+namespace spdlog {
+class logger;
+}
+
+namespace rdmi::cli {
+
+/// The global options of design.md, as parsed.
+struct GlobalOptions {
+    bool json = false;
+    std::string output;
+    std::string root = "/";
+    std::string doca_prefix;
+    double timeout_s = 10.0;
+    int verbose = 0;
+    bool quiet = false;
+    std::string color = "auto";
+    bool allow_untrusted_libs = false;
+};
+
+/// What a subcommand runs with.
+class Session {
+  public:
+    /// Builds the seams; a Gap when --root cannot be opened.
+    static Result<std::unique_ptr<Session>> open(const GlobalOptions& options);
+
+    [[nodiscard]] const GlobalOptions& options() const { return options_; }
+    [[nodiscard]] const Fs& fs() const { return fs_; }
+    [[nodiscard]] const Env& env() const { return env_; }
+    [[nodiscard]] spdlog::logger& log() const { return *log_; }
+    [[nodiscard]] const text::TextStyle& style() const { return style_; }
+    [[nodiscard]] const Deadline& deadline() const { return deadline_; }
+    /// The probe context for this run.
+    [[nodiscard]] ProbeContext probe_context() const;
+
+    /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
+    [[nodiscard]] Result<bool> emit(const std::string& document) const;
+
+  private:
+    Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log);
+
+    GlobalOptions options_;
+    RootedFs fs_;
+    ProcessEnv env_;
+    std::shared_ptr<spdlog::logger> log_;
+    text::TextStyle style_;
+    Deadline deadline_;
+};
+
+/// The ISO-8601 UTC time of this run; SOURCE_DATE_EPOCH pins it for reproducible documents.
+std::string generation_time(const Env& env);
+
+}  // namespace rdmi::cli
