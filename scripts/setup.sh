@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what rdmi-probe needs from Debian packages; fast when everything is there.
+# Usage: scripts/setup.sh [--tests]   (--tests adds what the test suite needs)
+set -euo pipefail
+
+packages=(g++ cmake ninja-build pkgconf git
+          libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
+          libpkgconf-dev libelf-dev)
+if [[ "${1:-}" == "--tests" ]]; then
+  # python3-jsonschema validates every document; libibverbs1 is the real verbs library the
+  # tests probe on a machine without RDMA devices; the aarch64 assembler builds a foreign ELF.
+  packages+=(doctest-dev python3 python3-jsonschema libibverbs1 ibverbs-providers
+             binutils-aarch64-linux-gnu clang libclang-rt-14-dev)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing Debian packages: ${missing[*]}" >&2
+    echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Quick start: set up, build, and run the whole test suite — once normally (warnings are
+# errors), once under AddressSanitizer + UndefinedBehaviorSanitizer (LeakSanitizer included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --tests
+jobs=$(nproc)
+
+cmake -S . -B build-test -G Ninja -DRDMI_PROBE_WERROR=ON -DRDMI_PROBE_TESTS=ON >/dev/null
+cmake --build build-test -j"$jobs"
+ctest --test-dir build-test --output-on-failure -j"$jobs"
+
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRDMI_PROBE_WERROR=ON \
+      -DRDMI_PROBE_SANITIZE=address,undefined >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
