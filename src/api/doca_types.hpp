@@ -1,0 +1,100 @@
+// Hand-written minimal DOCA declarations (doca-facts C, D.1, E): opaque types, the error enum,
+// and the prototypes of the core functions every DOCA adapter needs. No DOCA SDK is needed to
+// build rdmi-probe; these are checked against DOCA's published headers, not included from them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+extern "C" {
+struct doca_devinfo;
+struct doca_dev;
+struct doca_ctx;
+struct doca_dpa;
+struct doca_dpa_app;
+struct doca_dpa_completion;
+struct doca_sync_event;
+struct doca_mmap;
+struct doca_rdma;
+struct doca_rdma_connection;
+struct doca_verbs_context;
+struct doca_verbs_device_attr;
+}
+
+namespace rdmi::doca {
+
+/// doca_error_t (doca_error.h); values are ABI.
+enum class Error : int {
+    success = 0,
+    unknown = 1,
+    not_permitted = 2,
+    in_use = 3,
+    not_supported = 4,
+    again = 5,
+    invalid_value = 6,
+    no_memory = 7,
+    initialization = 8,
+    time_out = 9,
+    shutdown = 10,
+    connection_reset = 11,
+    connection_aborted = 12,
+    connection_inprogress = 13,
+    not_connected = 14,
+    no_lock = 15,
+    not_found = 16,
+    io_failed = 17,
+    bad_state = 18,
+    unsupported_version = 19,
+    operating_system = 20,
+    driver = 21,
+    unexpected = 22,
+    already_exist = 23,
+    full = 24,
+    empty = 25,
+    in_progress = 26,
+    too_big = 27,
+    authentication = 28,
+    bad_config = 29,
+    skipped = 30,
+    device_fatal_error = 31,
+};
+
+/// The C type DOCA functions return.
+using doca_error_t = int;
+
+/// "DOCA_ERROR_BAD_STATE" for 18; the fallback when the library's doca_error_get_name is absent.
+std::string_view fallback_error_name(int error);
+
+/// The enum comment's description ("Bad State"); empty for codes without a recorded description.
+std::string_view fallback_error_description(int error);
+
+/// enum doca_pci_func_type (doca_types.h).
+enum class PciFuncType : int { pf = 0, vf = 1, sf = 2 };
+
+/// Prototypes of the core functions, as function-pointer types for typed dlsym tables.
+namespace fn {
+using devinfo_create_list = doca_error_t (*)(doca_devinfo*** dev_list, std::uint32_t* nb_devs);
+using devinfo_destroy_list = doca_error_t (*)(doca_devinfo** dev_list);
+using devinfo_get_pci_addr_str = doca_error_t (*)(const doca_devinfo* devinfo, char* pci_addr_str);
+using devinfo_get_ibdev_name = doca_error_t (*)(const doca_devinfo* devinfo, char* name,
+                                                std::uint32_t size);
+using devinfo_get_iface_name = doca_error_t (*)(const doca_devinfo* devinfo, char* name,
+                                                std::uint32_t size);
+using devinfo_get_pci_func_type = doca_error_t (*)(const doca_devinfo* devinfo, int* pci_func_type);
+using dev_open = doca_error_t (*)(doca_devinfo* devinfo, doca_dev** dev);
+using dev_close = doca_error_t (*)(doca_dev* dev);
+using error_get_name = const char* (*)(doca_error_t error);
+using error_get_descr = const char* (*)(doca_error_t error);
+using version_runtime = const char* (*)();
+/// The shape of every doca_<lib>_cap_*_is_supported(devinfo) query and doca_dpa_cap_is_supported.
+using devinfo_predicate = doca_error_t (*)(const doca_devinfo* devinfo);
+}  // namespace fn
+
+/// Size of the buffer doca_devinfo_get_pci_addr_str fills ("XXXX:XX:XX.X" + NUL).
+inline constexpr std::uint32_t kPciAddrSize = 13;
+/// DOCA_DEVINFO_IBDEV_NAME_SIZE.
+inline constexpr std::uint32_t kIbdevNameSize = 64;
+/// DOCA_DEVINFO_IFACE_NAME_SIZE.
+inline constexpr std::uint32_t kIfaceNameSize = 256;
+
+}  // namespace rdmi::doca
