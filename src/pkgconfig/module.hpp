@@ -24,7 +24,6 @@ struct Module {
     std::string pc_path;       ///< in-root path of the `.pc` file
     std::string version;       ///< the `Version:` field
     std::string description;   ///< the `Description:` field
-    std::string url;           ///< the `URL:` field ("" when absent)
     std::map<std::string, std::string> variables;  ///< expanded (prefix, libdir, pcfiledir, ...)
     std::vector<std::string> libs;                 ///< `Libs:` tokens ("-L/x", "-lfoo")
     std::vector<std::string> libs_private;         ///< `Libs.private:` tokens

@@ -167,12 +167,15 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
     module.pc_path = path;
     module.version = text_of(pkg->version);
     module.description = text_of(pkg->description);
-    module.url = text_of(pkg->url);
     const pkgconf_node_t* node = nullptr;
     PKGCONF_FOREACH_LIST_ENTRY(pkg->vars.head, node) {
         const auto* tuple = static_cast<const pkgconf_tuple_t*>(node->data);
-        if (tuple->key != nullptr)
-            module.variables.emplace(tuple->key, text_of(tuple->value));
+        // pkgconf_tuple_find, like `pkg-config --variable`: a global (pc_sysrootdir) shadows
+        // the per-package value libpkgconf sets for a .pc outside the sysroot.
+        if (tuple->key != nullptr) {
+            module.variables.emplace(
+                tuple->key, text_of(pkgconf_tuple_find(client.get(), &pkg->vars, tuple->key)));
+        }
     }
     module.libs = tokens_of(pkg->libs);
     module.libs_private = tokens_of(pkg->libs_private);
