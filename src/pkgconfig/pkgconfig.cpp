@@ -1,0 +1,203 @@
+// PkgConfig: the search path and the search, with every read through Fs.
+#include "pkgconfig/pkgconfig.hpp"
+
+#include <libpkgconf/libpkgconf.h>
+
+#include <memory>
+
+namespace rdmi::pkgconfig {
+namespace {
+
+constexpr std::string_view kPcSuffix = ".pc";
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() &&
+           text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// pkgconf splits with strtok(':'), which drops empty entries.
+std::vector<std::string> split_path_list(std::string_view list) {
+    std::vector<std::string> out;
+    std::size_t pos = 0;
+    while (pos <= list.size()) {
+        auto next = list.find(':', pos);
+        if (next == std::string_view::npos)
+            next = list.size();
+        if (next > pos)
+            out.push_back(join_path(list.substr(pos, next - pos), ""));
+        pos = next + 1;
+    }
+    return out;
+}
+
+void append_dirs(std::vector<SearchDir>& out, const std::vector<std::string>& dirs,
+                 DirOrigin origin) {
+    for (const auto& dir : dirs)
+        out.push_back(SearchDir{dir, origin});
+}
+
+std::string joined_dirs(const std::vector<SearchDir>& dirs) {
+    std::string out;
+    for (const auto& dir : dirs)
+        out += (out.empty() ? "" : ":") + dir.path;
+    return out;
+}
+
+}  // namespace
+
+std::string_view to_string(DirOrigin origin) {
+    switch (origin) {
+        case DirOrigin::pkg_config_path:
+            return "PKG_CONFIG_PATH";
+        case DirOrigin::pkg_config_libdir:
+            return "PKG_CONFIG_LIBDIR";
+        case DirOrigin::default_dirs:
+            return "default";
+        case DirOrigin::extra:
+            return "extra";
+    }
+    return "default";
+}
+
+std::string_view to_string(RequireStatus status) {
+    switch (status) {
+        case RequireStatus::satisfied:
+            return "satisfied";
+        case RequireStatus::version_mismatch:
+            return "version_mismatch";
+        case RequireStatus::not_found:
+            return "not_found";
+        case RequireStatus::unreadable:
+            return "unreadable";
+        case RequireStatus::cycle:
+            return "cycle";
+        case RequireStatus::too_deep:
+            return "too_deep";
+    }
+    return "not_found";
+}
+
+std::vector<std::string> default_search_dirs() {
+    // The built-in `pkg-config` module's pc_path is PKG_DEFAULT_PATH as compiled (on Debian
+    // x86_64 the six /usr/local and /usr dirs); the personality's dir_list was built with
+    // stat() filtering on the host, so it lacks the /usr/local dirs that do not exist here.
+    if (const pkgconf_pkg_t* builtin = pkgconf_builtin_pkg_get("pkg-config")) {
+        const pkgconf_node_t* node = nullptr;
+        PKGCONF_FOREACH_LIST_ENTRY(builtin->vars.head, node) {
+            const auto* tuple = static_cast<const pkgconf_tuple_t*>(node->data);
+            if (tuple->key != nullptr && std::string_view(tuple->key) == "pc_path" &&
+                tuple->value != nullptr) {
+                return split_path_list(tuple->value);
+            }
+        }
+    }
+    std::vector<std::string> out;
+    const pkgconf_cross_personality_t* personality = pkgconf_cross_personality_default();
+    const pkgconf_node_t* node = nullptr;
+    PKGCONF_FOREACH_LIST_ENTRY(personality->dir_list.head, node) {
+        const auto* path = static_cast<const pkgconf_path_t*>(node->data);
+        if (path->path != nullptr)
+            out.emplace_back(path->path);
+    }
+    return out;
+}
+
+PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extra_dirs) : fs_(fs) {
+    if (auto path = env.get("PKG_CONFIG_PATH"))
+        append_dirs(search_path_, split_path_list(*path), DirOrigin::pkg_config_path);
+    if (auto libdir = env.get("PKG_CONFIG_LIBDIR")) {
+        append_dirs(search_path_, split_path_list(*libdir), DirOrigin::pkg_config_libdir);
+    } else {
+        append_dirs(search_path_, default_search_dirs(), DirOrigin::default_dirs);
+    }
+    for (auto& dir : extra_dirs)
+        search_path_.push_back(SearchDir{join_path(dir, ""), DirOrigin::extra});
+
+    // The pkg-config command reads these in cli/main.c, not libpkgconf: same meaning here.
+    if (auto sysroot = env.get("PKG_CONFIG_SYSROOT_DIR")) {
+        options_.sysroot = *sysroot;
+        auto destdir = env.get("DESTDIR");
+        if (destdir && *destdir == *sysroot)
+            options_.fdo_sysroot_rules = true;
+    }
+    if (env.get("PKG_CONFIG_FDO_SYSROOT_RULES"))
+        options_.fdo_sysroot_rules = true;
+    try_uninstalled_ = !env.get("PKG_CONFIG_DISABLE_UNINSTALLED").has_value();
+}
+
+Result<Module> PkgConfig::load_file(std::string_view pc_path) const {
+    auto bytes = fs_.read_file(pc_path, kMaxPcFileBytes);
+    if (!bytes)
+        return bytes.gap();
+    return parse_pc(*bytes, pc_path, options_);
+}
+
+Result<Module> PkgConfig::find(std::string_view name) const {
+    if (ends_with(name, kPcSuffix))
+        return load_file(name);
+    const std::string module_name(name);
+    if (name.empty() || name.find('/') != std::string_view::npos ||
+        name.find('\0') != std::string_view::npos) {
+        return make_gap(GapReason::not_found, "'" + module_name + "': not a module name");
+    }
+    std::vector<std::string> skipped;
+    std::optional<GapReason> first_reason;
+    for (const auto& dir : search_path_) {
+        std::vector<std::pair<std::string, bool>> candidates;
+        if (try_uninstalled_)
+            candidates.emplace_back(join_path(dir.path, module_name + "-uninstalled.pc"), true);
+        candidates.emplace_back(join_path(dir.path, module_name + ".pc"), false);
+        for (const auto& [path, uninstalled] : candidates) {
+            auto parsed = load_file(path);
+            if (parsed.ok()) {
+                Module module = std::move(parsed).value();
+                module.name = module_name;
+                module.uninstalled = uninstalled;
+                std::vector<std::string> warnings;
+                for (auto& skip : skipped)
+                    warnings.push_back("skipped " + skip);
+                warnings.insert(warnings.end(), module.warnings.begin(), module.warnings.end());
+                module.warnings = std::move(warnings);
+                return module;
+            }
+            if (parsed.gap().reason == GapReason::not_found)
+                continue;
+            if (!first_reason)
+                first_reason = parsed.gap().reason;
+            skipped.push_back(parsed.gap().message);
+        }
+    }
+    const std::string where = search_path_.empty() ? std::string("the search path is empty")
+                                                   : "searched " + joined_dirs(search_path_);
+    if (first_reason) {
+        std::string msg = module_name + ": no usable " + module_name + ".pc (";
+        for (std::size_t i = 0; i < skipped.size(); ++i)
+            msg += (i == 0 ? "" : "; ") + skipped[i];
+        return make_gap(*first_reason, msg + "); " + where);
+    }
+    return make_gap(GapReason::not_found,
+                    module_name + ": " + module_name + ".pc not found; " + where);
+}
+
+Result<std::vector<ModuleFile>> PkgConfig::list_dir_modules(std::string_view dir) const {
+    auto entries = fs_.list_dir(dir);
+    if (!entries)
+        return entries.gap();
+    std::vector<ModuleFile> out;
+    for (const auto& entry : *entries) {
+        if (entry.name.size() <= kPcSuffix.size() || !ends_with(entry.name, kPcSuffix))
+            continue;
+        const std::string path = join_path(dir, entry.name);
+        FileType type = entry.type;
+        if (type == FileType::symlink || type == FileType::other) {
+            auto info = fs_.stat(path, true);
+            type = info ? info->type : FileType::other;
+        }
+        if (type != FileType::regular)
+            continue;
+        out.push_back(ModuleFile{entry.name.substr(0, entry.name.size() - kPcSuffix.size()), path});
+    }
+    return out;
+}
+
+}  // namespace rdmi::pkgconfig
