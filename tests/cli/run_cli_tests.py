@@ -67,6 +67,7 @@ KNOWN_FIELDS = {
 }  # fmt: skip
 PASS_THROUGH_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "LLVM_PROFILE_FILE")
 MISSING = object()
+PLACEHOLDER = re.compile(r"\{(root|prefix|fixtures|build|source|tmp|bin)\}")
 
 
 @dataclass
@@ -273,6 +274,10 @@ def run_case(path: Path, cfg: Config, schemas: SchemaStore) -> Outcome:
             places["prefix"] = str(cfg.fixtures / "prefixes" / scenario)
 
         args = substitute(case.get("args", []), places)
+        env_values = [substitute(str(v), places) for v in (case.get("env") or {}).values() if v is not None]
+        left = [a for a in args + env_values if PLACEHOLDER.search(a)]
+        if left:
+            return Outcome("FAIL", [f"unresolved placeholder in {left} (is \"root\" set?)"])
         argv0 = case.get("argv0")
         program = str(cfg.binary)
         if argv0:

@@ -99,6 +99,7 @@ CASES = {
     "fail_golden_absent": ({"args": ["version"], "golden": "absent.txt"}, "FAIL"),
     "fail_unknown_field": ({"args": ["version"], "stdout_contain": ["x"]}, "FAIL"),
     "fail_unknown_root": ({"root": "no-such-scenario", "args": ["version"]}, "FAIL"),
+    "fail_placeholder_without_root": ({"args": ["env"], "env": {"FOO": "{root}"}}, "FAIL"),
     "fail_output_file_absent": ({"args": ["version"], "document": "{tmp}/none.json"}, "FAIL"),
 }
 
