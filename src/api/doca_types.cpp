@@ -56,8 +56,7 @@ std::string_view fallback_error_name(int error) {
 }
 
 std::string_view fallback_error_description(int error) {
-    if (error < 0 || static_cast<std::size_t>(error) >= kErrors.size())
-        return "";
+    if (error < 0 || static_cast<std::size_t>(error) >= kErrors.size()) return "";
     return kErrors[static_cast<std::size_t>(error)].description;
 }
 

@@ -42,8 +42,7 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
 
 bool wants_json(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
-        if (std::string_view(argv[i]) == "--json")
-            return true;
+        if (std::string_view(argv[i]) == "--json") return true;
     }
     return false;
 }
@@ -87,12 +86,10 @@ int run_unguarded(int argc, char** argv) {
     }
     Command* chosen = commands.front().get();
     for (auto& [sub, command] : subs) {
-        if (sub->parsed())
-            chosen = command;
+        if (sub->parsed()) chosen = command;
     }
     auto session = Session::open(opts);
-    if (!session)
-        return fail_usage(opts.json, session.gap().message);
+    if (!session) return fail_usage(opts.json, session.gap().message);
     return chosen->run(**session);
 }
 

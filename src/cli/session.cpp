@@ -16,14 +16,10 @@ namespace rdmi::cli {
 namespace {
 
 bool use_color(const GlobalOptions& options, const Env& env) {
-    if (options.color == "always")
-        return true;
-    if (options.color == "never" || !options.output.empty() || options.json)
-        return false;
-    if (auto no_color = env.get("NO_COLOR"); no_color && !no_color->empty())
-        return false;
-    if (auto term = env.get("TERM"); term && *term == "dumb")
-        return false;
+    if (options.color == "always") return true;
+    if (options.color == "never" || !options.output.empty() || options.json) return false;
+    if (auto no_color = env.get("NO_COLOR"); no_color && !no_color->empty()) return false;
+    if (auto term = env.get("TERM"); term && *term == "dumb") return false;
     return ::isatty(STDOUT_FILENO) == 1;
 }
 
@@ -56,8 +52,7 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
 
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     auto fs = RootedFs::open(options.root);
-    if (!fs)
-        return Gap{fs.gap().reason, "--root " + fs.gap().message};
+    if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
     return std::unique_ptr<Session>(
         new Session(options, std::move(fs).value(), make_logger(options)));
 }
@@ -70,14 +65,12 @@ ProbeContext Session::probe_context() const {
                      std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)),
                      std::nullopt,
                      options_.allow_untrusted_libs};
-    if (!options_.doca_prefix.empty())
-        ctx.doca_prefix = options_.doca_prefix;
+    if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }
 
 Result<bool> Session::emit(const std::string& document) const {
-    if (!options_.output.empty())
-        return atomic_write(options_.output, document);
+    if (!options_.output.empty()) return atomic_write(options_.output, document);
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
         std::fflush(stdout) != 0) {
         return make_gap(GapReason::error, "stdout: write failed");

@@ -36,8 +36,7 @@ struct Sourced {
     }
     /// From a Result: the value or its gap, with the same provenance either way.
     static Sourced from(Result<T> result, Provenance from) {
-        if (result.ok())
-            return of(std::move(result).value(), std::move(from));
+        if (result.ok()) return of(std::move(result).value(), std::move(from));
         return missing(result.gap(), std::move(from));
     }
 };

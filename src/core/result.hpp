@@ -30,8 +30,7 @@ class Result {
 
     /// The gap; only when !ok().
     [[nodiscard]] const Gap& gap() const {
-        if (ok())
-            throw std::logic_error("Result::gap() on a value");
+        if (ok()) throw std::logic_error("Result::gap() on a value");
         return std::get<Gap>(data_);
     }
 

@@ -11,8 +11,7 @@ namespace {
 constexpr unsigned kMaxField = 1000000;
 
 bool parse_field(std::string_view text, unsigned& out) {
-    if (text.empty() || text.size() > 7)
-        return false;
+    if (text.empty() || text.size() > 7) return false;
     const auto* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, out);
     return ec == std::errc() && ptr == end && out < kMaxField;
@@ -37,22 +36,18 @@ std::string DocaVersion::release() const {
 }
 
 std::string DocaVersion::to_string() const {
-    if (!build)
-        return release();
+    if (!build) return release();
     std::string third = std::to_string(patch * 1000 + *build);
-    while (third.size() < 4)
-        third.insert(third.begin(), '0');
+    while (third.size() < 4) third.insert(third.begin(), '0');
     return std::to_string(major) + "." + std::to_string(minor) + "." + third;
 }
 
 std::optional<DocaVersion> parse_doca_version(std::string_view text) {
     text = trim(text);
     const auto dot1 = text.find('.');
-    if (dot1 == std::string_view::npos)
-        return std::nullopt;
+    if (dot1 == std::string_view::npos) return std::nullopt;
     const auto dot2 = text.find('.', dot1 + 1);
-    if (dot2 == std::string_view::npos)
-        return std::nullopt;
+    if (dot2 == std::string_view::npos) return std::nullopt;
     DocaVersion v;
     unsigned third = 0;
     const auto third_text = text.substr(dot2 + 1);
@@ -77,13 +72,11 @@ std::optional<DocaVersion> find_doca_version(std::string_view text) {
         std::size_t end = i;
         int dots = 0;
         while (end < text.size() && (is_digit(text[end]) || (text[end] == '.' && dots < 2))) {
-            if (text[end] == '.')
-                ++dots;
+            if (text[end] == '.') ++dots;
             ++end;
         }
         if (dots == 2 && is_digit(text[end - 1])) {
-            if (auto v = parse_doca_version(text.substr(i, end - i)))
-                return v;
+            if (auto v = parse_doca_version(text.substr(i, end - i))) return v;
         }
         i = end;
     }
@@ -91,8 +84,7 @@ std::optional<DocaVersion> find_doca_version(std::string_view text) {
 }
 
 bool same_doca_version(const DocaVersion& a, const DocaVersion& b) {
-    if (std::tie(a.major, a.minor, a.patch) != std::tie(b.major, b.minor, b.patch))
-        return false;
+    if (std::tie(a.major, a.minor, a.patch) != std::tie(b.major, b.minor, b.patch)) return false;
     return !a.build || !b.build || *a.build == *b.build;
 }
 
@@ -100,8 +92,7 @@ int compare_doca_versions(const DocaVersion& a, const DocaVersion& b) {
     auto key = [](const DocaVersion& v) {
         return std::make_tuple(v.major, v.minor, v.patch, v.build.value_or(0));
     };
-    if (key(a) < key(b))
-        return -1;
+    if (key(a) < key(b)) return -1;
     return key(a) == key(b) ? 0 : 1;
 }
 

@@ -19,8 +19,7 @@ Result<bool> atomic_write(const std::string& path, std::string_view content) {
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     const int fd = ::mkostemp(name.data(), O_CLOEXEC);
-    if (fd < 0)
-        return gap_from_errno(path, errno);
+    if (fd < 0) return gap_from_errno(path, errno);
     auto fail = [&](int err) -> Result<bool> {
         ::close(fd);
         ::unlink(name.data());
@@ -29,17 +28,14 @@ Result<bool> atomic_write(const std::string& path, std::string_view content) {
     std::size_t done = 0;
     while (done < content.size()) {
         const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return fail(errno);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return fail(errno);
         done += static_cast<std::size_t>(n);
     }
     // mkstemp creates 0600; a report is no secret, give it the usual 0644 less the umask.
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    if (::fchmod(fd, 0644 & ~mask) != 0 || ::fsync(fd) != 0)
-        return fail(errno);
+    if (::fchmod(fd, 0644 & ~mask) != 0 || ::fsync(fd) != 0) return fail(errno);
     if (::close(fd) != 0) {
         ::unlink(name.data());
         return gap_from_errno(path, errno);

@@ -13,7 +13,8 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& path_or_soname) {
     void* handle = ::dlopen(path_or_soname.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
         const char* err = dlerror();
-        return make_gap(GapReason::error, err != nullptr ? err : path_or_soname + ": dlopen failed");
+        return make_gap(GapReason::error,
+                        err != nullptr ? err : path_or_soname + ": dlopen failed");
     }
     return DynamicLibrary(handle);
 }
@@ -30,7 +31,9 @@ DynamicLibrary::~DynamicLibrary() {
     if (handle_ != nullptr) ::dlclose(handle_);
 }
 
-void* DynamicLibrary::symbol(const char* name) const { return ::dlsym(handle_, name); }
+void* DynamicLibrary::symbol(const char* name) const {
+    return ::dlsym(handle_, name);
+}
 
 void* DynamicLibrary::versioned_symbol(const char* name, const char* version) const {
     return ::dlvsym(handle_, name, version);

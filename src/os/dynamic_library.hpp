@@ -10,11 +10,13 @@ namespace rdmi {
 /// A loaded shared object; closed when destroyed. Only ever opened after the trust check
 /// (os/library_trust.hpp) and, for vendor libraries, inside run_isolated().
 class DynamicLibrary {
-public:
+  public:
     /// dlopen(RTLD_NOW | RTLD_LOCAL) of a path or soname; the Gap carries dlerror().
     static Result<DynamicLibrary> open(const std::string& path_or_soname);
 
-    DynamicLibrary(DynamicLibrary&& other) noexcept : handle_(other.handle_) { other.handle_ = nullptr; }
+    DynamicLibrary(DynamicLibrary&& other) noexcept : handle_(other.handle_) {
+        other.handle_ = nullptr;
+    }
     DynamicLibrary& operator=(DynamicLibrary&& other) noexcept;
     DynamicLibrary(const DynamicLibrary&) = delete;
     DynamicLibrary& operator=(const DynamicLibrary&) = delete;
@@ -33,7 +35,7 @@ public:
         return reinterpret_cast<Fn>(symbol(name));  // NOLINT: dlsym's documented use
     }
 
-private:
+  private:
     explicit DynamicLibrary(void* handle) : handle_(handle) {}
     void* handle_ = nullptr;
 };

@@ -92,7 +92,8 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (timed_out) {
-        return make_gap(GapReason::timeout, std::string(what) + ": did not return before the deadline");
+        return make_gap(GapReason::timeout,
+                        std::string(what) + ": did not return before the deadline");
     }
     if (WIFSIGNALED(status)) {
         return make_gap(GapReason::error, std::string(what) + ": crashed with signal " +
@@ -100,7 +101,8 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
                                               strsignal(WTERMSIG(status)) + ")");  // NOLINT
     }
     if (data.empty()) return make_gap(GapReason::error, std::string(what) + ": produced no result");
-    if (data.front() == kFailed) return make_gap(GapReason::error, std::string(what) + ": " + data.substr(1));
+    if (data.front() == kFailed)
+        return make_gap(GapReason::error, std::string(what) + ": " + data.substr(1));
     return data.substr(1);
 }
 

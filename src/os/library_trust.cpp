@@ -16,7 +16,8 @@ namespace {
 
 std::string octal(unsigned mode) {
     std::string out;
-    for (int shift = 9; shift >= 0; shift -= 3) out += static_cast<char>('0' + ((mode >> static_cast<unsigned>(shift)) & 7U));
+    for (int shift = 9; shift >= 0; shift -= 3)
+        out += static_cast<char>('0' + ((mode >> static_cast<unsigned>(shift)) & 7U));
     return out;
 }
 
@@ -37,12 +38,14 @@ std::optional<Gap> check_chain(const std::string& file) {
             return Gap{GapReason::untrusted, path + ": owned by uid " + std::to_string(st.st_uid) +
                                                  ", not by root or the invoking user"};
         }
-        const bool sticky_ok = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 && child_trusted_owner;
+        const bool sticky_ok =
+            S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 && child_trusted_owner;
         // Symbolic links' own mode bits are meaningless (always 0777); their directory counts.
         if (group_or_other_writable && !sticky_ok && !S_ISLNK(st.st_mode)) {
             return Gap{GapReason::untrusted,
-                       path + ": writable by " + ((st.st_mode & S_IWOTH) != 0 ? "others" : "its group") +
-                           " (mode " + octal(st.st_mode & 07777U) + ")"};
+                       path + ": writable by " +
+                           ((st.st_mode & S_IWOTH) != 0 ? "others" : "its group") + " (mode " +
+                           octal(st.st_mode & 07777U) + ")"};
         }
         child_trusted_owner = trusted_owner(st.st_uid);
         if (path == "/") return std::nullopt;

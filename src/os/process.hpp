@@ -12,8 +12,8 @@ namespace rdmi {
 
 /// What a finished command produced.
 struct ProcessOutput {
-    int exit_code = -1;      ///< exit status, or -1 when killed by a signal
-    int signal = 0;          ///< the signal that ended it, 0 if none
+    int exit_code = -1;  ///< exit status, or -1 when killed by a signal
+    int signal = 0;      ///< the signal that ended it, 0 if none
     std::string stdout_text;
     std::string stderr_text;
 };

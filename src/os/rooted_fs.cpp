@@ -22,20 +22,13 @@ namespace {
 constexpr int kMaxSymlinks = 40;
 
 FileType file_type_of(mode_t mode) {
-    if (S_ISREG(mode))
-        return FileType::regular;
-    if (S_ISDIR(mode))
-        return FileType::directory;
-    if (S_ISLNK(mode))
-        return FileType::symlink;
-    if (S_ISFIFO(mode))
-        return FileType::fifo;
-    if (S_ISSOCK(mode))
-        return FileType::socket;
-    if (S_ISCHR(mode))
-        return FileType::char_device;
-    if (S_ISBLK(mode))
-        return FileType::block_device;
+    if (S_ISREG(mode)) return FileType::regular;
+    if (S_ISDIR(mode)) return FileType::directory;
+    if (S_ISLNK(mode)) return FileType::symlink;
+    if (S_ISFIFO(mode)) return FileType::fifo;
+    if (S_ISSOCK(mode)) return FileType::socket;
+    if (S_ISCHR(mode)) return FileType::char_device;
+    if (S_ISBLK(mode)) return FileType::block_device;
     return FileType::other;
 }
 
@@ -65,10 +58,8 @@ void split_into(std::string_view path, std::deque<std::string>& out, bool at_fro
     std::size_t pos = 0;
     while (pos <= path.size()) {
         std::size_t next = path.find('/', pos);
-        if (next == std::string_view::npos)
-            next = path.size();
-        if (next > pos)
-            parts.emplace_back(path.substr(pos, next - pos));
+        if (next == std::string_view::npos) next = path.size();
+        if (next > pos) parts.emplace_back(path.substr(pos, next - pos));
         pos = next + 1;
     }
     if (at_front) {
@@ -79,8 +70,7 @@ void split_into(std::string_view path, std::deque<std::string>& out, bool at_fro
 }
 
 std::string join_components(const std::vector<std::string>& parts) {
-    if (parts.empty())
-        return "/";
+    if (parts.empty()) return "/";
     std::string out;
     for (const auto& part : parts) {
         out += '/';
@@ -92,8 +82,7 @@ std::string join_components(const std::vector<std::string>& parts) {
 Result<std::string> readlink_host(const std::string& host, std::string_view shown) {
     std::array<char, 4096> buf{};
     ssize_t len = ::readlink(host.c_str(), buf.data(), buf.size());
-    if (len < 0)
-        return gap_from_errno(shown, errno);
+    if (len < 0) return gap_from_errno(shown, errno);
     if (static_cast<std::size_t>(len) == buf.size()) {
         return make_gap(GapReason::malformed,
                         std::string(shown) + ": symbolic link target too long");
@@ -131,54 +120,41 @@ std::string_view to_string(FileType type) {
 
 std::string join_path(std::string_view base, std::string_view name) {
     std::string out(base);
-    while (out.size() > 1 && out.back() == '/')
-        out.pop_back();
-    while (!name.empty() && name.front() == '/')
-        name.remove_prefix(1);
-    if (name.empty())
-        return out;
-    if (out.empty() || out.back() != '/')
-        out += '/';
+    while (out.size() > 1 && out.back() == '/') out.pop_back();
+    while (!name.empty() && name.front() == '/') name.remove_prefix(1);
+    if (name.empty()) return out;
+    if (out.empty() || out.back() != '/') out += '/';
     out += name;
     return out;
 }
 
 std::string_view base_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/')
-        path.remove_suffix(1);
+    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
     auto slash = path.rfind('/');
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
 std::string_view dir_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/')
-        path.remove_suffix(1);
+    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
     auto slash = path.rfind('/');
-    if (slash == std::string_view::npos)
-        return ".";
-    if (slash == 0)
-        return "/";
+    if (slash == std::string_view::npos) return ".";
+    if (slash == 0) return "/";
     return path.substr(0, slash);
 }
 
 Result<RootedFs> RootedFs::open(const std::string& root) {
-    if (root.empty())
-        return make_gap(GapReason::error, "--root: empty path");
+    if (root.empty()) return make_gap(GapReason::error, "--root: empty path");
     std::unique_ptr<char, decltype(&std::free)> canonical(::realpath(root.c_str(), nullptr),
                                                           &std::free);
-    if (!canonical)
-        return gap_from_errno(root, errno);
+    if (!canonical) return gap_from_errno(root, errno);
     struct stat st {};
-    if (::stat(canonical.get(), &st) != 0)
-        return gap_from_errno(root, errno);
-    if (!S_ISDIR(st.st_mode))
-        return make_gap(GapReason::error, root + ": not a directory");
+    if (::stat(canonical.get(), &st) != 0) return gap_from_errno(root, errno);
+    if (!S_ISDIR(st.st_mode)) return make_gap(GapReason::error, root + ": not a directory");
     return RootedFs(canonical.get());
 }
 
 std::string RootedFs::to_host(const std::string& in_root) const {
-    if (is_live())
-        return in_root;
+    if (is_live()) return in_root;
     return in_root == "/" ? root_ : root_ + in_root;
 }
 
@@ -193,23 +169,19 @@ Result<std::string> RootedFs::resolve(std::string_view path, bool follow_last) c
     while (!todo.empty()) {
         std::string comp = std::move(todo.front());
         todo.pop_front();
-        if (comp == ".")
-            continue;
+        if (comp == ".") continue;
         if (comp == "..") {
             // Like chroot: ".." at the root stays at the root.
-            if (!done.empty())
-                done.pop_back();
+            if (!done.empty()) done.pop_back();
             continue;
         }
         done.push_back(std::move(comp));
         const bool last = todo.empty();
-        if (last && !follow_last)
-            break;
+        if (last && !follow_last) break;
         const std::string host = to_host(join_components(done));
         struct stat st {};
         if (::lstat(host.c_str(), &st) != 0) {
-            if (errno == ENOENT && last)
-                break;  // the caller's own call reports absence
+            if (errno == ENOENT && last) break;  // the caller's own call reports absence
             return gap_from_errno(path, errno);
         }
         if (S_ISLNK(st.st_mode)) {
@@ -217,11 +189,9 @@ Result<std::string> RootedFs::resolve(std::string_view path, bool follow_last) c
                 return make_gap(GapReason::error, std::string(path) + ": symbolic link loop");
             }
             auto target = readlink_host(host, path);
-            if (!target)
-                return target.gap();
+            if (!target) return target.gap();
             done.pop_back();
-            if (!target->empty() && target->front() == '/')
-                done.clear();
+            if (!target->empty() && target->front() == '/') done.clear();
             split_into(*target, todo, true);
         } else if (!last && !S_ISDIR(st.st_mode)) {
             return gap_from_errno(path, ENOTDIR);
@@ -238,29 +208,24 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
         return std::string(path);
     }
     auto resolved = resolve(path, true);
-    if (!resolved)
-        return resolved.gap();
+    if (!resolved) return resolved.gap();
     return to_host(*resolved);
 }
 
 Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_bytes) const {
     auto host = host_path(path);
-    if (!host)
-        return host.gap();
+    if (!host) return host.gap();
     int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
     // Under a root every link was already resolved inside it; refuse one planted since.
-    if (!is_live())
-        flags |= O_NOFOLLOW;
+    if (!is_live()) flags |= O_NOFOLLOW;
     const int fd = ::open(host->c_str(), flags);
-    if (fd < 0)
-        return gap_from_errno(path, errno);
+    if (fd < 0) return gap_from_errno(path, errno);
     struct FdCloser {
         int fd;
         ~FdCloser() { ::close(fd); }
     } closer{fd};
     struct stat st {};
-    if (::fstat(fd, &st) != 0)
-        return gap_from_errno(path, errno);
+    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
     if (!S_ISREG(st.st_mode)) {
         return make_gap(GapReason::malformed, std::string(path) + ": is a " +
                                                   std::string(to_string(file_type_of(st.st_mode))) +
@@ -273,12 +238,10 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     while (true) {
         const ssize_t got = ::read(fd, chunk.data(), chunk.size());
         if (got < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR) continue;
             return gap_from_errno(path, errno);
         }
-        if (got == 0)
-            break;
+        if (got == 0) break;
         if (data.size() + static_cast<std::size_t>(got) > max_bytes) {
             return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                       std::to_string(max_bytes) + " bytes");
@@ -290,17 +253,14 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
 
 Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
     auto host = host_path(path);
-    if (!host)
-        return host.gap();
+    if (!host) return host.gap();
     std::unique_ptr<DIR, DirCloser> dir(::opendir(host->c_str()));
-    if (!dir)
-        return gap_from_errno(path, errno);
+    if (!dir) return gap_from_errno(path, errno);
     std::vector<DirEntry> entries;
     errno = 0;
     while (const dirent* ent = ::readdir(dir.get())) {
         std::string_view name = ent->d_name;
-        if (name == "." || name == "..")
-            continue;
+        if (name == "." || name == "..") continue;
         FileType type = file_type_of_dirent(ent->d_type);
         if (ent->d_type == DT_UNKNOWN) {
             struct stat st {};
@@ -310,8 +270,7 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
         }
         entries.push_back(DirEntry{std::string(name), type});
     }
-    if (errno != 0)
-        return gap_from_errno(path, errno);
+    if (errno != 0) return gap_from_errno(path, errno);
     std::sort(entries.begin(), entries.end(),
               [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     return entries;
@@ -321,29 +280,24 @@ Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
     std::string host;
     if (is_live()) {
         auto checked = host_path(path);
-        if (!checked)
-            return checked.gap();
+        if (!checked) return checked.gap();
         host = *checked;
     } else {
         auto resolved = resolve(path, follow);
-        if (!resolved)
-            return resolved.gap();
+        if (!resolved) return resolved.gap();
         host = to_host(*resolved);
     }
     struct stat st {};
     const int rc = (follow && is_live()) ? ::stat(host.c_str(), &st) : ::lstat(host.c_str(), &st);
-    if (rc != 0)
-        return gap_from_errno(path, errno);
+    if (rc != 0) return gap_from_errno(path, errno);
     return FileInfo{file_type_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777U),
                     st.st_uid, st.st_gid, static_cast<std::uint64_t>(st.st_size)};
 }
 
 Result<std::string> RootedFs::read_link(std::string_view path) const {
-    if (is_live())
-        return readlink_host(std::string(path), path);
+    if (is_live()) return readlink_host(std::string(path), path);
     auto resolved = resolve(path, false);
-    if (!resolved)
-        return resolved.gap();
+    if (!resolved) return resolved.gap();
     return readlink_host(to_host(*resolved), path);
 }
 
@@ -351,16 +305,13 @@ Result<std::string> RootedFs::real_path(std::string_view path) const {
     if (is_live()) {
         std::unique_ptr<char, decltype(&std::free)> canonical(
             ::realpath(std::string(path).c_str(), nullptr), &std::free);
-        if (!canonical)
-            return gap_from_errno(path, errno);
+        if (!canonical) return gap_from_errno(path, errno);
         return std::string(canonical.get());
     }
     auto resolved = resolve(path, true);
-    if (!resolved)
-        return resolved.gap();
+    if (!resolved) return resolved.gap();
     struct stat st {};
-    if (::lstat(to_host(*resolved).c_str(), &st) != 0)
-        return gap_from_errno(path, errno);
+    if (::lstat(to_host(*resolved).c_str(), &st) != 0) return gap_from_errno(path, errno);
     return resolved;
 }
 

@@ -4,8 +4,7 @@
 namespace rdmi::pkgconfig {
 
 std::string to_string(const Requirement& requirement) {
-    if (requirement.op.empty())
-        return requirement.name;
+    if (requirement.op.empty()) return requirement.name;
     return requirement.name + " " + requirement.op + " " + requirement.version;
 }
 

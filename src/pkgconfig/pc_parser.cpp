@@ -21,27 +21,22 @@ bool capture_message(const char* msg, const pkgconf_client_t* /*client*/, const 
 
 // "<file>: warning: file does not declare a `Version' field\n" -> "file does not declare ...".
 std::string clean_message(std::string msg, std::string_view pc_path) {
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' '))
-        msg.pop_back();
+    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
     for (char& c : msg) {
-        if (c == '\n' || c == '\r')
-            c = ' ';
+        if (c == '\n' || c == '\r') c = ' ';
     }
     const std::string prefix = std::string(pc_path) + ":";
     if (msg.compare(0, prefix.size(), prefix) == 0) {
         msg.erase(0, prefix.size());
         // Parser warnings carry a line number after the file name: keep it as "line N".
         std::size_t digits = 0;
-        while (digits < msg.size() && msg[digits] >= '0' && msg[digits] <= '9')
-            ++digits;
+        while (digits < msg.size() && msg[digits] >= '0' && msg[digits] <= '9') ++digits;
         if (digits > 0 && digits < msg.size() && msg[digits] == ':') {
             msg = "line " + msg.substr(0, digits) + msg.substr(digits);
         }
-        while (!msg.empty() && msg.front() == ' ')
-            msg.erase(0, 1);
+        while (!msg.empty() && msg.front() == ' ') msg.erase(0, 1);
     }
-    if (const auto pos = msg.find("warning: "); pos != std::string::npos)
-        msg.erase(pos, 9);
+    if (const auto pos = msg.find("warning: "); pos != std::string::npos) msg.erase(pos, 9);
     return msg;
 }
 
@@ -83,8 +78,7 @@ std::vector<Requirement> requirements_of(const pkgconf_list_t& list) {
         Requirement req;
         req.name = dep->package != nullptr ? dep->package : "";
         req.op = comparator_text(dep->compare);
-        if (!req.op.empty() && dep->version != nullptr)
-            req.version = dep->version;
+        if (!req.op.empty() && dep->version != nullptr) req.version = dep->version;
         out.push_back(std::move(req));
     }
     return out;
@@ -101,8 +95,7 @@ std::vector<std::string> tokens_of(const pkgconf_list_t& list) {
             token += '-';
             token += frag->type;
         }
-        if (frag->data != nullptr)
-            token += frag->data;
+        if (frag->data != nullptr) token += frag->data;
         out.push_back(std::move(token));
     }
     return out;
@@ -120,11 +113,9 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
     const auto malformed = [&](const std::string& problem) {
         return make_gap(GapReason::malformed, path + ": " + problem);
     };
-    if (bytes.empty())
-        return malformed("empty file");
+    if (bytes.empty()) return malformed("empty file");
     PcTextCheck check = check_pc_text(bytes);
-    if (check.fatal)
-        return malformed(*check.fatal);
+    if (check.fatal) return malformed(*check.fatal);
 
     std::vector<std::string> messages;
     // The default personality only supplies system include/lib dirs for filtering; the client's
@@ -132,11 +123,9 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
     // never opens a file itself.
     std::unique_ptr<pkgconf_client_t, ClientDeleter> client(
         pkgconf_client_new(capture_message, &messages, pkgconf_cross_personality_default()));
-    if (!client)
-        return make_gap(GapReason::error, path + ": cannot create a libpkgconf client");
+    if (!client) return make_gap(GapReason::error, path + ": cannot create a libpkgconf client");
     pkgconf_client_set_warn_handler(client.get(), capture_message, &messages);
-    if (options.sysroot)
-        pkgconf_client_set_sysroot_dir(client.get(), options.sysroot->c_str());
+    if (options.sysroot) pkgconf_client_set_sysroot_dir(client.get(), options.sysroot->c_str());
     if (options.fdo_sysroot_rules) {
         pkgconf_client_set_flags(client.get(), pkgconf_client_get_flags(client.get()) |
                                                    PKGCONF_PKG_PKGF_FDO_SYSROOT_RULES);
@@ -153,8 +142,7 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
         std::string problem;
         for (const auto& msg : messages) {
             std::string clean = clean_message(msg, path);
-            if (clean.empty() || clean == "skipping invalid file")
-                continue;
+            if (clean.empty() || clean == "skipping invalid file") continue;
             problem += (problem.empty() ? "" : "; ") + clean;
         }
         return malformed(problem.empty() ? "rejected by libpkgconf" : problem);
@@ -202,8 +190,7 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
     module.warnings = std::move(check.warnings);
     for (const auto& msg : messages) {
         std::string clean = clean_message(msg, path);
-        if (!clean.empty())
-            module.warnings.push_back(std::move(clean));
+        if (!clean.empty()) module.warnings.push_back(std::move(clean));
     }
     return module;
 }

@@ -38,8 +38,7 @@ std::vector<LogicalLine> logical_lines(std::string_view bytes) {
             comment = false;
             continue;
         }
-        if (comment)
-            continue;
+        if (comment) continue;
         if (c == '#') {
             if (!cur.text.empty() && cur.text.back() == '\\') {
                 cur.text.back() = '#';
@@ -50,8 +49,7 @@ std::vector<LogicalLine> logical_lines(std::string_view bytes) {
         }
         cur.text += c;
     }
-    if (!cur.text.empty())
-        out.push_back(std::move(cur));
+    if (!cur.text.empty()) out.push_back(std::move(cur));
     return out;
 }
 
@@ -63,17 +61,14 @@ bool is_key_char(char c) {
 std::vector<std::string> references(std::string_view value) {
     std::vector<std::string> out;
     for (std::size_t i = 0; i + 1 < value.size(); ++i) {
-        if (value[i] != '$')
-            continue;
+        if (value[i] != '$') continue;
         if (value[i + 1] == '$') {
             ++i;
             continue;
         }
-        if (value[i + 1] != '{')
-            continue;
+        if (value[i + 1] != '{') continue;
         const auto close = value.find('}', i + 2);
-        if (close == std::string_view::npos)
-            break;
+        if (close == std::string_view::npos) break;
         out.emplace_back(value.substr(i + 2, close - i - 2));
         i = close;
     }
@@ -92,18 +87,13 @@ Statement parse_statement(const LogicalLine& line) {
     st.line = line.number;
     std::string_view text = line.text;
     std::size_t pos = 0;
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])) != 0)
-        ++pos;
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])) != 0) ++pos;
     const std::size_t key_start = pos;
-    while (pos < text.size() && is_key_char(text[pos]))
-        ++pos;
-    if (pos == key_start)
-        return st;
+    while (pos < text.size() && is_key_char(text[pos])) ++pos;
+    if (pos == key_start) return st;
     const std::string_view key = text.substr(key_start, pos - key_start);
-    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])) != 0)
-        ++pos;
-    if (pos >= text.size() || (text[pos] != '=' && text[pos] != ':'))
-        return st;
+    while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos])) != 0) ++pos;
+    if (pos >= text.size() || (text[pos] != '=' && text[pos] != ':')) return st;
     st.key = std::string(key);
     st.is_variable = text[pos] == '=';
     st.refs = references(text.substr(pos + 1));
@@ -121,11 +111,9 @@ std::vector<std::string> find_path(const std::map<std::string, std::set<std::str
         auto it = graph.find(name);
         return it == graph.end() ? nullptr : &it->second;
     };
-    if (from == to)
-        return path;
+    if (from == to) return path;
     const auto* first = edges(from);
-    if (first == nullptr)
-        return {};
+    if (first == nullptr) return {};
     stack.emplace_back(from, first->begin());
     while (!stack.empty()) {
         auto& [name, it] = stack.back();
@@ -141,11 +129,9 @@ std::vector<std::string> find_path(const std::map<std::string, std::set<std::str
             path.push_back(next);
             return path;
         }
-        if (!seen.insert(next).second)
-            continue;
+        if (!seen.insert(next).second) continue;
         const auto* next_edges = edges(next);
-        if (next_edges == nullptr)
-            continue;
+        if (next_edges == nullptr) continue;
         path.push_back(next);
         stack.emplace_back(next, next_edges->begin());
     }
@@ -164,8 +150,7 @@ PcTextCheck check_pc_text(std::string_view bytes) {
     std::size_t start = 0;
     while (start <= bytes.size()) {
         auto end = bytes.find('\n', start);
-        if (end == std::string_view::npos)
-            end = bytes.size();
+        if (end == std::string_view::npos) end = bytes.size();
         if (end - start > kMaxPcLineBytes) {
             result.fatal = "line " + std::to_string(line_no) + " is " +
                            std::to_string(end - start) + " bytes long (libpkgconf splits lines " +
@@ -181,8 +166,7 @@ PcTextCheck check_pc_text(std::string_view bytes) {
     std::map<std::string, std::size_t> first_definition;
     for (const auto& line : logical_lines(bytes)) {
         Statement st = parse_statement(line);
-        if (st.key.empty())
-            continue;
+        if (st.key.empty()) continue;
         if (st.is_variable) {
             graph[st.key].insert(st.refs.begin(), st.refs.end());
             first_definition.emplace(st.key, st.line);
@@ -193,8 +177,7 @@ PcTextCheck check_pc_text(std::string_view bytes) {
     std::set<std::string> defined;
     for (const auto& st : statements) {
         for (const auto& ref : st.refs) {
-            if (defined.count(ref) != 0 || is_builtin_variable(ref))
-                continue;
+            if (defined.count(ref) != 0 || is_builtin_variable(ref)) continue;
             const auto later = first_definition.find(ref);
             const std::string where = "line " + std::to_string(st.line) + ": ";
             if (later == first_definition.end()) {
@@ -206,8 +189,7 @@ PcTextCheck check_pc_text(std::string_view bytes) {
                 auto cycle = find_path(graph, ref, st.key);
                 if (!cycle.empty()) {
                     std::string text = st.key;
-                    for (const auto& name : cycle)
-                        text += " -> " + name;
+                    for (const auto& name : cycle) text += " -> " + name;
                     result.fatal =
                         where + "variable '" + st.key + "' refers to itself through " + text;
                     return result;
@@ -217,8 +199,7 @@ PcTextCheck check_pc_text(std::string_view bytes) {
                                       "' is used before its definition on line " +
                                       std::to_string(later->second) + " (expands to \"\")");
         }
-        if (st.is_variable)
-            defined.insert(st.key);
+        if (st.is_variable) defined.insert(st.key);
     }
     return result;
 }

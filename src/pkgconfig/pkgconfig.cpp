@@ -21,10 +21,8 @@ std::vector<std::string> split_path_list(std::string_view list) {
     std::size_t pos = 0;
     while (pos <= list.size()) {
         auto next = list.find(':', pos);
-        if (next == std::string_view::npos)
-            next = list.size();
-        if (next > pos)
-            out.push_back(join_path(list.substr(pos, next - pos), ""));
+        if (next == std::string_view::npos) next = list.size();
+        if (next > pos) out.push_back(join_path(list.substr(pos, next - pos), ""));
         pos = next + 1;
     }
     return out;
@@ -32,14 +30,12 @@ std::vector<std::string> split_path_list(std::string_view list) {
 
 void append_dirs(std::vector<SearchDir>& out, const std::vector<std::string>& dirs,
                  DirOrigin origin) {
-    for (const auto& dir : dirs)
-        out.push_back(SearchDir{dir, origin});
+    for (const auto& dir : dirs) out.push_back(SearchDir{dir, origin});
 }
 
 std::string joined_dirs(const std::vector<SearchDir>& dirs) {
     std::string out;
-    for (const auto& dir : dirs)
-        out += (out.empty() ? "" : ":") + dir.path;
+    for (const auto& dir : dirs) out += (out.empty() ? "" : ":") + dir.path;
     return out;
 }
 
@@ -96,8 +92,7 @@ std::vector<std::string> default_search_dirs() {
     const pkgconf_node_t* node = nullptr;
     PKGCONF_FOREACH_LIST_ENTRY(personality->dir_list.head, node) {
         const auto* path = static_cast<const pkgconf_path_t*>(node->data);
-        if (path->path != nullptr)
-            out.emplace_back(path->path);
+        if (path->path != nullptr) out.emplace_back(path->path);
     }
     return out;
 }
@@ -117,24 +112,20 @@ PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extr
     if (auto sysroot = env.get("PKG_CONFIG_SYSROOT_DIR")) {
         options_.sysroot = *sysroot;
         auto destdir = env.get("DESTDIR");
-        if (destdir && *destdir == *sysroot)
-            options_.fdo_sysroot_rules = true;
+        if (destdir && *destdir == *sysroot) options_.fdo_sysroot_rules = true;
     }
-    if (env.get("PKG_CONFIG_FDO_SYSROOT_RULES"))
-        options_.fdo_sysroot_rules = true;
+    if (env.get("PKG_CONFIG_FDO_SYSROOT_RULES")) options_.fdo_sysroot_rules = true;
     try_uninstalled_ = !env.get("PKG_CONFIG_DISABLE_UNINSTALLED").has_value();
 }
 
 Result<Module> PkgConfig::load_file(std::string_view pc_path) const {
     auto bytes = fs_.read_file(pc_path, kMaxPcFileBytes);
-    if (!bytes)
-        return bytes.gap();
+    if (!bytes) return bytes.gap();
     return parse_pc(*bytes, pc_path, options_);
 }
 
 Result<Module> PkgConfig::find(std::string_view name) const {
-    if (ends_with(name, kPcSuffix))
-        return load_file(name);
+    if (ends_with(name, kPcSuffix)) return load_file(name);
     const std::string module_name(name);
     if (name.empty() || name.find('/') != std::string_view::npos ||
         name.find('\0') != std::string_view::npos) {
@@ -154,16 +145,13 @@ Result<Module> PkgConfig::find(std::string_view name) const {
                 module.name = module_name;
                 module.uninstalled = uninstalled;
                 std::vector<std::string> warnings;
-                for (auto& skip : skipped)
-                    warnings.push_back("skipped " + skip);
+                for (auto& skip : skipped) warnings.push_back("skipped " + skip);
                 warnings.insert(warnings.end(), module.warnings.begin(), module.warnings.end());
                 module.warnings = std::move(warnings);
                 return module;
             }
-            if (parsed.gap().reason == GapReason::not_found)
-                continue;
-            if (!first_reason)
-                first_reason = parsed.gap().reason;
+            if (parsed.gap().reason == GapReason::not_found) continue;
+            if (!first_reason) first_reason = parsed.gap().reason;
             skipped.push_back(parsed.gap().message);
         }
     }
@@ -171,8 +159,7 @@ Result<Module> PkgConfig::find(std::string_view name) const {
                                                    : "searched " + joined_dirs(search_path_);
     if (first_reason) {
         std::string msg = module_name + ": no usable " + module_name + ".pc (";
-        for (std::size_t i = 0; i < skipped.size(); ++i)
-            msg += (i == 0 ? "" : "; ") + skipped[i];
+        for (std::size_t i = 0; i < skipped.size(); ++i) msg += (i == 0 ? "" : "; ") + skipped[i];
         return make_gap(*first_reason, msg + "); " + where);
     }
     return make_gap(GapReason::not_found,
@@ -181,20 +168,17 @@ Result<Module> PkgConfig::find(std::string_view name) const {
 
 Result<std::vector<ModuleFile>> PkgConfig::list_dir_modules(std::string_view dir) const {
     auto entries = fs_.list_dir(dir);
-    if (!entries)
-        return entries.gap();
+    if (!entries) return entries.gap();
     std::vector<ModuleFile> out;
     for (const auto& entry : *entries) {
-        if (entry.name.size() <= kPcSuffix.size() || !ends_with(entry.name, kPcSuffix))
-            continue;
+        if (entry.name.size() <= kPcSuffix.size() || !ends_with(entry.name, kPcSuffix)) continue;
         const std::string path = join_path(dir, entry.name);
         FileType type = entry.type;
         if (type == FileType::symlink || type == FileType::other) {
             auto info = fs_.stat(path, true);
             type = info ? info->type : FileType::other;
         }
-        if (type != FileType::regular)
-            continue;
+        if (type != FileType::regular) continue;
         out.push_back(ModuleFile{entry.name.substr(0, entry.name.size() - kPcSuffix.size()), path});
     }
     return out;

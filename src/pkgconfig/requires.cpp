@@ -19,8 +19,7 @@ struct Walker {
 
     const Result<Module>& lookup(const std::string& name) {
         auto it = found.find(name);
-        if (it == found.end())
-            it = found.emplace(name, pc.find(name)).first;
+        if (it == found.end()) it = found.emplace(name, pc.find(name)).first;
         return it->second;
     }
 
@@ -29,8 +28,7 @@ struct Walker {
         bool on = false;
         for (const auto& name : chain) {
             on = on || name == closing;
-            if (on)
-                text += name + " -> ";
+            if (on) text += name + " -> ";
         }
         return text + closing;
     }
@@ -84,11 +82,9 @@ struct Walker {
 
     void walk(const Module& module, int depth) {
         chain.push_back(module.name);
-        for (const auto& req : module.requires_public)
-            edge(module, req, false, depth);
+        for (const auto& req : module.requires_public) edge(module, req, false, depth);
         if (scope == RequiresScope::with_private) {
-            for (const auto& req : module.requires_private)
-                edge(module, req, true, depth);
+            for (const auto& req : module.requires_private) edge(module, req, true, depth);
         }
         chain.pop_back();
     }

@@ -15,21 +15,14 @@ int compare_versions(std::string_view a, std::string_view b) {
 }
 
 bool satisfies(std::string_view version, std::string_view op, std::string_view required) {
-    if (op.empty())
-        return true;
+    if (op.empty()) return true;
     const int cmp = compare_versions(version, required);
-    if (op == "=")
-        return cmp == 0;
-    if (op == "!=")
-        return cmp != 0;
-    if (op == "<")
-        return cmp < 0;
-    if (op == "<=")
-        return cmp <= 0;
-    if (op == ">")
-        return cmp > 0;
-    if (op == ">=")
-        return cmp >= 0;
+    if (op == "=") return cmp == 0;
+    if (op == "!=") return cmp != 0;
+    if (op == "<") return cmp < 0;
+    if (op == "<=") return cmp <= 0;
+    if (op == ">") return cmp > 0;
+    if (op == ">=") return cmp >= 0;
     return false;
 }
 

@@ -9,8 +9,7 @@ namespace {
 std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
     std::string out;
     for (const auto& item : items) {
-        if (!out.empty())
-            out += sep;
+        if (!out.empty()) out += sep;
         out += item;
     }
     return out;
@@ -91,19 +90,28 @@ Check version_check(const std::string& id, const std::string& what, const Versio
                     bool doca_found) {
     std::vector<Provenance> sources;
     std::vector<std::string> listing;
+    std::vector<std::string> not_applicable;
+    std::size_t present = 0;
     for (const auto& src : match.sources) {
         sources.push_back(src.raw.source);
-        listing.push_back(src.name + "=" +
-                          (src.version ? src.version->to_string() : std::string("absent")));
+        if (src.version) {
+            ++present;
+            listing.push_back(src.name + "=" + src.version->to_string());
+        } else if (src.raw.gap && src.raw.gap->reason == GapReason::not_applicable) {
+            not_applicable.push_back(src.name);
+        } else {
+            listing.push_back(src.name + "=absent");
+        }
     }
+    const std::string unchecked =
+        not_applicable.empty() ? "" : "; not applicable here: " + join(not_applicable);
     if (!match.disagreeing.empty()) {
         std::string odd;
         for (const auto& src : match.sources) {
             if (std::find(match.disagreeing.begin(), match.disagreeing.end(), src.name) ==
                 match.disagreeing.end())
                 continue;
-            if (!odd.empty())
-                odd += ", ";
+            if (!odd.empty()) odd += ", ";
             odd += src.name + " is " + src.version->to_string();
         }
         return make(
@@ -112,20 +120,38 @@ Check version_check(const std::string& id, const std::string& what, const Versio
             "install one DOCA version throughout (reinstall the packages of the odd ones out)",
             sources);
     }
-    if (!doca_found || match.sources.size() == match.absent.size()) {
-        return make(id, Status::skip, what + ": no version could be read (" + join(listing) + ")",
+    if (!doca_found || present == 0) {
+        return make(id, Status::skip,
+                    what + ": no version could be read (" + join(listing) + ")" + unchecked,
                     "install DOCA", sources);
     }
-    if (!match.consistent || !match.absent.empty()) {
+    if (!match.absent.empty()) {
+        // Say why each one is missing: "absent" and "a FIFO where a file should be" differ.
+        std::vector<std::string> why;
+        for (const auto& src : match.sources) {
+            if (std::find(match.absent.begin(), match.absent.end(), src.name) == match.absent.end())
+                continue;
+            const bool plain_absence = !src.raw.gap ||
+                                       src.raw.gap->reason == GapReason::not_found ||
+                                       src.raw.gap->reason == GapReason::not_installed;
+            why.push_back(plain_absence ? src.name + " is absent"
+                                        : src.name + " is unusable (" + src.raw.gap->message + ")");
+        }
         return make(id, Status::skip,
                     what + " agree on " + match.agreed->to_string() + " where known, but " +
-                        join(match.absent) + (match.absent.size() == 1 ? " is" : " are") +
-                        " absent",
-                    "see the failing checks for what is absent", sources);
+                        join(why, "; ") + unchecked,
+                    "install or repair the missing sources (see their own checks)", sources);
     }
-    return make(id, Status::pass,
-                what + " agree on " + match.agreed->to_string() + " (" + join(listing) + ")", "",
-                sources);
+    if (present < 2) {
+        return make(id, Status::skip,
+                    what + ": only " + join(listing) +
+                        " could be read, nothing to compare it with" + unchecked,
+                    "", sources);
+    }
+    return make(
+        id, Status::pass,
+        what + " agree on " + match.agreed->to_string() + " (" + join(listing) + ")" + unchecked,
+        "", sources);
 }
 
 Check headers_check(const InstallFacts& facts, bool doca_found) {
@@ -133,8 +159,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
     std::vector<Provenance> sources;
     for (const auto& header : facts.headers) {
         sources.push_back({"file", header.path});
-        if (!header.present)
-            missing.push_back(header.name);
+        if (!header.present) missing.push_back(header.name);
     }
     if (!doca_found)
         return make("rdmi-headers", Status::skip, "DOCA not found; RDMI headers not looked for",
@@ -175,10 +200,12 @@ Check tool_check(const InstalledFile& tool, const std::string& id, const std::st
                  bool doca_found, Status when_missing) {
     if (tool.present) {
         std::string message = tool.path;
-        if (!tool.detail.empty())
-            message += " (version " + tool.detail + ")";
-        if (tool.gap)
-            message += "; " + tool.gap->message;
+        if (!tool.detail.empty()) message += " (version " + tool.detail + ")";
+        if (tool.gap && tool.gap->reason == GapReason::not_applicable) {
+            message += " (version not read under --root)";
+        } else if (tool.gap) {
+            message += "; version unknown: " + tool.gap->message;
+        }
         return make(id, Status::pass, message, "", {{"file", tool.path}});
     }
     if (!doca_found)
@@ -194,15 +221,13 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     checks.push_back(prefix_check(facts));
     const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
-    for (auto& check : module_checks(facts))
-        checks.push_back(std::move(check));
+    for (auto& check : module_checks(facts)) checks.push_back(std::move(check));
     checks.push_back(version_check("rdmi-stack-versions", "RDMI stack versions",
                                    facts.stack_versions, doca_found));
     checks.push_back(version_check("contract-versions", "DOCA version sources",
                                    facts.contract_versions, doca_found));
     checks.push_back(headers_check(facts, doca_found));
-    for (auto& check : library_checks(facts))
-        checks.push_back(std::move(check));
+    for (auto& check : library_checks(facts)) checks.push_back(std::move(check));
     if (facts.samples.present) {
         checks.push_back(make("rdmi-samples", Status::info, "RDMI samples in " + facts.samples.path,
                               "", {{"file", facts.samples.path}}));

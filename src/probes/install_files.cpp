@@ -11,8 +11,7 @@ namespace {
 std::string module_library_stem(const std::string& module) {
     std::string stem = "lib" + module;
     for (auto& c : stem) {
-        if (c == '-')
-            c = '_';
+        if (c == '-') c = '_';
     }
     return stem;
 }
@@ -100,8 +99,7 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
         facts.headers.push_back(std::move(file));
     }
     for (const auto& module : facts.stack) {
-        if (!module.found || module.libdir.empty())
-            continue;
+        if (!module.found || module.libdir.empty()) continue;
         facts.libraries.push_back(find_shared_object(ctx.fs, module.name, module.libdir));
     }
     facts.samples.name = "samples/doca_rdmi";
@@ -121,8 +119,7 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
             for (std::size_t pos = 0; pos < out->size();) {
                 const auto end = std::min(out->find('\n', pos), out->size());
                 const std::string line = out->substr(pos, end - pos);
-                if (line.rfind("dpacc version ", 0) == 0)
-                    facts.dpacc.detail = line.substr(14);
+                if (line.rfind("dpacc version ", 0) == 0) facts.dpacc.detail = line.substr(14);
                 pos = end + 1;
             }
             if (facts.dpacc.detail.empty())

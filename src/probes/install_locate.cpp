@@ -17,19 +17,14 @@ bool is_dir(const Fs& fs, const std::string& path) {
 /// doca-common.pc, then any.
 std::string find_multiarch_pc_dir(const Fs& fs, const std::string& prefix) {
     auto entries = fs.list_dir(join_path(prefix, "lib"));
-    if (!entries)
-        return {};
+    if (!entries) return {};
     std::string any;
     for (const auto& entry : *entries) {
-        if (entry.name.find("-linux-gnu") == std::string::npos)
-            continue;
+        if (entry.name.find("-linux-gnu") == std::string::npos) continue;
         const std::string dir = join_path(prefix, "lib/" + entry.name + "/pkgconfig");
-        if (!is_dir(fs, dir))
-            continue;
-        if (fs.exists(join_path(dir, "doca-common.pc")))
-            return dir;
-        if (any.empty())
-            any = dir;
+        if (!is_dir(fs, dir)) continue;
+        if (fs.exists(join_path(dir, "doca-common.pc"))) return dir;
+        if (any.empty()) any = dir;
     }
     return any;
 }
@@ -49,8 +44,7 @@ void locate_prefix(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, Inst
     }
     const std::string& prefix = *facts.prefix.value;
     facts.prefix_exists = is_dir(ctx.fs, prefix);
-    if (!facts.prefix_exists)
-        return;
+    if (!facts.prefix_exists) return;
 
     if (auto dir = find_multiarch_pc_dir(ctx.fs, prefix); !dir.empty()) {
         facts.layout = DocaLayout::multiarch;

@@ -1,6 +1,8 @@
 // The RDMI stack's pkg-config modules and every doca-* module in DOCA's pc dir.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "probes/install_parts.hpp"
 
 namespace rdmi::install {
@@ -23,8 +25,8 @@ void fill_from(const pkgconfig::Module& module, ModuleFacts& facts) {
     }
 }
 
-ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const std::string& pc_dir,
-                         const std::string& name) {
+ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const pkgconfig::PkgConfig& with_doca_dir,
+                         const std::string& pc_dir, const std::string& name) {
     ModuleFacts facts;
     facts.name = name;
     auto found = pc.find(name);
@@ -49,13 +51,24 @@ ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const std::string& pc_d
     }
     auto module = facts.on_search_path ? found : pc.load_file(facts.pc_path);
     if (module.ok()) {
-        for (const auto& req : pc.resolve_requires(*module)) {
-            if (req.status == pkgconfig::RequireStatus::satisfied)
+        for (const auto& req : with_doca_dir.resolve_requires(*module)) {
+            if (req.status == pkgconfig::RequireStatus::satisfied) continue;
+            // A stack module that is missing or unusable has its own check; name it once.
+            const bool own_check = std::find(kRdmiStackModules.begin(), kRdmiStackModules.end(),
+                                             req.requirement.name) != kRdmiStackModules.end();
+            if (own_check && (req.status == pkgconfig::RequireStatus::not_found ||
+                              req.status == pkgconfig::RequireStatus::unreadable)) {
                 continue;
+            }
+            const bool seen = std::any_of(
+                facts.unresolved.begin(), facts.unresolved.end(),
+                [&](const UnresolvedRequirement& u) { return u.name == req.requirement.name; });
+            if (seen) continue;
             std::string constraint = req.requirement.op.empty()
                                          ? ""
                                          : req.requirement.op + " " + req.requirement.version;
-            facts.unresolved.push_back({req.requirement.name, constraint, req.message});
+            facts.unresolved.push_back(
+                UnresolvedRequirement{req.requirement.name, constraint, req.message});
         }
     }
     return facts;
@@ -64,18 +77,20 @@ ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const std::string& pc_d
 }  // namespace
 
 void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts) {
-    for (const char* name : kRdmiStackModules)
-        facts.stack.push_back(probe_module(pc, facts.pc_dir, name));
-    if (facts.pc_dir.empty())
-        return;
+    std::vector<std::string> extra;
+    if (!facts.pc_dir.empty()) extra.push_back(facts.pc_dir);
+    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra);
+    for (const char* name : kRdmiStackModules) {
+        facts.stack.push_back(probe_module(pc, with_doca_dir, facts.pc_dir, name));
+    }
+    if (facts.pc_dir.empty()) return;
     auto listing = pc.list_dir_modules(facts.pc_dir);
     if (!listing) {
         ctx.log.warn("{}", listing.gap().message);
         return;
     }
     for (const auto& entry : *listing) {
-        if (entry.name.rfind("doca-", 0) != 0)
-            continue;
+        if (entry.name.rfind("doca-", 0) != 0) continue;
         ModuleFacts module;
         module.name = entry.name;
         auto parsed = pc.load_file(entry.pc_path);

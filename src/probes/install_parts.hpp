@@ -14,7 +14,8 @@ namespace rdmi::install {
 void locate_prefix(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts);
 
 /// Looks up the four stack modules (search path first, then DOCA's own pc dir) and lists every
-/// doca-*.pc module in DOCA's pc dir.
+/// doca-*.pc module in DOCA's pc dir. Requires are resolved with DOCA's pc dir as a last
+/// resort, so a module that is merely off the search path is not also reported as unresolvable.
 void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts);
 
 /// Headers, shared objects, samples and tools (doca_caps, dpacc).

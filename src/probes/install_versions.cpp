@@ -1,7 +1,7 @@
 // The two "four-way matches" (rdmi-domain.md): the RDMI stack's and the contract's.
 #include <spdlog/spdlog.h>
 
-#include <map>
+#include <algorithm>
 
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
@@ -34,8 +34,7 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
             {GapReason::not_applicable, "libraries are not loaded under --root"}, from);
     const InstalledFile* lib = nullptr;
     for (const auto& file : facts.libraries) {
-        if (file.name == "doca-common" && file.present)
-            lib = &file;
+        if (file.name == "doca-common" && file.present) lib = &file;
     }
     if (lib == nullptr)
         return Sourced<std::string>::missing({GapReason::not_installed, "libdoca_common not found"},
@@ -52,12 +51,10 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
     auto result = run_isolated(
         [&path]() -> std::string {
             auto handle = DynamicLibrary::open(path);
-            if (!handle)
-                throw std::runtime_error(handle.gap().message);
+            if (!handle) throw std::runtime_error(handle.gap().message);
             using VersionFn = const char* (*)();
             auto fn = handle->function<VersionFn>("doca_version_runtime");
-            if (fn == nullptr)
-                throw std::runtime_error("does not export doca_version_runtime");
+            if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
             const char* version = fn();
             if (version == nullptr)
                 throw std::runtime_error("doca_version_runtime() returned NULL");
@@ -69,8 +66,7 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
 
 Sourced<std::string> read_first_line(const Fs& fs, const std::string& path, Provenance from) {
     auto text = fs.read_file(path, 4096);
-    if (!text)
-        return Sourced<std::string>::missing(text.gap(), std::move(from));
+    if (!text) return Sourced<std::string>::missing(text.gap(), std::move(from));
     std::string line = text->substr(0, text->find('\n'));
     return Sourced<std::string>::of(line, std::move(from));
 }
@@ -82,36 +78,36 @@ VersionMatch match_versions(std::vector<VersionSource> sources) {
     // The majority's version is "the" version; ties go to the first source listed.
     std::vector<std::pair<DocaVersion, int>> groups;
     for (const auto& src : sources) {
-        if (!src.version)
-            continue;
+        if (!src.version) continue;
         bool placed = false;
         for (auto& [version, count] : groups) {
             if (same_doca_version(version, *src.version)) {
                 ++count;
-                if (!version.build)
-                    version.build = src.version->build;
+                if (!version.build) version.build = src.version->build;
                 placed = true;
                 break;
             }
         }
-        if (!placed)
-            groups.emplace_back(*src.version, 1);
+        if (!placed) groups.emplace_back(*src.version, 1);
     }
     const std::pair<DocaVersion, int>* best = nullptr;
     for (const auto& group : groups) {
-        if (best == nullptr || group.second > best->second)
-            best = &group;
+        if (best == nullptr || group.second > best->second) best = &group;
     }
     for (const auto& src : sources) {
         if (!src.version) {
-            match.absent.push_back(src.name);
+            // Not applicable here (under --root, not a BlueField) is not absence.
+            const bool applicable =
+                !src.raw.gap || src.raw.gap->reason != GapReason::not_applicable;
+            if (applicable) match.absent.push_back(src.name);
         } else if (!same_doca_version(best->first, *src.version)) {
             match.disagreeing.push_back(src.name);
         }
     }
-    if (best != nullptr)
-        match.agreed = best->first;
-    const auto present = sources.size() - match.absent.size();
+    if (best != nullptr) match.agreed = best->first;
+    const auto present = static_cast<std::size_t>(
+        std::count_if(sources.begin(), sources.end(),
+                      [](const VersionSource& src) { return src.version.has_value(); }));
     match.consistent = present >= 2 && match.disagreeing.empty();
     match.sources = std::move(sources);
     return match;
@@ -150,8 +146,13 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
         contract.push_back(source_of(
             "doca_caps --version", Sourced<std::string>::missing(*facts.doca_caps.gap, caps_from)));
     }
-    contract.push_back(source_of(
-        "bfb", read_first_line(ctx.fs, "/etc/mlnx-release", {"file", "/etc/mlnx-release"}), true));
+    auto bfb = read_first_line(ctx.fs, "/etc/mlnx-release", {"file", "/etc/mlnx-release"});
+    if (bfb.gap && bfb.gap->reason == GapReason::not_found) {
+        // Only a BlueField's Arm side has a BFB; elsewhere its absence is not a gap.
+        bfb.gap = Gap{GapReason::not_applicable,
+                      "/etc/mlnx-release: absent (not a BlueField Arm system)"};
+    }
+    contract.push_back(source_of("bfb", bfb, true));
     facts.contract_versions = match_versions(std::move(contract));
 }
 

@@ -21,10 +21,8 @@ constexpr std::array kProbes{
 
 Status overall_status(const std::vector<Check>& checks) {
     const auto counts = count_statuses(checks);
-    if (counts.fail > 0)
-        return Status::fail;
-    if (counts.skip > 0)
-        return Status::skip;
+    if (counts.fail > 0) return Status::fail;
+    if (counts.skip > 0) return Status::skip;
     return Status::pass;
 }
 

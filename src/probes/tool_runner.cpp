@@ -11,10 +11,8 @@ namespace rdmi {
 Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
                              const std::vector<std::string>& args) {
     std::string shown = path;
-    for (const auto& a : args)
-        shown += " " + a;
-    if (!ctx.live())
-        return make_gap(GapReason::not_applicable, shown + ": not run under --root");
+    for (const auto& a : args) shown += " " + a;
+    if (!ctx.live()) return make_gap(GapReason::not_applicable, shown + ": not run under --root");
     // Running a planted executable is as dangerous as loading a planted library.
     if (auto untrusted = check_library_trust(path)) {
         if (!ctx.allow_untrusted_libs)
@@ -26,8 +24,7 @@ Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
     argv.insert(argv.end(), args.begin(), args.end());
     ctx.log.debug("running {}", shown);
     auto out = run_process(argv, ctx.call_deadline());
-    if (!out)
-        return out.gap();
+    if (!out) return out.gap();
     if (out->exit_code != 0) {
         std::string first = out->stderr_text.substr(0, out->stderr_text.find('\n'));
         std::string status = out->signal != 0 ? "killed by signal " + std::to_string(out->signal)

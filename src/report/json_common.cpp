@@ -22,15 +22,13 @@ Json optional_gap(const std::optional<Gap>& maybe) {
 Json sourced(const Sourced<std::string>& value) {
     Json out{{"value", value.value ? Json(*value.value) : Json(nullptr)},
              {"source", provenance(value.source)}};
-    if (value.gap)
-        out["gap"] = gap(*value.gap);
+    if (value.gap) out["gap"] = gap(*value.gap);
     return out;
 }
 
 Json check(const Check& check) {
     Json sources = Json::array();
-    for (const auto& source : check.sources)
-        sources.push_back(provenance(source));
+    for (const auto& source : check.sources) sources.push_back(provenance(source));
     return Json{
         {"id", check.id},
         {"status", to_string(check.status)},
@@ -41,8 +39,7 @@ Json check(const Check& check) {
 
 Json checks(const std::vector<Check>& list) {
     Json out = Json::array();
-    for (const auto& item : list)
-        out.push_back(check(item));
+    for (const auto& item : list) out.push_back(check(item));
     return out;
 }
 

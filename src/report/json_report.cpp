@@ -18,8 +18,7 @@ Json module(const ModuleFacts& m) {
                               {"problem", req.problem}});
     }
     Json libs = Json::array();
-    for (const auto& name : m.library_names)
-        libs.push_back(name);
+    for (const auto& name : m.library_names) libs.push_back(name);
     return Json{{"name", m.name},
                 {"found", m.found},
                 {"on_search_path", m.on_search_path},
@@ -57,8 +56,7 @@ Json file(const InstalledFile& f) {
 
 Json files(const std::vector<InstalledFile>& list) {
     Json out = Json::array();
-    for (const auto& f : list)
-        out.push_back(file(f));
+    for (const auto& f : list) out.push_back(file(f));
     return out;
 }
 
@@ -66,11 +64,9 @@ Json files(const std::vector<InstalledFile>& list) {
 
 Json install(const InstallFacts& facts) {
     Json stack = Json::array();
-    for (const auto& m : facts.stack)
-        stack.push_back(module(m));
+    for (const auto& m : facts.stack) stack.push_back(module(m));
     Json doca_modules = Json::array();
-    for (const auto& m : facts.doca_modules)
-        doca_modules.push_back(module(m));
+    for (const auto& m : facts.doca_modules) doca_modules.push_back(module(m));
     return Json{{"prefix", sourced(facts.prefix)},
                 {"prefix_exists", facts.prefix_exists},
                 {"layout", to_string(facts.layout)},

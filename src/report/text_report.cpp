@@ -12,8 +12,7 @@ std::string install_facts(const InstallFacts& facts) {
     std::string out = "DOCA prefix: " + *facts.prefix.value + " (" + facts.prefix.source.kind +
                       ": " + facts.prefix.source.ref + ")\n";
     out += "pkg-config search path:";
-    for (const auto& dir : facts.search_path)
-        out += " " + dir;
+    for (const auto& dir : facts.search_path) out += " " + dir;
     out += "\n";
     for (const auto& module : facts.doca_modules) {
         out += "  " + module.name + " " + (module.version.empty() ? "?" : module.version) +
@@ -27,11 +26,9 @@ std::string install_facts(const InstallFacts& facts) {
 std::string report(const TextStyle& style, const Report& report) {
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
-    if (!report.run.live)
-        out += " of root " + report.run.root;
+    if (!report.run.live) out += " of root " + report.run.root;
     out += "\n\n";
-    if (style.verbosity > 0 && report.install)
-        out += install_facts(*report.install) + "\n";
+    if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     out += render_checks(style, report.checks);
     if (style.verbosity >= 0) {
         char timing[64];

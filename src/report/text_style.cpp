@@ -43,15 +43,11 @@ int rank(Status status) {
 }  // namespace
 
 std::string paint(const TextStyle& style, Status status, std::string_view text) {
-    if (!style.color)
-        return std::string(text);
+    if (!style.color) return std::string(text);
     std::string_view code = "\033[34m";
-    if (status == Status::pass)
-        code = "\033[32m";
-    if (status == Status::fail)
-        code = "\033[1;31m";
-    if (status == Status::skip)
-        code = "\033[33m";
+    if (status == Status::pass) code = "\033[32m";
+    if (status == Status::fail) code = "\033[1;31m";
+    if (status == Status::skip) code = "\033[33m";
     return std::string(code) + std::string(text) + "\033[0m";
 }
 
@@ -97,7 +93,8 @@ std::string render_check(const TextStyle& style, const Check& check) {
     if (!check.remediation.empty() &&
         (check.status == Status::fail || check.status == Status::skip || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
-        line += wrap(style, "fix: " + check.remediation, kIdColumn, kIdColumn + 5) + "\n";
+        // A fix is often a command to paste: it is never wrapped.
+        line += "fix: " + check.remediation + "\n";
     }
     if (style.verbosity > 0) {
         for (const auto& source : check.sources) {
@@ -111,16 +108,14 @@ std::string render_check(const TextStyle& style, const Check& check) {
 std::string render_checks(const TextStyle& style, const std::vector<Check>& checks) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
-        if (style.verbosity < 0 && check.status != Status::fail)
-            continue;
+        if (style.verbosity < 0 && check.status != Status::fail) continue;
         ordered.push_back(&check);
     }
     std::stable_sort(ordered.begin(), ordered.end(), [](const Check* a, const Check* b) {
         return rank(a->status) < rank(b->status);
     });
     std::string out;
-    for (const Check* check : ordered)
-        out += render_check(style, *check);
+    for (const Check* check : ordered) out += render_check(style, *check);
     return out;
 }
 

@@ -28,6 +28,9 @@ One JSON object per case file. Fields (all but "description" optional):
                        a matcher {"$type": "string"}, {"$regex": "..."}, {"$exists": false},
                        {"$contains": x}, {"$len": n}
   schema               validate the document against schemas/<schema>.schema.json
+  checks               {"check-id": "status"} on the document's /checks array (a missing id fails)
+  failed_checks        the exact list of check ids whose status is "fail" (order ignored)
+  skipped_checks       the exact list of check ids whose status is "skip" (order ignored)
   golden               compare the normalised document with tests/cli/golden/<golden>
   normalize            [[regex, replacement], ...] applied before the golden comparison
 
@@ -63,7 +66,7 @@ KNOWN_FIELDS = {
     "description", "root", "args", "argv0", "env", "stdin", "exit", "timeout", "as_user", "skip",
     "stdout_contains", "stdout_not_contains", "stderr_contains", "stderr_not_contains",
     "stdout_matches", "stderr_matches", "stdout_equals", "stderr_lines", "document", "json",
-    "schema", "golden", "normalize",
+    "schema", "golden", "normalize", "checks", "failed_checks", "skipped_checks",
 }  # fmt: skip
 PASS_THROUGH_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "LLVM_PROFILE_FILE")
 MISSING = object()
@@ -240,6 +243,27 @@ def drop_privileges(user: str):
     return child
 
 
+def check_statuses(case: dict, document: Any) -> list:
+    """The "checks", "failed_checks" and "skipped_checks" expectations against /checks."""
+    checks = document.get("checks") if isinstance(document, dict) else None
+    if not isinstance(checks, list):
+        return ["document has no /checks array"]
+    status = {c.get("id"): c.get("status") for c in checks if isinstance(c, dict)}
+    problems = []
+    for check_id, expected in (case.get("checks") or {}).items():
+        if check_id not in status:
+            problems.append(f"check {check_id}: missing (have {sorted(status)})")
+        elif status[check_id] != expected:
+            message = next((c.get("message") for c in checks if c.get("id") == check_id), "")
+            problems.append(f"check {check_id}: status {status[check_id]}, expected {expected} ({message})")
+    for field_name, wanted in (("failed_checks", "fail"), ("skipped_checks", "skip")):
+        if field_name in case:
+            actual = sorted(i for i, s in status.items() if s == wanted)
+            if actual != sorted(case[field_name]):
+                problems.append(f"{field_name}: {actual}, expected {sorted(case[field_name])}")
+    return problems
+
+
 def run_case(path: Path, cfg: Config, schemas: SchemaStore) -> Outcome:
     problems: list[str] = []
     try:
@@ -368,7 +392,8 @@ def check_document(case, args, out, places, cfg: Config, schemas: SchemaStore, p
             problems.append(f"document {path}: {e}")
             return
     json_mode = "--json" in args or where != "stdout" and where.endswith(".json")
-    wants_json = json_mode or "json" in case or "schema" in case
+    check_fields = ("checks", "failed_checks", "skipped_checks")
+    wants_json = json_mode or "json" in case or "schema" in case or any(f in case for f in check_fields)
     document: Any = MISSING
     if wants_json and text.strip():
         try:
@@ -409,6 +434,9 @@ def check_document(case, args, out, places, cfg: Config, schemas: SchemaStore, p
         if why is not None:
             shown = "(missing)" if actual is MISSING else json.dumps(actual)
             problems.append(f"json {pointer}: {why}: expected {json.dumps(expected)}, got {shown}")
+
+    if any(f in case for f in check_fields):
+        problems.extend(check_statuses(case, document))
 
     golden = case.get("golden")
     if golden is not None:

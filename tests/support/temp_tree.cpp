@@ -17,8 +17,7 @@ TempTree::TempTree() {
     std::string tmpl = (fs::temp_directory_path() / "rdmi-probe-test-XXXXXX").string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    if (::mkdtemp(buf.data()) == nullptr)
-        throw std::runtime_error("mkdtemp failed");
+    if (::mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
     root_ = buf.data();
 }
 
@@ -28,8 +27,7 @@ TempTree::~TempTree() {
     for (auto it = fs::recursive_directory_iterator(
              root_, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_directory(ec) && !it->is_symlink(ec))
-            ::chmod(it->path().c_str(), 0755);
+        if (it->is_directory(ec) && !it->is_symlink(ec)) ::chmod(it->path().c_str(), 0755);
     }
     ::chmod(root_.c_str(), 0755);
     fs::remove_all(root_, ec);
@@ -37,8 +35,7 @@ TempTree::~TempTree() {
 
 std::string TempTree::host(std::string_view in_tree) const {
     std::string out = root_;
-    if (in_tree.empty() || in_tree.front() != '/')
-        out += '/';
+    if (in_tree.empty() || in_tree.front() != '/') out += '/';
     out += in_tree;
     return out;
 }

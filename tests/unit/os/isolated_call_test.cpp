@@ -31,8 +31,8 @@ TEST_CASE("run_isolated keeps the child's stdout away from ours") {
 }
 
 TEST_CASE("run_isolated turns an exception into a gap") {
-    auto r = run_isolated([]() -> std::string { throw std::runtime_error("no symbol"); }, Deadline(5s),
-                          "dlsym doca_version_runtime");
+    auto r = run_isolated([]() -> std::string { throw std::runtime_error("no symbol"); },
+                          Deadline(5s), "dlsym doca_version_runtime");
     REQUIRE_FALSE(r.ok());
     CHECK(r.gap().message == "dlsym doca_version_runtime: no symbol");
 }

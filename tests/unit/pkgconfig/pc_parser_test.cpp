@@ -68,8 +68,7 @@ TEST_CASE("parse_pc parses every Requires operator") {
         "/x/r.pc");
     REQUIRE(result.ok());
     std::vector<std::string> got;
-    for (const auto& req : result->requires_public)
-        got.push_back(to_string(req));
+    for (const auto& req : result->requires_public) got.push_back(to_string(req));
     CHECK(got == std::vector<std::string>{"a = 1", "b != 2", "c < 3", "d <= 4", "e > 5", "f >= 6",
                                           "g", "h"});
 }

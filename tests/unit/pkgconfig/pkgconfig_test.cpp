@@ -33,8 +33,7 @@ std::string pc_text(std::string_view name, std::string_view version, std::string
 
 std::vector<std::string> paths_of(const std::vector<SearchDir>& dirs) {
     std::vector<std::string> out;
-    for (const auto& dir : dirs)
-        out.push_back(dir.path);
+    for (const auto& dir : dirs) out.push_back(dir.path);
     return out;
 }
 
@@ -45,13 +44,11 @@ class DenyingFs final : public Fs {
     DenyingFs(const Fs& inner, std::set<std::string> denied)
         : inner_(inner), denied_(std::move(denied)) {}
     Result<std::string> read_file(std::string_view path, std::size_t cap) const override {
-        if (auto gap = check(path))
-            return *gap;
+        if (auto gap = check(path)) return *gap;
         return inner_.read_file(path, cap);
     }
     Result<std::vector<DirEntry>> list_dir(std::string_view path) const override {
-        if (auto gap = check(path))
-            return *gap;
+        if (auto gap = check(path)) return *gap;
         return inner_.list_dir(path);
     }
     Result<FileInfo> stat(std::string_view path, bool follow) const override {
@@ -88,17 +85,13 @@ std::optional<std::string> run_pkg_config(const std::string& env, const std::str
         "-u PKG_CONFIG_FDO_SYSROOT_RULES -u PKG_CONFIG_DISABLE_UNINSTALLED " +
         env + " /usr/bin/pkg-config " + args + " 2>/dev/null";
     FILE* pipe = ::popen(cmd.c_str(), "r");
-    if (pipe == nullptr)
-        return std::nullopt;
+    if (pipe == nullptr) return std::nullopt;
     std::string out;
     std::array<char, 4096> buf{};
     std::size_t got = 0;
-    while ((got = std::fread(buf.data(), 1, buf.size(), pipe)) > 0)
-        out.append(buf.data(), got);
-    if (::pclose(pipe) != 0)
-        return std::nullopt;
-    while (!out.empty() && (out.back() == '\n' || out.back() == ' '))
-        out.pop_back();
+    while ((got = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), got);
+    if (::pclose(pipe) != 0) return std::nullopt;
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
     return out;
 }
 
@@ -111,15 +104,13 @@ bool have_pkg_config() {
 TEST_CASE("default_search_dirs is the compiled-in pc_path, including dirs missing on the host") {
     const auto dirs = default_search_dirs();
     REQUIRE_FALSE(dirs.empty());
-    for (const auto& dir : dirs)
-        CHECK(dir.front() == '/');
+    for (const auto& dir : dirs) CHECK(dir.front() == '/');
     // Whatever the build, it agrees with what the pkg-config command reports as its pc_path.
     if (have_pkg_config()) {
         auto pc_path = run_pkg_config("", "--variable=pc_path pkg-config");
         REQUIRE(pc_path);
         std::string joined;
-        for (const auto& dir : dirs)
-            joined += (joined.empty() ? "" : ":") + dir;
+        for (const auto& dir : dirs) joined += (joined.empty() ? "" : ":") + dir;
         CHECK(joined == *pc_path);
     }
 #if defined(__x86_64__)
@@ -212,8 +203,7 @@ TEST_CASE("find: PKG_CONFIG_PATH wins over defaults and the first match wins") {
           "x86_64-linux-gnu/pkgconfig:/opt/other/pkgconfig:" +
               [] {
                   std::string d;
-                  for (const auto& dir : default_search_dirs())
-                      d += (d.empty() ? "" : ":") + dir;
+                  for (const auto& dir : default_search_dirs()) d += (d.empty() ? "" : ":") + dir;
                   return d;
               }());
 }
@@ -410,8 +400,7 @@ TEST_CASE("list_dir_modules lists every *.pc file, following links, skipping the
     auto listing = PkgConfig(fs, env).list_dir_modules(dir);
     REQUIRE(listing.ok());
     std::vector<std::string> names;
-    for (const auto& file : *listing)
-        names.push_back(file.name);
+    for (const auto& file : *listing) names.push_back(file.name);
     CHECK(names == std::vector<std::string>{"doca-common", "doca-dpa", "doca-rdmi", "doca-verbs",
                                             "doca", "libflexio"});
     CHECK(listing->at(0).pc_path == dir + "/doca-common.pc");
@@ -492,8 +481,7 @@ TEST_CASE("agrees with the pkg-config command on a real system module (live root
             CAPTURE(var);
             auto cli = run_pkg_config("", std::string("--variable=") + var + " " + name);
             CHECK(m->variables.count(var) == (cli && !cli->empty() ? 1U : 0U));
-            if (m->variables.count(var) != 0)
-                CHECK(m->variables.at(var) == cli);
+            if (m->variables.count(var) != 0) CHECK(m->variables.at(var) == cli);
         }
         CHECK(m->pc_path ==
               run_pkg_config("", std::string("--variable=pcfiledir ") + name).value() + "/" + name +

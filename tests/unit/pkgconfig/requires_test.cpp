@@ -17,10 +17,8 @@ std::string pc(std::string_view name, std::string_view version, std::string_view
                std::string_view private_line = "") {
     std::string text =
         "Name: " + std::string(name) + "\nDescription: d\nVersion: " + std::string(version) + "\n";
-    if (!requires_line.empty())
-        text += "Requires: " + std::string(requires_line) + "\n";
-    if (!private_line.empty())
-        text += "Requires.private: " + std::string(private_line) + "\n";
+    if (!requires_line.empty()) text += "Requires: " + std::string(requires_line) + "\n";
+    if (!private_line.empty()) text += "Requires.private: " + std::string(private_line) + "\n";
     return text;
 }
 

@@ -7,19 +7,22 @@ namespace rdmi {
 namespace {
 
 VersionSource present(const std::string& name, const std::string& raw) {
-    return VersionSource{name, Sourced<std::string>::of(raw, {"pkg-config", name}), parse_doca_version(raw)};
+    return VersionSource{name, Sourced<std::string>::of(raw, {"pkg-config", name}),
+                         parse_doca_version(raw)};
 }
 
 VersionSource absent(const std::string& name) {
-    return VersionSource{name, Sourced<std::string>::missing({GapReason::not_found, name + ": not found"}, {"pkg-config", name}),
+    return VersionSource{name,
+                         Sourced<std::string>::missing({GapReason::not_found, name + ": not found"},
+                                                       {"pkg-config", name}),
                          std::nullopt};
 }
 
 }  // namespace
 
 TEST_CASE("four agreeing sources are consistent") {
-    auto match = install::match_versions({present("a", "3.3.0105"), present("b", "3.3.0105"), present("c", "3.3.0"),
-                                          present("d", "3.3.0105")});
+    auto match = install::match_versions({present("a", "3.3.0105"), present("b", "3.3.0105"),
+                                          present("c", "3.3.0"), present("d", "3.3.0105")});
     CHECK(match.consistent);
     CHECK(match.agreed->to_string() == "3.3.0105");
     CHECK(match.absent.empty());
@@ -27,15 +30,17 @@ TEST_CASE("four agreeing sources are consistent") {
 }
 
 TEST_CASE("the odd one out is named, the majority wins") {
-    auto match = install::match_versions({present("doca-common.pc", "3.3.0105"), present("doca-verbs.pc", "3.3.0105"),
-                                          present("doca-dpa.pc", "3.2.1025"), present("doca-rdmi.pc", "3.3.0105")});
+    auto match = install::match_versions(
+        {present("doca-common.pc", "3.3.0105"), present("doca-verbs.pc", "3.3.0105"),
+         present("doca-dpa.pc", "3.2.1025"), present("doca-rdmi.pc", "3.3.0105")});
     CHECK_FALSE(match.consistent);
     CHECK(match.agreed->to_string() == "3.3.0105");
     CHECK(match.disagreeing == std::vector<std::string>{"doca-dpa.pc"});
 }
 
 TEST_CASE("absent sources are kept apart from disagreeing ones") {
-    auto match = install::match_versions({present("a", "3.3.0105"), absent("b"), present("c", "3.3.0105")});
+    auto match =
+        install::match_versions({present("a", "3.3.0105"), absent("b"), present("c", "3.3.0105")});
     CHECK(match.consistent);
     CHECK(match.absent == std::vector<std::string>{"b"});
     CHECK(match.disagreeing.empty());

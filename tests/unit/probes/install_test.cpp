@@ -1,0 +1,142 @@
+// Tests for the install probe on the fixture installs the test build generates.
+#include "probes/install.hpp"
+
+#include <doctest/doctest.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "os/process.hpp"
+#include "os/rooted_fs.hpp"
+#include "support/temp_tree.hpp"
+
+namespace rdmi {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string fixture(const std::string& kind, const std::string& scenario) {
+    return std::string(RDMI_TEST_FIXTURES_DIR) + "/" + kind + "/" + scenario;
+}
+
+spdlog::logger& null_logger() {
+    static spdlog::logger logger("test", std::make_shared<spdlog::sinks::null_sink_st>());
+    return logger;
+}
+
+struct Probe {
+    RootedFs fs;
+    MapEnv env;
+    InstallFacts facts;
+
+    explicit Probe(const std::string& root, std::optional<std::string> prefix = std::nullopt,
+                   MapEnv environment = {})
+        : fs(RootedFs::open(root).value()), env(std::move(environment)) {
+        ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::move(prefix), false};
+        facts = probe_install(ctx);
+    }
+
+    [[nodiscard]] const Check& check(const std::string& id) const {
+        for (const auto& c : facts.checks) {
+            if (c.id == id) return c;
+        }
+        FAIL("no check " << id);
+        throw std::logic_error("unreachable");
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a complete 3.3 root: prefix from pkg-config, multiarch layout, all modules") {
+    Probe probe(fixture("roots", "complete-3.3"));
+    const auto& facts = probe.facts;
+    CHECK(*facts.prefix.value == "/opt/mellanox/doca");
+    CHECK(facts.prefix.source.kind == "pkg-config");
+    CHECK(facts.layout == DocaLayout::multiarch);
+    CHECK(facts.pc_dir == "/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig");
+    REQUIRE(facts.stack.size() == 4);
+    for (const auto& module : facts.stack) {
+        CAPTURE(module.name);
+        CHECK(module.found);
+        CHECK(module.on_search_path);
+        CHECK(module.version == "3.3.0105");
+        CHECK(module.unresolved.empty());
+    }
+    CHECK(facts.stack_versions.consistent);
+    CHECK(facts.stack_versions.absent.empty());
+    // Nothing is loaded or run under a root: not applicable, not absent.
+    CHECK(facts.stack_versions.sources[4].raw.gap->reason == GapReason::not_applicable);
+    CHECK(facts.doca_modules.size() == 5);
+    for (const auto& check : facts.checks) {
+        CAPTURE(check.id);
+        CHECK(check.status != Status::fail);
+        CHECK(check.status != Status::skip);
+    }
+}
+
+TEST_CASE("the prefix option wins over pkg-config") {
+    Probe probe(fixture("roots", "complete-3.3"), "/nonexistent/doca");
+    CHECK(probe.facts.prefix.source.kind == "option");
+    CHECK_FALSE(probe.facts.prefix_exists);
+    CHECK(probe.check("doca-prefix").status == Status::fail);
+}
+
+TEST_CASE("PKG_CONFIG_PATH inside the root is honoured") {
+    MapEnv env;
+    env.set("PKG_CONFIG_PATH", "/opt/mellanox/doca/lib64/pkgconfig");
+    Probe probe(fixture("roots", "rpm-lib64"), std::nullopt, env);
+    CHECK(probe.facts.layout == DocaLayout::lib64);
+    CHECK(probe.check("module-doca-rdmi").status == Status::pass);
+    CHECK(probe.facts.search_path.front() == "/opt/mellanox/doca/lib64/pkgconfig");
+}
+
+TEST_CASE("a stack module at another version is the odd one out") {
+    Probe probe(fixture("roots", "dpa-mismatch"));
+    CHECK(probe.facts.stack_versions.disagreeing == std::vector<std::string>{"doca-dpa.pc"});
+    CHECK(probe.check("rdmi-stack-versions").status == Status::fail);
+    CHECK(probe.check("rdmi-stack-versions").message.find("doca-dpa.pc is 3.2.1025") !=
+          std::string::npos);
+}
+
+TEST_CASE("live: the runtime version comes from the library, loaded in a child") {
+    Probe probe("/", fixture("prefixes", "complete-3.3"));
+    const auto& runtime = probe.facts.stack_versions.sources[4];
+    REQUIRE(runtime.raw.ok());
+    CHECK(*runtime.raw.value == "3.3.0105");
+    CHECK(runtime.raw.source.ref.find("doca_version_runtime() in ") == 0);
+    CHECK(probe.facts.dpacc.detail == "1.12.0.26");
+    CHECK(probe.facts.contract_versions.sources[2].version->to_string() == "3.3.0105");
+}
+
+TEST_CASE("live: a prefix that other users could write is read, never loaded or run") {
+    test::TempTree tree;
+    tree.mkdir("/shared", 0775);
+    const std::string prefix = tree.host("/shared/doca");
+    // The fixture generator writes the prefix's own path into its .pc files.
+    auto made = run_process(
+        {RDMI_TEST_PYTHON,
+         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
+         "complete-3.3", prefix, "--libs", fixture("libs", ""), "--layout", "prefix"},
+        Deadline(60s));
+    REQUIRE(made.ok());
+    REQUIRE(made->exit_code == 0);
+    Probe probe("/", prefix);
+    const auto& runtime = probe.facts.stack_versions.sources[4];
+    REQUIRE_FALSE(runtime.raw.ok());
+    CHECK(runtime.raw.gap->reason == GapReason::untrusted);
+    CHECK(runtime.raw.gap->message.find("writable by its group") != std::string::npos);
+    CHECK(probe.facts.dpacc.gap->reason == GapReason::untrusted);
+    // The files themselves are still read: the .pc versions are known.
+    CHECK(probe.facts.stack_versions.agreed->to_string() == "3.3.0105");
+}
+
+TEST_CASE("no DOCA: the prefix fails and the dependent checks are skipped") {
+    Probe probe(fixture("roots", "no-doca"));
+    CHECK(probe.check("doca-prefix").status == Status::fail);
+    CHECK(probe.check("rdmi-headers").status == Status::skip);
+    CHECK(probe.check("rdmi-stack-versions").status == Status::skip);
+    CHECK(probe.check("module-doca-rdmi").remediation.find("doca-rdmi.pc") != std::string::npos);
+}
+
+}  // namespace rdmi
