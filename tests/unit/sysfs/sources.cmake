@@ -1,0 +1,9 @@
+include(${CMAKE_CURRENT_LIST_DIR}/../../fixtures/sysfs/fixtures.cmake)
+add_dependencies(rdmi_probe_tests rdmi_sysfs_fixtures)
+target_compile_definitions(rdmi_probe_tests PRIVATE
+  RDMI_SYSFS_FIXTURES_DIR="${RDMI_SYSFS_FIXTURES_DIR}"
+  RDMI_SYSFS_FIXTURE_SCRIPT="${RDMI_SYSFS_FIXTURE_SCRIPT}")
+target_sources(rdmi_probe_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sysfs_fixture.cpp
+)
