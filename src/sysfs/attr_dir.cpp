@@ -15,11 +15,17 @@ Provenance provenance_of(std::string_view path) {
     return Provenance{"file", std::string(path)};
 }
 
-std::string AttrDir::shown(std::string_view name) const { return join_path(shown_, name); }
+std::string AttrDir::shown(std::string_view name) const {
+    return join_path(shown_, name);
+}
 
-std::string AttrDir::actual(std::string_view name) const { return join_path(actual_, name); }
+std::string AttrDir::actual(std::string_view name) const {
+    return join_path(actual_, name);
+}
 
-Provenance AttrDir::source(std::string_view name) const { return provenance_of(shown(name)); }
+Provenance AttrDir::source(std::string_view name) const {
+    return provenance_of(shown(name));
+}
 
 Gap AttrDir::located(std::string_view name, const Gap& gap) const {
     const std::string real = actual(name);

@@ -10,7 +10,9 @@ namespace {
 
 constexpr std::size_t kQuoteLimit = 40;
 
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+bool is_space(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
 
 bool is_printable(char c) {
     const auto u = static_cast<unsigned char>(c);
@@ -19,7 +21,9 @@ bool is_printable(char c) {
 
 }  // namespace
 
-Gap malformed(std::string problem) { return Gap{GapReason::malformed, std::move(problem)}; }
+Gap malformed(std::string problem) {
+    return Gap{GapReason::malformed, std::move(problem)};
+}
 
 std::string quoted(std::string_view text) {
     static constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',

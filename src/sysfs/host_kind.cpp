@@ -62,7 +62,8 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
     auto& ev = out.host_kind_evidence;
     bool markers = false;  // facts that exist only on the BlueField Arm side
     if (platform.architecture.ok())
-        ev.push_back({"architecture " + *platform.architecture.value, platform.architecture.source});
+        ev.push_back(
+            {"architecture " + *platform.architecture.value, platform.architecture.source});
     if (platform.bluefield_platform_devices.ok()) {
         for (const auto& name : *platform.bluefield_platform_devices.value) {
             ev.push_back({"BlueField ACPI platform device " + name,
@@ -87,9 +88,9 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
                               fn.product.value.value_or("BlueField") + ")",
                           fn.device.source});
         } else if (is_management(fn)) {
-            ev.push_back({"BlueField management function " + fn.name +
-                              " (seen from the host side of a DPU)",
-                          fn.device.source});
+            ev.push_back(
+                {"BlueField management function " + fn.name + " (seen from the host side of a DPU)",
+                 fn.device.source});
             management = true;
         }
     }
@@ -125,10 +126,9 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
     }
     for (const auto& nd : devices.netdevs) {
         if (is_representor(nd))
-            out.bf_mode_evidence.push_back(
-                {"representor " + nd.name + " (" + std::string(to_string(nd.port_name->flavour)) +
-                     ")",
-                 nd.phys_port_name.source});
+            out.bf_mode_evidence.push_back({"representor " + nd.name + " (" +
+                                                std::string(to_string(nd.port_name->flavour)) + ")",
+                                            nd.phys_port_name.source});
     }
     const bool eswitch_owner = !out.bf_mode_evidence.empty();
     if (platform.bfb.ok())
@@ -137,8 +137,8 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
         out.bf_mode = BfMode::dpu;
         return out;
     }
-    const std::string command =
-        out.bf_mode_command.empty() ? "mlxconfig -d <pcie> q INTERNAL_CPU_MODEL"
+    const std::string command = out.bf_mode_command.empty()
+                                    ? "mlxconfig -d <pcie> q INTERNAL_CPU_MODEL"
                                     : out.bf_mode_command;
     out.bf_mode_gap = Gap{GapReason::permission_denied,
                           "no SF or representor is visible, so the mode cannot be told without "

@@ -30,7 +30,7 @@ struct DpaCapability {
 struct Function {
     std::string name;  ///< PCI address ("0000:03:00.0") for PF/VF, "mlx5_core.sf.N" for SF
     FunctionKind kind = FunctionKind::pf;
-    std::string sysfs_path;  ///< /sys/bus/pci/devices/<bdf> or /sys/bus/auxiliary/devices/<sf>
+    std::string sysfs_path;   ///< /sys/bus/pci/devices/<bdf> or /sys/bus/auxiliary/devices/<sf>
     std::string device_path;  ///< the resolved /sys/devices/... directory
     std::string pci_address;  ///< own address (PF/VF); the parent PF's address (SF)
     Sourced<std::string> parent_pf;  ///< VF: `physfn`; SF: the PCI device above it; PF: n/a
@@ -38,17 +38,17 @@ struct Function {
     Sourced<std::uint32_t> device;
     Sourced<std::uint32_t> subsystem_vendor;
     Sourced<std::uint32_t> subsystem_device;
-    Sourced<std::string> product;  ///< derived from `device` through the id table
+    Sourced<std::string> product;     ///< derived from `device` through the id table
     Sourced<std::int32_t> numa_node;  ///< -1: no NUMA affinity
     Sourced<std::string> driver;      ///< basename of the `driver` link
     Sourced<std::uint32_t> sriov_totalvfs;
     Sourced<std::uint32_t> sriov_numvfs;
-    Sourced<std::uint32_t> sfnum;            ///< SF only
-    std::vector<std::string> virtfns;        ///< PF: VF addresses in virtfn<N> order
-    Sourced<DpaCapability> dpa;              ///< derived; VFs and SFs inherit their PF's
-    std::vector<std::string> netdevs;        ///< entries of <device>/net/, sorted
-    std::vector<std::string> rdma_devices;   ///< ibdevs whose `device` link resolves here
-    std::vector<Gap> gaps;                   ///< problems that belong to no single field
+    Sourced<std::uint32_t> sfnum;           ///< SF only
+    std::vector<std::string> virtfns;       ///< PF: VF addresses in virtfn<N> order
+    Sourced<DpaCapability> dpa;             ///< derived; VFs and SFs inherit their PF's
+    std::vector<std::string> netdevs;       ///< entries of <device>/net/, sorted
+    std::vector<std::string> rdma_devices;  ///< ibdevs whose `device` link resolves here
+    std::vector<Gap> gaps;                  ///< problems that belong to no single field
 };
 
 /// One port of an rdma device (`ports/<n>/`).
@@ -59,7 +59,7 @@ struct RdmaPort {
     Sourced<std::string> link_layer;   ///< InfiniBand, Ethernet, Unknown
     Sourced<LinkRate> rate;
     Sourced<std::uint32_t> lid;
-    Sourced<std::uint32_t> gid_count;  ///< non-zero entries of gids/
+    Sourced<std::uint32_t> gid_count;             ///< non-zero entries of gids/
     Sourced<std::vector<std::string>> gid_types;  ///< distinct types of those entries, sorted
     /// The port's netdevs: from gid_attrs/ndevs when the GID table names any, else the
     /// function's device/net/ entries that are not representors; provenance says which.
@@ -69,8 +69,8 @@ struct RdmaPort {
 
 /// One rdma device (`/sys/class/infiniband/<name>`).
 struct RdmaDevice {
-    std::string name;        ///< "mlx5_0"
-    std::string sysfs_path;  ///< /sys/class/infiniband/<name>
+    std::string name;               ///< "mlx5_0"
+    std::string sysfs_path;         ///< /sys/class/infiniband/<name>
     Sourced<std::string> function;  ///< the owning Function's name (PCI address or SF name)
     Sourced<std::string> fw_ver;
     Sourced<std::string> node_guid;
@@ -89,7 +89,7 @@ struct NetDev {
     std::string function;    ///< the owning Function's name
     Sourced<std::uint32_t> mtu;
     Sourced<std::string> operstate;
-    Sourced<std::string> address;  ///< MAC (or 20-byte IPoIB address)
+    Sourced<std::string> address;         ///< MAC (or 20-byte IPoIB address)
     Sourced<std::string> phys_port_name;  ///< only switchdev-mode ports have one
     Sourced<std::string> phys_switch_id;
     /// Decoded phys_port_name: a representor (pcipf/pcivf/pcisf) or an uplink (physical).

@@ -12,10 +12,10 @@ namespace rdmi::sysfs {
 
 /// What uname(2) and the process credentials say about the machine this program runs on.
 struct LiveHost {
-    std::string machine;  ///< utsname.machine ("x86_64", "aarch64")
-    std::string release;  ///< utsname.release ("6.8.0-45-generic")
-    std::uint32_t uid = 0;  ///< effective uid
-    std::uint32_t gid = 0;  ///< effective gid
+    std::string machine;                ///< utsname.machine ("x86_64", "aarch64")
+    std::string release;                ///< utsname.release ("6.8.0-45-generic")
+    std::uint32_t uid = 0;              ///< effective uid
+    std::uint32_t gid = 0;              ///< effective gid
     std::vector<std::uint32_t> groups;  ///< supplementary groups
 };
 

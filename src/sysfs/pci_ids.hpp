@@ -22,11 +22,11 @@ std::string_view to_string(DpaSupport support);
 /// What the table knows about one device id.
 struct PciProduct {
     std::uint32_t device_id = 0;
-    std::string_view name;        ///< "ConnectX-7", "BlueField-3 integrated ConnectX-7 ..."
+    std::string_view name;  ///< "ConnectX-7", "BlueField-3 integrated ConnectX-7 ..."
     bool virtual_function = false;
-    bool bluefield = false;       ///< a BlueField (integrated NIC or SoC function)
+    bool bluefield = false;  ///< a BlueField (integrated NIC or SoC function)
     DpaSupport dpa = DpaSupport::no;
-    std::string_view dpa_note;    ///< why, when not plainly yes/no ("unconfirmed")
+    std::string_view dpa_note;  ///< why, when not plainly yes/no ("unconfirmed")
 };
 
 /// The row for `device_id` (vendor 0x15b3), or nullopt when the id is not in the table.

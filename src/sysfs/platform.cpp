@@ -16,12 +16,11 @@ constexpr std::string_view kSysModule = "/sys/module";
 constexpr std::string_view kDevInfiniband = "/dev/infiniband";
 constexpr std::string_view kPlatformDevices = "/sys/bus/platform/devices";
 
-Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machine,
-                                 const Fs& fs) {
+Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machine, const Fs& fs) {
     if (live) {
-        return Sourced<std::string>::of(machine ? live->machine : live->release,
-                                        Provenance{"api", machine ? "uname(2) machine"
-                                                                  : "uname(2) release"});
+        return Sourced<std::string>::of(
+            machine ? live->machine : live->release,
+            Provenance{"api", machine ? "uname(2) machine" : "uname(2) release"});
     }
     // Under --root, uname would describe the probing machine; the root's procfs copy does not.
     const AttrDir kernel(fs, "/proc/sys/kernel");
@@ -67,8 +66,8 @@ Sourced<std::vector<std::string>> mlx5_modules(const Fs& fs,
     Provenance from = provenance_of(loaded ? kProcModules : kSysModule);
     if (loaded && builtin)
         from.ref += " + /sys/module (built-in)";
-    return Sourced<std::vector<std::string>>::of(std::vector<std::string>(names.begin(), names.end()),
-                                                 from);
+    return Sourced<std::vector<std::string>>::of(
+        std::vector<std::string>(names.begin(), names.end()), from);
 }
 
 HugepagePool hugepage_pool(const Fs& fs, std::string_view size) {
@@ -148,7 +147,8 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
                      : Result<std::vector<std::string>>(modules_text.gap());
     const Result<std::vector<std::string>> located =
         loaded ? loaded
-               : Result<std::vector<std::string>>(AttrDir(fs, "/proc").located("modules", loaded.gap()));
+               : Result<std::vector<std::string>>(
+                     AttrDir(fs, "/proc").located("modules", loaded.gap()));
     facts.mlx5_core = module_state(fs, "mlx5_core", located);
     facts.mlx5_ib = module_state(fs, "mlx5_ib", located);
     facts.mlx5_modules = mlx5_modules(fs, located);
@@ -157,13 +157,13 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
     const AttrDir proc(fs, "/proc");
     auto mounts = fs.read_file("/proc/mounts");
     if (!mounts) {
-        facts.hugetlbfs_mounts = Sourced<std::vector<HugetlbfsMount>>::missing(
-            mounts.gap(), proc.source("mounts"));
+        facts.hugetlbfs_mounts =
+            Sourced<std::vector<HugetlbfsMount>>::missing(mounts.gap(), proc.source("mounts"));
     } else {
         auto parsed = parse_hugetlbfs_mounts(*mounts);
         facts.hugetlbfs_mounts =
             parsed ? Sourced<std::vector<HugetlbfsMount>>::of(std::move(parsed).value(),
-                                                               proc.source("mounts"))
+                                                              proc.source("mounts"))
                    : Sourced<std::vector<HugetlbfsMount>>::missing(
                          proc.located("mounts", parsed.gap()), proc.source("mounts"));
     }
@@ -173,6 +173,8 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
     return facts;
 }
 
-PlatformFacts scan_platform(const Fs& fs) { return scan_platform(fs, query_live_host(fs)); }
+PlatformFacts scan_platform(const Fs& fs) {
+    return scan_platform(fs, query_live_host(fs));
+}
 
 }  // namespace rdmi::sysfs

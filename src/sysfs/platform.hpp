@@ -37,7 +37,7 @@ struct ModuleState {
 
 /// The platform facts the contract's `drivers`, `hugepages`, `host_kind` fields draw on.
 struct PlatformFacts {
-    bool live = false;  ///< true when read from the live system (uname was used)
+    bool live = false;                    ///< true when read from the live system (uname was used)
     Sourced<std::string> architecture;    ///< uname -m live; /proc/sys/kernel/arch under a root
     Sourced<std::string> kernel_release;  ///< uname -r live; /proc/sys/kernel/osrelease
     ModuleState mlx5_core;
@@ -46,8 +46,8 @@ struct PlatformFacts {
     HugepagePool hugepages_2m;
     HugepagePool hugepages_1g;
     Sourced<std::vector<HugetlbfsMount>> hugetlbfs_mounts;  ///< empty list: none mounted
-    Sourced<std::vector<UverbsNode>> uverbs;                 ///< sorted by path
-    Sourced<std::string> bfb;  ///< /etc/mlnx-release (the BFB string)
+    Sourced<std::vector<UverbsNode>> uverbs;                ///< sorted by path
+    Sourced<std::string> bfb;                               ///< /etc/mlnx-release (the BFB string)
     Sourced<std::vector<std::string>> bluefield_platform_devices;  ///< MLNXBF* ACPI devices
 };
 

@@ -9,8 +9,8 @@ namespace rdmi::sysfs {
 namespace {
 
 bool is_module_char(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-';
 }
 
 }  // namespace
@@ -27,8 +27,8 @@ Result<std::vector<std::string>> parse_proc_modules(std::string_view bytes) {
             continue;
         const std::string_view name = line.substr(0, line.find(' '));
         if (name.empty() || !std::all_of(name.begin(), name.end(), is_module_char))
-            return malformed("line " + std::to_string(line_no) + ": not a module entry: " +
-                             quoted(line));
+            return malformed("line " + std::to_string(line_no) +
+                             ": not a module entry: " + quoted(line));
         names.emplace_back(name);
     }
     return names;

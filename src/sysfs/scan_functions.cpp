@@ -131,9 +131,9 @@ void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& invent
         return;
     fn.driver = dir.link_name("driver");
     if (!fn.vendor.ok() && !bound_to_mlx_driver(fn.driver)) {
-        inventory.gaps.push_back(Gap{fn.vendor.gap->reason,
-                                     fn.vendor.gap->message +
-                                         " (skipped: cannot tell whether it is an NVIDIA function)"});
+        inventory.gaps.push_back(Gap{
+            fn.vendor.gap->reason,
+            fn.vendor.gap->message + " (skipped: cannot tell whether it is an NVIDIA function)"});
         return;
     }
     fn.device = dir.get<std::uint32_t>("device", parse_pci_id);
@@ -141,8 +141,8 @@ void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& invent
     fn.subsystem_device = dir.get<std::uint32_t>("subsystem_device", parse_pci_id);
     fn.product = product_of(fn.device);
     fn.numa_node = dir.get<std::int32_t>("numa_node", parse_numa_node);
-    fn.sfnum = not_applicable<std::uint32_t>("only a scalable function has an sfnum",
-                                             dir.source("sfnum"));
+    fn.sfnum =
+        not_applicable<std::uint32_t>("only a scalable function has an sfnum", dir.source("sfnum"));
     fill_kind(dir, fn);
     fill_sriov(dir, fn);
     inventory.functions.push_back(std::move(fn));
@@ -204,8 +204,8 @@ void scan_pci_functions(const Fs& fs, DeviceInventory& inventory) {
     }
     for (const auto& entry : *entries) {
         if (!is_pci_address(entry.name)) {
-            inventory.gaps.push_back(Gap{GapReason::malformed, join_path(kPciDevices, entry.name) +
-                                                                   ": not a PCI address"});
+            inventory.gaps.push_back(Gap{
+                GapReason::malformed, join_path(kPciDevices, entry.name) + ": not a PCI address"});
             continue;
         }
         scan_one_pci(fs, entry.name, inventory);

@@ -170,8 +170,8 @@ TEST_CASE("scan_devices: BlueField Arm side with SFs and representors") {
           Names{"0000:03:00.0", "0000:03:00.1", "mlx5_core.sf.2", "mlx5_core.sf.3"});
     CHECK(rdma_names(inv) == Names{"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"});
     // oob_net0 hangs off the SoC's platform device, not an mlx5 function.
-    CHECK(netdev_names(inv) == Names{"en3f0pf0sf0", "en3f1pf1sf0", "enp3s0f0s0", "enp3s0f1s0",
-                                     "p0", "p1", "pf0hpf", "pf0vf0", "pf1hpf"});
+    CHECK(netdev_names(inv) == Names{"en3f0pf0sf0", "en3f1pf1sf0", "enp3s0f0s0", "enp3s0f1s0", "p0",
+                                     "p1", "pf0hpf", "pf0vf0", "pf1hpf"});
 
     const Function& pf0 = function(inv, "0000:03:00.0");
     CHECK(pf0.netdevs == Names{"en3f0pf0sf0", "p0", "pf0hpf", "pf0vf0"});
@@ -220,8 +220,8 @@ TEST_CASE("scan_devices: ConnectX-7 InfiniBand PF with 4 VFs") {
     const auto fs = test::sysfs_fixture("cx7-vfs");
     const auto inv = scan_devices(fs);
     CHECK(inv.gaps.empty());
-    CHECK(function_names(inv) == Names{"0000:81:00.0", "0000:81:00.1", "0000:81:00.2",
-                                       "0000:81:00.3", "0000:81:00.4"});
+    CHECK(function_names(inv) ==
+          Names{"0000:81:00.0", "0000:81:00.1", "0000:81:00.2", "0000:81:00.3", "0000:81:00.4"});
     const Function& pf = function(inv, "0000:81:00.0");
     CHECK(pf.product.value == "ConnectX-7");
     CHECK(pf.numa_node.value == 1);
@@ -239,7 +239,8 @@ TEST_CASE("scan_devices: ConnectX-7 InfiniBand PF with 4 VFs") {
     CHECK(vf.product.value == "ConnectX family mlx5Gen Virtual Function");
     CHECK(vf.sriov_totalvfs.gap->reason == GapReason::not_applicable);
     CHECK(vf.dpa.value->support == DpaSupport::yes);
-    CHECK(vf.dpa.source.ref == "inherited from PF 0000:81:00.0, inferred from PCI device id 0x1021");
+    CHECK(vf.dpa.source.ref ==
+          "inherited from PF 0000:81:00.0, inferred from PCI device id 0x1021");
     CHECK(vf.rdma_devices == Names{"mlx5_3"});
     CHECK(vf.netdevs.empty());
 
@@ -321,8 +322,7 @@ TEST_CASE("scan_devices: malformed attributes become gaps; the rest is still rep
     CHECK(rdma_names(inv) == Names{"mlx5_0", "mlx5_1"});
     REQUIRE(inv.gaps.size() == 3);
     CHECK(inv.gaps[0].reason == GapReason::not_found);  // dangling bus entry
-    CHECK(inv.gaps[0].message ==
-          "/sys/bus/pci/devices/0000:09:00.0: no such file or directory");
+    CHECK(inv.gaps[0].message == "/sys/bus/pci/devices/0000:09:00.0: no such file or directory");
     CHECK(inv.gaps[1].message == "/sys/class/infiniband/mlx5_loop_a: symbolic link loop");
     CHECK(inv.gaps[2].message == "/sys/class/infiniband/mlx5_loop_b: symbolic link loop");
 
@@ -342,7 +342,8 @@ TEST_CASE("scan_devices: malformed attributes become gaps; the rest is still rep
     CHECK(fn.sriov_numvfs.source.ref == base + "sriov_numvfs");
 
     const NetDev& nd = netdev(inv, "ens8np0");
-    check_gap(nd.mtu, GapReason::malformed, "/sys/class/net/ens8np0/mtu: not a decimal number: \"abc\"");
+    check_gap(nd.mtu, GapReason::malformed,
+              "/sys/class/net/ens8np0/mtu: not a decimal number: \"abc\"");
     check_gap(nd.operstate, GapReason::malformed,
               "/sys/class/net/ens8np0/operstate: is a FIFO, not a regular file");
     check_gap(nd.address, GapReason::not_found,

@@ -23,8 +23,8 @@ RootedFs sysfs_fixture(std::string_view scenario) {
 }
 
 int run_fixture_script(const std::string& args) {
-    const std::string command =
-        std::string("/usr/bin/python3 ") + RDMI_SYSFS_FIXTURE_SCRIPT + " " + args + " >/dev/null 2>&1";
+    const std::string command = std::string("/usr/bin/python3 ") + RDMI_SYSFS_FIXTURE_SCRIPT + " " +
+                                args + " >/dev/null 2>&1";
     const int status = std::system(command.c_str());  // NOLINT(cert-env33-c): fixed test command
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
