@@ -1,0 +1,121 @@
+// Byte-level helpers shared by the attribute parsers.
+#include "sysfs/attr_text.hpp"
+
+#include <array>
+#include <charconv>
+#include <limits>
+
+namespace rdmi::sysfs {
+namespace {
+
+constexpr std::size_t kQuoteLimit = 40;
+
+bool is_space(char c) {
+    return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+bool is_printable(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x7f;
+}
+
+}  // namespace
+
+Gap malformed(std::string problem) {
+    return Gap{GapReason::malformed, std::move(problem)};
+}
+
+std::string quoted(std::string_view text) {
+    static constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',
+                                                  '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
+    std::string out = "\"";
+    for (std::size_t i = 0; i < text.size() && i < kQuoteLimit; ++i) {
+        const char c = text[i];
+        if (is_printable(c) && c != '"' && c != '\\') {
+            out += c;
+        } else {
+            const auto u = static_cast<unsigned char>(c);
+            out += "\\x";
+            out += kHex[u >> 4U];
+            out += kHex[u & 0xfU];
+        }
+    }
+    if (text.size() > kQuoteLimit)
+        out += "...";
+    out += '"';
+    return out;
+}
+
+Result<std::string_view> attr_line(std::string_view bytes) {
+    while (!bytes.empty() && is_space(bytes.front()))
+        bytes.remove_prefix(1);
+    while (!bytes.empty() && is_space(bytes.back()))
+        bytes.remove_suffix(1);
+    if (bytes.empty())
+        return malformed("empty");
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (bytes[i] == '\n')
+            return malformed("more than one line: " + quoted(bytes));
+        if (!is_printable(bytes[i]) && bytes[i] != '\t')
+            return malformed("binary data, not text: " + quoted(bytes));
+    }
+    return bytes;
+}
+
+Result<std::string> parse_line(std::string_view bytes) {
+    auto line = attr_line(bytes);
+    if (!line)
+        return line.gap();
+    return std::string(*line);
+}
+
+Result<std::uint64_t> parse_unsigned(std::string_view bytes) {
+    auto line = attr_line(bytes);
+    if (!line)
+        return line.gap();
+    return parse_decimal(*line, std::numeric_limits<std::uint64_t>::max());
+}
+
+Result<std::string> parse_first_line(std::string_view bytes) {
+    while (!bytes.empty() && is_space(bytes.front()))
+        bytes.remove_prefix(1);
+    return parse_line(bytes.substr(0, bytes.find('\n')));
+}
+
+Result<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
+    std::uint64_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+        return malformed("not a decimal number: " + quoted(text));
+    if (ec == std::errc::result_out_of_range || value > max)
+        return malformed("out of range (max " + std::to_string(max) + "): " + quoted(text));
+    return value;
+}
+
+Result<std::int64_t> parse_signed(std::string_view text, std::int64_t min, std::int64_t max) {
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
+    if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
+        return malformed("not a decimal number: " + quoted(text));
+    if (ec == std::errc::result_out_of_range || value < min || value > max)
+        return malformed("out of range: " + quoted(text));
+    return value;
+}
+
+Result<std::uint64_t> parse_hex(std::string_view text, std::uint64_t max) {
+    std::string_view digits = text;
+    if (digits.size() >= 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X'))
+        digits.remove_prefix(2);
+    std::uint64_t value = 0;
+    const char* end = digits.data() + digits.size();
+    auto [ptr, ec] = std::from_chars(digits.data(), end, value, 16);
+    if (digits.empty() || ec == std::errc::invalid_argument || ptr != end)
+        return malformed("not a hexadecimal number: " + quoted(text));
+    if (ec == std::errc::result_out_of_range || value > max)
+        return malformed("out of range: " + quoted(text));
+    return value;
+}
+
+}  // namespace rdmi::sysfs

@@ -1,0 +1,71 @@
+// The device-id table: kernel mlx5_core_pci_table and pci.ids (doca-facts H.1); DPA per the
+// dpacc -mcpu targets nv-dpa-bf3/cx7/cx8/cx9 (doca-facts H.1 "Which have a DPA").
+#include "sysfs/pci_ids.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace rdmi::sysfs {
+namespace {
+
+constexpr DpaSupport kYes = DpaSupport::yes;
+constexpr DpaSupport kNo = DpaSupport::no;
+constexpr DpaSupport kUnknown = DpaSupport::unknown;
+
+// VF rows say "no": a VF's DPA is its PF's, which the caller looks up instead.
+constexpr std::array<PciProduct, 27> kProducts = {{
+    {0x1011, "Connect-IB", false, false, kNo, ""},
+    {0x1012, "Connect-IB VF", true, false, kNo, ""},
+    {0x1013, "ConnectX-4", false, false, kNo, ""},
+    {0x1014, "ConnectX-4 VF", true, false, kNo, ""},
+    {0x1015, "ConnectX-4 Lx", false, false, kNo, ""},
+    {0x1016, "ConnectX-4 Lx VF", true, false, kNo, ""},
+    {0x1017, "ConnectX-5", false, false, kNo, ""},
+    {0x1018, "ConnectX-5 VF", true, false, kNo, ""},
+    {0x1019, "ConnectX-5 Ex", false, false, kNo, ""},
+    {0x101a, "ConnectX-5 Ex VF", true, false, kNo, ""},
+    {0x101b, "ConnectX-6", false, false, kNo, ""},
+    {0x101c, "ConnectX-6 VF", true, false, kNo, ""},
+    {0x101d, "ConnectX-6 Dx", false, false, kNo, ""},
+    {0x101e, "ConnectX family mlx5Gen Virtual Function", true, false, kNo, ""},
+    {0x101f, "ConnectX-6 Lx", false, false, kNo, ""},
+    {0x1021, "ConnectX-7", false, false, kYes, ""},
+    {0x1023, "ConnectX-8", false, false, kYes, ""},
+    {0x1025, "ConnectX-9", false, false, kYes, ""},
+    {0x1027, "ConnectX-10", false, false, kUnknown, "unconfirmed"},
+    {0x2101, "ConnectX-10 NVLink-C2C", false, false, kUnknown, "unconfirmed"},
+    {0xa2d2, "BlueField integrated ConnectX-5 network controller", false, true, kNo, ""},
+    {0xa2d3, "BlueField multicore SoC family VF", true, true, kNo, ""},
+    {0xa2d6, "BlueField-2 integrated ConnectX-6 Dx network controller", false, true, kNo, ""},
+    {0xa2d9, "BlueField-3 Lx integrated ConnectX-7 network controller", false, true, kUnknown,
+     "unconfirmed"},
+    {0xa2dc, "BlueField-3 integrated ConnectX-7 network controller", false, true, kYes, ""},
+    {0xa2df, "BlueField-4 integrated ConnectX-8 network controller", false, true, kUnknown,
+     "unconfirmed"},
+    {0xc2d5, "BlueField-3 SoC Management Interface", false, true, kNo,
+     "management function, not an mlx5 device"},
+}};
+
+}  // namespace
+
+std::string_view to_string(DpaSupport support) {
+    switch (support) {
+        case DpaSupport::yes:
+            return "yes";
+        case DpaSupport::no:
+            return "no";
+        case DpaSupport::unknown:
+            return "unknown";
+    }
+    return "unknown";
+}
+
+std::optional<PciProduct> find_product(std::uint32_t device_id) {
+    const auto* it = std::find_if(kProducts.begin(), kProducts.end(),
+                                  [&](const PciProduct& p) { return p.device_id == device_id; });
+    if (it == kProducts.end())
+        return std::nullopt;
+    return *it;
+}
+
+}  // namespace rdmi::sysfs

@@ -1,0 +1,35 @@
+// The NVIDIA/Mellanox PCI device-id table: product names, VF ids and DPA presence.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace rdmi::sysfs {
+
+/// PCI vendor id of Mellanox Technologies / NVIDIA Networking.
+inline constexpr std::uint32_t kMellanoxVendorId = 0x15b3;
+
+/// PCI device id of the BlueField-3 SoC management interface (rshim; not an mlx5 function).
+inline constexpr std::uint32_t kBlueFieldManagementId = 0xc2d5;
+
+/// Whether a device has a Data Path Accelerator.
+enum class DpaSupport { yes, no, unknown };
+
+/// "yes", "no" or "unknown".
+std::string_view to_string(DpaSupport support);
+
+/// What the table knows about one device id.
+struct PciProduct {
+    std::uint32_t device_id = 0;
+    std::string_view name;  ///< "ConnectX-7", "BlueField-3 integrated ConnectX-7 ..."
+    bool virtual_function = false;
+    bool bluefield = false;  ///< a BlueField (integrated NIC or SoC function)
+    DpaSupport dpa = DpaSupport::no;
+    std::string_view dpa_note;  ///< why, when not plainly yes/no ("unconfirmed")
+};
+
+/// The row for `device_id` (vendor 0x15b3), or nullopt when the id is not in the table.
+std::optional<PciProduct> find_product(std::uint32_t device_id);
+
+}  // namespace rdmi::sysfs

@@ -1,0 +1,180 @@
+// scan_platform(): kernel release, mlx5 modules, hugepages, uverbs nodes, BlueField markers.
+#include "sysfs/platform.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "sysfs/attr_dir.hpp"
+#include "sysfs/attr_text.hpp"
+#include "sysfs/proc_modules.hpp"
+
+namespace rdmi::sysfs {
+namespace {
+
+constexpr std::string_view kProcModules = "/proc/modules";
+constexpr std::string_view kSysModule = "/sys/module";
+constexpr std::string_view kDevInfiniband = "/dev/infiniband";
+constexpr std::string_view kPlatformDevices = "/sys/bus/platform/devices";
+
+Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machine, const Fs& fs) {
+    if (live) {
+        return Sourced<std::string>::of(
+            machine ? live->machine : live->release,
+            Provenance{"api", machine ? "uname(2) machine" : "uname(2) release"});
+    }
+    // Under --root, uname would describe the probing machine; the root's procfs copy does not.
+    const AttrDir kernel(fs, "/proc/sys/kernel");
+    return kernel.get<std::string>(machine ? "arch" : "osrelease", parse_line);
+}
+
+ModuleState module_state(const Fs& fs, std::string_view name,
+                         const Result<std::vector<std::string>>& loaded) {
+    const Provenance proc = provenance_of(kProcModules);
+    if (loaded && std::find(loaded->begin(), loaded->end(), name) != loaded->end())
+        return ModuleState{Sourced<bool>::of(true, proc), "loaded"};
+    const std::string sys = join_path(kSysModule, name);
+    if (fs.exists(sys)) {
+        // /sys/module/<name> without a /proc/modules line: compiled into the kernel.
+        return ModuleState{Sourced<bool>::of(true, provenance_of(sys)),
+                           loaded ? "built-in" : "loaded or built-in"};
+    }
+    if (loaded)
+        return ModuleState{Sourced<bool>::of(false, proc), ""};
+    return ModuleState{Sourced<bool>::missing(loaded.gap(), proc), ""};
+}
+
+Sourced<std::vector<std::string>> mlx5_modules(const Fs& fs,
+                                               const Result<std::vector<std::string>>& loaded) {
+    std::set<std::string> names;
+    if (loaded) {
+        for (const auto& name : *loaded) {
+            if (name.rfind("mlx5_", 0) == 0)
+                names.insert(name);
+        }
+    }
+    bool builtin = false;
+    auto sys = fs.list_dir(kSysModule);
+    if (sys) {
+        for (const auto& entry : *sys) {
+            if (entry.name.rfind("mlx5_", 0) == 0 && names.insert(entry.name).second)
+                builtin = true;
+        }
+    }
+    if (!loaded && !sys)
+        return Sourced<std::vector<std::string>>::missing(loaded.gap(),
+                                                          provenance_of(kProcModules));
+    Provenance from = provenance_of(loaded ? kProcModules : kSysModule);
+    if (loaded && builtin)
+        from.ref += " + /sys/module (built-in)";
+    return Sourced<std::vector<std::string>>::of(
+        std::vector<std::string>(names.begin(), names.end()), from);
+}
+
+HugepagePool hugepage_pool(const Fs& fs, std::string_view size) {
+    const AttrDir dir(fs, "/sys/kernel/mm/hugepages/hugepages-" + std::string(size));
+    return HugepagePool{dir.get<std::uint64_t>("nr_hugepages", parse_unsigned),
+                        dir.get<std::uint64_t>("free_hugepages", parse_unsigned)};
+}
+
+bool may_open_rw(const FileInfo& info, const LiveHost& who) {
+    // Root passes DAC checks (CAP_DAC_OVERRIDE); others need both bits in the applicable class.
+    if (who.uid == 0)
+        return true;
+    std::uint32_t bits = info.mode & 07U;
+    if (info.uid == who.uid)
+        bits = (info.mode >> 6U) & 07U;
+    else if (info.gid == who.gid ||
+             std::find(who.groups.begin(), who.groups.end(), info.gid) != who.groups.end())
+        bits = (info.mode >> 3U) & 07U;
+    return (bits & 06U) == 06U;
+}
+
+Sourced<std::vector<UverbsNode>> uverbs_nodes(const Fs& fs, const std::optional<LiveHost>& live) {
+    const Provenance from = provenance_of(kDevInfiniband);
+    auto entries = fs.list_dir(kDevInfiniband);
+    if (!entries)
+        return Sourced<std::vector<UverbsNode>>::missing(entries.gap(), from);
+    std::vector<UverbsNode> nodes;
+    for (const auto& entry : *entries) {
+        if (entry.name.rfind("uverbs", 0) != 0)
+            continue;
+        UverbsNode node;
+        node.path = join_path(kDevInfiniband, entry.name);
+        const Provenance here = provenance_of(node.path);
+        auto info = fs.stat(node.path);
+        if (!info) {
+            node.accessible = Sourced<bool>::missing(info.gap(), here);
+        } else {
+            node.info = *info;
+            if (live) {
+                node.accessible = Sourced<bool>::of(may_open_rw(*info, *live), here);
+            } else {
+                node.accessible = Sourced<bool>::missing(
+                    Gap{GapReason::not_applicable,
+                        node.path + ": access is not judged under --root (the invoking user's "
+                                    "credentials do not apply there)"},
+                    here);
+            }
+        }
+        nodes.push_back(std::move(node));
+    }
+    return Sourced<std::vector<UverbsNode>>::of(std::move(nodes), from);
+}
+
+Sourced<std::vector<std::string>> platform_devices(const Fs& fs) {
+    const Provenance from = provenance_of(kPlatformDevices);
+    auto entries = fs.list_dir(kPlatformDevices);
+    if (!entries)
+        return Sourced<std::vector<std::string>>::missing(entries.gap(), from);
+    std::vector<std::string> names;
+    for (const auto& entry : *entries) {
+        if (entry.name.rfind("MLNXBF", 0) == 0)
+            names.push_back(entry.name);
+    }
+    return Sourced<std::vector<std::string>>::of(std::move(names), from);
+}
+
+}  // namespace
+
+PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
+    PlatformFacts facts;
+    facts.live = live.has_value();
+    facts.architecture = uname_field(live, true, fs);
+    facts.kernel_release = uname_field(live, false, fs);
+    auto modules_text = fs.read_file(kProcModules);
+    const Result<std::vector<std::string>> loaded =
+        modules_text ? parse_proc_modules(*modules_text)
+                     : Result<std::vector<std::string>>(modules_text.gap());
+    const Result<std::vector<std::string>> located =
+        loaded ? loaded
+               : Result<std::vector<std::string>>(
+                     AttrDir(fs, "/proc").located("modules", loaded.gap()));
+    facts.mlx5_core = module_state(fs, "mlx5_core", located);
+    facts.mlx5_ib = module_state(fs, "mlx5_ib", located);
+    facts.mlx5_modules = mlx5_modules(fs, located);
+    facts.hugepages_2m = hugepage_pool(fs, "2048kB");
+    facts.hugepages_1g = hugepage_pool(fs, "1048576kB");
+    const AttrDir proc(fs, "/proc");
+    auto mounts = fs.read_file("/proc/mounts");
+    if (!mounts) {
+        facts.hugetlbfs_mounts =
+            Sourced<std::vector<HugetlbfsMount>>::missing(mounts.gap(), proc.source("mounts"));
+    } else {
+        auto parsed = parse_hugetlbfs_mounts(*mounts);
+        facts.hugetlbfs_mounts =
+            parsed ? Sourced<std::vector<HugetlbfsMount>>::of(std::move(parsed).value(),
+                                                              proc.source("mounts"))
+                   : Sourced<std::vector<HugetlbfsMount>>::missing(
+                         proc.located("mounts", parsed.gap()), proc.source("mounts"));
+    }
+    facts.uverbs = uverbs_nodes(fs, live);
+    facts.bfb = AttrDir(fs, "/etc").get<std::string>("mlnx-release", parse_first_line);
+    facts.bluefield_platform_devices = platform_devices(fs);
+    return facts;
+}
+
+PlatformFacts scan_platform(const Fs& fs) {
+    return scan_platform(fs, query_live_host(fs));
+}
+
+}  // namespace rdmi::sysfs

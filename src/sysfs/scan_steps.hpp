@@ -1,0 +1,32 @@
+// The steps of scan_devices(), one file each; internal to src/sysfs.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "os/fs.hpp"
+#include "sysfs/inventory.hpp"
+
+namespace rdmi::sysfs {
+
+/// Function index by resolved /sys/devices path.
+using FunctionIndex = std::map<std::string, std::size_t, std::less<>>;
+
+/// Appends every vendor-0x15b3 PCI function of /sys/bus/pci/devices.
+void scan_pci_functions(const Fs& fs, DeviceInventory& inventory);
+
+/// Appends every mlx5 scalable function of /sys/bus/auxiliary/devices.
+void scan_subfunctions(const Fs& fs, DeviceInventory& inventory);
+
+/// Fills each function's DPA capability (PFs from their id; VFs and SFs from their PF).
+void infer_dpa(DeviceInventory& inventory);
+
+/// Appends the netdevs found in each function's net/ directory and records their names on
+/// the function.
+void scan_netdevs(const Fs& fs, DeviceInventory& inventory);
+
+/// Appends every rdma device of /sys/class/infiniband with its ports, and records each on
+/// the function its `device` link resolves to (looked up in `by_path`).
+void scan_rdma_devices(const Fs& fs, const FunctionIndex& by_path, DeviceInventory& inventory);
+
+}  // namespace rdmi::sysfs

@@ -1,0 +1,129 @@
+// Tests for scan_platform(): kernel, modules, hugepages, uverbs; nothing live under a root.
+#include "sysfs/platform.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/utsname.h>
+
+#include "os/rooted_fs.hpp"
+#include "support/temp_tree.hpp"
+#include "sysfs_fixture.hpp"
+
+namespace rdmi::sysfs {
+
+TEST_CASE("scan_platform: a BlueField-3 host root, read only from the root") {
+    const auto fs = test::sysfs_fixture("bf3-host-dpu");
+    CHECK_FALSE(query_live_host(fs).has_value());
+    const PlatformFacts p = scan_platform(fs);
+    CHECK_FALSE(p.live);
+    CHECK(p.architecture.value == "x86_64");
+    CHECK(p.architecture.source.kind == "procfs");
+    CHECK(p.architecture.source.ref == "/proc/sys/kernel/arch");
+    CHECK(p.kernel_release.value == "5.15.0-91-generic");
+    CHECK(p.kernel_release.source.ref == "/proc/sys/kernel/osrelease");
+    CHECK(p.mlx5_core.present.value == true);
+    CHECK(p.mlx5_core.how == "loaded");
+    CHECK(p.mlx5_core.present.source.ref == "/proc/modules");
+    CHECK(p.mlx5_ib.present.value == true);
+    CHECK(p.mlx5_modules.value == std::vector<std::string>{"mlx5_core", "mlx5_ib"});
+    CHECK(p.hugepages_2m.nr_hugepages.value == 1024U);
+    CHECK(p.hugepages_2m.free_hugepages.value == 1000U);
+    CHECK(p.hugepages_2m.free_hugepages.source.ref ==
+          "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages");
+    CHECK(p.hugepages_1g.nr_hugepages.value == 0U);
+    REQUIRE(p.hugetlbfs_mounts.value->size() == 1);
+    CHECK(p.hugetlbfs_mounts.value->at(0).mount_point == "/dev/hugepages");
+    CHECK(p.hugetlbfs_mounts.value->at(0).page_size == "2M");
+    REQUIRE(p.uverbs.value->size() == 2);
+    const UverbsNode& node = p.uverbs.value->at(0);
+    CHECK(node.path == "/dev/infiniband/uverbs0");
+    CHECK(node.info.mode == 0666U);
+    CHECK(node.accessible.gap->reason == GapReason::not_applicable);
+    CHECK(p.bfb.gap->reason == GapReason::not_found);
+    CHECK(p.bfb.gap->message == "/etc/mlnx-release: no such file or directory");
+    CHECK(p.bluefield_platform_devices.gap->reason == GapReason::not_found);
+}
+
+TEST_CASE("scan_platform: the BlueField Arm root reports its own kernel, not this machine's") {
+    const auto fs = test::sysfs_fixture("bf3-arm");
+    const PlatformFacts p = scan_platform(fs, std::nullopt);
+    CHECK(p.architecture.value == "aarch64");
+    CHECK(p.kernel_release.value == "5.15.0-1042-bluefield");
+    struct utsname uts {};
+    REQUIRE(::uname(&uts) == 0);
+    CHECK(*p.kernel_release.value != std::string(uts.release));
+    CHECK(p.bfb.value == "DOCA_2.9.1_BSP_4.9.1_Ubuntu_22.04-6.24-10.prod");
+    CHECK(p.bfb.source.kind == "file");
+    CHECK(p.bluefield_platform_devices.value ==
+          std::vector<std::string>{"MLNXBF03:00", "MLNXBF04:00", "MLNXBF08:00"});
+    CHECK(p.hugetlbfs_mounts.value->at(0).mount_point == "/mnt/huge");
+    CHECK(p.uverbs.value->size() == 4);
+}
+
+TEST_CASE("scan_platform: live facts come from uname and judge uverbs access") {
+    const auto fs = test::sysfs_fixture("cx6dx");  // uverbs nodes are mode 0600, owned by root
+    LiveHost nobody{"x86_64", "9.9.9-live", 65534, 65534, {}};
+    const PlatformFacts p = scan_platform(fs, nobody);
+    CHECK(p.live);
+    CHECK(p.kernel_release.value == "9.9.9-live");
+    CHECK(p.kernel_release.source.kind == "api");
+    CHECK(p.architecture.value == "x86_64");
+    REQUIRE(p.uverbs.value->size() == 2);
+    CHECK(p.uverbs.value->at(0).accessible.value == false);
+    LiveHost root{"x86_64", "9.9.9-live", 0, 0, {}};
+    CHECK(scan_platform(fs, root).uverbs.value->at(0).accessible.value == true);
+    LiveHost owner{"x86_64", "9.9.9-live", p.uverbs.value->at(0).info.uid + 1000, 0, {}};
+    CHECK(scan_platform(fs, owner).uverbs.value->at(1).accessible.value == false);
+    CHECK(p.hugetlbfs_mounts.value->empty());  // cx6dx mounts no hugetlbfs
+}
+
+TEST_CASE("scan_platform: group permission and the live root") {
+    test::TempTree tree;
+    tree.write("/dev/infiniband/uverbs0", "", 0660);
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    const auto info = fs->stat("/dev/infiniband/uverbs0").value();
+    LiveHost member{"x86_64", "r", info.uid + 1, info.gid + 7, {info.gid}};
+    CHECK(scan_platform(*fs, member).uverbs.value->at(0).accessible.value == true);
+    LiveHost stranger{"x86_64", "r", info.uid + 1, info.gid + 7, {}};
+    CHECK(scan_platform(*fs, stranger).uverbs.value->at(0).accessible.value == false);
+
+    auto live = RootedFs::open("/");
+    REQUIRE(live.ok());
+    const auto host = query_live_host(*live);
+    REQUIRE(host.has_value());
+    struct utsname uts {};
+    REQUIRE(::uname(&uts) == 0);
+    CHECK(host->release == uts.release);
+    CHECK(scan_platform(*live).kernel_release.value == std::string(uts.release));
+}
+
+TEST_CASE("scan_platform: built-in modules and a missing or broken /proc") {
+    test::TempTree tree;
+    tree.write("/proc/modules", "ib_core 450560 0 - Live 0x0\n");
+    tree.write("/sys/module/mlx5_core/parameters/debug_mask", "0\n");
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    PlatformFacts p = scan_platform(*fs, std::nullopt);
+    CHECK(p.mlx5_core.present.value == true);
+    CHECK(p.mlx5_core.how == "built-in");
+    CHECK(p.mlx5_core.present.source.ref == "/sys/module/mlx5_core");
+    CHECK(p.mlx5_ib.present.value == false);
+    CHECK(p.mlx5_modules.value == std::vector<std::string>{"mlx5_core"});
+    CHECK(p.mlx5_modules.source.ref == "/proc/modules + /sys/module (built-in)");
+    CHECK(p.architecture.gap->reason == GapReason::not_found);
+    CHECK(p.kernel_release.gap->message == "/proc/sys/kernel/osrelease: no such file or directory");
+    CHECK(p.hugepages_2m.nr_hugepages.gap->reason == GapReason::not_found);
+    CHECK(p.uverbs.gap->reason == GapReason::not_found);
+
+    tree.write("/proc/modules", "\x01\x02 junk\n");
+    tree.write("/proc/mounts", "garbage\n");
+    p = scan_platform(*fs, std::nullopt);
+    CHECK(p.mlx5_core.how == "loaded or built-in");
+    REQUIRE_FALSE(p.mlx5_ib.present.ok());
+    CHECK(p.mlx5_ib.present.gap->message ==
+          "/proc/modules: line 1: not a module entry: \"\\x01\\x02 junk\"");
+    REQUIRE_FALSE(p.hugetlbfs_mounts.ok());
+    CHECK(p.hugetlbfs_mounts.gap->message == "/proc/mounts: line 1: not a mount entry");
+}
+
+}  // namespace rdmi::sysfs
