@@ -520,19 +520,34 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
         if (archive.get() == nullptr || elf_kind(archive.get()) != ELF_K_AR)
             fail("unreadable archive: " + libelf_error());
         std::vector<ArchiveMember> members;
-        (void)elf_errno();  // clears a stale error so the check after the loop means this loop
+        // libelf ends the walk with "offset out of range" whether the archive ended or broke,
+        // so the walk keeps its own idea of where the next member header must start.
+        std::uint64_t next_header = 8;  // after "!<arch>\n"
         Elf_Cmd cmd = ELF_C_READ_MMAP;
-        while (true) {
+        while (cmd != ELF_C_NULL) {
             ElfHandle member(elf_begin(-1, cmd, archive.get()));
-            if (member.get() == nullptr)
+            if (member.get() == nullptr) {
+                if (next_header + 1 < buffer.size())  // one byte of padding may remain
+                    fail("archive unreadable at byte " + std::to_string(next_header) + ": " +
+                         libelf_error());
                 break;
+            }
             if (members.size() >= kMaxArchiveMembers)
                 fail("absurd archive member count");
-            cmd = elf_next(member.get());
             const Elf_Arhdr* header = elf_getarhdr(member.get());
-            if (header == nullptr || header->ar_name == nullptr)
+            const std::int64_t at = elf_getaroff(member.get());
+            if (header == nullptr || header->ar_name == nullptr || at < 0)
                 fail("unreadable archive member header: " + libelf_error());
+            // libelf keeps one header buffer per archive: copy it before elf_next() reuses it.
             const std::string name = header->ar_name;
+            const std::uint64_t size = header->ar_size;
+            // The 60-byte `ar` member header, then the data padded to an even size.
+            next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
+            if (next_header - (size % 2) > buffer.size())
+                fail("truncated: member " + name + " needs " + std::to_string(size) +
+                     " bytes at byte " + std::to_string(static_cast<std::uint64_t>(at) + 60) +
+                     " of " + std::to_string(buffer.size()));
+            cmd = elf_next(member.get());
             // "/" is the symbol index, "//" the long-name table, "/SYM64/" the 64-bit index.
             if (name == "/" || name == "//" || name == "/SYM64/")
                 continue;
@@ -542,18 +557,13 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
                 out.gap = make_gap(GapReason::malformed, "not an ELF object");
             } else {
                 try {
-                    out.image = read_image(member.get(), header->ar_size);
+                    out.image = read_image(member.get(), size);
                 } catch (const MalformedElf& error) {
                     out.gap = make_gap(GapReason::malformed, error.what());
                 }
             }
             members.push_back(std::move(out));
-            if (cmd == ELF_C_NULL)
-                break;
         }
-        const int error = elf_errno();
-        if (error != 0)
-            fail("archive: " + std::string(elf_errmsg(error)));
         return members;
     } catch (const MalformedElf& error) {
         return make_gap(GapReason::malformed, error.what());
