@@ -87,13 +87,13 @@ struct ElfImage {
     ElfKind kind = ElfKind::other;
     unsigned elf_class = 0;  ///< 32 or 64
     ElfEndian endian = ElfEndian::little;
-    std::uint16_t machine = 0;  ///< e_machine (EM_X86_64 = 62, EM_AARCH64 = 183, ...)
-    std::string soname;         ///< DT_SONAME; empty when absent
-    std::vector<std::string> needed;              ///< DT_NEEDED, in file order
-    std::vector<std::string> section_names;       ///< in section-header order
-    std::vector<VersionDef> version_defs;         ///< `.gnu.version_d`, in file order
-    std::vector<VersionNeed> version_needs;       ///< `.gnu.version_r`, in file order
-    std::vector<ElfSymbol> dynamic_symbols;       ///< `.dynsym` without the null entry 0
+    std::uint16_t machine = 0;               ///< e_machine (EM_X86_64 = 62, EM_AARCH64 = 183, ...)
+    std::string soname;                      ///< DT_SONAME; empty when absent
+    std::vector<std::string> needed;         ///< DT_NEEDED, in file order
+    std::vector<std::string> section_names;  ///< in section-header order
+    std::vector<VersionDef> version_defs;    ///< `.gnu.version_d`, in file order
+    std::vector<VersionNeed> version_needs;  ///< `.gnu.version_r`, in file order
+    std::vector<ElfSymbol> dynamic_symbols;  ///< `.dynsym` without the null entry 0
     /// `.symtab` without entry 0, read only for relocatable files (`.o` and archive members);
     /// defined and undefined symbols, locals included.
     std::vector<ElfSymbol> static_symbols;
@@ -106,7 +106,7 @@ struct ElfImage {
 
 /// One member of a static archive: its name and its parsed image, or why it could not be read.
 struct ArchiveMember {
-    std::string name;            ///< "doca_rdmi_connection.o"
+    std::string name;               ///< "doca_rdmi_connection.o"
     std::optional<ElfImage> image;  ///< absent when the member is not a readable ELF object
     std::optional<Gap> gap;         ///< why `image` is absent
 };

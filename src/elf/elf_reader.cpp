@@ -110,11 +110,16 @@ void check_identity(Elf* elf, ElfImage& image) {
 
 ElfKind kind_of(unsigned e_type) {
     switch (e_type) {
-        case ET_REL: return ElfKind::relocatable;
-        case ET_EXEC: return ElfKind::executable;
-        case ET_DYN: return ElfKind::shared_object;
-        case ET_CORE: return ElfKind::core;
-        default: return ElfKind::other;
+        case ET_REL:
+            return ElfKind::relocatable;
+        case ET_EXEC:
+            return ElfKind::executable;
+        case ET_DYN:
+            return ElfKind::shared_object;
+        case ET_CORE:
+            return ElfKind::core;
+        default:
+            return ElfKind::other;
     }
 }
 
@@ -133,8 +138,8 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
     if (shnum > 0) {
         const std::uint64_t shent = is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
         if (ehdr.e_shentsize != shent)
-            fail("section header entry size " + std::to_string(ehdr.e_shentsize) +
-                 ", expected " + std::to_string(shent));
+            fail("section header entry size " + std::to_string(ehdr.e_shentsize) + ", expected " +
+                 std::to_string(shent));
         if (!fits(ehdr.e_shoff, table_bytes(shnum, shent, "section header table"), file_size))
             fail("section headers (" + std::to_string(shnum) + " at offset " +
                  std::to_string(ehdr.e_shoff) + ") extend past the end of the file (" +
@@ -146,8 +151,8 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
     if (phnum > 0) {
         const std::uint64_t phent = is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
         if (ehdr.e_phentsize != phent)
-            fail("program header entry size " + std::to_string(ehdr.e_phentsize) +
-                 ", expected " + std::to_string(phent));
+            fail("program header entry size " + std::to_string(ehdr.e_phentsize) + ", expected " +
+                 std::to_string(phent));
         if (!fits(ehdr.e_phoff, table_bytes(phnum, phent, "program header table"), file_size))
             fail("program headers (" + std::to_string(phnum) + " at offset " +
                  std::to_string(ehdr.e_phoff) + ") extend past the end of the file (" +
@@ -179,19 +184,34 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
                  std::to_string(info.shdr.sh_size) + ") extends past the end of the file (" +
                  std::to_string(file_size) + " bytes)");
         // e_shstrndx == SHN_UNDEF is legal: the sections simply have no names.
-        image.section_names.emplace_back(i == 0 || shstrndx == SHN_UNDEF
-                                             ? ""
-                                             : string_at(elf, shstrndx, info.shdr.sh_name,
-                                                         where + " name"));
+        image.section_names.emplace_back(
+            i == 0 || shstrndx == SHN_UNDEF
+                ? ""
+                : string_at(elf, shstrndx, info.shdr.sh_name, where + " name"));
         switch (info.shdr.sh_type) {
-            case SHT_DYNSYM: layout.dynsym = info; break;
-            case SHT_SYMTAB: layout.symtab = info; break;
-            case SHT_SYMTAB_SHNDX: layout.symtab_shndx = info; break;
-            case SHT_DYNAMIC: layout.dynamic = info; break;
-            case SHT_GNU_versym: layout.versym = info; break;
-            case SHT_GNU_verdef: layout.verdef = info; break;
-            case SHT_GNU_verneed: layout.verneed = info; break;
-            default: break;
+            case SHT_DYNSYM:
+                layout.dynsym = info;
+                break;
+            case SHT_SYMTAB:
+                layout.symtab = info;
+                break;
+            case SHT_SYMTAB_SHNDX:
+                layout.symtab_shndx = info;
+                break;
+            case SHT_DYNAMIC:
+                layout.dynamic = info;
+                break;
+            case SHT_GNU_versym:
+                layout.versym = info;
+                break;
+            case SHT_GNU_verdef:
+                layout.verdef = info;
+                break;
+            case SHT_GNU_verneed:
+                layout.verneed = info;
+                break;
+            default:
+                break;
         }
     }
     return layout;
@@ -236,8 +256,7 @@ void read_verdef(Elf* elf, const SectionInfo& verdef, ElfImage& image) {
     for (std::size_t n = 0; n < verdef.shdr.sh_info && n < limit; ++n) {
         GElf_Verdef def;
         if (gelf_getverdef(data, offset, &def) == nullptr)
-            fail(".gnu.version_d entry " + std::to_string(n) + " unreadable: " +
-                 libelf_error());
+            fail(".gnu.version_d entry " + std::to_string(n) + " unreadable: " + libelf_error());
         VersionDef out;
         out.index = def.vd_ndx;
         out.is_base = (def.vd_flags & VER_FLG_BASE) != 0;
@@ -276,8 +295,7 @@ void read_verneed(Elf* elf, const SectionInfo& verneed, ElfImage& image) {
     for (std::size_t n = 0; n < verneed.shdr.sh_info && n < limit; ++n) {
         GElf_Verneed need;
         if (gelf_getverneed(data, offset, &need) == nullptr)
-            fail(".gnu.version_r entry " + std::to_string(n) + " unreadable: " +
-                 libelf_error());
+            fail(".gnu.version_r entry " + std::to_string(n) + " unreadable: " + libelf_error());
         VersionNeed out;
         out.file = string_at(elf, verneed.shdr.sh_link, need.vn_file, "verneed file");
         int aux_offset = 0;
@@ -329,34 +347,52 @@ std::vector<VersionSlot> version_slots(const ElfImage& image) {
 
 SymbolType type_of(unsigned type) {
     switch (type) {
-        case STT_NOTYPE: return SymbolType::notype;
-        case STT_OBJECT: return SymbolType::object;
-        case STT_FUNC: return SymbolType::func;
-        case STT_SECTION: return SymbolType::section;
-        case STT_FILE: return SymbolType::file;
-        case STT_COMMON: return SymbolType::common;
-        case STT_TLS: return SymbolType::tls;
-        case STT_GNU_IFUNC: return SymbolType::ifunc;
-        default: return SymbolType::other;
+        case STT_NOTYPE:
+            return SymbolType::notype;
+        case STT_OBJECT:
+            return SymbolType::object;
+        case STT_FUNC:
+            return SymbolType::func;
+        case STT_SECTION:
+            return SymbolType::section;
+        case STT_FILE:
+            return SymbolType::file;
+        case STT_COMMON:
+            return SymbolType::common;
+        case STT_TLS:
+            return SymbolType::tls;
+        case STT_GNU_IFUNC:
+            return SymbolType::ifunc;
+        default:
+            return SymbolType::other;
     }
 }
 
 SymbolBinding binding_of(unsigned binding) {
     switch (binding) {
-        case STB_LOCAL: return SymbolBinding::local;
-        case STB_GLOBAL: return SymbolBinding::global;
-        case STB_WEAK: return SymbolBinding::weak;
-        case STB_GNU_UNIQUE: return SymbolBinding::unique;
-        default: return SymbolBinding::other;
+        case STB_LOCAL:
+            return SymbolBinding::local;
+        case STB_GLOBAL:
+            return SymbolBinding::global;
+        case STB_WEAK:
+            return SymbolBinding::weak;
+        case STB_GNU_UNIQUE:
+            return SymbolBinding::unique;
+        default:
+            return SymbolBinding::other;
     }
 }
 
 SymbolVisibility visibility_of(unsigned other) {
     switch (other & 0x3U) {
-        case STV_INTERNAL: return SymbolVisibility::internal;
-        case STV_HIDDEN: return SymbolVisibility::hidden;
-        case STV_PROTECTED: return SymbolVisibility::protected_;
-        default: return SymbolVisibility::default_;
+        case STV_INTERNAL:
+            return SymbolVisibility::internal;
+        case STV_HIDDEN:
+            return SymbolVisibility::hidden;
+        case STV_PROTECTED:
+            return SymbolVisibility::protected_;
+        default:
+            return SymbolVisibility::default_;
     }
 }
 
@@ -380,8 +416,8 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
         GElf_Sym sym;
         Elf32_Word extended_index = 0;
         if (gelf_getsymshndx(data, shndx, static_cast<int>(i), &sym, &extended_index) == nullptr)
-            fail(std::string(what) + " symbol " + std::to_string(i) + " unreadable: " +
-                 libelf_error());
+            fail(std::string(what) + " symbol " + std::to_string(i) +
+                 " unreadable: " + libelf_error());
         ElfSymbol out;
         const std::string where = std::string(what) + " symbol " + std::to_string(i);
         out.name = string_at(elf, table.shdr.sh_link, sym.st_name, where);
@@ -429,8 +465,7 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
     for (std::size_t i = 0; i < image.dynamic_symbols.size(); ++i) {
         GElf_Versym raw = 0;
         if (gelf_getversym(data, static_cast<int>(i + 1), &raw) == nullptr)
-            fail(".gnu.version entry " + std::to_string(i + 1) + " unreadable: " +
-                 libelf_error());
+            fail(".gnu.version entry " + std::to_string(i + 1) + " unreadable: " + libelf_error());
         const unsigned index = raw & kVersionIndexMask;
         // 0 is VER_NDX_LOCAL and 1 VER_NDX_GLOBAL: unversioned.
         if (index <= 1)
@@ -471,6 +506,29 @@ ElfImage read_image(Elf* elf, std::uint64_t file_size) {
     return image;
 }
 
+// The decimal size field (bytes 48..57) of the `ar` member header at `at`.
+std::uint64_t declared_member_size(std::string_view archive, std::uint64_t at) {
+    constexpr std::uint64_t kHeaderSize = 60;
+    constexpr std::size_t kSizeField = 48;
+    constexpr std::size_t kSizeWidth = 10;
+    if (!fits(at, kHeaderSize, archive.size()))
+        fail("truncated archive member header at byte " + std::to_string(at));
+    const std::string_view field = archive.substr(at + kSizeField, kSizeWidth);
+    std::uint64_t size = 0;
+    bool digits = false;
+    for (const char c : field) {
+        if (c == ' ')
+            break;
+        if (c < '0' || c > '9')
+            fail("archive member header at byte " + std::to_string(at) + ": bad size field");
+        size = size * 10 + static_cast<std::uint64_t>(c - '0');
+        digits = true;
+    }
+    if (!digits)
+        fail("archive member header at byte " + std::to_string(at) + ": empty size field");
+    return size;
+}
+
 // libelf reads from a mutable buffer that must outlive every descriptor made from it.
 std::string copy_of(std::string_view bytes) {
     return std::string(bytes);
@@ -492,9 +550,12 @@ Result<ElfImage> parse_elf(std::string_view bytes) {
         if (elf.get() == nullptr)
             fail("libelf cannot open it: " + libelf_error());
         switch (elf_kind(elf.get())) {
-            case ELF_K_ELF: return read_image(elf.get(), buffer.size());
-            case ELF_K_AR: fail("a static archive, not an ELF file");
-            default: break;
+            case ELF_K_ELF:
+                return read_image(elf.get(), buffer.size());
+            case ELF_K_AR:
+                fail("a static archive, not an ELF file");
+            default:
+                break;
         }
         if (!bytes.starts_with("\x7f"
                                "ELF"))
@@ -540,7 +601,8 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
                 fail("unreadable archive member header: " + libelf_error());
             // libelf keeps one header buffer per archive: copy it before elf_next() reuses it.
             const std::string name = header->ar_name;
-            const std::uint64_t size = header->ar_size;
+            // libelf silently clips a member to the bytes present; the header says the truth.
+            const std::uint64_t size = declared_member_size(buffer, static_cast<std::uint64_t>(at));
             // The 60-byte `ar` member header, then the data padded to an even size.
             next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
             if (next_header - (size % 2) > buffer.size())
