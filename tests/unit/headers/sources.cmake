@@ -1,0 +1,2 @@
+target_sources(rdmi_probe_tests PRIVATE
+)
