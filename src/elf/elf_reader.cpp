@@ -123,41 +123,49 @@ ElfKind kind_of(unsigned e_type) {
     }
 }
 
-// Checks the header tables against the file size before libelf walks them.
+// Checks one header table (count entries of entry_size at offset) against the file size.
+void check_table(const char* what, std::uint64_t offset, std::uint64_t count,
+                 std::uint64_t entry_size, std::uint64_t expected_entry_size,
+                 std::uint64_t file_size) {
+    if (count == 0)
+        return;
+    if (entry_size != expected_entry_size)
+        fail(std::string(what) + " entry size " + std::to_string(entry_size) + ", expected " +
+             std::to_string(expected_entry_size));
+    if (!fits(offset, table_bytes(count, entry_size, what), file_size))
+        fail(std::string(what) + " (" + std::to_string(count) + " entries at offset " +
+             std::to_string(offset) + ") extends past the end of the file (" +
+             std::to_string(file_size) + " bytes)");
+}
+
+// Checks the header tables against the file size before libelf walks them. The raw ELF header
+// fields are checked first: libelf reports zero sections when the table is cut off, which
+// would otherwise read as a file without sections.
 void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_size,
                          std::size_t& shnum) {
     const bool is32 = gelf_getclass(elf) == ELFCLASS32;
     const std::uint64_t ehdr_size = is32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
+    const std::uint64_t shent = is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
+    const std::uint64_t phent = is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
     if (file_size < ehdr_size)
         fail("truncated ELF header (" + std::to_string(file_size) + " of " +
              std::to_string(ehdr_size) + " bytes)");
+    if (ehdr.e_ehsize != ehdr_size)
+        fail("ELF header size " + std::to_string(ehdr.e_ehsize) + ", expected " +
+             std::to_string(ehdr_size));
+    // e_shnum == 0 with e_shoff != 0 means the count lives in section 0 (extended numbering).
+    const std::uint64_t raw_shnum = ehdr.e_shoff != 0 && ehdr.e_shnum == 0 ? 1 : ehdr.e_shnum;
+    check_table("section header table", ehdr.e_shoff, raw_shnum, ehdr.e_shentsize, shent,
+                file_size);
+    check_table("program header table", ehdr.e_phoff, ehdr.e_phnum, ehdr.e_phentsize, phent,
+                file_size);
     if (elf_getshdrnum(elf, &shnum) != 0)
         fail("bad section count: " + libelf_error());
     if (shnum > kMaxSections)
         fail("absurd section count " + std::to_string(shnum));
-    if (shnum > 0) {
-        const std::uint64_t shent = is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
-        if (ehdr.e_shentsize != shent)
-            fail("section header entry size " + std::to_string(ehdr.e_shentsize) + ", expected " +
-                 std::to_string(shent));
-        if (!fits(ehdr.e_shoff, table_bytes(shnum, shent, "section header table"), file_size))
-            fail("section headers (" + std::to_string(shnum) + " at offset " +
-                 std::to_string(ehdr.e_shoff) + ") extend past the end of the file (" +
-                 std::to_string(file_size) + " bytes)");
-    }
-    std::size_t phnum = 0;
-    if (elf_getphdrnum(elf, &phnum) != 0)
-        fail("bad program header count: " + libelf_error());
-    if (phnum > 0) {
-        const std::uint64_t phent = is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
-        if (ehdr.e_phentsize != phent)
-            fail("program header entry size " + std::to_string(ehdr.e_phentsize) + ", expected " +
-                 std::to_string(phent));
-        if (!fits(ehdr.e_phoff, table_bytes(phnum, phent, "program header table"), file_size))
-            fail("program headers (" + std::to_string(phnum) + " at offset " +
-                 std::to_string(ehdr.e_phoff) + ") extend past the end of the file (" +
-                 std::to_string(file_size) + " bytes)");
-    }
+    if (shnum != ehdr.e_shnum && ehdr.e_shnum != 0)
+        fail("section count " + std::to_string(ehdr.e_shnum) + " unreadable");
+    check_table("section header table", ehdr.e_shoff, shnum, ehdr.e_shentsize, shent, file_size);
 }
 
 Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfImage& image) {
@@ -279,8 +287,12 @@ void read_verdef(Elf* elf, const SectionInfo& verdef, ElfImage& image) {
                                      data->d_size, ".gnu.version_d aux");
         }
         image.version_defs.push_back(std::move(out));
-        if (def.vd_next == 0)
+        if (def.vd_next == 0) {
+            if (n + 1 < verdef.shdr.sh_info)
+                fail(".gnu.version_d announces " + std::to_string(verdef.shdr.sh_info) +
+                     " entries, its chain ends after " + std::to_string(n + 1));
             break;
+        }
         offset = advance(static_cast<std::uint64_t>(offset), def.vd_next, data->d_size,
                          ".gnu.version_d");
     }
@@ -316,8 +328,12 @@ void read_verneed(Elf* elf, const SectionInfo& verneed, ElfImage& image) {
                                      data->d_size, ".gnu.version_r aux");
         }
         image.version_needs.push_back(std::move(out));
-        if (need.vn_next == 0)
+        if (need.vn_next == 0) {
+            if (n + 1 < verneed.shdr.sh_info)
+                fail(".gnu.version_r announces " + std::to_string(verneed.shdr.sh_info) +
+                     " entries, its chain ends after " + std::to_string(n + 1));
             break;
+        }
         offset = advance(static_cast<std::uint64_t>(offset), need.vn_next, data->d_size,
                          ".gnu.version_r");
     }
@@ -529,6 +545,28 @@ std::uint64_t declared_member_size(std::string_view archive, std::uint64_t at) {
     return size;
 }
 
+// Why libelf did not recognise `bytes` as ELF (it says only "not ELF").
+std::string identification_problem(std::string_view bytes) {
+    if (!bytes.starts_with("\x7f"
+                           "ELF"))
+        return bytes.size() < 4 && std::string_view(
+                                       "\x7f"
+                                       "ELF")
+                                       .starts_with(bytes)
+                   ? "truncated ELF identification (" + std::to_string(bytes.size()) + " bytes)"
+                   : "not an ELF file (no \\x7fELF magic)";
+    if (bytes.size() < EI_NIDENT)
+        return "truncated ELF identification (" + std::to_string(bytes.size()) + " bytes)";
+    const auto elf_class = static_cast<unsigned char>(bytes[EI_CLASS]);
+    const auto data = static_cast<unsigned char>(bytes[EI_DATA]);
+    if (elf_class != ELFCLASS32 && elf_class != ELFCLASS64)
+        return "unsupported ELF class byte " + std::to_string(elf_class);
+    if (data != ELFDATA2LSB && data != ELFDATA2MSB)
+        return "unsupported ELF data (byte order) byte " + std::to_string(data);
+    return "unreadable ELF identification (version byte " +
+           std::to_string(static_cast<unsigned char>(bytes[EI_VERSION])) + ")";
+}
+
 // libelf reads from a mutable buffer that must outlive every descriptor made from it.
 std::string copy_of(std::string_view bytes) {
     return std::string(bytes);
@@ -557,10 +595,7 @@ Result<ElfImage> parse_elf(std::string_view bytes) {
             default:
                 break;
         }
-        if (!bytes.starts_with("\x7f"
-                               "ELF"))
-            fail("not an ELF file (no \\x7fELF magic)");
-        fail("truncated or unreadable ELF identification");
+        fail(identification_problem(bytes));
     } catch (const MalformedElf& error) {
         return make_gap(GapReason::malformed, error.what());
     }
@@ -587,12 +622,8 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
         Elf_Cmd cmd = ELF_C_READ_MMAP;
         while (cmd != ELF_C_NULL) {
             ElfHandle member(elf_begin(-1, cmd, archive.get()));
-            if (member.get() == nullptr) {
-                if (next_header + 1 < buffer.size())  // one byte of padding may remain
-                    fail("archive unreadable at byte " + std::to_string(next_header) + ": " +
-                         libelf_error());
+            if (member.get() == nullptr)
                 break;
-            }
             if (members.size() >= kMaxArchiveMembers)
                 fail("absurd archive member count");
             const Elf_Arhdr* header = elf_getarhdr(member.get());
@@ -626,6 +657,9 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             }
             members.push_back(std::move(out));
         }
+        if (next_header + 1 < buffer.size())  // one byte of padding may remain
+            fail("archive unreadable at byte " + std::to_string(next_header) + ": " +
+                 libelf_error());
         return members;
     } catch (const MalformedElf& error) {
         return make_gap(GapReason::malformed, error.what());
