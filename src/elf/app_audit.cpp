@@ -53,7 +53,11 @@ bool defines(const IndexedLibrary& lib, const std::string& name, const std::stri
 
 void resolve(const Need& need, std::span<const IndexedLibrary> libraries,
              const AppAuditOptions& options, AppAudit& out) {
-    AppDependency dep{need.name, need.version, need.version_file, need.member, {}, {}, {}, {}};
+    AppDependency dep;  // member defaults: not_audited, unknown
+    dep.name = need.name;
+    dep.version = need.version;
+    dep.version_file = need.version_file;
+    dep.member = need.member;
     const AuditedLibrary* chosen = nullptr;
     bool file_audited = need.version_file.empty();
     bool name_seen = false;
