@@ -592,3 +592,29 @@ TEST_CASE("parse_elf survives random corruption of a real fixture without crashi
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("parse_archive survives random corruption of a real archive without crashing") {
+    const auto original = test::read_host_file(fixture::kStaticLib);
+    std::mt19937 rng(99);
+    std::uniform_int_distribution<std::size_t> position(0, original.size() - 1);
+    std::uniform_int_distribution<int> byte(0, 255);
+    int rejected = 0;
+    for (int round = 0; round < 300; ++round) {
+        auto bytes = original;
+        for (int flips = 0; flips < 6; ++flips)
+            bytes[position(rng)] = static_cast<char>(byte(rng));
+        auto result = parse_archive(bytes);
+        if (!result.ok()) {
+            ++rejected;
+            CHECK(result.gap().message.find('\n') == std::string::npos);
+            continue;
+        }
+        for (const auto& member : *result)
+            CHECK(member.image.has_value() != member.gap.has_value());
+    }
+    MESSAGE(rejected << " of 300 corrupted archives were rejected whole");
+}
+
+}  // namespace rdmi

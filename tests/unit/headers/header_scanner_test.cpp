@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <map>
+#include <random>
 #include <string>
 
 #include "fixture_libs.hpp"
@@ -204,6 +205,33 @@ TEST_CASE("scan_header handles a 100,000-line header in one pass") {
     CHECK(scan.decls.back().line == 2 + 4 * 24999 + 2);
     CHECK(scan.decls.back().annotation == Annotation::stable);
     CHECK(scan.notes.empty());
+}
+
+}  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("scan_header survives arbitrary bytes and mangled fixture headers") {
+    // Under ASan/UBSan an out-of-range read would show; the notes must stay one line each.
+    const auto original =
+        test::read_host_file(std::string(fixture::kHeadersDir) + "/doca_rdmi_connection.h");
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<std::size_t> position(0, original.size() - 1);
+    const std::string specials = "{}()/*\"'\\#;\n";
+    for (int round = 0; round < 300; ++round) {
+        auto text = original;
+        for (int i = 0; i < 12; ++i)
+            text[position(rng)] =
+                round % 2 == 0 ? static_cast<char>(byte(rng))
+                               : specials[static_cast<std::size_t>(byte(rng)) % specials.size()];
+        text.resize(position(rng));
+        const auto scan = scan_header(text, "mangled.h");
+        for (const auto& note : scan.notes)
+            CHECK(note.find('\n') == std::string::npos);
+        for (const auto& decl : scan.decls)
+            CHECK_FALSE(decl.name.empty());
+    }
 }
 
 }  // namespace rdmi
