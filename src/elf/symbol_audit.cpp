@@ -98,7 +98,11 @@ void decide(SymbolVerdict& verdict) {
 
 class Builder {
   public:
-    explicit Builder(std::string prefix) : prefix_(std::move(prefix)) {}
+    Builder(std::string prefix, std::size_t expected) : prefix_(std::move(prefix)) {
+        // Rehashing a node-based map of 100k strings dominates otherwise.
+        index_.reserve(expected);
+        verdicts_.reserve(expected);
+    }
 
     [[nodiscard]] bool wanted(std::string_view name) const {
         return !name.empty() && name.starts_with(prefix_);
@@ -251,7 +255,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     audit.prefix = options.prefix;
     audit.library_ref = options.library_ref;
     audit.headers_scanned = !headers.empty();
-    Builder builder(options.prefix);
+    Builder builder(options.prefix, library.dynamic_symbols.size() + headers.size());
     add_library_evidence(library, options, audit, builder);
     add_archive_evidence(archive, options, audit, builder);
     add_header_evidence(headers, builder);
