@@ -1,2 +1,6 @@
 target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/elf_image.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/app_audit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/elf_reader.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbol_audit.cpp
 )

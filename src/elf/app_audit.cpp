@@ -1,0 +1,221 @@
+// Resolves an application's DOCA needs the way ld and ld.so would, against audited libraries.
+#include "elf/app_audit.hpp"
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+
+#include "elf/elf_reader.hpp"
+
+namespace rdmi {
+namespace {
+
+struct Need {
+    std::string name;
+    std::string version;
+    std::string version_file;
+    std::string member;
+};
+
+// One audited library with its defined dynamic symbols indexed by name, so resolving N needs
+// costs O(N) rather than O(N * symbols).
+struct IndexedLibrary {
+    const AuditedLibrary* library = nullptr;
+    std::unordered_map<std::string_view, std::vector<const ElfSymbol*>> by_name;
+};
+
+std::vector<IndexedLibrary> index_libraries(std::span<const AuditedLibrary> libraries) {
+    std::vector<IndexedLibrary> out;
+    for (const auto& lib : libraries) {
+        if (lib.image == nullptr)
+            continue;
+        IndexedLibrary indexed{&lib, {}};
+        for (const auto& symbol : lib.image->dynamic_symbols) {
+            if (symbol.defined && !symbol.name.empty() && symbol.binding != SymbolBinding::local &&
+                symbol.visibility != SymbolVisibility::hidden)
+                indexed.by_name[symbol.name].push_back(&symbol);
+        }
+        out.push_back(std::move(indexed));
+    }
+    return out;
+}
+
+// Whether `name` is defined in `version`, or (when `version` is empty) in the definition a new
+// link binds to: the default `@@` version or an unversioned one.
+bool defines(const IndexedLibrary& lib, const std::string& name, const std::string& version) {
+    const auto it = lib.by_name.find(name);
+    if (it == lib.by_name.end())
+        return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const ElfSymbol* s) {
+        return version.empty() ? !s->version_hidden : s->version == version;
+    });
+}
+
+void resolve(const Need& need, std::span<const IndexedLibrary> libraries,
+             const AppAuditOptions& options, AppAudit& out) {
+    AppDependency dep;  // member defaults: not_audited, unknown
+    dep.name = need.name;
+    dep.version = need.version;
+    dep.version_file = need.version_file;
+    dep.member = need.member;
+    const AuditedLibrary* chosen = nullptr;
+    bool file_audited = need.version_file.empty();
+    bool name_seen = false;
+    for (const auto& lib : libraries) {
+        if (!need.version_file.empty() && lib.library->image->soname != need.version_file)
+            continue;
+        file_audited = true;
+        if (defines(lib, need.name, need.version)) {
+            chosen = lib.library;
+            break;
+        }
+        name_seen = name_seen || lib.by_name.contains(need.name);
+    }
+    if (chosen != nullptr) {
+        dep.resolution = Resolution::provided;
+        dep.provider = chosen->image->soname;
+        if (chosen->audit != nullptr) {
+            if (const auto* verdict = chosen->audit->find(need.name))
+                dep.stability = verdict->stability;
+        }
+    } else if (!file_audited) {
+        dep.resolution = Resolution::not_audited;
+    } else {
+        dep.resolution = name_seen ? Resolution::missing_version : Resolution::missing_symbol;
+    }
+    // Binding to an EXPERIMENTAL node is using the experimental ABI, whatever the default is now.
+    if (need.version.find("EXPERIMENTAL") != std::string::npos)
+        dep.stability = Stability::experimental;
+    dep.accepted =
+        std::find(options.accepted_experimental.begin(), options.accepted_experimental.end(),
+                  need.name) != options.accepted_experimental.end();
+    if (dep.resolution == Resolution::missing_symbol ||
+        dep.resolution == Resolution::missing_version)
+        out.missing.push_back(dep.name);
+    if (dep.stability == Stability::experimental) {
+        out.experimental.push_back(dep.name);
+        if (!dep.accepted)
+            out.unaccepted_experimental.push_back(dep.name);
+    }
+    out.dependencies.push_back(std::move(dep));
+}
+
+void collect_version_needs(const ElfImage& app, std::span<const AuditedLibrary> libraries,
+                           AppAudit& out) {
+    for (const auto& need : app.version_needs) {
+        for (const auto& lib : libraries) {
+            if (lib.image == nullptr || lib.image->soname != need.file)
+                continue;
+            for (const auto& version : need.versions) {
+                const bool provided = lib.image->defines_version(version.name);
+                out.version_needs.push_back({need.file, version.name, provided});
+                if (!provided)
+                    out.missing_versions.push_back(need.file + ":" + version.name);
+            }
+            break;
+        }
+    }
+}
+
+// Undefined symbols of an object, or the dynamic symbols a linked binary takes from others
+// (undefined ones and copy-relocated data, which carries a `.gnu.version_r` version).
+void collect_needs(const ElfImage& image, const std::string& member, const std::string& prefix,
+                   std::vector<Need>& needs) {
+    if (image.kind == ElfKind::relocatable) {
+        for (const auto& s : image.static_symbols) {
+            if (!s.defined && s.binding != SymbolBinding::local && s.name.starts_with(prefix) &&
+                !s.name.empty())
+                needs.push_back({s.name, {}, {}, member});
+        }
+        return;
+    }
+    for (const auto& s : image.dynamic_symbols) {
+        if ((!s.defined || !s.version_file.empty()) && s.name.starts_with(prefix) &&
+            !s.name.empty())
+            needs.push_back({s.name, s.version, s.version_file, member});
+    }
+}
+
+AppAudit finish(std::vector<Need> needs, std::span<const AuditedLibrary> libraries,
+                const AppAuditOptions& options, AppAudit out) {
+    std::sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
+        return a.name != b.name ? a.name < b.name : a.version < b.version;
+    });
+    needs.erase(std::unique(needs.begin(), needs.end(),
+                            [](const Need& a, const Need& b) {
+                                return a.name == b.name && a.version == b.version;
+                            }),
+                needs.end());
+    const auto indexed = index_libraries(libraries);
+    for (const auto& need : needs)
+        resolve(need, indexed, options, out);
+    return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Resolution resolution) {
+    switch (resolution) {
+        case Resolution::provided:
+            return "provided";
+        case Resolution::missing_symbol:
+            return "missing-symbol";
+        case Resolution::missing_version:
+            return "missing-version";
+        case Resolution::not_audited:
+            break;
+    }
+    return "not-audited";
+}
+
+AppAudit audit_application(const ElfImage& app, std::span<const AuditedLibrary> libraries,
+                           const AppAuditOptions& options) {
+    AppAudit out;
+    out.kind = app.kind;
+    collect_version_needs(app, libraries, out);
+    std::vector<Need> needs;
+    collect_needs(app, {}, options.prefix, needs);
+    return finish(std::move(needs), libraries, options, std::move(out));
+}
+
+AppAudit audit_application(std::span<const ArchiveMember> app,
+                           std::span<const AuditedLibrary> libraries,
+                           const AppAuditOptions& options) {
+    AppAudit out;
+    out.kind = ElfKind::relocatable;
+    out.is_archive = true;
+    std::vector<Need> needs;
+    for (const auto& member : app) {
+        if (member.image)
+            collect_needs(*member.image, member.name, options.prefix, needs);
+    }
+    // A symbol one member defines is not needed from outside the archive.
+    std::unordered_map<std::string, bool> defined_inside;
+    for (const auto& member : app) {
+        if (!member.image)
+            continue;
+        for (const auto& s : member.image->static_symbols) {
+            if (s.defined && s.binding != SymbolBinding::local)
+                defined_inside[s.name] = true;
+        }
+    }
+    std::erase_if(needs, [&](const Need& n) { return defined_inside.contains(n.name); });
+    return finish(std::move(needs), libraries, options, std::move(out));
+}
+
+Result<AppAudit> audit_application_bytes(std::string_view bytes,
+                                         std::span<const AuditedLibrary> libraries,
+                                         const AppAuditOptions& options) {
+    if (looks_like_archive(bytes)) {
+        auto members = parse_archive(bytes);
+        if (!members)
+            return members.gap();
+        return audit_application(std::span<const ArchiveMember>(*members), libraries, options);
+    }
+    auto image = parse_elf(bytes);
+    if (!image)
+        return image.gap();
+    return audit_application(*image, libraries, options);
+}
+
+}  // namespace rdmi

@@ -1,0 +1,83 @@
+// What an application binary needs from audited DOCA libraries, and whether they provide it.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "elf/elf_image.hpp"
+#include "elf/symbol_audit.hpp"
+
+namespace rdmi {
+
+/// One audited library the application may resolve against.
+struct AuditedLibrary {
+    const ElfImage* image = nullptr;      ///< its parsed `.so`
+    const LibraryAudit* audit = nullptr;  ///< its classification (may use a narrower prefix)
+};
+
+/// How one needed symbol resolves.
+enum class Resolution {
+    provided,         ///< an audited library defines it (in the required version, if any)
+    missing_symbol,   ///< no audited library defines the name: link or load failure predicted
+    missing_version,  ///< the name exists, not in the required version: load failure predicted
+    not_audited,      ///< it is needed from a file that is not among the audited libraries
+};
+
+/// "provided", "missing-symbol", "missing-version", "not-audited".
+std::string_view to_string(Resolution resolution);
+
+/// One symbol the application needs.
+struct AppDependency {
+    std::string name;
+    std::string version;       ///< required version node; empty when unversioned (.o/.a)
+    std::string version_file;  ///< the file `.gnu.version_r` expects it from
+    std::string member;        ///< archive member needing it (first one), for .a input
+    Resolution resolution = Resolution::not_audited;
+    std::string provider;  ///< soname of the library that provides it
+    Stability stability = Stability::unknown;
+    bool accepted = false;  ///< on the allow-list of accepted experimental names
+};
+
+/// One version node the application requires from an audited library.
+struct AppVersionNeed {
+    std::string file;
+    std::string version;
+    bool provided = false;
+};
+
+/// Everything audit_application() found.
+struct AppAudit {
+    ElfKind kind = ElfKind::other;
+    bool is_archive = false;
+    std::vector<AppDependency> dependencies;    ///< by name
+    std::vector<AppVersionNeed> version_needs;  ///< only files among the audited libraries
+    std::vector<std::string> missing;           ///< names not provided (symbol or version)
+    std::vector<std::string> missing_versions;  ///< "libdoca_rdmi.so.3:DOCA_3.3"
+    std::vector<std::string> experimental;      ///< experimental dependencies, accepted or not
+    std::vector<std::string> unaccepted_experimental;
+};
+
+/// Options of the application audit.
+struct AppAuditOptions {
+    std::string prefix = "doca_";                    ///< which undefined names matter
+    std::vector<std::string> accepted_experimental;  ///< experimental names the user accepts
+};
+
+/// Audits an executable, shared object or object file.
+AppAudit audit_application(const ElfImage& app, std::span<const AuditedLibrary> libraries,
+                           const AppAuditOptions& options);
+
+/// Audits a static archive of objects (undefined symbols of every member, deduplicated).
+AppAudit audit_application(std::span<const ArchiveMember> app,
+                           std::span<const AuditedLibrary> libraries,
+                           const AppAuditOptions& options);
+
+/// Parses `bytes` (ELF or `ar` archive) and audits it; a Gap when it cannot be parsed.
+Result<AppAudit> audit_application_bytes(std::string_view bytes,
+                                         std::span<const AuditedLibrary> libraries,
+                                         const AppAuditOptions& options);
+
+}  // namespace rdmi

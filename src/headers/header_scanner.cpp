@@ -1,0 +1,413 @@
+// One-pass lexer plus a statement splitter; the declarator heuristics are described in the .hpp.
+#include "headers/header_scanner.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace rdmi {
+namespace {
+
+enum class TokenKind : std::uint8_t { ident, string, number, punct };
+
+struct Token {
+    TokenKind kind;
+    std::string_view text;
+    std::size_t line;
+};
+
+bool is_ident_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
+}
+
+bool is_ident_char(char c) {
+    return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+
+// Splits header text into tokens, dropping comments and preprocessor lines.
+class Lexer {
+  public:
+    Lexer(std::string_view text, std::vector<std::string>& notes) : text_(text), notes_(notes) {}
+
+    std::optional<Token> next() {
+        while (pos_ < text_.size()) {
+            const char c = text_[pos_];
+            if (c == '\n') {
+                ++line_;
+                ++pos_;
+                at_line_start_ = true;
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++pos_;
+            } else if (c == '/' && peek(1) == '*') {
+                skip_block_comment();
+            } else if (c == '/' && peek(1) == '/') {
+                skip_to_line_end();
+            } else if (c == '#' && at_line_start_) {
+                skip_directive();
+            } else if (c == '\\' && peek(1) == '\n') {
+                pos_ += 2;
+                ++line_;
+            } else {
+                at_line_start_ = false;
+                return token();
+            }
+        }
+        return std::nullopt;
+    }
+
+  private:
+    [[nodiscard]] char peek(std::size_t ahead) const {
+        return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
+    }
+
+    void skip_block_comment() {
+        const std::size_t start_line = line_;
+        pos_ += 2;
+        while (pos_ < text_.size()) {
+            if (text_[pos_] == '*' && peek(1) == '/') {
+                pos_ += 2;
+                return;
+            }
+            if (text_[pos_] == '\n')
+                ++line_;
+            ++pos_;
+        }
+        notes_.push_back("line " + std::to_string(start_line) + ": unterminated comment");
+    }
+
+    void skip_to_line_end() {
+        while (pos_ < text_.size() && text_[pos_] != '\n')
+            ++pos_;
+    }
+
+    // A directive runs to the first newline not escaped by a backslash; comments inside it may
+    // span lines.
+    void skip_directive() {
+        while (pos_ < text_.size()) {
+            const char c = text_[pos_];
+            if (c == '\n')
+                return;
+            if (c == '\\' && peek(1) == '\n') {
+                pos_ += 2;
+                ++line_;
+            } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
+                pos_ += 3;
+                ++line_;
+            } else if (c == '/' && peek(1) == '*') {
+                skip_block_comment();
+            } else if (c == '/' && peek(1) == '/') {
+                skip_to_line_end();
+            } else {
+                ++pos_;
+            }
+        }
+    }
+
+    Token token() {
+        const std::size_t start = pos_;
+        const char c = text_[pos_];
+        if (is_ident_start(c)) {
+            while (pos_ < text_.size() && is_ident_char(text_[pos_]))
+                ++pos_;
+            return {TokenKind::ident, text_.substr(start, pos_ - start), line_};
+        }
+        if (c >= '0' && c <= '9') {
+            while (pos_ < text_.size() && (is_ident_char(text_[pos_]) || text_[pos_] == '.'))
+                ++pos_;
+            return {TokenKind::number, text_.substr(start, pos_ - start), line_};
+        }
+        if (c == '"' || c == '\'') {
+            ++pos_;
+            while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n') {
+                pos_ += text_[pos_] == '\\' && pos_ + 1 < text_.size() ? 2 : 1;
+            }
+            if (pos_ < text_.size() && text_[pos_] == c)
+                ++pos_;
+            else
+                notes_.push_back("line " + std::to_string(line_) + ": unterminated literal");
+            return {TokenKind::string, text_.substr(start, pos_ - start), line_};
+        }
+        ++pos_;
+        return {TokenKind::punct, text_.substr(start, 1), line_};
+    }
+
+    std::string_view text_;
+    std::vector<std::string>& notes_;
+    std::size_t pos_ = 0;
+    std::size_t line_ = 1;
+    bool at_line_start_ = true;
+};
+
+struct Macro {
+    std::string_view spelling;
+    Annotation annotation;
+};
+
+constexpr std::array kMacros{
+    Macro{"DOCA_EXPERIMENTAL", Annotation::experimental},
+    Macro{"__DOCA_EXPERIMENTAL", Annotation::experimental},  // DOCA 1.x spelling
+    Macro{"DOCA_STABLE", Annotation::stable},
+    Macro{"DOCA_DEPRECATED", Annotation::deprecated},
+};
+
+// Identifiers followed by a parenthesised group that is not a declarator.
+constexpr std::array<std::string_view, 12> kAttributeWords{
+    "__attribute__", "__attribute", "__declspec", "__asm__", "__asm",    "asm",
+    "_Alignas",      "alignas",     "__typeof__", "typeof",  "__typeof", "_Static_assert",
+};
+
+// Words that may precede a parenthesised declarator or group but are never a function name.
+constexpr std::array<std::string_view, 20> kTypeWords{
+    "void",   "char",     "short",    "int",        "long",   "float",    "double",
+    "signed", "unsigned", "_Bool",    "bool",       "const",  "volatile", "struct",
+    "union",  "enum",     "restrict", "__restrict", "return", "sizeof",
+};
+
+template <std::size_t N>
+bool one_of(std::string_view word, const std::array<std::string_view, N>& words) {
+    for (const auto w : words) {
+        if (w == word)
+            return true;
+    }
+    return false;
+}
+
+bool is_macro_spelling(std::string_view word) {
+    for (const char c : word) {
+        if (c >= 'a' && c <= 'z')
+            return false;
+    }
+    return true;
+}
+
+bool is_punct(const Token& token, char c) {
+    return token.kind == TokenKind::punct && token.text.size() == 1 && token.text[0] == c;
+}
+
+bool is_word(const Token& token, std::string_view word) {
+    return token.kind == TokenKind::ident && token.text == word;
+}
+
+// Index just past the parenthesised group opening at `open` (or the end).
+std::size_t skip_group(const std::vector<Token>& tokens, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < tokens.size(); ++i) {
+        if (is_punct(tokens[i], '('))
+            ++depth;
+        else if (is_punct(tokens[i], ')') && --depth == 0)
+            return i + 1;
+    }
+    return tokens.size();
+}
+
+// Turns one top-level statement (up to `;`) into a declaration, when it is one.
+class StatementAnalyzer {
+  public:
+    StatementAnalyzer(std::string_view file, std::vector<HeaderDecl>& out)
+        : file_(file), out_(out) {}
+
+    void analyze(const std::vector<Token>& tokens) const {
+        if (tokens.empty())
+            return;
+        Annotation annotation = Annotation::none;
+        std::string_view macro;
+        bool is_extern = false;
+        for (const auto& token : tokens) {
+            if (token.kind != TokenKind::ident)
+                continue;
+            // typedefs declare no object; static ones are not exported.
+            if (token.text == "typedef" || token.text == "static" || token.text == "using")
+                return;
+            if (token.text == "extern")
+                is_extern = true;
+            if (annotation == Annotation::none) {
+                for (const auto& m : kMacros) {
+                    if (token.text == m.spelling) {
+                        annotation = m.annotation;
+                        macro = m.spelling;
+                    }
+                }
+            }
+        }
+        const Token* name = nullptr;
+        DeclKind kind = DeclKind::function;
+        find_declarator(tokens, name, kind);
+        if (name == nullptr)
+            return;
+        if (kind == DeclKind::data && !is_extern && annotation == Annotation::none)
+            return;  // a tentative definition or a stray expression, not an extern declaration
+        out_.push_back(HeaderDecl{std::string(name->text), kind, annotation, std::string(macro),
+                                  std::string(file_), name->line});
+    }
+
+  private:
+    static void find_declarator(const std::vector<Token>& tokens, const Token*& name,
+                                DeclKind& kind) {
+        const Token* function = nullptr;
+        const Token* macro_like = nullptr;
+        const Token* pointer = nullptr;
+        const Token* last_plain = nullptr;
+        bool data_cut = false;
+        for (std::size_t i = 0; i < tokens.size();) {
+            const Token& token = tokens[i];
+            const bool opens = i + 1 < tokens.size() && is_punct(tokens[i + 1], '(');
+            if (token.kind == TokenKind::ident && opens && one_of(token.text, kAttributeWords)) {
+                i = skip_group(tokens, i + 1);
+                continue;
+            }
+            if (is_punct(token, '(')) {
+                // "(*name)" or "(^name)": a pointer declarator, e.g. a function-pointer variable.
+                if (i + 1 < tokens.size() &&
+                    (is_punct(tokens[i + 1], '*') || is_punct(tokens[i + 1], '^')) &&
+                    pointer == nullptr) {
+                    for (std::size_t j = i + 1; j < tokens.size() && !is_punct(tokens[j], ')');
+                         ++j) {
+                        if (tokens[j].kind == TokenKind::ident &&
+                            !one_of(tokens[j].text, kTypeWords))
+                            pointer = &tokens[j];
+                    }
+                }
+                i = skip_group(tokens, i);
+                continue;
+            }
+            if (token.kind == TokenKind::ident && opens && !one_of(token.text, kTypeWords) &&
+                !data_cut) {
+                if (is_macro_spelling(token.text))
+                    macro_like = &token;
+                else
+                    function = &token;
+                i = skip_group(tokens, i + 1);
+                continue;
+            }
+            if (is_punct(token, '=') || is_punct(token, '[') || is_punct(token, ':') ||
+                is_punct(token, ','))
+                data_cut = true;
+            if (!data_cut && token.kind == TokenKind::ident && !one_of(token.text, kTypeWords) &&
+                !is_annotation(token.text) && token.text != "extern")
+                last_plain = &token;
+            ++i;
+        }
+        if (pointer != nullptr && function == nullptr) {
+            name = pointer;
+            kind = DeclKind::data;
+        } else if (function != nullptr || macro_like != nullptr) {
+            name = function != nullptr ? function : macro_like;
+            kind = DeclKind::function;
+        } else if (last_plain != nullptr) {
+            name = last_plain;
+            kind = DeclKind::data;
+        }
+    }
+
+    static bool is_annotation(std::string_view word) {
+        for (const auto& m : kMacros) {
+            if (word == m.spelling)
+                return true;
+        }
+        return false;
+    }
+
+    std::string_view file_;
+    std::vector<HeaderDecl>& out_;
+};
+
+// What a `{` opened, so its `}` knows what to do with the statement around it.
+enum class Brace : std::uint8_t {
+    transparent,  // extern "C" / namespace: declarations inside count as top level
+    body,         // a function body: the statement ends with it
+    inner,        // struct/enum/union body or initializer: the statement continues after it
+};
+
+}  // namespace
+
+std::string_view to_string(Annotation annotation) {
+    switch (annotation) {
+        case Annotation::experimental:
+            return "experimental";
+        case Annotation::stable:
+            return "stable";
+        case Annotation::deprecated:
+            return "deprecated";
+        case Annotation::none:
+            break;
+    }
+    return "none";
+}
+
+std::string_view to_string(DeclKind kind) {
+    return kind == DeclKind::function ? "function" : "data";
+}
+
+HeaderScan scan_header(std::string_view text, std::string_view file_name) {
+    HeaderScan scan;
+    Lexer lexer(text, scan.notes);
+    const StatementAnalyzer analyzer(file_name, scan.decls);
+    std::vector<Brace> braces;
+    std::size_t opaque_depth = 0;  // braces open that are not transparent
+    std::vector<Token> statement;
+    int paren_depth = 0;
+
+    while (auto token = lexer.next()) {
+        const bool open_brace = is_punct(*token, '{');
+        const bool close_brace = is_punct(*token, '}');
+        if (opaque_depth > 0) {
+            if (open_brace) {
+                braces.push_back(Brace::inner);
+                ++opaque_depth;
+            } else if (close_brace) {
+                const Brace closed = braces.back();
+                braces.pop_back();
+                --opaque_depth;
+                if (opaque_depth == 0 && closed == Brace::body) {
+                    statement.clear();
+                    paren_depth = 0;
+                }
+            }
+            continue;
+        }
+        if (open_brace) {
+            bool has_group = false;
+            bool has_assign = false;
+            for (const auto& t : statement) {
+                has_group = has_group || is_punct(t, '(');
+                has_assign = has_assign || is_punct(t, '=');
+            }
+            const bool extern_c = statement.size() == 2 && is_word(statement[0], "extern") &&
+                                  statement[1].kind == TokenKind::string;
+            const bool name_space = !statement.empty() && is_word(statement[0], "namespace");
+            if (extern_c || name_space) {
+                braces.push_back(Brace::transparent);
+                statement.clear();
+            } else {
+                braces.push_back(has_group && !has_assign ? Brace::body : Brace::inner);
+                ++opaque_depth;
+            }
+            continue;
+        }
+        if (close_brace) {
+            if (braces.empty())
+                scan.notes.push_back("line " + std::to_string(token->line) + ": unbalanced '}'");
+            else
+                braces.pop_back();
+            statement.clear();
+            paren_depth = 0;
+            continue;
+        }
+        if (is_punct(*token, '('))
+            ++paren_depth;
+        else if (is_punct(*token, ')') && paren_depth > 0)
+            --paren_depth;
+        if (is_punct(*token, ';') && paren_depth == 0) {
+            analyzer.analyze(statement);
+            statement.clear();
+            continue;
+        }
+        statement.push_back(*token);
+    }
+    if (!braces.empty())
+        scan.notes.push_back("end of file inside " + std::to_string(braces.size()) +
+                             " unclosed '{'");
+    return scan;
+}
+
+}  // namespace rdmi

@@ -1,0 +1,49 @@
+// Finds the exported declarations in a C header and the DOCA stability macro attached to each.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rdmi {
+
+/// The stability macro a declaration carries (`doca_compat.h`).
+enum class Annotation { none, experimental, stable, deprecated };
+
+/// "none", "experimental", "stable", "deprecated".
+std::string_view to_string(Annotation annotation);
+
+/// What a declaration declares.
+enum class DeclKind { function, data };
+
+/// "function", "data".
+std::string_view to_string(DeclKind kind);
+
+/// One function or extern-data declaration found in a header.
+struct HeaderDecl {
+    std::string name;
+    DeclKind kind = DeclKind::function;
+    Annotation annotation = Annotation::none;
+    std::string macro;     ///< the macro as spelled ("DOCA_EXPERIMENTAL"); empty for none
+    std::string file;      ///< the file name given to scan_header()
+    std::size_t line = 0;  ///< 1-based line of the declared name
+};
+
+/// Everything one header yielded, plus notes on text the scanner could not close.
+struct HeaderScan {
+    std::vector<HeaderDecl> decls;
+    /// One line each: "line 12: unterminated comment", "unbalanced '}' at line 40", ...
+    std::vector<std::string> notes;
+};
+
+/// Scans C (or C++) header text in one linear pass, without a full C parser: comments,
+/// string literals and preprocessor lines are skipped; `extern "C" {` and `namespace` blocks are
+/// transparent; function bodies (`static inline`), struct/enum bodies and initializers are
+/// skipped; typedefs and `static` declarations are not exported and are ignored. A stability
+/// macro anywhere in a declaration (the line before, the same line, or after the parameter
+/// list) applies to it. Of several `name(` groups the last one not spelled in capitals is the
+/// declarator, so a function-like macro before the declaration is not taken for it.
+HeaderScan scan_header(std::string_view text, std::string_view file_name);
+
+}  // namespace rdmi

@@ -1,0 +1,49 @@
+// Test helper: parses fixture libraries and headers and classifies them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "elf/elf_reader.hpp"
+#include "elf/symbol_audit.hpp"
+#include "fixture_libs.hpp"
+#include "headers/header_scanner.hpp"
+#include "unit/elf/read_fixture.hpp"
+
+namespace rdmi::test {
+
+/// Declarations of both fixture RDMI headers.
+inline std::vector<HeaderDecl> fixture_header_decls() {
+    std::vector<HeaderDecl> decls;
+    for (const char* name : {"doca_rdmi_connection.h", "doca_rdmi_poster.h"}) {
+        auto scan =
+            scan_header(read_host_file(std::string(fixture::kHeadersDir) + "/" + name), name);
+        decls.insert(decls.end(), scan.decls.begin(), scan.decls.end());
+    }
+    return decls;
+}
+
+/// A parsed fixture ELF file.
+inline ElfImage fixture_image(const char* path) {
+    auto image = parse_elf(read_host_file(path));
+    REQUIRE(image.ok());
+    return std::move(image).value();
+}
+
+/// The members of the fixture static archive.
+inline std::vector<ArchiveMember> fixture_archive() {
+    auto members = parse_archive(read_host_file(fixture::kStaticLib));
+    REQUIRE(members.ok());
+    return std::move(members).value();
+}
+
+/// classify() with the usual fixture refs and prefix.
+inline LibraryAudit classify_fixture(const ElfImage& library,
+                                     const std::vector<ArchiveMember>& archive,
+                                     const std::vector<HeaderDecl>& headers,
+                                     const std::vector<SymbolEvidence>& runtime = {}) {
+    return classify(library, archive, headers, runtime,
+                    ClassifyOptions{"doca_rdmi_", "libdoca_rdmi.so.3", "libdoca_rdmi.a"});
+}
+
+}  // namespace rdmi::test

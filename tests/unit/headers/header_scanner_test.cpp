@@ -1,0 +1,237 @@
+// Tests for the header scanner: every formatting style it claims to handle, the fixture
+// headers, malformed text, and a large generated header.
+#include "headers/header_scanner.hpp"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <random>
+#include <string>
+
+#include "fixture_libs.hpp"
+#include "unit/elf/read_fixture.hpp"
+
+namespace rdmi {
+namespace {
+
+std::map<std::string, HeaderDecl> by_name(const HeaderScan& scan) {
+    std::map<std::string, HeaderDecl> out;
+    for (const auto& d : scan.decls)
+        out[d.name] = d;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("scan_header: macro on the line before, on the same line, and after the parameters") {
+    const auto scan = scan_header(R"(DOCA_EXPERIMENTAL
+doca_error_t doca_a(int x);
+DOCA_STABLE doca_error_t doca_b(void);
+doca_error_t doca_c(void) DOCA_DEPRECATED;
+int doca_d(void);
+)",
+                                  "x.h");
+    REQUIRE(scan.decls.size() == 4);
+    CHECK(scan.notes.empty());
+    CHECK(scan.decls[0].name == "doca_a");
+    CHECK(scan.decls[0].annotation == Annotation::experimental);
+    CHECK(scan.decls[0].macro == "DOCA_EXPERIMENTAL");
+    CHECK(scan.decls[0].line == 2);
+    CHECK(scan.decls[0].file == "x.h");
+    CHECK(scan.decls[0].kind == DeclKind::function);
+    CHECK(scan.decls[1].annotation == Annotation::stable);
+    CHECK(scan.decls[1].line == 3);
+    CHECK(scan.decls[2].annotation == Annotation::deprecated);
+    CHECK(scan.decls[3].name == "doca_d");
+    CHECK(scan.decls[3].annotation == Annotation::none);
+    CHECK(scan.decls[3].macro.empty());
+}
+
+TEST_CASE("scan_header: multi-line parameters, comments and pointer returns") {
+    const auto scan = scan_header(R"(/* DOCA_STABLE in a comment
+   spanning lines; int doca_fake(void); */
+DOCA_EXPERIMENTAL // trailing comment
+struct doca_ctx *
+doca_rdmi_connection_as_ctx(struct doca_rdmi_connection *conn, /* a ( paren */
+                            int flags,
+                            // int doca_commented_out(void);
+                            const char *name);
+)",
+                                  "y.h");
+    REQUIRE(scan.decls.size() == 1);
+    CHECK(scan.decls[0].name == "doca_rdmi_connection_as_ctx");
+    CHECK(scan.decls[0].annotation == Annotation::experimental);
+    CHECK(scan.decls[0].line == 5);
+}
+
+TEST_CASE("scan_header: extern \"C\", preprocessor lines, inline bodies, typedefs, structs") {
+    const auto scan = scan_header(R"(#ifndef X_H
+#define X_H
+#define DOCA_MACRO_DECL(n) \
+    DOCA_STABLE int n(void);
+#ifdef __cplusplus
+extern "C" {
+#endif
+typedef void (*doca_cb_t)(int);
+typedef int doca_int_t;
+struct doca_attr {
+    int (*on_error)(int code);
+    DOCA_EXPERIMENTAL int member;
+};
+enum doca_kind { DOCA_KIND_A = (1 << 2), DOCA_KIND_B };
+static inline int doca_inline_helper(int x)
+{
+    if (x) { return doca_other(x); }
+    return 0;
+}
+static int doca_static_decl(void);
+DOCA_EXPERIMENTAL
+int doca_after_inline(void);
+extern int doca_data;
+DOCA_STABLE extern const char *doca_version_string;
+extern void (*doca_hook)(int);
+int doca_not_extern_data;
+#ifdef __cplusplus
+}
+#endif
+#endif
+)",
+                                  "z.h");
+    const auto decls = by_name(scan);
+    CHECK(scan.notes.empty());
+    CHECK(decls.size() == 4);
+    REQUIRE(decls.count("doca_after_inline") == 1);
+    CHECK(decls.at("doca_after_inline").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_after_inline").line == 22);
+    REQUIRE(decls.count("doca_data") == 1);
+    CHECK(decls.at("doca_data").kind == DeclKind::data);
+    REQUIRE(decls.count("doca_version_string") == 1);
+    CHECK(decls.at("doca_version_string").kind == DeclKind::data);
+    CHECK(decls.at("doca_version_string").annotation == Annotation::stable);
+    REQUIRE(decls.count("doca_hook") == 1);
+    CHECK(decls.at("doca_hook").kind == DeclKind::data);
+    for (const char* absent :
+         {"doca_cb_t", "doca_int_t", "on_error", "member", "doca_other", "doca_inline_helper",
+          "doca_static_decl", "n", "doca_not_extern_data", "DOCA_KIND_A"})
+        CHECK_MESSAGE(decls.count(absent) == 0, absent);
+}
+
+TEST_CASE("scan_header: attributes and a function-like macro before the declaration") {
+    const auto scan = scan_header(R"(
+__attribute__((visibility("default"))) DOCA_EXPERIMENTAL
+int doca_attr_first(void) __attribute__((nonnull(1)));
+DOCA_API_EXPORT(3) DOCA_STABLE long doca_after_macro(char c);
+int doca_with_asm(void) __asm__("doca_real_name");
+)",
+                                  "w.h");
+    const auto decls = by_name(scan);
+    REQUIRE(decls.size() == 3);
+    CHECK(decls.at("doca_attr_first").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_after_macro").annotation == Annotation::stable);
+    CHECK(decls.count("doca_with_asm") == 1);
+}
+
+TEST_CASE("scan_header: unterminated comments, literals and braces end cleanly with notes") {
+    auto scan =
+        scan_header("DOCA_STABLE int doca_ok(void);\n/* never closed\nint doca_no(void);", "a.h");
+    REQUIRE(scan.decls.size() == 1);
+    CHECK(scan.decls[0].name == "doca_ok");
+    REQUIRE(scan.notes.size() == 1);
+    CHECK(scan.notes[0] == "line 2: unterminated comment");
+
+    scan = scan_header("extern const char *doca_s = \"open\n;\nint doca_x(void);\n", "b.h");
+    CHECK(scan.notes.size() == 1);
+    CHECK(by_name(scan).count("doca_x") == 1);
+
+    scan = scan_header("static inline int f(void) {\n  return 0;\n", "c.h");
+    CHECK(scan.decls.empty());
+    REQUIRE(scan.notes.size() == 1);
+    CHECK(scan.notes[0].find("unclosed") != std::string::npos);
+
+    scan = scan_header("}\nDOCA_STABLE int doca_y(void);\n", "d.h");
+    CHECK(scan.notes.size() == 1);
+    CHECK(by_name(scan).count("doca_y") == 1);
+
+    CHECK(scan_header("", "e.h").decls.empty());
+    CHECK(scan_header("DOCA_EXPERIMENTAL", "f.h").decls.empty());
+    CHECK(scan_header(std::string("\0\xff\xfe(((", 6), "g.h").decls.empty());
+}
+
+TEST_CASE("scan_header reads the fixture headers as the version script has them") {
+    const std::string dir = fixture::kHeadersDir;
+    auto connection = scan_header(test::read_host_file(dir + "/doca_rdmi_connection.h"),
+                                  "doca_rdmi_connection.h");
+    auto poster =
+        scan_header(test::read_host_file(dir + "/doca_rdmi_poster.h"), "doca_rdmi_poster.h");
+    auto compat = scan_header(test::read_host_file(dir + "/doca_compat.h"), "doca_compat.h");
+    CHECK(compat.decls.empty());
+    CHECK(connection.notes.empty());
+    CHECK(poster.notes.empty());
+    const auto c = by_name(connection);
+    const auto p = by_name(poster);
+    CHECK(c.size() == 15);
+    CHECK(p.size() == 9);
+    int experimental = 0;
+    for (const auto& [name, d] : c)
+        experimental += d.annotation == Annotation::experimental ? 1 : 0;
+    for (const auto& [name, d] : p)
+        experimental += d.annotation == Annotation::experimental ? 1 : 0;
+    CHECK(experimental == 19);
+    CHECK(c.at("doca_rdmi_connection_destroy").annotation == Annotation::stable);
+    CHECK(c.at("doca_rdmi_connection_as_ctx").annotation == Annotation::stable);
+    CHECK(c.at("doca_rdmi_abi_version").kind == DeclKind::data);
+    CHECK(c.at("doca_rdmi_connection_recv_ack").annotation == Annotation::experimental);
+    CHECK(c.at("doca_rdmi_connection_create").line == 42);
+    CHECK(p.at("doca_rdmi_poster_get_max_num_cqe").annotation == Annotation::deprecated);
+    CHECK(p.at("doca_rdmi_poster_destroy").annotation == Annotation::stable);
+    CHECK(c.count("doca_rdmi_connection_is_valid") == 0);
+    CHECK(c.count("doca_rdmi_connection_event_cb_t") == 0);
+}
+
+TEST_CASE("scan_header handles a 100,000-line header in one pass") {
+    std::string text = "#pragma once\nextern \"C\" {\n";
+    text.reserve(4U << 20U);
+    for (int i = 0; i < 25000; ++i) {
+        const std::string n = std::to_string(i);
+        text += i % 2 == 0 ? "DOCA_EXPERIMENTAL\n" : "DOCA_STABLE\n";
+        text += "doca_error_t doca_gen_" + n + "(struct doca_thing *t,\n";
+        text += "                      int arg /* " + n + " */);\n";
+        text += "\n";
+    }
+    text += "}\n";
+    const auto scan = scan_header(text, "big.h");
+    REQUIRE(scan.decls.size() == 25000);
+    CHECK(scan.decls.back().name == "doca_gen_24999");
+    CHECK(scan.decls.back().line == 2 + 4 * 24999 + 2);
+    CHECK(scan.decls.back().annotation == Annotation::stable);
+    CHECK(scan.notes.empty());
+}
+
+}  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("scan_header survives arbitrary bytes and mangled fixture headers") {
+    // Under ASan/UBSan an out-of-range read would show; the notes must stay one line each.
+    const auto original =
+        test::read_host_file(std::string(fixture::kHeadersDir) + "/doca_rdmi_connection.h");
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_int_distribution<std::size_t> position(0, original.size() - 1);
+    const std::string specials = "{}()/*\"'\\#;\n";
+    for (int round = 0; round < 300; ++round) {
+        auto text = original;
+        for (int i = 0; i < 12; ++i)
+            text[position(rng)] =
+                round % 2 == 0 ? static_cast<char>(byte(rng))
+                               : specials[static_cast<std::size_t>(byte(rng)) % specials.size()];
+        text.resize(position(rng));
+        const auto scan = scan_header(text, "mangled.h");
+        for (const auto& note : scan.notes)
+            CHECK(note.find('\n') == std::string::npos);
+        for (const auto& decl : scan.decls)
+            CHECK_FALSE(decl.name.empty());
+    }
+}
+
+}  // namespace rdmi
