@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,14 @@ struct DirEntry {
     FileType type = FileType::other;  ///< type of the entry itself (a link is `symlink`)
 };
 
+/// The bytes of a whole file, however they are held (a mapping or a copy).
+class FileBytes {
+  public:
+    virtual ~FileBytes() = default;
+    /// The file's contents; valid as long as this object lives.
+    [[nodiscard]] virtual std::string_view bytes() const = 0;
+};
+
 /// Read-only view of a file system tree. Paths are absolute and interpreted inside the root.
 /// Every operation returns a Gap instead of throwing for ENOENT, EACCES, loops, FIFOs, ...
 class Fs {
@@ -46,6 +55,11 @@ class Fs {
     /// regular file (directories, FIFOs, sockets, devices) or is larger than `max_bytes`.
     [[nodiscard]] virtual Result<std::string> read_file(
         std::string_view path, std::size_t max_bytes = kDefaultReadCap) const = 0;
+
+    /// The whole contents of a large regular file (an ELF library), mapped read-only where the
+    /// implementation can; the same rules and gaps as read_file(). The default copies.
+    [[nodiscard]] virtual Result<std::shared_ptr<const FileBytes>> map_file(
+        std::string_view path, std::size_t max_bytes) const;
 
     /// Entries of a directory, sorted by name.
     [[nodiscard]] virtual Result<std::vector<DirEntry>> list_dir(std::string_view path) const = 0;

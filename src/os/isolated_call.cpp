@@ -67,7 +67,8 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     }
     ::close(fds[1]);
     std::string data;
-    std::array<char, 16384> buf{};
+    std::array<char, 16384>
+        buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
     bool timed_out = false;
     while (true) {
         const auto left = deadline.remaining();

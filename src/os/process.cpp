@@ -85,7 +85,8 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const De
     std::array<pollfd, 2> fds{pollfd{out.fd[0], POLLIN, 0}, pollfd{err.fd[0], POLLIN, 0}};
     std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
     int open_streams = 2;
-    std::array<char, 16384> buf{};
+    std::array<char, 16384>
+        buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
     while (open_streams > 0) {
         const auto left = deadline.remaining();
         if (left.count() == 0) {

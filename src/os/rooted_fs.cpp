@@ -1,25 +1,25 @@
-// RootedFs: path resolution inside a root, bounded non-blocking reads.
+// RootedFs: every path is opened below the root (openat2(RESOLVE_IN_ROOT) where the kernel has
+// it, user-space resolution otherwise), non-blocking, and checked to be what the caller expects.
 #include "os/rooted_fs.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <deque>
-#include <memory>
 
 #include "os/errno_gap.hpp"
+#include "os/path_resolver.hpp"
 
 namespace rdmi {
 namespace {
-
-// Linux gives up after 40 links (MAXSYMLINKS); so do we, for the same reason.
-constexpr int kMaxSymlinks = 40;
 
 FileType file_type_of(mode_t mode) {
     if (S_ISREG(mode)) return FileType::regular;
@@ -53,48 +53,111 @@ FileType file_type_of_dirent(unsigned char d_type) {
     }
 }
 
-void split_into(std::string_view path, std::deque<std::string>& out, bool at_front) {
-    std::vector<std::string> parts;
-    std::size_t pos = 0;
-    while (pos <= path.size()) {
-        std::size_t next = path.find('/', pos);
-        if (next == std::string_view::npos) next = path.size();
-        if (next > pos) parts.emplace_back(path.substr(pos, next - pos));
-        pos = next + 1;
+class Fd {
+  public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
     }
-    if (at_front) {
-        out.insert(out.begin(), parts.begin(), parts.end());
-    } else {
-        out.insert(out.end(), parts.begin(), parts.end());
+    [[nodiscard]] int get() const { return fd_; }
+    int release() { return std::exchange(fd_, -1); }
+
+  private:
+    int fd_;
+};
+
+long openat2_in_root(int root_fd, std::string_view path, int flags) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
+    // RESOLVE_IN_ROOT: "/" and ".." in the path and in link targets mean the root, as in
+    // chroot; magic links (/proc/self/fd/...) could escape it, so they are refused.
+    how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+    const std::string relative(path.substr(path.find_first_not_of('/') == std::string_view::npos
+                                               ? path.size()
+                                               : path.find_first_not_of('/')));
+    const char* name = relative.empty() ? "." : relative.c_str();
+    for (int attempt = 0;; ++attempt) {
+        const long fd = ::syscall(SYS_openat2, root_fd, name, &how, sizeof how);
+        // EAGAIN: a concurrent rename raced with ".." resolution; the kernel asks to retry.
+        if (fd >= 0 || errno != EAGAIN || attempt == 8) return fd;
     }
 }
 
-std::string join_components(const std::vector<std::string>& parts) {
-    if (parts.empty()) return "/";
-    std::string out;
-    for (const auto& part : parts) {
-        out += '/';
-        out += part;
+Result<std::string> read_all(int fd, std::string_view path, std::size_t max_bytes,
+                             std::size_t size_hint) {
+    std::string data;
+    data.reserve(std::min(size_hint, max_bytes) + 1);
+    std::array<char, 65536>
+        chunk;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    while (true) {
+        const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return gap_from_errno(path, errno);
+        }
+        if (got == 0) break;
+        if (data.size() + static_cast<std::size_t>(got) > max_bytes) {
+            return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
+                                                      std::to_string(max_bytes) + " bytes");
+        }
+        data.append(chunk.data(), static_cast<std::size_t>(got));
     }
-    return out;
+    return data;
 }
 
-Result<std::string> readlink_host(const std::string& host, std::string_view shown) {
-    std::array<char, 4096> buf{};
-    ssize_t len = ::readlink(host.c_str(), buf.data(), buf.size());
-    if (len < 0) return gap_from_errno(shown, errno);
-    if (static_cast<std::size_t>(len) == buf.size()) {
-        return make_gap(GapReason::malformed,
-                        std::string(shown) + ": symbolic link target too long");
+Result<struct stat> regular_file_stat(int fd, std::string_view path) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
+    if (!S_ISREG(st.st_mode)) {
+        return make_gap(GapReason::malformed, std::string(path) + ": is a " +
+                                                  std::string(to_string(file_type_of(st.st_mode))) +
+                                                  ", not a regular file");
     }
-    return std::string(buf.data(), static_cast<std::size_t>(len));
+    return st;
 }
 
-struct DirCloser {
-    void operator()(DIR* dir) const { ::closedir(dir); }
+class StringBytes final : public FileBytes {
+  public:
+    explicit StringBytes(std::string data) : data_(std::move(data)) {}
+    [[nodiscard]] std::string_view bytes() const override { return data_; }
+
+  private:
+    std::string data_;
+};
+
+class MappedBytes final : public FileBytes {
+  public:
+    MappedBytes(void* base, std::size_t size) : base_(base), size_(size) {}
+    MappedBytes(const MappedBytes&) = delete;
+    MappedBytes& operator=(const MappedBytes&) = delete;
+    ~MappedBytes() override { ::munmap(base_, size_); }
+    [[nodiscard]] std::string_view bytes() const override {
+        return {static_cast<const char*>(base_), size_};
+    }
+
+  private:
+    void* base_;
+    std::size_t size_;
 };
 
 }  // namespace
+
+struct RootedFs::RootFd {
+    int fd;
+    explicit RootFd(int f) : fd(f) {}
+    RootFd(const RootFd&) = delete;
+    RootFd& operator=(const RootFd&) = delete;
+    ~RootFd() { ::close(fd); }
+};
+
+Result<std::shared_ptr<const FileBytes>> Fs::map_file(std::string_view path,
+                                                      std::size_t max_bytes) const {
+    auto data = read_file(path, max_bytes);
+    if (!data) return data.gap();
+    return std::shared_ptr<const FileBytes>(std::make_shared<StringBytes>(std::move(data).value()));
+}
 
 std::string_view to_string(FileType type) {
     switch (type) {
@@ -142,120 +205,100 @@ std::string_view dir_name(std::string_view path) {
     return path.substr(0, slash);
 }
 
-Result<RootedFs> RootedFs::open(const std::string& root) {
-    if (root.empty()) return make_gap(GapReason::error, "--root: empty path");
+Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution) {
+    if (root.empty()) return make_gap(GapReason::error, "empty path");
     std::unique_ptr<char, decltype(&std::free)> canonical(::realpath(root.c_str(), nullptr),
                                                           &std::free);
     if (!canonical) return gap_from_errno(root, errno);
     struct stat st {};
     if (::stat(canonical.get(), &st) != 0) return gap_from_errno(root, errno);
     if (!S_ISDIR(st.st_mode)) return make_gap(GapReason::error, root + ": not a directory");
-    return RootedFs(canonical.get());
+    const std::string path = canonical.get();
+    if (path == "/" || resolution == Resolution::userspace) return RootedFs(path, nullptr);
+    const int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return gap_from_errno(root, errno);
+    auto root_fd = std::make_shared<RootFd>(fd);
+    // Kernels before 5.6 lack openat2 (ENOSYS); some container seccomp profiles refuse it (EPERM).
+    const long probe = openat2_in_root(fd, "/", O_PATH);
+    if (probe < 0) return RootedFs(path, nullptr);
+    ::close(static_cast<int>(probe));
+    return RootedFs(path, std::move(root_fd));
 }
 
-std::string RootedFs::to_host(const std::string& in_root) const {
-    if (is_live()) return in_root;
-    return in_root == "/" ? root_ : root_ + in_root;
-}
-
-Result<std::string> RootedFs::resolve(std::string_view path, bool follow_last) const {
+Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_last) const {
     if (path.empty() || path.front() != '/') {
         return make_gap(GapReason::error, std::string(path) + ": not an absolute path");
     }
-    std::deque<std::string> todo;
-    split_into(path, todo, false);
-    std::vector<std::string> done;
-    int links = 0;
-    while (!todo.empty()) {
-        std::string comp = std::move(todo.front());
-        todo.pop_front();
-        if (comp == ".") continue;
-        if (comp == "..") {
-            // Like chroot: ".." at the root stays at the root.
-            if (!done.empty()) done.pop_back();
-            continue;
-        }
-        done.push_back(std::move(comp));
-        const bool last = todo.empty();
-        if (last && !follow_last) break;
-        const std::string host = to_host(join_components(done));
-        struct stat st {};
-        if (::lstat(host.c_str(), &st) != 0) {
-            if (errno == ENOENT && last) break;  // the caller's own call reports absence
-            return gap_from_errno(path, errno);
-        }
-        if (S_ISLNK(st.st_mode)) {
-            if (++links > kMaxSymlinks) {
-                return make_gap(GapReason::error, std::string(path) + ": symbolic link loop");
-            }
-            auto target = readlink_host(host, path);
-            if (!target) return target.gap();
-            done.pop_back();
-            if (!target->empty() && target->front() == '/') done.clear();
-            split_into(*target, todo, true);
-        } else if (!last && !S_ISDIR(st.st_mode)) {
-            return gap_from_errno(path, ENOTDIR);
-        }
+    if (!follow_last) flags |= O_NOFOLLOW;
+    int fd = -1;
+    if (is_live()) {
+        fd = ::open(std::string(path).c_str(), flags | O_CLOEXEC);
+    } else if (root_fd_) {
+        fd = static_cast<int>(openat2_in_root(root_fd_->fd, path, flags));
+    } else {
+        auto resolved = resolve_in_root(root_, path, follow_last);
+        if (!resolved) return resolved.gap();
+        // Every link is resolved already; refuse one planted since.
+        fd = ::open(host_path_of(root_, *resolved).c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
     }
-    return join_components(done);
+    if (fd < 0) return gap_from_errno(path, errno);
+    return fd;
 }
 
 Result<std::string> RootedFs::host_path(std::string_view path) const {
     if (is_live()) {
-        if (path.empty() || path.front() != '/') {
+        if (path.empty() || path.front() != '/')
             return make_gap(GapReason::error, std::string(path) + ": not an absolute path");
-        }
         return std::string(path);
     }
-    auto resolved = resolve(path, true);
+    auto resolved = resolve_in_root(root_, path, true);
     if (!resolved) return resolved.gap();
-    return to_host(*resolved);
+    return host_path_of(root_, *resolved);
 }
 
 Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_bytes) const {
-    auto host = host_path(path);
-    if (!host) return host.gap();
-    int flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
-    // Under a root every link was already resolved inside it; refuse one planted since.
-    if (!is_live()) flags |= O_NOFOLLOW;
-    const int fd = ::open(host->c_str(), flags);
-    if (fd < 0) return gap_from_errno(path, errno);
-    struct FdCloser {
-        int fd;
-        ~FdCloser() { ::close(fd); }
-    } closer{fd};
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
-    if (!S_ISREG(st.st_mode)) {
-        return make_gap(GapReason::malformed, std::string(path) + ": is a " +
-                                                  std::string(to_string(file_type_of(st.st_mode))) +
-                                                  ", not a regular file");
-    }
-    std::string data;
+    auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
+    if (!fd) return fd.gap();
+    const Fd owned(*fd);
+    auto st = regular_file_stat(owned.get(), path);
+    if (!st) return st.gap();
     // sysfs and procfs report sizes that are not the content length; read to EOF, bounded.
-    data.reserve(std::min<std::size_t>(static_cast<std::size_t>(st.st_size), max_bytes) + 1);
-    std::array<char, 65536> chunk{};
-    while (true) {
-        const ssize_t got = ::read(fd, chunk.data(), chunk.size());
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            return gap_from_errno(path, errno);
-        }
-        if (got == 0) break;
-        if (data.size() + static_cast<std::size_t>(got) > max_bytes) {
-            return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
-                                                      std::to_string(max_bytes) + " bytes");
-        }
-        data.append(chunk.data(), static_cast<std::size_t>(got));
+    return read_all(owned.get(), path, max_bytes, static_cast<std::size_t>(st->st_size));
+}
+
+Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view path,
+                                                            std::size_t max_bytes) const {
+    auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
+    if (!fd) return fd.gap();
+    const Fd owned(*fd);
+    auto st = regular_file_stat(owned.get(), path);
+    if (!st) return st.gap();
+    const auto size = static_cast<std::size_t>(st->st_size);
+    if (size > max_bytes) {
+        return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
+                                                  std::to_string(max_bytes) + " bytes");
     }
-    return data;
+    if (size == 0) {
+        // Empty, or a pseudo-file whose size is not its length: read it instead.
+        auto data = read_all(owned.get(), path, max_bytes, 0);
+        if (!data) return data.gap();
+        return std::shared_ptr<const FileBytes>(
+            std::make_shared<StringBytes>(std::move(data).value()));
+    }
+    void* base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, owned.get(), 0);
+    if (base == MAP_FAILED) return gap_from_errno(path, errno);
+    return std::shared_ptr<const FileBytes>(std::make_shared<MappedBytes>(base, size));
 }
 
 Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
-    auto host = host_path(path);
-    if (!host) return host.gap();
-    std::unique_ptr<DIR, DirCloser> dir(::opendir(host->c_str()));
-    if (!dir) return gap_from_errno(path, errno);
+    auto fd = open_path(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK, true);
+    if (!fd) return fd.gap();
+    std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(*fd), &::closedir);
+    if (!dir) {
+        const int err = errno;
+        ::close(*fd);
+        return gap_from_errno(path, err);
+    }
     std::vector<DirEntry> entries;
     errno = 0;
     while (const dirent* ent = ::readdir(dir.get())) {
@@ -264,9 +307,8 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
         FileType type = file_type_of_dirent(ent->d_type);
         if (ent->d_type == DT_UNKNOWN) {
             struct stat st {};
-            if (::fstatat(::dirfd(dir.get()), ent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+            if (::fstatat(::dirfd(dir.get()), ent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 type = file_type_of(st.st_mode);
-            }
         }
         entries.push_back(DirEntry{std::string(name), type});
     }
@@ -277,28 +319,29 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
 }
 
 Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
-    std::string host;
-    if (is_live()) {
-        auto checked = host_path(path);
-        if (!checked) return checked.gap();
-        host = *checked;
-    } else {
-        auto resolved = resolve(path, follow);
-        if (!resolved) return resolved.gap();
-        host = to_host(*resolved);
-    }
+    auto fd = open_path(path, O_PATH, follow);
+    if (!fd) return fd.gap();
+    const Fd owned(*fd);
     struct stat st {};
-    const int rc = (follow && is_live()) ? ::stat(host.c_str(), &st) : ::lstat(host.c_str(), &st);
-    if (rc != 0) return gap_from_errno(path, errno);
+    if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
     return FileInfo{file_type_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777U),
                     st.st_uid, st.st_gid, static_cast<std::uint64_t>(st.st_size)};
 }
 
 Result<std::string> RootedFs::read_link(std::string_view path) const {
-    if (is_live()) return readlink_host(std::string(path), path);
-    auto resolved = resolve(path, false);
-    if (!resolved) return resolved.gap();
-    return readlink_host(to_host(*resolved), path);
+    auto fd = open_path(path, O_PATH, false);
+    if (!fd) return fd.gap();
+    const Fd owned(*fd);
+    std::array<char, 4096>
+        buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    // readlinkat on an O_PATH descriptor of the link itself, with an empty name (Linux 2.6.39+).
+    const ssize_t len = ::readlinkat(owned.get(), "", buf.data(), buf.size());
+    // readlinkat with an empty name on a non-link descriptor fails with ENOENT.
+    if (len < 0 && errno == ENOENT)
+        return make_gap(GapReason::error, std::string(path) + ": not a symbolic link");
+    if (len < 0) return gap_from_errno(path, errno);
+    if (static_cast<std::size_t>(len) == buf.size()) return gap_from_errno(path, ENAMETOOLONG);
+    return std::string(buf.data(), static_cast<std::size_t>(len));
 }
 
 Result<std::string> RootedFs::real_path(std::string_view path) const {
@@ -308,10 +351,29 @@ Result<std::string> RootedFs::real_path(std::string_view path) const {
         if (!canonical) return gap_from_errno(path, errno);
         return std::string(canonical.get());
     }
-    auto resolved = resolve(path, true);
+    if (root_fd_) {
+        // The kernel already resolved the path; ask it where the descriptor points.
+        auto fd = open_path(path, O_PATH, true);
+        if (!fd) return fd.gap();
+        const Fd owned(*fd);
+        std::array<char, 4096>
+            buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+        const std::string proc = "/proc/self/fd/" + std::to_string(owned.get());
+        const ssize_t len = ::readlink(proc.c_str(), buf.data(), buf.size());
+        const std::string_view host(buf.data(), len > 0 ? static_cast<std::size_t>(len) : 0);
+        if (len > 0 && static_cast<std::size_t>(len) < buf.size() &&
+            host.substr(0, root_.size()) == root_ &&
+            (host.size() == root_.size() || host[root_.size()] == '/')) {
+            return host.size() == root_.size() ? std::string("/")
+                                               : std::string(host.substr(root_.size()));
+        }
+        // No /proc, or the root itself moved: fall back to resolving in user space.
+    }
+    auto resolved = resolve_in_root(root_, path, true);
     if (!resolved) return resolved.gap();
     struct stat st {};
-    if (::lstat(to_host(*resolved).c_str(), &st) != 0) return gap_from_errno(path, errno);
+    if (::lstat(host_path_of(root_, *resolved).c_str(), &st) != 0)
+        return gap_from_errno(path, errno);
     return resolved;
 }
 

@@ -1,6 +1,7 @@
 // RootedFs: the real file system seen through a root directory (chroot-like, without privilege).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "os/fs.hpp"
@@ -12,11 +13,20 @@ namespace rdmi {
 /// Files are opened non-blocking and must be regular, so a FIFO or device node never blocks.
 class RootedFs final : public Fs {
   public:
+    /// How paths below a non-"/" root are resolved.
+    enum class Resolution {
+        kernel,     ///< openat2(RESOLVE_IN_ROOT), one system call; user space when unavailable
+        userspace,  ///< one lstat per component (os/path_resolver.hpp)
+    };
+
     /// Opens a view below `root`. Fails when `root` is not an existing directory.
-    static Result<RootedFs> open(const std::string& root);
+    static Result<RootedFs> open(const std::string& root,
+                                 Resolution resolution = Resolution::kernel);
 
     [[nodiscard]] Result<std::string> read_file(
         std::string_view path, std::size_t max_bytes = kDefaultReadCap) const override;
+    [[nodiscard]] Result<std::shared_ptr<const FileBytes>> map_file(
+        std::string_view path, std::size_t max_bytes) const override;
     [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const override;
     [[nodiscard]] Result<FileInfo> stat(std::string_view path, bool follow = true) const override;
     [[nodiscard]] Result<std::string> read_link(std::string_view path) const override;
@@ -24,15 +34,20 @@ class RootedFs final : public Fs {
     [[nodiscard]] Result<std::string> host_path(std::string_view path) const override;
     [[nodiscard]] const std::string& root() const override { return root_; }
 
+    /// True when paths are resolved by the kernel (openat2 worked when the root was opened).
+    [[nodiscard]] bool kernel_resolution() const { return root_fd_ != nullptr; }
+
   private:
-    explicit RootedFs(std::string root) : root_(std::move(root)) {}
+    struct RootFd;
+    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd)
+        : root_(std::move(root)), root_fd_(std::move(root_fd)) {}
 
-    /// Resolves `path` inside the root; the final component is followed only when `follow_last`.
-    /// Returns the in-root canonical path.
-    [[nodiscard]] Result<std::string> resolve(std::string_view path, bool follow_last) const;
-    [[nodiscard]] std::string to_host(const std::string& in_root) const;
+    /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
+    /// `follow_last` is false. Returns a file descriptor the caller must close.
+    [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
 
-    std::string root_;  ///< canonical absolute host path, "/" for the live system
+    std::string root_;                 ///< canonical absolute host path, "/" for the live system
+    std::shared_ptr<RootFd> root_fd_;  ///< O_PATH descriptor of the root when using openat2
 };
 
 }  // namespace rdmi

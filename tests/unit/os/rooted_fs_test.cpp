@@ -4,13 +4,17 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <array>
+
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
 namespace {
 
-RootedFs open_root(const test::TempTree& tree) {
-    auto fs = RootedFs::open(tree.root());
+constexpr std::array kResolutions{RootedFs::Resolution::kernel, RootedFs::Resolution::userspace};
+
+RootedFs open_root(const test::TempTree& tree, RootedFs::Resolution resolution) {
+    auto fs = RootedFs::open(tree.root(), resolution);
     REQUIRE(fs.ok());
     return fs.value();
 }
@@ -21,17 +25,20 @@ TEST_CASE("RootedFs reads files and lists directories below the root") {
     test::TempTree tree;
     tree.write("/etc/mlnx-release", "DOCA_3.3.0_BSP\n");
     tree.write("/etc/b", "b");
-    const auto fs = open_root(tree);
-    auto text = fs.read_file("/etc/mlnx-release");
-    REQUIRE(text.ok());
-    CHECK(*text == "DOCA_3.3.0_BSP\n");
-    auto entries = fs.list_dir("/etc");
-    REQUIRE(entries.ok());
-    REQUIRE(entries->size() == 2);
-    CHECK(entries->at(0).name == "b");
-    CHECK(entries->at(1).name == "mlnx-release");
-    CHECK(entries->at(1).type == FileType::regular);
-    CHECK_FALSE(fs.is_live());
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        auto text = fs.read_file("/etc/mlnx-release");
+        REQUIRE(text.ok());
+        CHECK(*text == "DOCA_3.3.0_BSP\n");
+        auto entries = fs.list_dir("/etc");
+        REQUIRE(entries.ok());
+        REQUIRE(entries->size() == 2);
+        CHECK(entries->at(0).name == "b");
+        CHECK(entries->at(1).name == "mlnx-release");
+        CHECK(entries->at(1).type == FileType::regular);
+        CHECK_FALSE(fs.is_live());
+    }
 }
 
 TEST_CASE("RootedFs keeps absolute and relative link targets inside the root") {
@@ -40,66 +47,82 @@ TEST_CASE("RootedFs keeps absolute and relative link targets inside the root") {
     tree.symlink("/opt/mellanox/doca", "/usr/doca");
     tree.symlink("../../opt/mellanox/doca/applications/VERSION", "/var/lib/version");
     tree.symlink("/../../../../etc/passwd", "/escape");
-    const auto fs = open_root(tree);
-    CHECK(fs.read_file("/usr/doca/applications/VERSION").value() == "3.3.0\n");
-    CHECK(fs.read_file("/var/lib/version").value() == "3.3.0\n");
-    CHECK(fs.real_path("/var/lib/version").value() == "/opt/mellanox/doca/applications/VERSION");
-    CHECK(fs.read_link("/usr/doca").value() == "/opt/mellanox/doca");
-    // The host's /etc/passwd must never be reached through the root.
-    auto escaped = fs.read_file("/escape");
-    REQUIRE_FALSE(escaped.ok());
-    CHECK(escaped.gap().reason == GapReason::not_found);
-    CHECK(fs.host_path("/usr/doca/applications").value() ==
-          tree.root() + "/opt/mellanox/doca/applications");
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        CHECK(fs.read_file("/usr/doca/applications/VERSION").value() == "3.3.0\n");
+        CHECK(fs.read_file("/var/lib/version").value() == "3.3.0\n");
+        CHECK(fs.real_path("/var/lib/version").value() ==
+              "/opt/mellanox/doca/applications/VERSION");
+        CHECK(fs.read_link("/usr/doca").value() == "/opt/mellanox/doca");
+        // The host's /etc/passwd must never be reached through the root.
+        auto escaped = fs.read_file("/escape");
+        REQUIRE_FALSE(escaped.ok());
+        CHECK(escaped.gap().reason == GapReason::not_found);
+        CHECK(fs.host_path("/usr/doca/applications").value() ==
+              tree.root() + "/opt/mellanox/doca/applications");
+    }
 }
 
 TEST_CASE("RootedFs reports a symlink loop as an error, not a hang") {
     test::TempTree tree;
     tree.symlink("b", "/a");
     tree.symlink("a", "/b");
-    const auto fs = open_root(tree);
-    auto loop = fs.read_file("/a");
-    REQUIRE_FALSE(loop.ok());
-    CHECK(loop.gap().message == "/a: symbolic link loop");
-    CHECK_FALSE(fs.stat("/a").ok());
-    CHECK(fs.stat("/a", false).value().type == FileType::symlink);
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        auto loop = fs.read_file("/a");
+        REQUIRE_FALSE(loop.ok());
+        CHECK(loop.gap().message == "/a: symbolic link loop");
+        CHECK_FALSE(fs.stat("/a").ok());
+        CHECK(fs.stat("/a", false).value().type == FileType::symlink);
+    }
 }
 
 TEST_CASE("RootedFs never blocks on a FIFO and refuses directories") {
     test::TempTree tree;
     tree.fifo("/opt/VERSION");
-    const auto fs = open_root(tree);
-    auto fifo = fs.read_file("/opt/VERSION");
-    REQUIRE_FALSE(fifo.ok());
-    CHECK(fifo.gap().reason == GapReason::malformed);
-    CHECK(fifo.gap().message == "/opt/VERSION: is a FIFO, not a regular file");
-    auto dir = fs.read_file("/opt");
-    REQUIRE_FALSE(dir.ok());
-    CHECK(dir.gap().message.find("/opt: is a directory") == 0);
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        auto fifo = fs.read_file("/opt/VERSION");
+        REQUIRE_FALSE(fifo.ok());
+        CHECK(fifo.gap().reason == GapReason::malformed);
+        CHECK(fifo.gap().message == "/opt/VERSION: is a FIFO, not a regular file");
+        auto dir = fs.read_file("/opt");
+        REQUIRE_FALSE(dir.ok());
+        CHECK(dir.gap().message.find("/opt: is a directory") == 0);
+    }
 }
 
 TEST_CASE("RootedFs caps how much it reads from one file") {
     test::TempTree tree;
     tree.write("/big", std::string(5000, 'x'));
-    const auto fs = open_root(tree);
-    CHECK(fs.read_file("/big", 5000).ok());
-    auto big = fs.read_file("/big", 4999);
-    REQUIRE_FALSE(big.ok());
-    CHECK(big.gap().message == "/big: larger than 4999 bytes");
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        CHECK(fs.read_file("/big", 5000).ok());
+        auto big = fs.read_file("/big", 4999);
+        REQUIRE_FALSE(big.ok());
+        CHECK(big.gap().message == "/big: larger than 4999 bytes");
+    }
 }
 
 TEST_CASE("RootedFs names missing and unreadable files") {
     test::TempTree tree;
     tree.write("/secret", "x", 0000);
     tree.write("/file", "x");
-    const auto fs = open_root(tree);
-    auto missing = fs.read_file("/nope/x");
-    REQUIRE_FALSE(missing.ok());
-    CHECK(missing.gap().reason == GapReason::not_found);
-    CHECK(missing.gap().message == "/nope/x: no such file or directory");
-    CHECK(fs.read_file("/file/child").gap().reason == GapReason::not_found);
-    if (::geteuid() != 0) {  // root reads everything; the check only means something otherwise
-        CHECK(fs.read_file("/secret").gap().reason == GapReason::permission_denied);
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        auto missing = fs.read_file("/nope/x");
+        REQUIRE_FALSE(missing.ok());
+        CHECK(missing.gap().reason == GapReason::not_found);
+        CHECK(missing.gap().message == "/nope/x: no such file or directory");
+        CHECK(fs.read_file("/file/child").gap().reason == GapReason::not_found);
+        if (::geteuid() != 0) {  // root reads everything; the check only means something otherwise
+            CHECK(fs.read_file("/secret").gap().reason == GapReason::permission_denied);
+        }
     }
 }
 
@@ -109,6 +132,29 @@ TEST_CASE("RootedFs::open refuses a missing root and a file root") {
     CHECK(RootedFs::open(tree.root() + "/missing").gap().reason == GapReason::not_found);
     CHECK(RootedFs::open(tree.root() + "/file").gap().message.find("not a directory") !=
           std::string::npos);
+}
+
+TEST_CASE("kernel resolution is used where the kernel has openat2") {
+    test::TempTree tree;
+    CHECK(open_root(tree, RootedFs::Resolution::kernel).kernel_resolution());
+    CHECK_FALSE(open_root(tree, RootedFs::Resolution::userspace).kernel_resolution());
+}
+
+TEST_CASE("map_file maps a regular file and applies read_file's rules") {
+    test::TempTree tree;
+    tree.write("/lib/libx.so", std::string(10000, 'e'));
+    tree.write("/empty", "");
+    tree.fifo("/fifo");
+    for (auto resolution : kResolutions) {
+        const auto fs = open_root(tree, resolution);
+        auto mapped = fs.map_file("/lib/libx.so", 1U << 20U);
+        REQUIRE(mapped.ok());
+        CHECK((*mapped)->bytes() == std::string(10000, 'e'));
+        CHECK((*fs.map_file("/empty", 10))->bytes().empty());
+        CHECK(fs.map_file("/lib/libx.so", 9999).gap().message ==
+              "/lib/libx.so: larger than 9999 bytes");
+        CHECK(fs.map_file("/fifo", 10).gap().message == "/fifo: is a FIFO, not a regular file");
+    }
 }
 
 TEST_CASE("RootedFs on / is live and resolves through the kernel") {

@@ -20,6 +20,9 @@ TEST_CASE("make_sysfs_root.py builds a scenario, refuses foreign dirs, replaces 
     CHECK(scan_devices(*fs).functions.size() == 2);
     CHECK(test::run_fixture_script("cx6dx " + dir) != 0);  // not empty, no --force
     CHECK(test::run_fixture_script("--force cx7-vfs " + dir) == 0);
+    // --force replaced the directory; a RootedFs pins the one it opened, so open the new one.
+    fs = RootedFs::open(dir);
+    REQUIRE(fs.ok());
     CHECK(scan_devices(*fs).functions.size() == 5);
     tree.write("/foreign/file", "x");
     CHECK(test::run_fixture_script("--force cx6dx " + tree.host("/foreign")) != 0);
