@@ -179,7 +179,12 @@ std::vector<Check> library_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     for (const auto& lib : facts.libraries) {
         const std::string id = "library-" + lib.name;
-        if (lib.present) {
+        if (lib.present && lib.gap) {
+            checks.push_back(
+                make(id, Status::fail, lib.gap->message,
+                     "the library file is damaged: reinstall the runtime package of " + lib.name,
+                     {{"file", lib.path}}));
+        } else if (lib.present) {
             checks.push_back(
                 make(id, Status::pass,
                      lib.path + (lib.detail.empty() ? "" : " (soname " + lib.detail + ")"), "",

@@ -1,12 +1,16 @@
 // Headers, shared objects, samples and DPA/DOCA tools of the install.
 #include <sys/stat.h>
 
+#include "elf/elf_reader.hpp"
 #include "os/process.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/tool_runner.hpp"
 
 namespace rdmi::install {
 namespace {
+
+/// Bound on a library read for its soname; real DOCA libraries are tens of MiB at most.
+constexpr std::size_t kMaxLibraryBytes = 1ULL << 30U;
 
 std::string module_library_stem(const std::string& module) {
     std::string stem = "lib" + module;
@@ -43,6 +47,23 @@ InstalledFile find_shared_object(const Fs& fs, const std::string& module,
     }
     file.gap = Gap{GapReason::not_found, file.path + ": no such file (nor " + stem + ".so.*)"};
     return file;
+}
+
+/// The soname of a found library, read from its ELF dynamic section (never by loading it).
+void read_soname(const Fs& fs, InstalledFile& lib) {
+    auto bytes = fs.map_file(lib.path, kMaxLibraryBytes);
+    if (!bytes) {
+        lib.gap = bytes.gap();
+        return;
+    }
+    auto image = parse_elf((*bytes)->bytes());
+    if (!image) {
+        lib.gap = Gap{GapReason::malformed, lib.path + ": " + image.gap().message};
+    } else if (image->kind != ElfKind::shared_object) {
+        lib.gap = Gap{GapReason::malformed, lib.path + ": not a shared object"};
+    } else {
+        lib.detail = image->soname;
+    }
 }
 
 InstalledFile find_tool(const ProbeContext& ctx, const std::string& prefix,
@@ -100,7 +121,9 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
     }
     for (const auto& module : facts.stack) {
         if (!module.found || module.libdir.empty()) continue;
-        facts.libraries.push_back(find_shared_object(ctx.fs, module.name, module.libdir));
+        InstalledFile lib = find_shared_object(ctx.fs, module.name, module.libdir);
+        if (lib.present) read_soname(ctx.fs, lib);
+        facts.libraries.push_back(std::move(lib));
     }
     facts.samples.name = "samples/doca_rdmi";
     facts.samples.path = join_path(prefix, "samples/doca_rdmi");

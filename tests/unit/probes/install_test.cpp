@@ -140,3 +140,28 @@ TEST_CASE("no DOCA: the prefix fails and the dependent checks are skipped") {
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("a damaged shared object behind a module is a failure naming the file") {
+    test::TempTree tree;
+    auto made = run_process(
+        {RDMI_TEST_PYTHON,
+         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
+         "complete-3.3", tree.host("/r"), "--libs", fixture("libs", "")},
+        Deadline(60s));
+    REQUIRE(made.ok());
+    REQUIRE(made->exit_code == 0);
+    const std::string lib = "/r/opt/mellanox/doca/lib/x86_64-linux-gnu/libdoca_rdmi.so.3.3.0105";
+    tree.write(lib,
+               "\x7f"
+               "ELF truncated");
+    Probe probe(tree.host("/r"));
+    const auto& check = probe.check("library-doca-rdmi");
+    CHECK(check.status == Status::fail);
+    CHECK(check.message.find("/opt/mellanox/doca/lib/x86_64-linux-gnu/libdoca_rdmi.so: ") == 0);
+    CHECK(probe.check("library-doca-common").message.find("(soname libdoca_common.so.3)") !=
+          std::string::npos);
+}
+
+}  // namespace rdmi
