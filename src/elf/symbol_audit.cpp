@@ -17,10 +17,8 @@ bool contains(std::string_view text, std::string_view part) {
 
 // DPDK's convention, which DOCA's version maps follow: a node literally named EXPERIMENTAL.
 Stability node_marks(std::string_view node) {
-    if (contains(node, "EXPERIMENTAL"))
-        return Stability::experimental;
-    if (contains(node, "DEPRECATED"))
-        return Stability::deprecated;
+    if (contains(node, "EXPERIMENTAL")) return Stability::experimental;
+    if (contains(node, "DEPRECATED")) return Stability::deprecated;
     return Stability::unknown;
 }
 
@@ -47,15 +45,13 @@ Stability from_annotation(Annotation annotation) {
 }
 
 bool is_export(const ElfSymbol& symbol) {
-    if (!symbol.defined || symbol.name.empty())
-        return false;
+    if (!symbol.defined || symbol.name.empty()) return false;
     if (symbol.binding == SymbolBinding::local || symbol.binding == SymbolBinding::other)
         return false;
     if (symbol.visibility == SymbolVisibility::hidden ||
         symbol.visibility == SymbolVisibility::internal)
         return false;
-    if (symbol.type == SymbolType::section || symbol.type == SymbolType::file)
-        return false;
+    if (symbol.type == SymbolType::section || symbol.type == SymbolType::file) return false;
     // The absolute symbol GNU ld emits for each version node ("EXPERIMENTAL@@EXPERIMENTAL").
     return !(symbol.section == "*ABS*" && symbol.name == symbol.version);
 }
@@ -65,8 +61,7 @@ int rank(EvidenceSource source) {
 }
 
 bool compatible(const Evidence& evidence, Stability verdict) {
-    if (evidence.says == Stability::unknown || evidence.says == verdict)
-        return true;
+    if (evidence.says == Stability::unknown || evidence.says == verdict) return true;
     return evidence.says == Stability::stable && verdict == Stability::deprecated &&
            !evidence.can_say_deprecated;
 }
@@ -87,8 +82,7 @@ void decide(SymbolVerdict& verdict) {
     // A release node cannot say "deprecated"; a header or section that does refines it.
     if (verdict.stability == Stability::stable && !primary->can_say_deprecated) {
         for (const auto& e : verdict.evidence) {
-            if (e.says == Stability::deprecated)
-                verdict.stability = Stability::deprecated;
+            if (e.says == Stability::deprecated) verdict.stability = Stability::deprecated;
         }
     }
     verdict.sources_agree =
@@ -129,8 +123,7 @@ void add_library_evidence(const ElfImage& library, const ClassifyOptions& option
                           LibraryAudit& audit, Builder& builder) {
     bool deprecated_node = false;
     for (const auto& def : library.version_defs) {
-        if (def.is_base)
-            continue;
+        if (def.is_base) continue;
         audit.version_nodes.push_back(def.name);
         const Stability marks = node_marks(def.name);
         audit.version_nodes_mark_stability =
@@ -138,8 +131,7 @@ void add_library_evidence(const ElfImage& library, const ClassifyOptions& option
         deprecated_node = deprecated_node || marks == Stability::deprecated;
     }
     for (const auto& symbol : library.dynamic_symbols) {
-        if (!is_export(symbol) || !builder.wanted(symbol.name))
-            continue;
+        if (!is_export(symbol) || !builder.wanted(symbol.name)) continue;
         auto& verdict = builder.at(symbol.name);
         verdict.exported = true;
         verdict.type = symbol.type;
@@ -162,9 +154,10 @@ void add_library_evidence(const ElfImage& library, const ClassifyOptions& option
         }
         // Normally merged into .text by the linker (doca-facts G.3); a further signal if kept.
         const Stability in_section = section_marks(symbol.section);
-        if (in_section != Stability::unknown)
+        if (in_section != Stability::unknown) {
             verdict.evidence.push_back(
                 {EvidenceSource::section, in_section, symbol.section, options.library_ref});
+        }
     }
 }
 
@@ -172,8 +165,7 @@ void add_archive_evidence(std::span<const ArchiveMember> archive, const Classify
                           LibraryAudit& audit, Builder& builder) {
     bool deprecated_section = false;
     for (const auto& member : archive) {
-        if (!member.image)
-            continue;
+        if (!member.image) continue;
         for (const auto& symbol : member.image->static_symbols) {
             const Stability marks = section_marks(symbol.section);
             audit.archive_sections_mark_stability =
@@ -182,8 +174,7 @@ void add_archive_evidence(std::span<const ArchiveMember> archive, const Classify
         }
     }
     for (const auto& member : archive) {
-        if (!member.image)
-            continue;
+        if (!member.image) continue;
         const std::string ref = options.archive_ref + "(" + member.name + ")";
         for (const auto& symbol : member.image->static_symbols) {
             if (!symbol.defined || symbol.binding == SymbolBinding::local ||
@@ -201,8 +192,7 @@ void add_archive_evidence(std::span<const ArchiveMember> archive, const Classify
 
 void add_header_evidence(std::span<const HeaderDecl> headers, Builder& builder) {
     for (const auto& decl : headers) {
-        if (!builder.wanted(decl.name))
-            continue;
+        if (!builder.wanted(decl.name)) continue;
         auto& verdict = builder.at(decl.name);
         verdict.declared = true;
         verdict.evidence.push_back({EvidenceSource::header, from_annotation(decl.annotation),
@@ -260,8 +250,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     add_archive_evidence(archive, options, audit, builder);
     add_header_evidence(headers, builder);
     for (const auto& item : runtime) {
-        if (builder.wanted(item.symbol))
-            builder.at(item.symbol).evidence.push_back(item.evidence);
+        if (builder.wanted(item.symbol)) builder.at(item.symbol).evidence.push_back(item.evidence);
     }
     audit.symbols = builder.take();
     std::sort(audit.symbols.begin(), audit.symbols.end(),
@@ -272,8 +261,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
             audit.declared_not_exported.push_back(verdict.name);
         if (audit.headers_scanned && verdict.exported && !verdict.declared)
             audit.exported_not_declared.push_back(verdict.name);
-        if (!verdict.sources_agree)
-            audit.disagreements.push_back(verdict.name);
+        if (!verdict.sources_agree) audit.disagreements.push_back(verdict.name);
         switch (verdict.stability) {
             case Stability::experimental:
                 ++audit.counts.experimental;

@@ -174,16 +174,18 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
 
     // libpkgconf expands into fixed 64 KiB buffers and truncates without a word.
     for (const auto& [key, value] : module.variables) {
-        if (value.size() >= kMaxPcValueBytes)
+        if (value.size() >= kMaxPcValueBytes) {
             return malformed("variable '" + key + "' expands to " + std::to_string(value.size()) +
                              "+ bytes, past libpkgconf's buffer (truncated)");
+        }
     }
     for (const auto* list :
          {&module.libs, &module.libs_private, &module.cflags, &module.cflags_private}) {
         for (const auto& token : *list) {
-            if (token.size() >= kMaxPcValueBytes)
+            if (token.size() >= kMaxPcValueBytes) {
                 return malformed("a Libs/Cflags token is " + std::to_string(token.size()) +
                                  "+ bytes, past libpkgconf's buffer (truncated)");
+            }
         }
     }
 

@@ -21,7 +21,7 @@ std::string find_multiarch_pc_dir(const Fs& fs, const std::string& prefix) {
     std::string any;
     for (const auto& entry : *entries) {
         if (entry.name.find("-linux-gnu") == std::string::npos) continue;
-        const std::string dir = join_path(prefix, "lib/" + entry.name + "/pkgconfig");
+        std::string dir = join_path(prefix, "lib/" + entry.name + "/pkgconfig");
         if (!is_dir(fs, dir)) continue;
         if (fs.exists(join_path(dir, "doca-common.pc"))) return dir;
         if (any.empty()) any = dir;

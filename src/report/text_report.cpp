@@ -1,7 +1,7 @@
 // Human summary of the full report.
 #include "report/text_report.hpp"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "build_info.hpp"
 
@@ -31,9 +31,7 @@ std::string report(const TextStyle& style, const Report& report) {
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     out += render_checks(style, report.checks);
     if (style.verbosity >= 0) {
-        char timing[64];
-        std::snprintf(timing, sizeof timing, " in %.1f ms",
-                      report.run.duration_ms);  // NOLINT(cert-err33-c)
+        const std::string timing = fmt::format(" in {:.1f} ms", report.run.duration_ms);
         std::string verdict = render_verdict(style, report.checks);
         verdict.insert(verdict.size() - 1, timing);
         out += "\n" + verdict;

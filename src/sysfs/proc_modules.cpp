@@ -23,12 +23,12 @@ Result<std::vector<std::string>> parse_proc_modules(std::string_view bytes) {
         std::string_view line = bytes.substr(0, nl);
         bytes.remove_prefix(nl == std::string_view::npos ? bytes.size() : nl + 1);
         ++line_no;
-        if (line.empty())
-            continue;
+        if (line.empty()) continue;
         const std::string_view name = line.substr(0, line.find(' '));
-        if (name.empty() || !std::all_of(name.begin(), name.end(), is_module_char))
+        if (name.empty() || !std::all_of(name.begin(), name.end(), is_module_char)) {
             return malformed("line " + std::to_string(line_no) +
                              ": not a module entry: " + quoted(line));
+        }
         names.emplace_back(name);
     }
     return names;

@@ -16,8 +16,7 @@ constexpr std::string_view kClass = "/sys/class/infiniband";
 std::optional<std::uint32_t> number_of(std::string_view name) {
     std::uint32_t n = 0;
     auto [ptr, ec] = std::from_chars(name.data(), name.data() + name.size(), n);
-    if (ec != std::errc() || ptr != name.data() + name.size() || name.empty())
-        return std::nullopt;
+    if (ec != std::errc() || ptr != name.data() + name.size() || name.empty()) return std::nullopt;
     return n;
 }
 
@@ -39,8 +38,7 @@ void scan_gids(const AttrDir& port, RdmaPort& out, GidScan& scan) {
         return;
     }
     for (const auto& entry : *entries) {
-        if (!number_of(entry.name))
-            continue;
+        if (!number_of(entry.name)) continue;
         auto bytes = gids.read(entry.name);
         if (!bytes) {
             out.gaps.push_back(bytes.gap());
@@ -51,22 +49,21 @@ void scan_gids(const AttrDir& port, RdmaPort& out, GidScan& scan) {
             out.gaps.push_back(gids.located(entry.name, gid.gap()));
             continue;
         }
-        if (is_zero_gid(*gid))
-            continue;
+        if (is_zero_gid(*gid)) continue;
         ++scan.count;
         // The kernel fails reads of these for empty entries (EINVAL), so only non-zero ones.
         auto type = types.read(entry.name);
         auto type_text = type ? parse_line(*type) : Result<std::string>(type.gap());
-        if (type_text)
+        if (type_text) {
             scan.types.insert(*type_text);
-        else
+        } else {
             out.gaps.push_back(types.located(entry.name, type_text.gap()));
+        }
         // ndevs exist only for RoCE entries; on InfiniBand ports the read fails by design.
         auto ndev = ndevs.read(entry.name);
         if (ndev) {
             auto ndev_text = parse_line(*ndev);
-            if (ndev_text)
-                scan.ndevs.insert(*ndev_text);
+            if (ndev_text) scan.ndevs.insert(*ndev_text);
         }
     }
     out.gid_count = Sourced<std::uint32_t>::of(scan.count, port.source("gids"));
@@ -134,8 +131,7 @@ void scan_one(const Fs& fs, const std::string& name, const FunctionIndex& by_pat
         function_known = true;
         for (const auto& nd : fn.netdevs) {
             const NetDev* netdev = inventory.find_netdev(nd);
-            if (netdev == nullptr || !is_representor(*netdev))
-                function_netdevs.push_back(nd);
+            if (netdev == nullptr || !is_representor(*netdev)) function_netdevs.push_back(nd);
         }
     }
     dev.fw_ver = dir.get<std::string>("fw_ver", parse_fw_ver);
@@ -151,13 +147,13 @@ void scan_one(const Fs& fs, const std::string& name, const FunctionIndex& by_pat
     } else {
         std::vector<std::pair<std::uint32_t, std::string>> numbers;
         for (const auto& entry : *entries) {
-            if (auto n = number_of(entry.name))
-                numbers.emplace_back(*n, entry.name);
+            if (auto n = number_of(entry.name)) numbers.emplace_back(*n, entry.name);
         }
         std::sort(numbers.begin(), numbers.end());
-        for (const auto& [number, entry] : numbers)
+        for (const auto& [number, entry] : numbers) {
             dev.ports.push_back(
                 scan_port(ports, number, entry, function_netdevs, function_known, dir));
+        }
     }
     inventory.rdma_devices.push_back(std::move(dev));
 }
@@ -168,12 +164,10 @@ void scan_rdma_devices(const Fs& fs, const FunctionIndex& by_path, DeviceInvento
     auto entries = fs.list_dir(kClass);
     if (!entries) {
         // The class directory appears with ib_core; without it there are simply no devices.
-        if (entries.gap().reason != GapReason::not_found)
-            inventory.gaps.push_back(entries.gap());
+        if (entries.gap().reason != GapReason::not_found) inventory.gaps.push_back(entries.gap());
         return;
     }
-    for (const auto& entry : *entries)
-        scan_one(fs, entry.name, by_path, inventory);
+    for (const auto& entry : *entries) scan_one(fs, entry.name, by_path, inventory);
 }
 
 }  // namespace rdmi::sysfs
