@@ -64,6 +64,7 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
 DevicesFacts probe_devices(const ProbeContext& ctx, const std::optional<InstallFacts>& install) {
     DevicesFacts facts;
     facts.inventory = sysfs::scan_devices(ctx.fs);
+    facts.pci_bus_present = ctx.fs.stat("/sys/bus/pci/devices").ok();
     facts.platform = sysfs::scan_platform(ctx.fs);
     facts.host = sysfs::classify_host(facts.platform, facts.inventory);
     facts.verbs = probe_verbs(ctx);

@@ -40,6 +40,9 @@ struct DevicesFacts {
     VerbsFacts verbs;
     DocaCapsFacts doca;
     std::vector<DeviceSummary> summary;  ///< inventory order
+    /// False when the root has no /sys/bus/pci/devices at all (e.g. a bare DOCA install tree):
+    /// then there is nothing to judge and the verdict is info, not fail.
+    bool pci_bus_present = true;
     std::vector<Check> checks;
 };
 
