@@ -62,7 +62,7 @@ int visit(dl_phdr_info* info, std::size_t, void* data) {
     for (int i = 0; i < info->dlpi_phnum; ++i) {
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr +  // NOLINT
-                                                          info->dlpi_phdr[i].p_vaddr);
+                                                         info->dlpi_phdr[i].p_vaddr);
     }
     if (dynamic == nullptr) return 1;
     const ElfW(Sym)* symtab = nullptr;
@@ -115,9 +115,10 @@ std::vector<CapSymbol> cap_symbols(const std::vector<std::string>& names) {
     }
     std::sort(out.begin(), out.end(),
               [](const CapSymbol& a, const CapSymbol& b) { return a.symbol < b.symbol; });
-    out.erase(std::unique(out.begin(), out.end(),
-                          [](const CapSymbol& a, const CapSymbol& b) { return a.symbol == b.symbol; }),
-              out.end());
+    out.erase(
+        std::unique(out.begin(), out.end(),
+                    [](const CapSymbol& a, const CapSymbol& b) { return a.symbol == b.symbol; }),
+        out.end());
     return out;
 }
 

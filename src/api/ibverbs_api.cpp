@@ -57,7 +57,7 @@ Result<Api> bind(const DynamicLibrary& lib) {
 
 fn::query_device_ex query_device_ex_op(Context* context) {
     if (context == nullptr || context->abi_compat != kAbiIsExtended) return nullptr;
-    auto* words = reinterpret_cast<void**>(context);  // NOLINT: verbs.h container_of
+    auto* words = reinterpret_cast<void**>(context);           // NOLINT: verbs.h container_of
     const auto sz = reinterpret_cast<std::size_t>(words[-1]);  // NOLINT
     // verbs_get_ctx_op: sz must cover everything from the op to the end of the struct.
     if (sz < kQueryDeviceExWordsBefore * sizeof(void*) + sizeof(Context)) return nullptr;
@@ -105,9 +105,9 @@ const std::vector<FlagName>& odp_general_cap_names() {
 }
 
 const std::vector<FlagName>& odp_transport_cap_names() {
-    static const std::vector<FlagName> kNames = {
-        {1ULL << 0, "send"}, {1ULL << 1, "recv"},   {1ULL << 2, "write"},
-        {1ULL << 3, "read"}, {1ULL << 4, "atomic"}, {1ULL << 5, "srq_recv"}};
+    static const std::vector<FlagName> kNames = {{1ULL << 0, "send"},   {1ULL << 1, "recv"},
+                                                 {1ULL << 2, "write"},  {1ULL << 3, "read"},
+                                                 {1ULL << 4, "atomic"}, {1ULL << 5, "srq_recv"}};
     return kNames;
 }
 
@@ -124,13 +124,20 @@ DecodedFlags decode_flags(std::uint64_t value, const std::vector<FlagName>& tabl
 
 std::string_view port_state_name(int state) {
     switch (state) {
-        case 0: return "NOP";
-        case 1: return "DOWN";
-        case 2: return "INIT";
-        case 3: return "ARMED";
-        case 4: return "ACTIVE";
-        case 5: return "ACTIVE_DEFER";
-        default: return "";
+        case 0:
+            return "NOP";
+        case 1:
+            return "DOWN";
+        case 2:
+            return "INIT";
+        case 3:
+            return "ARMED";
+        case 4:
+            return "ACTIVE";
+        case 5:
+            return "ACTIVE_DEFER";
+        default:
+            return "";
     }
 }
 
@@ -141,64 +148,96 @@ std::uint32_t mtu_bytes(int mtu) {
 
 std::string_view link_layer_name(std::uint8_t link_layer) {
     switch (link_layer) {
-        case 0: return "Unspecified";
-        case 1: return "InfiniBand";
-        case 2: return "Ethernet";
-        default: return "";
+        case 0:
+            return "Unspecified";
+        case 1:
+            return "InfiniBand";
+        case 2:
+            return "Ethernet";
+        default:
+            return "";
     }
 }
 
 std::string_view width_name(std::uint8_t width) {
     switch (width) {
-        case 1: return "1X";
-        case 2: return "4X";
-        case 4: return "8X";
-        case 8: return "12X";
-        case 16: return "2X";
-        default: return "";
+        case 1:
+            return "1X";
+        case 2:
+            return "4X";
+        case 4:
+            return "8X";
+        case 8:
+            return "12X";
+        case 16:
+            return "2X";
+        default:
+            return "";
     }
 }
 
 std::string_view speed_name(std::uint8_t speed) {
     switch (speed) {
-        case 1: return "SDR";
-        case 2: return "DDR";
-        case 4: return "QDR";
-        case 8: return "FDR10";
-        case 16: return "FDR";
-        case 32: return "EDR";
-        case 64: return "HDR";
-        case 128: return "NDR";
-        default: return "";
+        case 1:
+            return "SDR";
+        case 2:
+            return "DDR";
+        case 4:
+            return "QDR";
+        case 8:
+            return "FDR10";
+        case 16:
+            return "FDR";
+        case 32:
+            return "EDR";
+        case 64:
+            return "HDR";
+        case 128:
+            return "NDR";
+        default:
+            return "";
     }
 }
 
 std::string_view phys_state_name(std::uint8_t phys_state) {
     switch (phys_state) {
-        case 1: return "SLEEP";
-        case 2: return "POLLING";
-        case 3: return "DISABLED";
-        case 4: return "PORT_CONFIGURATION_TRAINING";
-        case 5: return "LINK_UP";
-        case 6: return "LINK_ERROR_RECOVERY";
-        case 7: return "PHY_TEST";
-        default: return "";
+        case 1:
+            return "SLEEP";
+        case 2:
+            return "POLLING";
+        case 3:
+            return "DISABLED";
+        case 4:
+            return "PORT_CONFIGURATION_TRAINING";
+        case 5:
+            return "LINK_UP";
+        case 6:
+            return "LINK_ERROR_RECOVERY";
+        case 7:
+            return "PHY_TEST";
+        default:
+            return "";
     }
 }
 
 std::string_view atomic_cap_name(int cap) {
     switch (cap) {
-        case 0: return "none";
-        case 1: return "hca";
-        case 2: return "glob";
-        default: return "";
+        case 0:
+            return "none";
+        case 1:
+            return "hca";
+        case 2:
+            return "glob";
+        default:
+            return "";
     }
 }
 
 std::string format_guid(std::uint64_t big_endian_guid) {
     const auto* b = reinterpret_cast<const unsigned char*>(&big_endian_guid);  // NOLINT
     char text[24];
-    std::snprintf(text, sizeof text, "%02x%02x:%02x%02x:%02x%02x:%02x%02x", b[0], b[1], b[2],  // NOLINT
+    std::snprintf(text, sizeof text, "%02x%02x:%02x%02x:%02x%02x:%02x%02x", b[0], b[1],
+                  b[2],  // NOLINT
                   b[3], b[4], b[5], b[6], b[7]);
     return text;
 }

@@ -102,7 +102,7 @@ struct DeviceAttrEx {
 
 /// struct ibv_port_attr (verbs.h) with room for fields newer libraries may add.
 struct PortAttr {
-    int state;  ///< enum ibv_port_state
+    int state;    ///< enum ibv_port_state
     int max_mtu;  ///< enum ibv_mtu
     int active_mtu;
     int gid_tbl_len;

@@ -24,7 +24,8 @@ struct DeviceSummary {
     std::string product;   ///< "" when the id is not in the table
     std::vector<std::string> rdma_devices;
     std::vector<std::string> netdevs;
-    std::string port_state;  ///< "ACTIVE", "DOWN", "INIT", "ACTIVE/DOWN" (per port), "" without rdma
+    std::string
+        port_state;  ///< "ACTIVE", "DOWN", "INIT", "ACTIVE/DOWN" (per port), "" without rdma
     bool port_active = false;  ///< at least one port ACTIVE
     /// Final DPA answer: DOCA's doca_dpa_cap_is_supported when DOCA listed the function,
     /// else the sysfs inference from the device id.

@@ -16,6 +16,11 @@ std::string join(const std::vector<std::string>& items, const char* separator = 
     return out;
 }
 
+template <typename T>
+std::string why(const Sourced<T>& value) {
+    return value.gap ? value.gap->message : std::string("not read");
+}
+
 Provenance sysfs_source(const char* ref) {
     return {"sysfs", ref};
 }
@@ -28,10 +33,12 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     if (facts.summary.empty()) {
-        check.message = "RDMI on the DPA is not possible here: no NVIDIA networking device "
-                        "(PCI vendor 0x15b3) in /sys/bus/pci/devices";
-        check.remediation = "run on a host with a BlueField-3 or ConnectX-7/8/9, or on the "
-                            "BlueField's Arm side";
+        check.message =
+            "RDMI on the DPA is not possible here: no NVIDIA networking device "
+            "(PCI vendor 0x15b3) in /sys/bus/pci/devices";
+        check.remediation =
+            "run on a host with a BlueField-3 or ConnectX-7/8/9, or on the "
+            "BlueField's Arm side";
         return check;
     }
     std::vector<std::string> possible;
@@ -43,24 +50,29 @@ Check dpa_verdict(const DevicesFacts& facts) {
         const bool dpa = row.dpa.ok() && row.dpa.value->support == sysfs::DpaSupport::yes;
         if (row.dpa.source.kind == "api") doca_answered = true;
         if (!dpa) {
-            without_dpa.push_back(row.function + (row.product.empty() ? "" : " (" + row.product + ")"));
+            without_dpa.push_back(row.function +
+                                  (row.product.empty() ? "" : " (" + row.product + ")"));
             continue;
         }
         any_dpa = true;
         const auto* fn = facts.inventory.find_function(row.function);
         const bool driver = fn != nullptr && fn->driver.ok() && *fn->driver.value == "mlx5_core";
-        const std::string label = row.function + (row.rdma_devices.empty() ? "" : " (" + join(row.rdma_devices) + ")");
+        const std::string label =
+            row.function + (row.rdma_devices.empty() ? "" : " (" + join(row.rdma_devices) + ")");
         if (!driver)
             blocked.push_back(label + ": no driver (mlx5_core not bound)");
         else if (row.rdma_devices.empty())
             blocked.push_back(label + ": no RDMA device (mlx5_ib not loaded?)");
         else if (!row.port_active)
-            blocked.push_back(label + ": port " + (row.port_state.empty() ? "state unknown" : row.port_state));
+            blocked.push_back(label + ": port " +
+                              (row.port_state.empty() ? "state unknown" : row.port_state));
         else
             possible.push_back(label);
     }
-    if (doca_answered) check.sources.push_back({"api", "doca_dpa_cap_is_supported"});
-    else check.sources.push_back({"derived", "DPA inferred from the PCI device id"});
+    if (doca_answered)
+        check.sources.push_back({"api", "doca_dpa_cap_is_supported"});
+    else
+        check.sources.push_back({"derived", "DPA inferred from the PCI device id"});
     check.sources.push_back(sysfs_source("/sys/class/infiniband"));
     if (!possible.empty()) {
         check.status = Status::pass;
@@ -74,18 +86,21 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     check.message = "RDMI on the DPA is not possible here: " + join(blocked, "; ");
-    check.remediation = "load mlx5_core/mlx5_ib and bring a port up (ip link set <netdev> up; "
-                        "an InfiniBand port needs a subnet manager)";
+    check.remediation =
+        "load mlx5_core/mlx5_ib and bring a port up (ip link set <netdev> up; "
+        "an InfiniBand port needs a subnet manager)";
     return check;
 }
 
 Check module_check(const char* id, const char* name, const sysfs::ModuleState& state,
                    bool devices_present) {
-    Check check{id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
+    Check check{
+        id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
     if (!state.present.ok()) {
         // Nothing to judge when there is no device either (a container, a bare install tree).
         check.status = devices_present ? Status::skip : Status::info;
-        check.message = std::string(name) + ": cannot tell whether it is loaded: " + state.present.gap->message;
+        check.message =
+            std::string(name) + ": cannot tell whether it is loaded: " + why(state.present);
         return check;
     }
     if (*state.present.value) {
@@ -104,8 +119,10 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
     const bool rdma = !facts.inventory.rdma_devices.empty();
     if (!facts.platform.uverbs.ok()) {
         check.status = rdma ? Status::fail : Status::info;
-        check.message = "/dev/infiniband: " + facts.platform.uverbs.gap->message;
-        if (rdma) check.remediation = "in a container, mount the host's /dev/infiniband (--device /dev/infiniband)";
+        check.message = "/dev/infiniband: " + why(facts.platform.uverbs);
+        if (rdma)
+            check.remediation =
+                "in a container, mount the host's /dev/infiniband (--device /dev/infiniband)";
         return check;
     }
     const auto& nodes = *facts.platform.uverbs.value;
@@ -114,14 +131,17 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
         check.message = rdma ? "no /dev/infiniband/uverbs* although the kernel has RDMA devices "
                                "(a container without the device nodes, or ib_uverbs not loaded)"
                              : "no /dev/infiniband/uverbs* (no RDMA device)";
-        if (rdma) check.remediation = "modprobe ib_uverbs; in a container pass --device /dev/infiniband";
+        if (rdma)
+            check.remediation = "modprobe ib_uverbs; in a container pass --device /dev/infiniband";
         return check;
     }
     std::vector<std::string> denied;
     bool decided = true;
     for (const auto& node : nodes) {
-        if (!node.accessible.ok()) decided = false;
-        else if (!*node.accessible.value) denied.push_back(node.path);
+        if (!node.accessible.ok())
+            decided = false;
+        else if (!*node.accessible.value)
+            denied.push_back(node.path);
     }
     if (!live || !decided) {
         check.message = std::to_string(nodes.size()) + " uverbs node(s); access not judged (" +
@@ -130,12 +150,15 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
     }
     if (denied.empty()) {
         check.status = Status::pass;
-        check.message = "all " + std::to_string(nodes.size()) + " /dev/infiniband/uverbs* nodes are read-write for this user";
+        check.message = "all " + std::to_string(nodes.size()) +
+                        " /dev/infiniband/uverbs* nodes are read-write for this user";
         return check;
     }
     check.status = Status::fail;
     check.message = "not read-write for this user: " + join(denied);
-    check.remediation = "add the user to the group owning /dev/infiniband/uverbs* (often 'rdma') or fix the udev rule";
+    check.remediation =
+        "add the user to the group owning /dev/infiniband/uverbs* (often 'rdma') or fix the udev "
+        "rule";
     return check;
 }
 
@@ -148,10 +171,11 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
     }
     if (!verbs.library.ok()) {
         check.status = Status::skip;
-        check.message = "libibverbs not loaded: " + verbs.library.gap->message;
-        check.remediation = verbs.library.gap->reason == GapReason::not_installed
-                                ? "install libibverbs1 (Debian/Ubuntu) or libibverbs (RHEL)"
-                                : "";
+        check.message = "libibverbs not loaded: " + why(verbs.library);
+        check.remediation =
+            verbs.library.gap && verbs.library.gap->reason == GapReason::not_installed
+                ? "install libibverbs1 (Debian/Ubuntu) or libibverbs (RHEL)"
+                : "";
         return check;
     }
     check.sources.push_back(verbs.library.source);
@@ -170,16 +194,19 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
     }
     if (verbs.devices.empty()) {
         if (sysfs_names.empty()) {
-            check.message = "libibverbs lists no devices: the kernel has no RDMA device "
-                            "(/sys/class/infiniband is empty or absent)";
+            check.message =
+                "libibverbs lists no devices: the kernel has no RDMA device "
+                "(/sys/class/infiniband is empty or absent)";
             return check;
         }
         const bool nodes = facts.platform.uverbs.ok() && !facts.platform.uverbs.value->empty();
         check.status = Status::fail;
-        check.message = nodes ? "libibverbs lists none of " + join(sysfs_names) +
-                                    ": no provider for them (rdma-core's libmlx5 missing?)"
-                              : "libibverbs lists none of " + join(sysfs_names) +
-                                    ": /dev/infiniband is not accessible (a container without the device nodes?)";
+        check.message =
+            nodes
+                ? "libibverbs lists none of " + join(sysfs_names) +
+                      ": no provider for them (rdma-core's libmlx5 missing?)"
+                : "libibverbs lists none of " + join(sysfs_names) +
+                      ": /dev/infiniband is not accessible (a container without the device nodes?)";
         check.remediation = nodes ? "install rdma-core's provider package (ibverbs-providers)"
                                   : "pass --device /dev/infiniband to the container";
         return check;
@@ -187,8 +214,11 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
     std::vector<std::string> ok;
     std::vector<std::string> failed;
     for (const auto& d : verbs.devices) {
-        if (d.gap) failed.push_back(d.name + ": " + std::string(to_string(d.gap->reason)) + " (" + d.gap->message + ")");
-        else ok.push_back(d.name);
+        if (d.gap)
+            failed.push_back(d.name + ": " + std::string(to_string(d.gap->reason)) + " (" +
+                             d.gap->message + ")");
+        else
+            ok.push_back(d.name);
     }
     check.status = failed.empty() ? Status::pass : Status::fail;
     check.message = "libibverbs opened " + (ok.empty() ? std::string("no device") : join(ok));
@@ -227,11 +257,14 @@ Check hugepages_check(const DevicesFacts& facts) {
     };
     std::string mounts;
     if (p.hugetlbfs_mounts.ok()) {
-        for (const auto& m : *p.hugetlbfs_mounts.value) mounts += (mounts.empty() ? "" : ", ") + m.mount_point;
+        for (const auto& m : *p.hugetlbfs_mounts.value)
+            mounts += (mounts.empty() ? "" : ", ") + m.mount_point;
     }
-    return Check{"hugepages", Status::info,
+    return Check{"hugepages",
+                 Status::info,
                  "hugepages " + pool("2M", p.hugepages_2m) + "; " + pool("1G", p.hugepages_1g) +
-                     "; hugetlbfs " + (mounts.empty() ? std::string("not mounted") : "at " + mounts),
+                     "; hugetlbfs " +
+                     (mounts.empty() ? std::string("not mounted") : "at " + mounts),
                  "",
                  {sysfs_source("/sys/kernel/mm/hugepages"), {"procfs", "/proc/mounts"}}};
 }

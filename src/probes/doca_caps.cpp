@@ -22,7 +22,8 @@ bool is_major_soname(const std::string& name, std::string& stem) {
     if (suffix.empty()) return true;
     if (suffix.front() != '.' || suffix.size() < 2) return false;
     return suffix.find('.', 1) == std::string::npos &&
-           std::all_of(suffix.begin() + 1, suffix.end(), [](char c) { return c >= '0' && c <= '9'; });
+           std::all_of(suffix.begin() + 1, suffix.end(),
+                       [](char c) { return c >= '0' && c <= '9'; });
 }
 
 Json pairs_json(const std::vector<std::pair<std::string, std::uint64_t>>& pairs) {
@@ -33,7 +34,8 @@ Json pairs_json(const std::vector<std::pair<std::string, std::uint64_t>>& pairs)
 
 std::vector<std::pair<std::string, std::uint64_t>> pairs_from(const Json& j) {
     std::vector<std::pair<std::string, std::uint64_t>> out;
-    for (const auto& p : j) out.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::uint64_t>());
+    for (const auto& p : j)
+        out.emplace_back(p.at(0).get<std::string>(), p.at(1).get<std::uint64_t>());
     return out;
 }
 
@@ -78,9 +80,11 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
         facts.gap = Gap{GapReason::not_applicable, "DOCA libraries are not loaded under --root"};
         return facts;
     }
-    const auto wanted = install ? doca_libraries_to_load(ctx.fs, *install) : std::vector<std::string>{};
+    const auto wanted =
+        install ? doca_libraries_to_load(ctx.fs, *install) : std::vector<std::string>{};
     if (wanted.empty()) {
-        facts.gap = Gap{GapReason::not_installed, "libdoca_common was not found by the install probe"};
+        facts.gap =
+            Gap{GapReason::not_installed, "libdoca_common was not found by the install probe"};
         return facts;
     }
     std::vector<std::string> trusted;
@@ -105,8 +109,9 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
         facts.gap = Gap{GapReason::untrusted, "libdoca_common was not loaded (see library gaps)"};
         return facts;
     }
-    auto answer = run_isolated([&trusted]() { return encode_doca_caps(query_doca_caps(trusted)); },
-                               ctx.call_deadline(), "doca_devinfo_create_list via " + trusted.front());
+    auto answer =
+        run_isolated([&trusted]() { return encode_doca_caps(query_doca_caps(trusted)); },
+                     ctx.call_deadline(), "doca_devinfo_create_list via " + trusted.front());
     if (!answer) {
         facts.gap = answer.gap();
         return facts;
@@ -147,7 +152,7 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
     }
     Json gaps = Json::array();
     for (const auto& g : facts.library_gaps) gaps.push_back(gap_json(g));
-    return Json{{"libraries", facts.libraries}, {"library_gaps", gaps},
+    return Json{{"libraries", facts.libraries},   {"library_gaps", gaps},
                 {"predicates", facts.predicates}, {"error_names", facts.error_names},
                 {"gap", gap_json(facts.gap)},     {"devices", devices}}
         .dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -180,10 +185,10 @@ Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
                 device.errors.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(),
                                          e.at(2).get<std::string>()});
             if (const auto& v = d.at("verbs"); !v.is_null())
-                device.verbs = DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
-                                              v.at(2).get<std::vector<std::string>>(),
-                                              v.at(3).get<std::vector<std::string>>(),
-                                              gap_from(v.at(4))};
+                device.verbs =
+                    DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
+                                   v.at(2).get<std::vector<std::string>>(),
+                                   v.at(3).get<std::vector<std::string>>(), gap_from(v.at(4))};
             facts.devices.push_back(std::move(device));
         }
         return facts;

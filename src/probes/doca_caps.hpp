@@ -35,10 +35,10 @@ struct DocaCallError {
 /// doca_verbs_query_device's attributes (doca-facts D.4); getters the library lacks are absent.
 struct DocaVerbsAttrs {
     std::vector<std::pair<std::string, std::uint64_t>> values;  ///< max_qp, ...
-    std::string atomic_cap;               ///< "none", "hca", "glob"; empty when unknown
-    std::vector<std::string> supported;   ///< "dpa_external_datapath", ...
-    std::vector<std::string> missing;     ///< getters not exported by this libdoca_verbs
-    std::optional<Gap> gap;               ///< context create / query failed
+    std::string atomic_cap;              ///< "none", "hca", "glob"; empty when unknown
+    std::vector<std::string> supported;  ///< "dpa_external_datapath", ...
+    std::vector<std::string> missing;    ///< getters not exported by this libdoca_verbs
+    std::optional<Gap> gap;              ///< context create / query failed
 };
 
 /// One entry of doca_devinfo_create_list.
@@ -46,24 +46,24 @@ struct DocaDevice {
     std::string pci_address;  ///< "0000:03:00.0"
     std::string ibdev_name;
     std::string iface_name;
-    std::string pci_func_type;  ///< "PF", "VF", "SF", or "" when unknown
-    std::optional<bool> dpa;    ///< doca_dpa_cap_is_supported; nullopt without libdoca_dpa
+    std::string pci_func_type;           ///< "PF", "VF", "SF", or "" when unknown
+    std::optional<bool> dpa;             ///< doca_dpa_cap_is_supported; nullopt without libdoca_dpa
     std::vector<DocaCapAnswer> answers;  ///< every predicate called, by symbol
     /// Supported flags by library ("rdma" -> ["task_read", "task_write"], "dpa" -> ["dpa"]):
     /// what the capability-snapshot document is built from.
     std::map<std::string, std::vector<std::string>> supported;
     std::vector<std::pair<std::string, std::uint64_t>> rdma_values;  ///< doca_rdma_cap_get_*
-    std::vector<DocaCallError> errors;  ///< identity getters and value getters that failed
+    std::vector<DocaCallError> errors;    ///< identity getters and value getters that failed
     std::optional<DocaVerbsAttrs> verbs;  ///< when libdoca_verbs is installed
 };
 
 /// Everything the DOCA layer learned.
 struct DocaCapsFacts {
-    std::vector<std::string> libraries;  ///< the libraries loaded (host paths), common first
-    std::vector<Gap> library_gaps;       ///< libraries not loaded (untrusted, ...)
+    std::vector<std::string> libraries;   ///< the libraries loaded (host paths), common first
+    std::vector<Gap> library_gaps;        ///< libraries not loaded (untrusted, ...)
     std::vector<std::string> predicates;  ///< capability symbols discovered, by symbol
-    std::string error_names;  ///< "doca_error_get_name" or "fallback table"
-    std::optional<Gap> gap;   ///< why there is no device list
+    std::string error_names;              ///< "doca_error_get_name" or "fallback table"
+    std::optional<Gap> gap;               ///< why there is no device list
     std::vector<DocaDevice> devices;
 };
 

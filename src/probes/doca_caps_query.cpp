@@ -61,10 +61,14 @@ Fn find(const std::vector<Library>& libs, const char* symbol) {
 
 std::string func_type_name(int type) {
     switch (type) {
-        case 0: return "PF";
-        case 1: return "VF";
-        case 2: return "SF";
-        default: return "unknown(" + std::to_string(type) + ")";
+        case 0:
+            return "PF";
+        case 1:
+            return "VF";
+        case 2:
+            return "SF";
+        default:
+            return "unknown(" + std::to_string(type) + ")";
     }
 }
 
@@ -83,8 +87,8 @@ DocaVerbsAttrs query_verbs_attrs(const Library& verbs, doca_devinfo* devinfo,
     }
     doca_verbs_context* context = nullptr;
     if (const int rc = create(devinfo, 0, &context); rc != 0) {
-        out.gap = Gap{GapReason::error,
-                      "doca_verbs_context_create: " + names.name(rc) + " (" + names.descr(rc) + ")"};
+        out.gap = Gap{GapReason::error, "doca_verbs_context_create: " + names.name(rc) + " (" +
+                                            names.descr(rc) + ")"};
         return out;
     }
     doca_verbs_device_attr* attr = nullptr;
@@ -102,13 +106,16 @@ DocaVerbsAttrs query_verbs_attrs(const Library& verbs, doca_devinfo* devinfo,
         }
         switch (getter.width) {
             case doca::AttrWidth::u32:
-                out.values.emplace_back(getter.name, reinterpret_cast<verbs_attr_u32>(sym)(attr));  // NOLINT
+                out.values.emplace_back(getter.name,
+                                        reinterpret_cast<verbs_attr_u32>(sym)(attr));  // NOLINT
                 break;
             case doca::AttrWidth::u16:
-                out.values.emplace_back(getter.name, reinterpret_cast<verbs_attr_u16>(sym)(attr));  // NOLINT
+                out.values.emplace_back(getter.name,
+                                        reinterpret_cast<verbs_attr_u16>(sym)(attr));  // NOLINT
                 break;
             case doca::AttrWidth::u8:
-                out.values.emplace_back(getter.name, reinterpret_cast<verbs_attr_u8>(sym)(attr));  // NOLINT
+                out.values.emplace_back(getter.name,
+                                        reinterpret_cast<verbs_attr_u8>(sym)(attr));  // NOLINT
                 break;
             case doca::AttrWidth::atomic_cap: {
                 const int cap = reinterpret_cast<verbs_attr_int>(sym)(attr);  // NOLINT
@@ -169,7 +176,8 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
     auto create_list = find<devinfo_create_list>(libs, "doca_devinfo_create_list");
     auto destroy_list = find<devinfo_destroy_list>(libs, "doca_devinfo_destroy_list");
     if (create_list == nullptr || destroy_list == nullptr) {
-        facts.gap = Gap{GapReason::not_found, "no loaded DOCA library exports doca_devinfo_create_list"};
+        facts.gap =
+            Gap{GapReason::not_found, "no loaded DOCA library exports doca_devinfo_create_list"};
         return facts;
     }
     doca_devinfo** list = nullptr;

@@ -27,7 +27,8 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
     VerbsFacts facts;
     if (!ctx.live()) {
         facts.library = Sourced<std::string>::missing(
-            {GapReason::not_applicable, "libibverbs is not loaded under --root"}, {"file", kSoname});
+            {GapReason::not_applicable, "libibverbs is not loaded under --root"},
+            {"file", kSoname});
         facts.gap = facts.library.gap;
         return facts;
     }

@@ -37,8 +37,8 @@ struct VerbsGid {
 /// One port as ibv_query_port describes it.
 struct VerbsPort {
     std::uint32_t port_num = 0;
-    std::string state;       ///< "ACTIVE" (enum ibv_port_state)
-    std::string phys_state;  ///< "LINK_UP"
+    std::string state;             ///< "ACTIVE" (enum ibv_port_state)
+    std::string phys_state;        ///< "LINK_UP"
     std::uint32_t max_mtu = 0;     ///< bytes
     std::uint32_t active_mtu = 0;  ///< bytes
     std::string link_layer;        ///< "InfiniBand", "Ethernet", "Unspecified"
@@ -70,8 +70,8 @@ struct VerbsDevice {
     /// max_qp_rd_atom, max_qp_init_rd_atom, max_res_rd_atom, max_srq, max_srq_wr, max_srq_sge,
     /// max_ah, max_mw, max_pkeys, max_mcast_grp, page_size_cap, ... in verbs.h order.
     std::vector<std::pair<std::string, std::uint64_t>> limits;
-    std::string atomic_cap;       ///< "none", "hca", "glob"
-    VerbsFlags device_cap_flags;  ///< device_cap_flags_ex when queried with _ex
+    std::string atomic_cap;                ///< "none", "hca", "glob"
+    VerbsFlags device_cap_flags;           ///< device_cap_flags_ex when queried with _ex
     std::optional<VerbsOdpCaps> odp_caps;  ///< only from ibv_query_device_ex
     std::vector<VerbsPort> ports;
 };

@@ -45,7 +45,8 @@ void read_ld_so_conf(const Fs& fs, const std::string& path, int depth,
     for (const auto& raw : split(*text, "\n")) {
         std::string line = trim(raw.substr(0, raw.find('#')));
         if (line.empty()) continue;
-        if (line.rfind("include", 0) == 0 && line.size() > 7 && (line[7] == ' ' || line[7] == '\t')) {
+        if (line.rfind("include", 0) == 0 && line.size() > 7 &&
+            (line[7] == ' ' || line[7] == '\t')) {
             const std::string pattern = trim(line.substr(8));
             const auto slash = pattern.rfind('/');
             if (slash == std::string::npos) continue;

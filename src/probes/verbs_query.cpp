@@ -65,7 +65,8 @@ void fill_attr(VerbsDevice& device, const ibv::DeviceAttr& attr) {
         {"local_ca_ack_delay", attr.local_ca_ack_delay},
     };
     device.atomic_cap = std::string(ibv::atomic_cap_name(attr.atomic_cap));
-    if (device.atomic_cap.empty()) device.atomic_cap = "unknown(" + std::to_string(attr.atomic_cap) + ")";
+    if (device.atomic_cap.empty())
+        device.atomic_cap = "unknown(" + std::to_string(attr.atomic_cap) + ")";
 }
 
 VerbsPort query_port(const ibv::Api& api, ibv::Context* context, std::uint32_t number) {
@@ -151,14 +152,15 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
         device.gap = Gap{GapReason::not_found, name + ": no longer in ibv_get_device_list"};
         return device;
     }
-    if (api.get_device_guid != nullptr) device.node_guid = ibv::format_guid(api.get_device_guid(found));
+    if (api.get_device_guid != nullptr)
+        device.node_guid = ibv::format_guid(api.get_device_guid(found));
     ibv::Context* context = api.open_device(found);
     if (context == nullptr) {
         const int err = errno;
         api.free_device_list(list);
-        device.gap = Gap{err == EACCES || err == EPERM ? GapReason::permission_denied
-                                                       : GapReason::error,
-                         "ibv_open_device(" + name + ") failed: " + std::strerror(err)};  // NOLINT
+        device.gap =
+            Gap{err == EACCES || err == EPERM ? GapReason::permission_denied : GapReason::error,
+                "ibv_open_device(" + name + ") failed: " + std::strerror(err)};  // NOLINT
         return device;
     }
     ibv::DeviceAttrEx ex{};
@@ -171,22 +173,23 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
             // device_cap_flags_ex carries the 32-bit word in its low half plus the 64-bit bits.
             device.device_cap_flags = flags(ex.device_cap_flags_ex | ex.orig_attr.device_cap_flags,
                                             ibv::device_cap_flag_names());
-            device.odp_caps = VerbsOdpCaps{
-                flags(ex.odp_caps.general_caps, ibv::odp_general_cap_names()),
-                flags(ex.odp_caps.rc_odp_caps, ibv::odp_transport_cap_names()),
-                flags(ex.odp_caps.uc_odp_caps, ibv::odp_transport_cap_names()),
-                flags(ex.odp_caps.ud_odp_caps, ibv::odp_transport_cap_names())};
+            device.odp_caps =
+                VerbsOdpCaps{flags(ex.odp_caps.general_caps, ibv::odp_general_cap_names()),
+                             flags(ex.odp_caps.rc_odp_caps, ibv::odp_transport_cap_names()),
+                             flags(ex.odp_caps.uc_odp_caps, ibv::odp_transport_cap_names()),
+                             flags(ex.odp_caps.ud_odp_caps, ibv::odp_transport_cap_names())};
         }
     }
     if (rc != 0) {
-        // verbs.h's inline ibv_query_device_ex falls back the same way (EOPNOTSUPP/ENOSYS or no op).
+        // verbs.h's inline ibv_query_device_ex falls back the same way (EOPNOTSUPP/ENOSYS or no
+        // op).
         ibv::DeviceAttr attr{};
         rc = api.query_device(context, &attr);
         if (rc != 0) {
             api.close_device(context);
             api.free_device_list(list);
-            device.gap = Gap{GapReason::error,
-                             "ibv_query_device(" + name + ") failed: " + std::strerror(rc)};  // NOLINT
+            device.gap = Gap{GapReason::error, "ibv_query_device(" + name +
+                                                   ") failed: " + std::strerror(rc)};  // NOLINT
             return device;
         }
         device.query = "ibv_query_device";

@@ -34,13 +34,20 @@ VerbsFlags flags_from(const Json& j) {
 Json port_json(const VerbsPort& p) {
     Json gids = Json::array();
     for (const auto& g : p.gids) gids.push_back({g.index, g.gid});
-    return Json{{"port_num", p.port_num},     {"state", p.state},
-                {"phys_state", p.phys_state}, {"max_mtu", p.max_mtu},
-                {"active_mtu", p.active_mtu}, {"link_layer", p.link_layer},
-                {"width", p.active_width},    {"speed", p.active_speed},
-                {"lid", p.lid},               {"sm_lid", p.sm_lid},
-                {"gid_tbl_len", p.gid_tbl_len}, {"port_cap_flags", p.port_cap_flags},
-                {"gids", gids},               {"gap", gap_json(p.gap)}};
+    return Json{{"port_num", p.port_num},
+                {"state", p.state},
+                {"phys_state", p.phys_state},
+                {"max_mtu", p.max_mtu},
+                {"active_mtu", p.active_mtu},
+                {"link_layer", p.link_layer},
+                {"width", p.active_width},
+                {"speed", p.active_speed},
+                {"lid", p.lid},
+                {"sm_lid", p.sm_lid},
+                {"gid_tbl_len", p.gid_tbl_len},
+                {"port_cap_flags", p.port_cap_flags},
+                {"gids", gids},
+                {"gap", gap_json(p.gap)}};
 }
 
 VerbsPort port_from(const Json& j) {

@@ -44,27 +44,28 @@ Json dpa(const Sourced<sysfs::DpaCapability>& value) {
 }
 
 Json function(const sysfs::Function& f) {
-    return Json{{"name", f.name},
-                {"kind", sysfs::to_string(f.kind)},
-                {"sysfs_path", f.sysfs_path},
-                {"device_path", f.device_path},
-                {"pci_address", f.pci_address},
-                {"parent_pf", sv(f.parent_pf)},
-                {"vendor", sv(f.vendor, [](std::uint32_t v) { return hex(v); })},
-                {"device", sv(f.device, [](std::uint32_t v) { return hex(v); })},
-                {"subsystem_vendor", sv(f.subsystem_vendor, [](std::uint32_t v) { return hex(v); })},
-                {"subsystem_device", sv(f.subsystem_device, [](std::uint32_t v) { return hex(v); })},
-                {"product", sv(f.product)},
-                {"numa_node", sv(f.numa_node)},
-                {"driver", sv(f.driver)},
-                {"sriov_totalvfs", sv(f.sriov_totalvfs)},
-                {"sriov_numvfs", sv(f.sriov_numvfs)},
-                {"sfnum", sv(f.sfnum)},
-                {"virtfns", f.virtfns},
-                {"dpa", dpa(f.dpa)},
-                {"netdevs", f.netdevs},
-                {"rdma_devices", f.rdma_devices},
-                {"gaps", gaps(f.gaps)}};
+    return Json{
+        {"name", f.name},
+        {"kind", sysfs::to_string(f.kind)},
+        {"sysfs_path", f.sysfs_path},
+        {"device_path", f.device_path},
+        {"pci_address", f.pci_address},
+        {"parent_pf", sv(f.parent_pf)},
+        {"vendor", sv(f.vendor, [](std::uint32_t v) { return hex(v); })},
+        {"device", sv(f.device, [](std::uint32_t v) { return hex(v); })},
+        {"subsystem_vendor", sv(f.subsystem_vendor, [](std::uint32_t v) { return hex(v); })},
+        {"subsystem_device", sv(f.subsystem_device, [](std::uint32_t v) { return hex(v); })},
+        {"product", sv(f.product)},
+        {"numa_node", sv(f.numa_node)},
+        {"driver", sv(f.driver)},
+        {"sriov_totalvfs", sv(f.sriov_totalvfs)},
+        {"sriov_numvfs", sv(f.sriov_numvfs)},
+        {"sfnum", sv(f.sfnum)},
+        {"virtfns", f.virtfns},
+        {"dpa", dpa(f.dpa)},
+        {"netdevs", f.netdevs},
+        {"rdma_devices", f.rdma_devices},
+        {"gaps", gaps(f.gaps)}};
 }
 
 Json port(const sysfs::RdmaPort& p) {
@@ -74,8 +75,10 @@ Json port(const sysfs::RdmaPort& p) {
                 {"link_layer", sv(p.link_layer)},
                 {"rate", sv(p.rate,
                             [](const sysfs::LinkRate& r) {
-                                return Json{{"gbps", r.gbps}, {"width", r.width},
-                                            {"speed", r.speed}, {"text", r.text}};
+                                return Json{{"gbps", r.gbps},
+                                            {"width", r.width},
+                                            {"speed", r.speed},
+                                            {"text", r.text}};
                             })},
                 {"lid", sv(p.lid)},
                 {"gid_count", sv(p.gid_count)},
@@ -109,8 +112,8 @@ Json netdev(const sysfs::NetDev& n) {
                 {"address", sv(n.address)},
                 {"phys_port_name", sv(n.phys_port_name)},
                 {"phys_switch_id", sv(n.phys_switch_id)},
-                {"port_flavour", n.port_name ? Json(sysfs::to_string(n.port_name->flavour))
-                                             : Json(nullptr)},
+                {"port_flavour",
+                 n.port_name ? Json(sysfs::to_string(n.port_name->flavour)) : Json(nullptr)},
                 {"representor", sysfs::is_representor(n)}};
 }
 
@@ -132,14 +135,14 @@ Json platform(const sysfs::PlatformFacts& p) {
         {"mlx5_modules", sv(p.mlx5_modules)},
         {"hugepages_2m", pool(p.hugepages_2m)},
         {"hugepages_1g", pool(p.hugepages_1g)},
-        {"hugetlbfs_mounts", sv(p.hugetlbfs_mounts,
-                                [](const std::vector<sysfs::HugetlbfsMount>& mounts) {
-                                    Json out = Json::array();
-                                    for (const auto& m : mounts)
-                                        out.push_back({{"mount_point", m.mount_point},
-                                                       {"page_size", m.page_size}});
-                                    return out;
-                                })},
+        {"hugetlbfs_mounts",
+         sv(p.hugetlbfs_mounts,
+            [](const std::vector<sysfs::HugetlbfsMount>& mounts) {
+                Json out = Json::array();
+                for (const auto& m : mounts)
+                    out.push_back({{"mount_point", m.mount_point}, {"page_size", m.page_size}});
+                return out;
+            })},
         {"uverbs", sv(p.uverbs,
                       [](const std::vector<sysfs::UverbsNode>& nodes) {
                           Json out = Json::array();
@@ -166,13 +169,13 @@ Json evidence(const std::vector<sysfs::Evidence>& list) {
 }
 
 Json host(const sysfs::HostClassification& h) {
-    return Json{{"host_kind", sysfs::to_string(h.host_kind)},
-                {"host_kind_evidence", evidence(h.host_kind_evidence)},
-                {"bf_mode", h.bf_mode ? Json(sysfs::to_string(*h.bf_mode)) : Json(nullptr)},
-                {"bf_mode_evidence", evidence(h.bf_mode_evidence)},
-                {"bf_mode_gap", optional_gap(h.bf_mode_gap)},
-                {"bf_mode_command",
-                 h.bf_mode_command.empty() ? Json(nullptr) : Json(h.bf_mode_command)}};
+    return Json{
+        {"host_kind", sysfs::to_string(h.host_kind)},
+        {"host_kind_evidence", evidence(h.host_kind_evidence)},
+        {"bf_mode", h.bf_mode ? Json(sysfs::to_string(*h.bf_mode)) : Json(nullptr)},
+        {"bf_mode_evidence", evidence(h.bf_mode_evidence)},
+        {"bf_mode_gap", optional_gap(h.bf_mode_gap)},
+        {"bf_mode_command", h.bf_mode_command.empty() ? Json(nullptr) : Json(h.bf_mode_command)}};
 }
 
 Json flags(const VerbsFlags& f) {
@@ -234,32 +237,36 @@ Json verbs_device(const VerbsDevice& d) {
 Json verbs(const VerbsFacts& v) {
     Json devices = Json::array();
     for (const auto& d : v.devices) devices.push_back(verbs_device(d));
-    return Json{{"library", sourced(v.library)}, {"gap", optional_gap(v.gap)},
+    return Json{{"library", sourced(v.library)},
+                {"gap", optional_gap(v.gap)},
                 {"devices", std::move(devices)}};
 }
 
 Json doca_device(const DocaDevice& d) {
     Json answers = Json::array();
     for (const auto& a : d.answers)
-        answers.push_back({{"symbol", a.symbol},
-                           {"library", a.library},
-                           {"flag", a.flag},
-                           {"supported", a.supported},
-                           {"error", a.error.empty() ? Json(nullptr) : Json(a.error)},
-                           {"description", a.description.empty() ? Json(nullptr) : Json(a.description)}});
+        answers.push_back(
+            {{"symbol", a.symbol},
+             {"library", a.library},
+             {"flag", a.flag},
+             {"supported", a.supported},
+             {"error", a.error.empty() ? Json(nullptr) : Json(a.error)},
+             {"description", a.description.empty() ? Json(nullptr) : Json(a.description)}});
     Json errors = Json::array();
     for (const auto& e : d.errors)
-        errors.push_back({{"symbol", e.symbol}, {"error", e.error}, {"description", e.description}});
+        errors.push_back(
+            {{"symbol", e.symbol}, {"error", e.error}, {"description", e.description}});
     Json supported = Json::object();
     for (const auto& [lib, names] : d.supported) supported[lib] = names;
     Json verbs_attrs = nullptr;
     if (d.verbs)
-        verbs_attrs = Json{{"source", provenance({"api", "doca_verbs_query_device"})},
-                           {"values", pairs(d.verbs->values)},
-                           {"atomic_cap", d.verbs->atomic_cap.empty() ? Json(nullptr) : Json(d.verbs->atomic_cap)},
-                           {"supported", d.verbs->supported},
-                           {"missing", d.verbs->missing},
-                           {"gap", optional_gap(d.verbs->gap)}};
+        verbs_attrs = Json{
+            {"source", provenance({"api", "doca_verbs_query_device"})},
+            {"values", pairs(d.verbs->values)},
+            {"atomic_cap", d.verbs->atomic_cap.empty() ? Json(nullptr) : Json(d.verbs->atomic_cap)},
+            {"supported", d.verbs->supported},
+            {"missing", d.verbs->missing},
+            {"gap", optional_gap(d.verbs->gap)}};
     auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
     return Json{{"pci_address", or_null(d.pci_address)},
                 {"ibdev_name", or_null(d.ibdev_name)},

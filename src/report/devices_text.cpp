@@ -11,7 +11,7 @@ std::string join(const std::vector<std::string>& items, const char* sep = ",") {
 }
 
 std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
-    if (!dpa.ok()) return "DPA ? (" + dpa.gap->message + ")";
+    if (!dpa.ok()) return "DPA ? (" + (dpa.gap ? dpa.gap->message : std::string("unknown")) + ")";
     const std::string how = dpa.source.kind == "api" ? dpa.source.ref : "inferred from device id";
     return "DPA " + std::string(sysfs::to_string(dpa.value->support)) + " (" + how + ")";
 }
@@ -62,7 +62,8 @@ std::string doca_details(const DocaCapsFacts& doca) {
     std::string out;
     for (const auto& d : doca.devices) {
         out += "  doca " + d.pci_address + " " + d.ibdev_name + ":";
-        for (const auto& [lib, flags] : d.supported) out += " " + lib + "[" + join(flags, " ") + "]";
+        for (const auto& [lib, flags] : d.supported)
+            out += " " + lib + "[" + join(flags, " ") + "]";
         out += "\n";
     }
     return out;
@@ -73,7 +74,8 @@ std::string doca_details(const DocaCapsFacts& doca) {
 std::string devices(const TextStyle& style, const DevicesFacts& facts) {
     if (style.verbosity < 0) return {};
     std::string out = "Devices (host kind: " + std::string(sysfs::to_string(facts.host.host_kind));
-    if (facts.host.bf_mode) out += ", BlueField mode " + std::string(sysfs::to_string(*facts.host.bf_mode));
+    if (facts.host.bf_mode)
+        out += ", BlueField mode " + std::string(sysfs::to_string(*facts.host.bf_mode));
     out += "):\n";
     if (facts.summary.empty()) out += "  none (no NVIDIA networking device)\n";
     for (const auto& s : facts.summary) out += row(s);
