@@ -13,8 +13,15 @@ void run_install(const ProbeContext& ctx, Report& report) {
                          report.install->checks.end());
 }
 
+void run_devices(const ProbeContext& ctx, Report& report) {
+    report.devices = probe_devices(ctx, report.install);
+    report.checks.insert(report.checks.end(), report.devices->checks.begin(),
+                         report.devices->checks.end());
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
+    ProbeSpec{"devices", "devices, ports and DPA capability", &run_devices},
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "probes/devices.hpp"
 #include "probes/install.hpp"
 
 namespace rdmi {
@@ -29,6 +30,7 @@ struct ProbeError {
 struct Report {
     RunInfo run;
     std::optional<InstallFacts> install;
+    std::optional<DevicesFacts> devices;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "build_info.hpp"
+#include "report/devices_text.hpp"
 
 namespace rdmi::text {
 namespace {
@@ -29,6 +30,7 @@ std::string report(const TextStyle& style, const Report& report) {
     if (!report.run.live) out += " of root " + report.run.root;
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
+    if (report.devices) out += devices(style, *report.devices);
     out += render_checks(style, report.checks);
     if (style.verbosity >= 0) {
         const std::string timing = fmt::format(" in {:.1f} ms", report.run.duration_ms);

@@ -1,0 +1,78 @@
+// probe_devices() and the join of the sysfs, verbs and DOCA views into one row per function.
+#include "probes/devices.hpp"
+
+#include <map>
+
+#include "sysfs/devices.hpp"
+#include "sysfs/pci_ids.hpp"
+
+namespace rdmi {
+
+std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inventory,
+                                             const VerbsFacts& verbs, const DocaCapsFacts& doca) {
+    std::map<std::string, const DocaDevice*> doca_by_pci;
+    for (const auto& d : doca.devices) doca_by_pci.emplace(d.pci_address, &d);
+    std::map<std::string, const VerbsDevice*> verbs_by_name;
+    for (const auto& d : verbs.devices) verbs_by_name.emplace(d.name, &d);
+    const bool verbs_listed = verbs.library.ok() && !verbs.gap;
+
+    std::vector<DeviceSummary> out;
+    for (const auto& fn : inventory.functions) {
+        if (fn.device.ok() && *fn.device.value == sysfs::kBlueFieldManagementId) continue;
+        DeviceSummary row;
+        row.function = fn.name;
+        row.kind = std::string(sysfs::to_string(fn.kind));
+        row.product = fn.product.value.value_or("");
+        row.rdma_devices = fn.rdma_devices;
+        row.netdevs = fn.netdevs;
+        std::string states;
+        for (const auto& name : fn.rdma_devices) {
+            const auto* rdma = inventory.find_rdma_device(name);
+            if (rdma == nullptr) continue;
+            for (const auto& port : rdma->ports) {
+                const std::string state = port.state.ok() ? port.state.value->name : "?";
+                if (state == "ACTIVE") row.port_active = true;
+                if (!states.empty()) states += "/";
+                states += state;
+            }
+        }
+        row.port_state = states;
+        row.dpa = fn.dpa;
+        // DOCA lists PCI functions; an SF's pci_address is its PF's, so only PFs and VFs join.
+        if (fn.kind != sysfs::FunctionKind::sf) {
+            auto it = doca_by_pci.find(fn.pci_address);
+            if (it != doca_by_pci.end() && it->second->dpa) {
+                row.dpa = Sourced<sysfs::DpaCapability>::of(
+                    {*it->second->dpa ? sysfs::DpaSupport::yes : sysfs::DpaSupport::no, ""},
+                    {"api", "doca_dpa_cap_is_supported"});
+            }
+        }
+        if (verbs_listed) {
+            for (const auto& name : fn.rdma_devices) {
+                auto it = verbs_by_name.find(name);
+                std::string status = "not listed";
+                if (it != verbs_by_name.end())
+                    status =
+                        it->second->gap ? std::string(to_string(it->second->gap->reason)) : "ok";
+                if (row.verbs_status.empty() || status != "ok") row.verbs_status = status;
+            }
+        }
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
+DevicesFacts probe_devices(const ProbeContext& ctx, const std::optional<InstallFacts>& install) {
+    DevicesFacts facts;
+    facts.inventory = sysfs::scan_devices(ctx.fs);
+    facts.pci_bus_present = ctx.fs.stat("/sys/bus/pci/devices").ok();
+    facts.platform = sysfs::scan_platform(ctx.fs);
+    facts.host = sysfs::classify_host(facts.platform, facts.inventory);
+    facts.verbs = probe_verbs(ctx);
+    facts.doca = probe_doca_caps(ctx, install);
+    facts.summary = summarize_devices(facts.inventory, facts.verbs, facts.doca);
+    facts.checks = device_checks(facts, ctx.live());
+    return facts;
+}
+
+}  // namespace rdmi

@@ -1,0 +1,285 @@
+// The devices probe's checks: the DPA verdict, drivers, uverbs access, what libibverbs and
+// DOCA listed, and hugepages (info).
+#include <algorithm>
+
+#include "probes/devices.hpp"
+
+namespace rdmi {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
+    std::string out;
+    for (const auto& item : items) {
+        if (!out.empty()) out += separator;
+        out += item;
+    }
+    return out;
+}
+
+template <typename T>
+std::string why(const Sourced<T>& value) {
+    return value.gap ? value.gap->message : std::string("not read");
+}
+
+Provenance sysfs_source(const char* ref) {
+    return {"sysfs", ref};
+}
+
+Check dpa_verdict(const DevicesFacts& facts) {
+    Check check{"rdmi-dpa-device", Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
+    if (!facts.pci_bus_present) {
+        check.status = Status::info;
+        check.message = "devices not examined: no /sys/bus/pci/devices under this root";
+        return check;
+    }
+    if (facts.summary.empty()) {
+        check.message =
+            "RDMI on the DPA is not possible here: no NVIDIA networking device "
+            "(PCI vendor 0x15b3) in /sys/bus/pci/devices";
+        check.remediation =
+            "run on a host with a BlueField-3 or ConnectX-7/8/9, or on the "
+            "BlueField's Arm side";
+        return check;
+    }
+    std::vector<std::string> possible;
+    std::vector<std::string> blocked;
+    std::vector<std::string> without_dpa;
+    bool any_dpa = false;
+    bool doca_answered = false;
+    for (const auto& row : facts.summary) {
+        const bool dpa = row.dpa.ok() && row.dpa.value->support == sysfs::DpaSupport::yes;
+        if (row.dpa.source.kind == "api") doca_answered = true;
+        if (!dpa) {
+            without_dpa.push_back(row.function +
+                                  (row.product.empty() ? "" : " (" + row.product + ")"));
+            continue;
+        }
+        any_dpa = true;
+        const auto* fn = facts.inventory.find_function(row.function);
+        const bool driver = fn != nullptr && fn->driver.ok() && *fn->driver.value == "mlx5_core";
+        const std::string label =
+            row.function + (row.rdma_devices.empty() ? "" : " (" + join(row.rdma_devices) + ")");
+        if (!driver)
+            blocked.push_back(label + ": no driver (mlx5_core not bound)");
+        else if (row.rdma_devices.empty())
+            blocked.push_back(label + ": no RDMA device (mlx5_ib not loaded?)");
+        else if (!row.port_active)
+            blocked.push_back(label + ": port " +
+                              (row.port_state.empty() ? "state unknown" : row.port_state));
+        else
+            possible.push_back(label);
+    }
+    if (doca_answered)
+        check.sources.push_back({"api", "doca_dpa_cap_is_supported"});
+    else
+        check.sources.push_back({"derived", "DPA inferred from the PCI device id"});
+    check.sources.push_back(sysfs_source("/sys/class/infiniband"));
+    if (!possible.empty()) {
+        check.status = Status::pass;
+        check.message = "RDMI on the DPA is possible on: " + join(possible);
+        return check;
+    }
+    if (!any_dpa) {
+        check.message = "RDMI on the DPA is not possible here: no DPA-capable device (found " +
+                        join(without_dpa) + "; a DPA needs BlueField-3 or ConnectX-7/8/9)";
+        check.remediation = "use a BlueField-3 or ConnectX-7 or later";
+        return check;
+    }
+    check.message = "RDMI on the DPA is not possible here: " + join(blocked, "; ");
+    check.remediation =
+        "load mlx5_core/mlx5_ib and bring a port up (ip link set <netdev> up; "
+        "an InfiniBand port needs a subnet manager)";
+    return check;
+}
+
+Check module_check(const char* id, const char* name, const sysfs::ModuleState& state,
+                   bool devices_present) {
+    Check check{
+        id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
+    if (!state.present.ok()) {
+        // Nothing to judge when there is no device either (a container, a bare install tree).
+        check.status = devices_present ? Status::skip : Status::info;
+        check.message =
+            std::string(name) + ": cannot tell whether it is loaded: " + why(state.present);
+        return check;
+    }
+    if (*state.present.value) {
+        check.message = std::string(name) + " is " + state.how;
+        return check;
+    }
+    check.status = devices_present ? Status::fail : Status::info;
+    check.message = std::string(name) + " is not loaded" +
+                    (devices_present ? "" : " (no NVIDIA device here either)");
+    if (devices_present) check.remediation = std::string("modprobe ") + name + " (as root)";
+    return check;
+}
+
+Check uverbs_check(const DevicesFacts& facts, bool live) {
+    Check check{"uverbs-access", Status::info, "", "", {{"file", "/dev/infiniband"}}};
+    const bool rdma = !facts.inventory.rdma_devices.empty();
+    if (!facts.platform.uverbs.ok()) {
+        check.status = rdma ? Status::fail : Status::info;
+        check.message = "/dev/infiniband: " + why(facts.platform.uverbs);
+        if (rdma)
+            check.remediation =
+                "in a container, mount the host's /dev/infiniband (--device /dev/infiniband)";
+        return check;
+    }
+    const auto& nodes = *facts.platform.uverbs.value;
+    if (nodes.empty()) {
+        check.status = rdma ? Status::fail : Status::info;
+        check.message = rdma ? "no /dev/infiniband/uverbs* although the kernel has RDMA devices "
+                               "(a container without the device nodes, or ib_uverbs not loaded)"
+                             : "no /dev/infiniband/uverbs* (no RDMA device)";
+        if (rdma)
+            check.remediation = "modprobe ib_uverbs; in a container pass --device /dev/infiniband";
+        return check;
+    }
+    std::vector<std::string> denied;
+    bool decided = true;
+    for (const auto& node : nodes) {
+        if (!node.accessible.ok())
+            decided = false;
+        else if (!*node.accessible.value)
+            denied.push_back(node.path);
+    }
+    if (!live || !decided) {
+        check.message = std::to_string(nodes.size()) + " uverbs node(s); access not judged (" +
+                        (live ? "unknown" : "not the live system") + ")";
+        return check;
+    }
+    if (denied.empty()) {
+        check.status = Status::pass;
+        check.message = "all " + std::to_string(nodes.size()) +
+                        " /dev/infiniband/uverbs* nodes are read-write for this user";
+        return check;
+    }
+    check.status = Status::fail;
+    check.message = "not read-write for this user: " + join(denied);
+    check.remediation =
+        "add the user to the group owning /dev/infiniband/uverbs* (often 'rdma') or fix the udev "
+        "rule";
+    return check;
+}
+
+Check verbs_check(const DevicesFacts& facts, bool live) {
+    const auto& verbs = facts.verbs;
+    Check check{"verbs-devices", Status::info, "", "", {{"api", "ibv_get_device_list"}}};
+    if (!live) {
+        check.message = "libibverbs not consulted (not the live system)";
+        return check;
+    }
+    if (!verbs.library.ok()) {
+        check.status = Status::skip;
+        check.message = "libibverbs not loaded: " + why(verbs.library);
+        check.remediation =
+            verbs.library.gap && verbs.library.gap->reason == GapReason::not_installed
+                ? "install libibverbs1 (Debian/Ubuntu) or libibverbs (RHEL)"
+                : "";
+        return check;
+    }
+    check.sources.push_back(verbs.library.source);
+    if (verbs.gap) {
+        check.status = verbs.gap->reason == GapReason::timeout ? Status::fail : Status::skip;
+        check.message = "libibverbs could not list devices: " + verbs.gap->message;
+        return check;
+    }
+    std::vector<std::string> sysfs_names;
+    for (const auto& d : facts.inventory.rdma_devices) sysfs_names.push_back(d.name);
+    std::vector<std::string> missing;
+    for (const auto& name : sysfs_names) {
+        if (std::none_of(verbs.devices.begin(), verbs.devices.end(),
+                         [&](const VerbsDevice& d) { return d.name == name; }))
+            missing.push_back(name);
+    }
+    if (verbs.devices.empty()) {
+        if (sysfs_names.empty()) {
+            check.message =
+                "libibverbs lists no devices: the kernel has no RDMA device "
+                "(/sys/class/infiniband is empty or absent)";
+            return check;
+        }
+        const bool nodes = facts.platform.uverbs.ok() && !facts.platform.uverbs.value->empty();
+        check.status = Status::fail;
+        check.message =
+            nodes
+                ? "libibverbs lists none of " + join(sysfs_names) +
+                      ": no provider for them (rdma-core's libmlx5 missing?)"
+                : "libibverbs lists none of " + join(sysfs_names) +
+                      ": /dev/infiniband is not accessible (a container without the device nodes?)";
+        check.remediation = nodes ? "install rdma-core's provider package (ibverbs-providers)"
+                                  : "pass --device /dev/infiniband to the container";
+        return check;
+    }
+    std::vector<std::string> ok;
+    std::vector<std::string> failed;
+    for (const auto& d : verbs.devices) {
+        if (d.gap)
+            failed.push_back(d.name + ": " + std::string(to_string(d.gap->reason)) + " (" +
+                             d.gap->message + ")");
+        else
+            ok.push_back(d.name);
+    }
+    check.status = failed.empty() ? Status::pass : Status::fail;
+    check.message = "libibverbs opened " + (ok.empty() ? std::string("no device") : join(ok));
+    if (!failed.empty()) check.message += "; failed: " + join(failed, "; ");
+    if (!missing.empty()) check.message += "; no provider for " + join(missing);
+    return check;
+}
+
+Check doca_check(const DevicesFacts& facts, bool live) {
+    const auto& doca = facts.doca;
+    Check check{"doca-devices", Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
+    if (!live) {
+        check.message = "DOCA libraries not consulted (not the live system)";
+        return check;
+    }
+    if (doca.gap) {
+        check.status = doca.gap->reason == GapReason::timeout ? Status::fail : Status::skip;
+        check.message = "DOCA device list not available: " + doca.gap->message;
+        return check;
+    }
+    std::vector<std::string> dpa;
+    for (const auto& d : doca.devices)
+        if (d.dpa.value_or(false)) dpa.push_back(d.pci_address);
+    check.message = "DOCA lists " + std::to_string(doca.devices.size()) + " device(s); " +
+                    std::to_string(doca.predicates.size()) + " capability queries; DPA on: " +
+                    (dpa.empty() ? std::string("none") : join(dpa));
+    return check;
+}
+
+Check hugepages_check(const DevicesFacts& facts) {
+    const auto& p = facts.platform;
+    auto pool = [](const char* size, const sysfs::HugepagePool& p2) {
+        if (!p2.nr_hugepages.ok()) return std::string(size) + ": unknown";
+        return std::string(size) + ": " + std::to_string(*p2.nr_hugepages.value) + " total, " +
+               (p2.free_hugepages.ok() ? std::to_string(*p2.free_hugepages.value) : "?") + " free";
+    };
+    std::string mounts;
+    if (p.hugetlbfs_mounts.ok()) {
+        for (const auto& m : *p.hugetlbfs_mounts.value)
+            mounts += (mounts.empty() ? "" : ", ") + m.mount_point;
+    }
+    return Check{"hugepages",
+                 Status::info,
+                 "hugepages " + pool("2M", p.hugepages_2m) + "; " + pool("1G", p.hugepages_1g) +
+                     "; hugetlbfs " +
+                     (mounts.empty() ? std::string("not mounted") : "at " + mounts),
+                 "",
+                 {sysfs_source("/sys/kernel/mm/hugepages"), {"procfs", "/proc/mounts"}}};
+}
+
+}  // namespace
+
+std::vector<Check> device_checks(const DevicesFacts& facts, bool live) {
+    const bool devices = !facts.summary.empty();
+    return {dpa_verdict(facts),
+            module_check("driver-mlx5-core", "mlx5_core", facts.platform.mlx5_core, devices),
+            module_check("driver-mlx5-ib", "mlx5_ib", facts.platform.mlx5_ib, devices),
+            uverbs_check(facts, live),
+            verbs_check(facts, live),
+            doca_check(facts, live),
+            hugepages_check(facts)};
+}
+
+}  // namespace rdmi

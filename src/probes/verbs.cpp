@@ -1,0 +1,87 @@
+// probe_verbs(): locate and trust-check libibverbs.so.1, then list and query the devices, each
+// device in its own isolated child so that one hung driver call costs only that device.
+#include "probes/verbs.hpp"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "os/isolated_call.hpp"
+#include "os/library_trust.hpp"
+
+namespace rdmi {
+namespace {
+
+constexpr const char* kSoname = "libibverbs.so.1";
+
+// libibverbs prints provider warnings ("couldn't load driver ...") to stderr; the probe reports
+// the same facts as data, so the child's stderr is silenced like its stdout.
+void silence_stderr() {
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) ::dup2(null_fd, STDERR_FILENO);
+}
+
+}  // namespace
+
+VerbsFacts probe_verbs(const ProbeContext& ctx) {
+    VerbsFacts facts;
+    if (!ctx.live()) {
+        facts.library = Sourced<std::string>::missing(
+            {GapReason::not_applicable, "libibverbs is not loaded under --root"},
+            {"file", kSoname});
+        facts.gap = facts.library.gap;
+        return facts;
+    }
+    facts.library = locate_soname(ctx.fs, ctx.env, kSoname);
+    if (!facts.library.ok()) {
+        facts.gap = facts.library.gap;
+        return facts;
+    }
+    const std::string path = *facts.library.value;
+    if (auto untrusted = check_library_trust(path)) {
+        if (!ctx.allow_untrusted_libs) {
+            facts.library.gap = Gap{GapReason::untrusted, untrusted->message + "; not loaded"};
+            facts.gap = facts.library.gap;
+            return facts;
+        }
+        ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", path,
+                     untrusted->message);
+    }
+    auto listed = run_isolated(
+        [&path]() {
+            silence_stderr();
+            return encode_verbs_devices(list_verbs_devices(path));
+        },
+        ctx.call_deadline(), "ibv_get_device_list via " + path);
+    if (!listed) {
+        facts.gap = listed.gap();
+        return facts;
+    }
+    auto devices = decode_verbs_devices(*listed);
+    if (!devices) {
+        facts.gap = devices.gap();
+        return facts;
+    }
+    for (auto& listed_device : devices.value()) {
+        const std::string name = listed_device.name;
+        auto answer = run_isolated(
+            [&path, &name]() {
+                silence_stderr();
+                return encode_verbs_devices({query_verbs_device(path, name)});
+            },
+            ctx.call_deadline(), "ibv_open_device(" + name + ")");
+        Result<std::vector<VerbsDevice>> decoded =
+            answer ? decode_verbs_devices(*answer) : Result<std::vector<VerbsDevice>>(answer.gap());
+        if (decoded && decoded->size() == 1) {
+            facts.devices.push_back(std::move(decoded->front()));
+        } else {
+            listed_device.gap =
+                decoded ? Gap{GapReason::malformed, name + ": the child answered for no device"}
+                        : decoded.gap();
+            facts.devices.push_back(std::move(listed_device));
+        }
+    }
+    return facts;
+}
+
+}  // namespace rdmi

@@ -1,0 +1,12 @@
+// The `devices` section of the full JSON report.
+#pragma once
+
+#include "probes/devices.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::json {
+
+/// The devices section: summary, sysfs inventory, platform, host kind, verbs and DOCA layers.
+Json devices(const DevicesFacts& facts);
+
+}  // namespace rdmi::json

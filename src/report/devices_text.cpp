@@ -1,0 +1,92 @@
+// Human rendering of the devices facts: one line per function, details only when verbose.
+#include "report/devices_text.hpp"
+
+namespace rdmi::text {
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep = ",") {
+    std::string out;
+    for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+    return out;
+}
+
+std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
+    if (!dpa.ok()) return "DPA ? (" + (dpa.gap ? dpa.gap->message : std::string("unknown")) + ")";
+    const std::string how = dpa.source.kind == "api" ? dpa.source.ref : "inferred from device id";
+    return "DPA " + std::string(sysfs::to_string(dpa.value->support)) + " (" + how + ")";
+}
+
+std::string row(const DeviceSummary& s) {
+    std::string names = join(s.rdma_devices);
+    if (!s.netdevs.empty()) names += (names.empty() ? "" : "/") + join(s.netdevs);
+    std::string line = "  " + s.function + "  " + s.kind + "  " +
+                       (s.product.empty() ? "unknown product" : s.product) + "  " +
+                       (names.empty() ? "-" : names) + "  port " +
+                       (s.port_state.empty() ? "-" : s.port_state) + "  " + dpa_text(s.dpa);
+    if (!s.verbs_status.empty() && s.verbs_status != "ok") line += "  verbs: " + s.verbs_status;
+    return line + "\n";
+}
+
+std::string verbs_details(const VerbsFacts& verbs) {
+    std::string out;
+    for (const auto& d : verbs.devices) {
+        out += "  verbs " + d.name;
+        if (d.gap) {
+            out += ": " + d.gap->message + "\n";
+            continue;
+        }
+        out += " (" + d.query + "): fw " + d.fw_ver + ", atomic " + d.atomic_cap + "\n    ";
+        std::string limits;
+        for (const auto& [name, value] : d.limits) {
+            if (name.rfind("max_", 0) != 0) continue;
+            limits += (limits.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+        }
+        out += limits + "\n    flags: " + join(d.device_cap_flags.names, " ");
+        if (d.device_cap_flags.unknown_mask != 0) {
+            char mask[32];
+            std::snprintf(mask, sizeof mask, " unknown 0x%llx",  // NOLINT
+                          static_cast<unsigned long long>(d.device_cap_flags.unknown_mask));
+            out += mask;
+        }
+        out += "\n";
+        for (const auto& p : d.ports) {
+            out += "    port " + std::to_string(p.port_num) + ": " + p.state + " " + p.link_layer +
+                   " " + p.active_width + " " + p.active_speed + " mtu " +
+                   std::to_string(p.active_mtu) + "/" + std::to_string(p.max_mtu) + "\n";
+        }
+    }
+    return out;
+}
+
+std::string doca_details(const DocaCapsFacts& doca) {
+    std::string out;
+    for (const auto& d : doca.devices) {
+        out += "  doca " + d.pci_address + " " + d.ibdev_name + ":";
+        for (const auto& [lib, flags] : d.supported)
+            out += " " + lib + "[" + join(flags, " ") + "]";
+        out += "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string devices(const TextStyle& style, const DevicesFacts& facts) {
+    if (style.verbosity < 0) return {};
+    std::string out = "Devices (host kind: " + std::string(sysfs::to_string(facts.host.host_kind));
+    if (facts.host.bf_mode)
+        out += ", BlueField mode " + std::string(sysfs::to_string(*facts.host.bf_mode));
+    out += "):\n";
+    if (facts.summary.empty()) out += "  none (no NVIDIA networking device)\n";
+    for (const auto& s : facts.summary) out += row(s);
+    if (style.verbosity > 0) {
+        out += verbs_details(facts.verbs);
+        out += doca_details(facts.doca);
+        if (!facts.host.bf_mode_command.empty() && !facts.host.bf_mode)
+            out += "  BlueField mode undecided without privilege; would be decided by: " +
+                   facts.host.bf_mode_command + "\n";
+    }
+    return out + "\n";
+}
+
+}  // namespace rdmi::text
