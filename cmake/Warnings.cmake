@@ -3,6 +3,10 @@ function(rdmi_probe_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow -Wconversion
                                            -Wno-sign-conversion -Wnon-virtual-dtor
                                            -Wold-style-cast -Woverloaded-virtual)
+  if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+    # GCC 12 reports std::string concatenations as overlapping memcpy at -O3 (GCC bug 105651).
+    target_compile_options(${target} PRIVATE -Wno-restrict)
+  endif()
   if(RDMI_PROBE_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()
