@@ -1,2 +1,7 @@
 target_sources(rdmi_probe_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_fake.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_probe_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_selftest_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_test.cpp
 )
