@@ -1,0 +1,659 @@
+// The loopback orchestration (doca-facts E.4, F.1, F.2, F.5): every DOCA object is registered for
+// teardown the moment it exists, and torn down in reverse order of creation on every path.
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <thread>
+
+#include "probes/loopback_run.hpp"
+#include "rdmi_probe_dpa_abi.h"
+
+namespace rdmi::loopback {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kBadState = static_cast<int>(doca::Error::bad_state);
+constexpr unsigned int kCompletionQueueSize = 16;
+constexpr std::uint64_t kKernelSpinLimit = std::uint64_t{1} << 22;
+constexpr std::size_t kPage = 4096;
+
+/// A DOCA call returned an error: the step fails with it.
+struct CallFailed {
+    std::string call;
+    int code = 0;
+};
+
+/// The step stops without a DOCA error (skip, timeout, or a failed check of ours).
+struct StepStop {
+    StepStop(StepOutcome how, std::string why, std::optional<DocaFailure> failure = {})
+        : outcome(how), message(std::move(why)), error(std::move(failure)) {}
+    StepOutcome outcome;
+    std::string message;
+    std::optional<DocaFailure> error;
+};
+
+void check(const char* call, doca::doca_error_t error) {
+    if (error != 0)
+        throw CallFailed{call, error};
+}
+
+std::string hex_byte(unsigned value) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    return std::string("0x") + kDigits[(value >> 4U) & 0xfU] + kDigits[value & 0xfU];
+}
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+}
+
+/// "0000:08:00.0" matches "0000:08:00.0" and the short form "08:00.0".
+bool pci_matches(const std::string& wanted, const std::string& pci) {
+    const std::string w = lower(wanted);
+    const std::string p = lower(pci);
+    return w == p || (p.size() > w.size() && p.compare(p.size() - w.size(), w.size(), w) == 0 &&
+                      p[p.size() - w.size() - 1] == ':');
+}
+
+/// Undo actions in creation order; unwound in reverse.
+class Teardown {
+  public:
+    explicit Teardown(const doca::DocaDpaApi& api) : api_(api) {}
+    Teardown(const Teardown&) = delete;
+    Teardown& operator=(const Teardown&) = delete;
+    ~Teardown() { unwind(); }
+
+    void push(const char* call, std::function<doca::doca_error_t()> undo) {
+        entries_.push_back(Entry{call, std::move(undo)});
+    }
+
+    void unwind() {
+        while (!entries_.empty()) {
+            Entry entry = std::move(entries_.back());
+            entries_.pop_back();
+            const doca::doca_error_t error = entry.undo();
+            ++released_;
+            if (error != 0)
+                errors_.push_back(std::string(entry.call) + ": " + api_.error_name(error) + ": " +
+                                  api_.error_description(error));
+        }
+    }
+
+    [[nodiscard]] int released() const { return released_; }
+    [[nodiscard]] const std::vector<std::string>& errors() const { return errors_; }
+
+  private:
+    struct Entry {
+        const char* call;
+        std::function<doca::doca_error_t()> undo;
+    };
+    const doca::DocaDpaApi& api_;
+    std::vector<Entry> entries_;
+    std::vector<std::string> errors_;
+    int released_ = 0;
+};
+
+struct FreeDeleter {
+    void operator()(std::uint8_t* p) const { std::free(p); }  // NOLINT: aligned_alloc's pair
+};
+using HostBuffer = std::unique_ptr<std::uint8_t[], FreeDeleter>;
+
+HostBuffer allocate(std::size_t bytes) {
+    const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
+    // NOLINTNEXTLINE(cppcoreguidelines-owning-memory): released by FreeDeleter
+    auto* raw = static_cast<std::uint8_t*>(std::aligned_alloc(kPage, rounded));
+    if (raw == nullptr)
+        throw StepStop{StepOutcome::fail, "cannot allocate " + std::to_string(bytes) + " bytes"};
+    std::memset(raw, 0, rounded);
+    return HostBuffer(raw);
+}
+
+/// The orchestration of one run. Members hold the objects; `teardown_` owns their release.
+class Run {
+  public:
+    Run(const doca::DocaDpaApi& api, const DpaPlugin& plugin, const LoopbackOptions& options,
+        const Deadline& wait_deadline, StepJournal& journal)
+        : api_(api),
+          plugin_(plugin),
+          options_(options),
+          wait_deadline_(wait_deadline),
+          journal_(journal),
+          teardown_(api) {}
+
+    void execute() {
+        const int level = options_.level;
+        bool ok = step("find-device", 0, [this] { return find_device(); });
+        ok = ok && level >= 1 && step("open-device", 1, [this] { return open_device(); });
+        ok = ok && step("create-dpa", 1, [this] { return create_dpa(); });
+        if (options_.lifecycle_selftest) {
+            if (ok)
+                step("lifecycle-selftest", 1, [this] { return selftest(); });
+            else if (level < 1)
+                journal_.record("lifecycle-selftest", 1, StepOutcome::skip,
+                                "the self-test needs a started DPA context: use --level 1 or more");
+        }
+        ok = ok && level >= 2 && step("empty-kernel", 2, [this] { return empty_kernel(); });
+        if (ok && level >= 3) {
+            ok = step("completion-queues", 3, [this] { return completion_queues(); }) &&
+                 step("rdma-endpoints", 3, [this] { return rdma_endpoints(); }) &&
+                 step("connect", 3, [this] { return connect(); }) &&
+                 step("register-memory", 3, [this] { return register_memory(); }) &&
+                 step("signal-event", 3, [this] { return signal_event(); }) &&
+                 step("status-word", 3, [this] { return status_word(); }) &&
+                 step("write", 3, [this] { return write(); });
+            if (ok)
+                step("verify", 3, [this] { return verify(); });
+        }
+        teardown_.unwind();
+        journal_.update([this](LoopbackVerdict& v) {
+            v.teardown.released += teardown_.released();
+            v.teardown.errors.insert(v.teardown.errors.end(), teardown_.errors().begin(),
+                                     teardown_.errors().end());
+        });
+    }
+
+  private:
+    template <typename Body>
+    bool step(const char* id, int level, Body&& body) {
+        journal_.begin(id, level);
+        try {
+            journal_.end(StepOutcome::pass, body());
+            return true;
+        } catch (const CallFailed& failed) {
+            DocaFailure error{failed.call, failed.code, api_.error_name(failed.code),
+                              api_.error_description(failed.code)};
+            journal_.end(StepOutcome::fail,
+                         failed.call + " returned " + error.name + ": " + error.description, error);
+        } catch (const StepStop& stop) {
+            journal_.end(stop.outcome, stop.message, stop.error);
+        } catch (const std::exception& e) {
+            journal_.end(StepOutcome::fail, std::string("internal error: ") + e.what());
+        }
+        return false;
+    }
+
+    doca_dpa_completion* make_completion(Teardown& teardown, doca::dpa_dev_completion_t* handle) {
+        doca_dpa_completion* comp = nullptr;
+        check("doca_dpa_completion_create",
+              api_.dpa_completion_create(dpa_, kCompletionQueueSize, &comp));
+        teardown.push("doca_dpa_completion_destroy",
+                      [this, comp] { return api_.dpa_completion_destroy(comp); });
+        check("doca_dpa_completion_start", api_.dpa_completion_start(comp));
+        teardown.push("doca_dpa_completion_stop",
+                      [this, comp] { return api_.dpa_completion_stop(comp); });
+        if (handle != nullptr)
+            check("doca_dpa_completion_get_dpa_handle",
+                  api_.dpa_completion_get_dpa_handle(comp, handle));
+        return comp;
+    }
+
+    void start_ctx(Teardown& teardown, doca_ctx* ctx) {
+        check("doca_ctx_start", api_.ctx_start(ctx));
+        teardown.push("doca_ctx_stop", [this, ctx] { return api_.ctx_stop(ctx); });
+    }
+
+    /// Polls the event against the wall clock: a short spin, then sleeps growing to 1 ms.
+    bool wait_for(doca_sync_event* event, std::uint64_t target) {
+        const auto spin_until = Clock::now() + std::chrono::microseconds(100);
+        auto nap = std::chrono::microseconds(20);
+        while (true) {
+            std::uint64_t value = 0;
+            check("doca_sync_event_get", api_.sync_event_get(event, &value));
+            if (value >= target)
+                return true;
+            if (wait_deadline_.expired())
+                return false;
+            if (Clock::now() < spin_until) {
+                std::this_thread::yield();
+            } else {
+                std::this_thread::sleep_for(std::min<std::chrono::microseconds>(
+                    nap, std::chrono::duration_cast<std::chrono::microseconds>(
+                             wait_deadline_.remaining()) +
+                             std::chrono::microseconds(1)));
+                nap = std::min(nap * 2, std::chrono::microseconds(1000));
+            }
+        }
+    }
+
+    std::string find_device() {
+        doca_devinfo** list = nullptr;
+        std::uint32_t count = 0;
+        check("doca_devinfo_create_list", api_.devinfo_create_list(&list, &count));
+        teardown_.push("doca_devinfo_destroy_list",
+                       [this, list] { return api_.devinfo_destroy_list(list); });
+        std::vector<std::string> rejected;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            doca_devinfo* info = list[i];
+            char pci[doca::kPciAddrSize + 3] = {};
+            char ibdev[doca::kIbdevNameSize + 1] = {};
+            if (api_.devinfo_get_pci_addr_str(info, pci) != 0)
+                std::strcpy(pci, "?");
+            if (api_.devinfo_get_ibdev_name(info, ibdev, doca::kIbdevNameSize) != 0)
+                std::strcpy(ibdev, "?");
+            const std::string name = std::string(ibdev) + " (" + pci + ")";
+            if (!options_.device.empty() && options_.device != ibdev &&
+                !pci_matches(options_.device, pci))
+                continue;
+            if (api_.dpa_cap_is_supported(info) != 0) {
+                rejected.push_back(name + ": no DPA");
+                continue;
+            }
+            int func_type = 0;
+            if (options_.device.empty() && api_.devinfo_get_pci_func_type != nullptr &&
+                api_.devinfo_get_pci_func_type(info, &func_type) == 0 &&
+                func_type != static_cast<int>(doca::PciFuncType::pf)) {
+                rejected.push_back(name + ": not a PF");
+                continue;
+            }
+            if (api_.rdma_cap_task_write_is_supported != nullptr &&
+                api_.rdma_cap_task_write_is_supported(info) != 0) {
+                rejected.push_back(name + ": no RDMA write");
+                continue;
+            }
+            devinfo_ = info;
+            journal_.update([&](LoopbackVerdict& v) { v.device = LoopbackDevice{pci, ibdev}; });
+            return "chose " + name + " among " + std::to_string(count) + " DOCA device(s)";
+        }
+        std::string why =
+            options_.device.empty()
+                ? "no DPA-capable PF among " + std::to_string(count) + " DOCA device(s)"
+                : "device " + options_.device + " is not a DPA-capable DOCA device";
+        for (const auto& r : rejected)
+            why += "; " + r;
+        if (!options_.device.empty() && rejected.empty())
+            why += " (not among the " + std::to_string(count) + " DOCA devices)";
+        throw StepStop{StepOutcome::skip, why};
+    }
+
+    std::string open_device() {
+        check("doca_dev_open", api_.dev_open(devinfo_, &dev_));
+        teardown_.push("doca_dev_close", [this] { return api_.dev_close(dev_); });
+        return "device opened";
+    }
+
+    std::string create_dpa() {
+        if (plugin_.app == nullptr)
+            throw StepStop{StepOutcome::fail, "the plugin's DPA application handle is NULL"};
+        check("doca_dpa_create", api_.dpa_create(dev_, &dpa_));
+        teardown_.push("doca_dpa_destroy", [this] { return api_.dpa_destroy(dpa_); });
+        check("doca_dpa_set_app", api_.dpa_set_app(dpa_, plugin_.app));
+        check("doca_dpa_start", api_.dpa_start(dpa_));
+        return "DPA context started with the plugin's application";
+    }
+
+    std::string selftest() {
+        const bool rdmi = api_.has_rdmi_poster();
+        LoopbackSelftest result;
+        result.objects = rdmi ? "doca_rdmi_poster" : "doca_rdma";
+        result.expected = api_.error_name(kBadState);
+        Teardown local(api_);
+        doca::doca_error_t late = 0;
+        auto finish_local = [&] {
+            local.unwind();
+            journal_.update([&](LoopbackVerdict& v) {
+                v.teardown.released += local.released();
+                v.teardown.errors.insert(v.teardown.errors.end(), local.errors().begin(),
+                                         local.errors().end());
+            });
+        };
+        try {
+            // Both completions exist before the object, so reverse teardown releases the object
+            // first (doca-facts F.1 teardown: stop, destroy the context, then its completion).
+            doca_dpa_completion* before = make_completion(local, nullptr);
+            doca_dpa_completion* after = make_completion(local, nullptr);
+            if (rdmi) {
+                doca_verbs_context* verbs = nullptr;
+                check("doca_verbs_context_create", api_.verbs_context_create(devinfo_, 0, &verbs));
+                local.push("doca_verbs_context_destroy",
+                           [this, verbs] { return api_.verbs_context_destroy(verbs); });
+                doca_rdmi_poster* poster = nullptr;
+                check("doca_rdmi_poster_create", api_.rdmi_poster_create(verbs, &poster));
+                local.push("doca_rdmi_poster_destroy",
+                           [this, poster] { return api_.rdmi_poster_destroy(poster); });
+                check("doca_rdmi_poster_dpa_completion_attach",
+                      api_.rdmi_poster_dpa_completion_attach(poster, before));
+                doca_ctx* ctx = api_.rdmi_poster_as_ctx(poster);
+                if (ctx == nullptr)
+                    throw StepStop{StepOutcome::fail, "doca_rdmi_poster_as_ctx returned NULL"};
+                check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+                start_ctx(local, ctx);
+                late = api_.rdmi_poster_dpa_completion_attach(poster, after);
+            } else {
+                doca_rdma* rdma = nullptr;
+                check("doca_rdma_create", api_.rdma_create(dev_, &rdma));
+                local.push("doca_rdma_destroy", [this, rdma] { return api_.rdma_destroy(rdma); });
+                doca_ctx* ctx = api_.rdma_as_ctx(rdma);
+                if (ctx == nullptr)
+                    throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
+                check("doca_rdma_set_permissions",
+                      api_.rdma_set_permissions(
+                          rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite));
+                check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+                check("doca_rdma_dpa_completion_attach",
+                      api_.rdma_dpa_completion_attach(rdma, before));
+                start_ctx(local, ctx);
+                late = api_.rdma_dpa_completion_attach(rdma, after);
+            }
+        } catch (...) {
+            finish_local();
+            journal_.update([&](LoopbackVerdict& v) {
+                result.result = Status::fail;
+                result.message = "could not set up the disposable objects";
+                v.selftest = result;
+            });
+            throw;
+        }
+        finish_local();
+        const std::string call = rdmi ? "doca_rdmi_poster_dpa_completion_attach (after start)"
+                                      : "doca_rdma_dpa_completion_attach (after start)";
+        result.returned = api_.error_name(late);
+        if (late == kBadState) {
+            result.result = Status::pass;
+            result.message = call + " returned " + result.returned + ", as documented";
+        } else {
+            result.result = Status::fail;
+            result.message = call + " returned " + result.returned + " (expected " +
+                             result.expected +
+                             "): the library does not enforce the documented lifecycle";
+        }
+        journal_.update([&](LoopbackVerdict& v) { v.selftest = result; });
+        if (result.result == Status::fail) {
+            std::optional<DocaFailure> error;
+            if (late != 0)
+                error =
+                    DocaFailure{call, late, api_.error_name(late), api_.error_description(late)};
+            throw StepStop{StepOutcome::fail, result.message, error};
+        }
+        return "on " + result.objects + ": " + result.message;
+    }
+
+    std::string empty_kernel() {
+        check("doca_sync_event_create", api_.sync_event_create(&comp_event_));
+        teardown_.push("doca_sync_event_destroy",
+                       [this] { return api_.sync_event_destroy(comp_event_); });
+        check("doca_sync_event_add_publisher_location_dpa",
+              api_.sync_event_add_publisher_location_dpa(comp_event_, dpa_));
+        check("doca_sync_event_add_subscriber_location_cpu",
+              api_.sync_event_add_subscriber_location_cpu(comp_event_, dev_));
+        check("doca_sync_event_start", api_.sync_event_start(comp_event_));
+        teardown_.push("doca_sync_event_stop",
+                       [this] { return api_.sync_event_stop(comp_event_); });
+        const auto start = Clock::now();
+        check("doca_dpa_kernel_launch_update_set",
+              api_.dpa_kernel_launch_update_set(dpa_, nullptr, 0, comp_event_, ++completions_, 1,
+                                                plugin_.noop_kernel));
+        if (!wait_for(comp_event_, completions_))
+            throw StepStop{
+                StepOutcome::timeout,
+                "the empty kernel's completion event did not arrive before the deadline"};
+        const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+        check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
+        return "completion event arrived " + std::to_string(static_cast<long long>(us)) +
+               " us after launch";
+    }
+
+    std::string completion_queues() {
+        initiator_comp_ = make_completion(teardown_, &initiator_comp_handle_);
+        target_comp_ = make_completion(teardown_, nullptr);
+        return "two DPA completions started (queue size " + std::to_string(kCompletionQueueSize) +
+               ")";
+    }
+
+    struct Endpoint {
+        doca_rdma* rdma = nullptr;
+        const void* details = nullptr;
+        std::size_t details_size = 0;
+        doca_rdma_connection* connection = nullptr;
+    };
+
+    void make_endpoint(Endpoint& ep, doca_dpa_completion* comp) {
+        check("doca_rdma_create", api_.rdma_create(dev_, &ep.rdma));
+        doca_rdma* rdma = ep.rdma;
+        teardown_.push("doca_rdma_destroy", [this, rdma] { return api_.rdma_destroy(rdma); });
+        doca_ctx* ctx = api_.rdma_as_ctx(rdma);
+        if (ctx == nullptr)
+            throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
+        check("doca_rdma_set_permissions",
+              api_.rdma_set_permissions(rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
+                                                  doca::kAccessRdmaRead | doca::kAccessRdmaAtomic));
+        check("doca_rdma_set_grh_enabled", api_.rdma_set_grh_enabled(rdma, 1));
+        check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+        check("doca_rdma_dpa_completion_attach", api_.rdma_dpa_completion_attach(rdma, comp));
+        start_ctx(teardown_, ctx);
+        check("doca_rdma_export",
+              api_.rdma_export(rdma, &ep.details, &ep.details_size, &ep.connection));
+    }
+
+    std::string rdma_endpoints() {
+        make_endpoint(initiator_, initiator_comp_);
+        make_endpoint(target_, target_comp_);
+        check("doca_rdma_get_dpa_handle", api_.rdma_get_dpa_handle(initiator_.rdma, &rdma_handle_));
+        return "initiator and target RDMA contexts started on the DPA datapath";
+    }
+
+    std::string connect() {
+        check("doca_rdma_connect", api_.rdma_connect(initiator_.rdma, target_.details,
+                                                     target_.details_size, initiator_.connection));
+        check("doca_rdma_connect", api_.rdma_connect(target_.rdma, initiator_.details,
+                                                     initiator_.details_size, target_.connection));
+        check("doca_rdma_connection_get_id",
+              api_.rdma_connection_get_id(initiator_.connection, &connection_id_));
+        return "loopback connection up (initiator connection id " + std::to_string(connection_id_) +
+               ")";
+    }
+
+    doca::dpa_dev_mmap_t register_buffer(std::uint8_t* buffer) {
+        doca_mmap* mmap = nullptr;
+        check("doca_mmap_create", api_.mmap_create(&mmap));
+        teardown_.push("doca_mmap_destroy", [this, mmap] { return api_.mmap_destroy(mmap); });
+        check("doca_mmap_set_permissions",
+              api_.mmap_set_permissions(mmap, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
+                                                  doca::kAccessRdmaRead));
+        check("doca_mmap_set_memrange", api_.mmap_set_memrange(mmap, buffer, options_.bytes));
+        check("doca_mmap_add_dev", api_.mmap_add_dev(mmap, dev_));
+        check("doca_mmap_start", api_.mmap_start(mmap));
+        teardown_.push("doca_mmap_stop", [this, mmap] { return api_.mmap_stop(mmap); });
+        doca::dpa_dev_mmap_t handle = 0;
+        check("doca_mmap_dev_get_dpa_handle", api_.mmap_dev_get_dpa_handle(mmap, dev_, &handle));
+        return handle;
+    }
+
+    std::string register_memory() {
+        src_ = allocate(options_.bytes);
+        dst_ = allocate(options_.bytes);
+        std::uint32_t x = options_.seed == 0 ? 1 : options_.seed;
+        for (std::size_t i = 0; i < options_.bytes; ++i) {
+            x ^= x << 13U;
+            x ^= x >> 17U;
+            x ^= x << 5U;
+            src_[i] = static_cast<std::uint8_t>(x | 1U);  // never 0: a zero dst byte is a miss
+        }
+        src_mmap_ = register_buffer(src_.get());
+        dst_mmap_ = register_buffer(dst_.get());
+        return std::to_string(options_.bytes) +
+               "-byte source (seeded pattern) and destination "
+               "(zeroed) registered";
+    }
+
+    std::string signal_event() {
+        check("doca_sync_event_create", api_.sync_event_create(&signal_event_));
+        teardown_.push("doca_sync_event_destroy",
+                       [this] { return api_.sync_event_destroy(signal_event_); });
+        check("doca_sync_event_add_publisher_location_remote_net",
+              api_.sync_event_add_publisher_location_remote_net(signal_event_));
+        check("doca_sync_event_add_subscriber_location_dpa",
+              api_.sync_event_add_subscriber_location_dpa(signal_event_, dpa_));
+        check("doca_sync_event_start", api_.sync_event_start(signal_event_));
+        teardown_.push("doca_sync_event_stop",
+                       [this] { return api_.sync_event_stop(signal_event_); });
+        check("doca_sync_event_get_dpa_handle",
+              api_.sync_event_get_dpa_handle(signal_event_, dpa_, &signal_handle_));
+        const std::uint8_t* blob = nullptr;
+        std::size_t blob_size = 0;
+        check("doca_sync_event_export_to_remote_net",
+              api_.sync_event_export_to_remote_net(signal_event_, &blob, &blob_size));
+        doca_sync_event_remote_net* remote = nullptr;
+        check("doca_sync_event_remote_net_create_from_export",
+              api_.sync_event_remote_net_create_from_export(dev_, blob, blob_size, &remote));
+        teardown_.push("doca_sync_event_remote_net_destroy",
+                       [this, remote] { return api_.sync_event_remote_net_destroy(remote); });
+        check("doca_sync_event_remote_net_get_dpa_handle",
+              api_.sync_event_remote_net_get_dpa_handle(remote, dpa_, &remote_signal_handle_));
+        return "remote-net signal event ready (DPA subscriber)";
+    }
+
+    std::string status_word() {
+        check("doca_dpa_mem_alloc", api_.dpa_mem_alloc(dpa_, sizeof(std::uint64_t), &status_ptr_));
+        teardown_.push("doca_dpa_mem_free",
+                       [this] { return api_.dpa_mem_free(dpa_, status_ptr_); });
+        check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
+        return "status word allocated on the DPA heap";
+    }
+
+    void check_status(std::uint64_t status, int iteration) {
+        const std::string at = "iteration " + std::to_string(iteration + 1) + ": ";
+        switch (RDMI_PROBE_STATUS_CODE(status)) {
+            case RDMI_PROBE_STATUS_OK:
+                return;
+            case RDMI_PROBE_STATUS_NOT_RUN:
+                throw StepStop{
+                    StepOutcome::fail,
+                    at + "the status word is still 0: the kernel did not run to its end"};
+            case RDMI_PROBE_STATUS_SIGNAL_TIMEOUT:
+                throw StepStop{StepOutcome::fail,
+                               at + "the kernel's bounded wait for the RDMA signal ran out: the "
+                                    "write or the signal after it did not complete"};
+            case RDMI_PROBE_STATUS_SEND_ERROR:
+                throw StepStop{StepOutcome::fail, at + "the DPA saw a send-error completion"};
+            default:
+                throw StepStop{StepOutcome::fail,
+                               at + "unexpected kernel status word " + std::to_string(status)};
+        }
+    }
+
+    std::string write() {
+        std::vector<double> latencies;
+        for (int i = 0; i < options_.iterations; ++i) {
+            std::memset(dst_.get(), 0, options_.bytes);
+            check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
+            const std::uint64_t signal_value = static_cast<std::uint64_t>(i) + 1;
+            const auto start = Clock::now();
+            check("doca_dpa_kernel_launch_update_set",
+                  api_.dpa_kernel_launch_update_set(
+                      dpa_, nullptr, 0, comp_event_, ++completions_, 1, plugin_.write_kernel,
+                      std::uint64_t{rdma_handle_}, std::uint64_t{connection_id_},
+                      std::uint64_t{dst_mmap_}, reinterpret_cast<std::uint64_t>(dst_.get()),
+                      std::uint64_t{src_mmap_}, reinterpret_cast<std::uint64_t>(src_.get()),
+                      std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
+                      std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
+                      std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit));
+            if (!wait_for(comp_event_, completions_))
+                throw StepStop{StepOutcome::timeout,
+                               "iteration " + std::to_string(i + 1) + "/" +
+                                   std::to_string(options_.iterations) +
+                                   ": the completion event did not arrive before the deadline "
+                                   "(the kernel did not finish)"};
+            latencies.push_back(
+                std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+            check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
+            std::uint64_t status = 0;
+            check("doca_dpa_d2h_memcpy",
+                  api_.dpa_d2h_memcpy(dpa_, &status, status_ptr_, sizeof status));
+            check_status(status, i);
+            if (const auto* diff =
+                    std::mismatch(src_.get(), src_.get() + options_.bytes, dst_.get()).first;
+                diff != src_.get() + options_.bytes) {
+                mismatch_ = static_cast<std::size_t>(diff - src_.get());
+                mismatch_iteration_ = i;
+                break;
+            }
+        }
+        record_measurements(latencies);
+        return std::to_string(latencies.size()) + " kernel launch(es) completed";
+    }
+
+    void record_measurements(std::vector<double> latencies) {
+        if (latencies.empty())
+            return;
+        std::sort(latencies.begin(), latencies.end());
+        LoopbackMeasurements m;
+        m.bytes = options_.bytes;
+        m.iterations = static_cast<int>(latencies.size());
+        m.latency_min_us = latencies.front();
+        m.latency_max_us = latencies.back();
+        const std::size_t mid = latencies.size() / 2;
+        m.latency_median_us = latencies.size() % 2 == 1
+                                  ? latencies[mid]
+                                  : (latencies[mid - 1] + latencies[mid]) / 2.0;
+        double total_us = 0;
+        for (double us : latencies)
+            total_us += us;
+        if (options_.bytes >= kLoopbackBandwidthMinBytes && total_us > 0)
+            m.bandwidth_mb_s =
+                static_cast<double>(options_.bytes) * static_cast<double>(m.iterations) / total_us;
+        journal_.update([&m](LoopbackVerdict& v) { v.measurements = m; });
+    }
+
+    std::string verify() {
+        if (mismatch_) {
+            const std::size_t at = *mismatch_;
+            journal_.update([at](LoopbackVerdict& v) { v.mismatch_offset = at; });
+            throw StepStop{StepOutcome::fail,
+                           "iteration " + std::to_string(mismatch_iteration_ + 1) +
+                               ": destination differs from the source at byte " +
+                               std::to_string(at) + " (expected " + hex_byte(src_[at]) + ", got " +
+                               hex_byte(dst_[at]) + ")"};
+        }
+        return std::to_string(options_.bytes) + " bytes verified byte for byte in " +
+               std::to_string(options_.iterations) + " iteration(s)";
+    }
+
+    const doca::DocaDpaApi& api_;
+    const DpaPlugin& plugin_;
+    const LoopbackOptions& options_;
+    Deadline wait_deadline_;
+    StepJournal& journal_;
+    // Buffers are declared before teardown_ so that they outlive the mmaps registering them.
+    HostBuffer src_;
+    HostBuffer dst_;
+    Teardown teardown_;
+    doca_devinfo* devinfo_ = nullptr;
+    doca_dev* dev_ = nullptr;
+    doca_dpa* dpa_ = nullptr;
+    doca_sync_event* comp_event_ = nullptr;
+    std::uint64_t completions_ = 0;
+    doca_dpa_completion* initiator_comp_ = nullptr;
+    doca_dpa_completion* target_comp_ = nullptr;
+    doca::dpa_dev_completion_t initiator_comp_handle_ = 0;
+    Endpoint initiator_;
+    Endpoint target_;
+    doca::dpa_dev_rdma_t rdma_handle_ = 0;
+    std::uint32_t connection_id_ = 0;
+    doca::dpa_dev_mmap_t src_mmap_ = 0;
+    doca::dpa_dev_mmap_t dst_mmap_ = 0;
+    doca_sync_event* signal_event_ = nullptr;
+    doca::dpa_dev_sync_event_t signal_handle_ = 0;
+    doca::dpa_dev_sync_event_remote_net_t remote_signal_handle_ = 0;
+    doca::dpa_dev_uintptr_t status_ptr_ = 0;
+    std::optional<std::size_t> mismatch_;
+    int mismatch_iteration_ = 0;
+};
+
+}  // namespace
+
+LoopbackVerdict run_loopback(const doca::DocaDpaApi& api, const DpaPlugin& plugin,
+                             const LoopbackOptions& options, const Deadline& wait_deadline,
+                             StepJournal& journal) {
+    journal.update([&options](LoopbackVerdict& v) { v.level_requested = options.level; });
+    {
+        Run run(api, plugin, options, wait_deadline, journal);
+        run.execute();
+    }
+    LoopbackVerdict verdict = journal.snapshot();
+    finish_verdict(verdict);
+    return verdict;
+}
+
+}  // namespace rdmi::loopback
