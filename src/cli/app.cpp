@@ -98,6 +98,7 @@ int run_unguarded(int argc, char** argv) {
 std::vector<std::unique_ptr<Command>> make_commands() {
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(make_report_command());
+    commands.push_back(make_symbols_command());
     return commands;
 }
 

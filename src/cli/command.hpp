@@ -33,4 +33,7 @@ std::vector<std::unique_ptr<Command>> make_commands();
 /// The `report` subcommand (the default).
 std::unique_ptr<Command> make_report_command();
 
+/// The `symbols` subcommand.
+std::unique_ptr<Command> make_symbols_command();
+
 }  // namespace rdmi::cli

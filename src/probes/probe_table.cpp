@@ -13,8 +13,25 @@ void run_install(const ProbeContext& ctx, Report& report) {
                          report.install->checks.end());
 }
 
+// Ids gain "rdmi-": the report audits doca-rdmi, and its check ids say so.
+void run_symbols(const ProbeContext& ctx, Report& report) {
+    if (!report.install) return;
+    report.symbols = probe_rdmi_symbols(ctx, *report.install);
+    if (!report.symbols) return;
+    if (!*report.symbols) {
+        report.checks.push_back(Check{"rdmi-symbols-exported", Status::skip,
+                                      report.symbols->gap().message, "", {}});
+        return;
+    }
+    for (auto check : (*report.symbols)->checks) {
+        check.id = "rdmi-" + check.id;
+        report.checks.push_back(std::move(check));
+    }
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
+    ProbeSpec{"symbols", "doca-rdmi symbol stability", &run_symbols},
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "core/check.hpp"
 #include "probes/install.hpp"
+#include "probes/symbols.hpp"
 
 namespace rdmi {
 
@@ -29,6 +30,8 @@ struct ProbeError {
 struct Report {
     RunInfo run;
     std::optional<InstallFacts> install;
+    /// The doca-rdmi symbol audit; nullopt when the module or its library is absent.
+    std::optional<Result<SymbolsFacts>> symbols;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -2,6 +2,7 @@
 #include "report/json_report.hpp"
 
 #include "build_info.hpp"
+#include "report/symbols_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -100,6 +101,9 @@ Json report(const Report& report) {
              {"summary", status_counts(count_statuses(report.checks))},
              {"checks", checks(report.checks)}};
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
+    out["symbols"] = !report.symbols     ? Json(nullptr)
+                     : *report.symbols ? symbols_summary(**report.symbols)
+                                       : symbols_gap(report.symbols->gap());
     out["probe_errors"] = std::move(errors);
     return out;
 }

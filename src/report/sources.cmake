@@ -1,6 +1,8 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_style.cpp
 )
