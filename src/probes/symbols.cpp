@@ -88,7 +88,8 @@ Result<ElfImage> read_library(const Fs& fs, const std::string& path) {
 // DPA device-side headers declare functions of the device libraries that dpacc links, never of
 // the host shared object: auditing them against the .so would list them all as missing.
 bool device_side_header(std::string_view name) {
-    return name.find("_dev_") != std::string_view::npos || name.ends_with("_dev.h");
+    // doca_dpa_dev*.h and doca_rdmi_dev_*.h; doca_dev.h is the host device API and is kept.
+    return name.find("_dev_") != std::string_view::npos || name.starts_with("doca_dpa_dev");
 }
 
 Result<std::vector<HeaderDecl>> scan_headers(const Fs& fs, const std::string& dir,
