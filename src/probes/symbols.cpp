@@ -195,7 +195,9 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
     }
     const std::string archive_ref =
         facts.archive_path.empty() ? "" : std::string(base_name(facts.archive_path));
-    const ClassifyOptions options{prefix, std::string(base_name(id.path)), archive_ref};
+    // Evidence names the library as applications know it: by soname.
+    const ClassifyOptions options{
+        prefix, id.soname.empty() ? std::string(base_name(id.path)) : id.soname, archive_ref};
     facts.audit = classify(*image, archive, decls, {}, options);
     symbols::predict_loader(ctx, *image, facts);
     if (auto runtime = symbols::resolve_runtime(ctx, *image, facts); !runtime.empty())
