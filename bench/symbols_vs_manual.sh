@@ -14,7 +14,7 @@ work=$(realpath "$build")/bench-symbols
 rm -rf "$work"
 mkdir -p "$work"
 chmod 755 "$work"
-trap 'rm -rf "$work"' EXIT
+trap '[[ -n ${KEEP:-} ]] || rm -rf "$work"' EXIT
 
 /usr/bin/python3 - "$work" <<'PY'
 import sys
@@ -72,11 +72,12 @@ for count in (20000, 100000):
     assert doc["runtime"]["loaded"] and doc["runtime"]["resolved"] == count, doc["runtime"]
     rows[count] = {
         "rdmi-probe symbols --json (static + runtime)": median_ms([audit]),
-        "rdmi-probe symbols --json --root / (static only)": None,
+        "rdmi-probe symbols --json --root (static only)": None,
         "readelf --dyn-syms -W + nm -D": median_ms([["readelf", "--dyn-syms", "-W", lib], ["nm", "-D", lib]]),
     }
-    rows[count]["rdmi-probe symbols --json --root / (static only)"] = median_ms(
-        [[probe, "symbols", "--json", "--root", "/", "--lib", lib, "--headers", f"{d}/include"]])
+    rows[count]["rdmi-probe symbols --json --root (static only)"] = median_ms(
+        [[probe, "symbols", "--json", "--root", work, "--lib", f"/{count}/libdoca_bench.so.1",
+          "--headers", f"/{count}/include"]])
 print(f"medians of {runs} runs")
 for count, r in rows.items():
     for name, ms in r.items():

@@ -3,9 +3,12 @@
 #include "os/runtime_symbols.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <stdexcept>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
@@ -24,11 +27,42 @@ std::string symbol_file(const void* address) {
     return info.dli_fname;
 }
 
+// The PT_LOAD address ranges of the loaded object called `name`.
+using Ranges = std::vector<std::pair<std::uintptr_t, std::uintptr_t>>;
+
+int collect_ranges(dl_phdr_info* info, std::size_t /*size*/, void* data) {
+    auto* wanted = static_cast<std::pair<const std::string*, Ranges*>*>(data);
+    if (info->dlpi_name == nullptr || *wanted->first != info->dlpi_name) return 0;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+        const auto& ph = info->dlpi_phdr[i];
+        if (ph.p_type != PT_LOAD) continue;
+        const std::uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+        wanted->second->emplace_back(start, start + ph.p_memsz);
+    }
+    return 1;
+}
+
+// dladdr scans the whole symbol table of the object on every call (quadratic over 100k
+// names), so an address inside the loaded object's own segments is attributed directly and
+// dladdr is only asked about the others.
+std::string defining_file(const void* address, const Ranges& own, const std::string& own_path) {
+    if (address == nullptr) return {};
+    const auto at = reinterpret_cast<std::uintptr_t>(address);  // NOLINT: address arithmetic
+    for (const auto& [start, end] : own) {
+        if (at >= start && at < end) return own_path;
+    }
+    return symbol_file(address);
+}
+
 std::string resolve_in_child(const RuntimeQuery& query) {
     auto handle = DynamicLibrary::open(query.path);
     if (!handle) throw std::runtime_error(handle.gap().message);
     std::string out;
-    put(out, handle->loaded_path());
+    const std::string loaded = handle->loaded_path();
+    Ranges own;
+    std::pair<const std::string*, Ranges*> wanted{&loaded, &own};
+    ::dl_iterate_phdr(&collect_ranges, &wanted);
+    put(out, loaded);
     for (const auto& name : query.names) {
         void* address = handle->symbol(name.c_str());
         std::string defaults;
@@ -44,7 +78,7 @@ std::string resolve_in_child(const RuntimeQuery& query) {
         put(out, address != nullptr ? "1" : "0");
         put(out, defaults);
         put(out, others);
-        put(out, symbol_file(address));
+        put(out, defining_file(address, own, loaded));
     }
     return out;
 }
