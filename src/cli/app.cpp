@@ -99,6 +99,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     std::vector<std::unique_ptr<Command>> commands;
     commands.push_back(make_report_command());
     commands.push_back(make_loopback_command());
+    commands.push_back(make_symbols_command());
     return commands;
 }
 

@@ -35,5 +35,7 @@ std::unique_ptr<Command> make_report_command();
 
 /// The `loopback` subcommand.
 std::unique_ptr<Command> make_loopback_command();
+/// The `symbols` subcommand.
+std::unique_ptr<Command> make_symbols_command();
 
 }  // namespace rdmi::cli

@@ -4,4 +4,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/session.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_command.cpp
 )

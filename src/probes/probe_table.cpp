@@ -19,9 +19,26 @@ void run_devices(const ProbeContext& ctx, Report& report) {
                          report.devices->checks.end());
 }
 
+// Ids gain "rdmi-": the report audits doca-rdmi, and its check ids say so.
+void run_symbols(const ProbeContext& ctx, Report& report) {
+    if (!report.install) return;
+    report.symbols = probe_rdmi_symbols(ctx, *report.install);
+    if (!report.symbols) return;
+    if (!*report.symbols) {
+        report.checks.push_back(Check{"rdmi-symbols-exported", Status::skip,
+                                      report.symbols->gap().message, "", {}});
+        return;
+    }
+    for (auto check : (*report.symbols)->checks) {
+        check.id = "rdmi-" + check.id;
+        report.checks.push_back(std::move(check));
+    }
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
     ProbeSpec{"devices", "devices, ports and DPA capability", &run_devices},
+    ProbeSpec{"symbols", "doca-rdmi symbol stability", &run_symbols},
 };
 
 }  // namespace

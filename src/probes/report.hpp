@@ -8,6 +8,7 @@
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"
+#include "probes/symbols.hpp"
 
 namespace rdmi {
 
@@ -31,6 +32,8 @@ struct Report {
     RunInfo run;
     std::optional<InstallFacts> install;
     std::optional<DevicesFacts> devices;
+    /// The doca-rdmi symbol audit; nullopt when the module or its library is absent.
+    std::optional<Result<SymbolsFacts>> symbols;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

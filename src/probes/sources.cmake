@@ -16,6 +16,9 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/probe_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_checks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tool_runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_locate.cpp

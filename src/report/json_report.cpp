@@ -3,6 +3,7 @@
 
 #include "build_info.hpp"
 #include "report/devices_json.hpp"
+#include "report/symbols_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -102,6 +103,9 @@ Json report(const Report& report) {
              {"checks", checks(report.checks)}};
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
+    out["symbols"] = !report.symbols     ? Json(nullptr)
+                     : *report.symbols ? symbols_summary(**report.symbols)
+                                       : symbols_gap(report.symbols->gap());
     out["probe_errors"] = std::move(errors);
     return out;
 }

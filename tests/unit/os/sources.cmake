@@ -1,6 +1,8 @@
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loader_path_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols_test.cpp
 )

@@ -8,5 +8,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_probe_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_selftest_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_test.cpp
 )

@@ -1,0 +1,169 @@
+// `rdmi-probe symbols`: the EXPERIMENTAL/stable/deprecated audit of a library, and with --check
+// what an application needs from it.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "probes/symbols.hpp"
+#include "report/symbols_json.hpp"
+#include "report/symbols_text.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+/// Largest --allow-experimental @FILE read.
+constexpr std::size_t kMaxAllowListBytes = std::size_t{4} << 20U;
+
+struct SymbolsOptions {
+    std::string module;
+    std::string lib;
+    std::string prefix;
+    std::string headers;
+    std::string check;
+    std::vector<std::string> allow;
+};
+
+// Relative paths mean what they mean to the shell on the live system; under --root they are
+// taken from the root's top.
+std::string absolute(const Session& session, const std::string& path) {
+    if (path.empty() || path.front() == '/') return path;
+    if (!session.fs().is_live()) return "/" + path;
+    std::error_code ec;
+    auto full = std::filesystem::absolute(path, ec);
+    return ec ? path : full.lexically_normal().string();
+}
+
+void add_names(std::string_view text, std::vector<std::string>& names) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+        auto end = text.find_first_of(",\n", pos);
+        if (end == std::string_view::npos) end = text.size();
+        std::string_view item = text.substr(pos, end - pos);
+        if (auto hash = item.find('#'); hash != std::string_view::npos) item = item.substr(0, hash);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t' || item.back() == '\r'))
+            item.remove_suffix(1);
+        if (!item.empty()) names.emplace_back(item);
+        pos = end + 1;
+    }
+}
+
+// NAME,NAME,... or @FILE (one name a line, '#' comments). The file is the user's, so it is read
+// from the live file system even under --root, like --output is written there.
+Result<std::vector<std::string>> allow_list(const std::vector<std::string>& values) {
+    std::vector<std::string> names;
+    for (const auto& value : values) {
+        if (!value.starts_with("@")) {
+            add_names(value, names);
+            continue;
+        }
+        std::string path = value.substr(1);
+        if (!path.empty() && path.front() != '/') {
+            std::error_code ec;
+            path = std::filesystem::absolute(path, ec).lexically_normal().string();
+        }
+        auto fs = RootedFs::open("/");
+        if (!fs) return fs.gap();
+        auto text = fs->read_file(path, kMaxAllowListBytes);
+        if (!text) return Gap{text.gap().reason, "--allow-experimental " + text.gap().message};
+        add_names(*text, names);
+    }
+    return names;
+}
+
+int fail_input(const Session& session, const std::string& message) {
+    session.log().error("{}", message);
+    if (session.options().json) {
+        if (auto written = session.emit(error_document(message, kExitUsage)); !written)
+            session.log().error("{}", written.gap().message);
+    }
+    return kExitUsage;
+}
+
+class SymbolsCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "symbols"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "EXPERIMENTAL/stable/deprecated audit of doca_rdmi_* (or --module/--lib); "
+               "--check APP audits what an application needs";
+    }
+
+    void add_options(CLI::App& sub) override {
+        sub.add_option("--module", opts_.module,
+                       "pkg-config module whose library is audited (default doca-rdmi)");
+        sub.add_option("--lib", opts_.lib, "audit this shared object instead of a module's");
+        prefix_option_ =
+            sub.add_option("--prefix", opts_.prefix,
+                           "audit only names starting with this (default: the module's own, e.g. "
+                           "doca_rdmi_; \"\" for every name)")
+                ->expected(1);
+        sub.add_option("--headers", opts_.headers,
+                       "scan the headers in DIR (default: the module's includedir)");
+        sub.add_option("--check", opts_.check,
+                       "audit what APP (executable, .so, .o or .a) needs from the library; "
+                       "exit 1 if something would not resolve or is experimental and not allowed");
+        sub.add_option("--allow-experimental", opts_.allow,
+                       "experimental names the team accepts: NAME,NAME,... or @FILE (one a line, "
+                       "# comments); repeatable");
+        sub.get_option("--lib")->excludes(sub.get_option("--module"));
+    }
+
+    int run(const Session& session) override {
+        const auto start = std::chrono::steady_clock::now();
+        SymbolsRequest request;
+        request.module = opts_.module;
+        request.library = absolute(session, opts_.lib);
+        if (prefix_option_ != nullptr && prefix_option_->count() > 0) request.prefix = opts_.prefix;
+        request.headers_dir = absolute(session, opts_.headers);
+        request.application = absolute(session, opts_.check);
+        auto accepted = allow_list(opts_.allow);
+        if (!accepted) return fail_input(session, accepted.gap().message);
+        request.accepted_experimental = std::move(accepted).value();
+
+        auto facts = probe_symbols(session.probe_context(), request);
+        if (!facts) return fail_input(session, facts.gap().message);
+        RunInfo run;
+        run.root = session.fs().root();
+        run.live = session.fs().is_live();
+        run.generated_at = generation_time(session.env());
+        run.timeout_s = session.options().timeout_s;
+        run.duration_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
+        const std::string document = session.options().json
+                                         ? json::dump(json::symbols_document(*facts, run))
+                                         : text::symbols(session.style(), *facts);
+        if (auto written = session.emit(document); !written) {
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        if (!facts->app) return kExitOk;
+        for (const auto& check : facts->checks) {
+            if ((check.id == "app-resolves" || check.id == "app-experimental") &&
+                check.status == Status::fail)
+                return kExitFailed;
+        }
+        return kExitOk;
+    }
+
+  private:
+    SymbolsOptions opts_;
+    CLI::Option* prefix_option_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_symbols_command() {
+    return std::make_unique<SymbolsCommand>();
+}
+
+}  // namespace rdmi::cli

@@ -1,0 +1,269 @@
+// The symbols probe: find the library (pkg-config or --lib), read it, its archive and headers,
+// classify, predict and resolve at run time, audit the application.
+#include "probes/symbols.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "elf/elf_reader.hpp"
+#include "headers/header_scanner.hpp"
+#include "pkgconfig/pkgconfig.hpp"
+#include "probes/install_parts.hpp"
+#include "probes/symbols_parts.hpp"
+
+namespace rdmi {
+namespace {
+
+std::string library_stem(std::string_view file) {
+    std::string name(file);
+    if (name.starts_with("lib")) name.erase(0, 3);
+    if (const auto dot = name.find(".so"); dot != std::string::npos) name.erase(dot);
+    if (name.ends_with(".a")) name.erase(name.size() - 2);
+    return name;
+}
+
+void fill_module(const pkgconfig::Module& module, ModuleFacts& facts) {
+    facts.found = true;
+    facts.pc_path = module.pc_path;
+    facts.version = module.version;
+    auto var = [&](const char* key) {
+        auto it = module.variables.find(key);
+        return it == module.variables.end() ? std::string() : it->second;
+    };
+    facts.prefix = var("prefix");
+    facts.libdir = var("libdir");
+    facts.includedir = var("includedir");
+    for (const auto& token : module.libs) {
+        if (token.size() > 2 && token.starts_with("-l"))
+            facts.library_names.push_back(token.substr(2));
+    }
+}
+
+// The module by pkg-config's rules, then in DOCA's own pc dir (as the install probe does).
+Result<ModuleFacts> find_module(const ProbeContext& ctx, const std::string& name) {
+    InstallFacts located;
+    const pkgconfig::PkgConfig pc(ctx.fs, ctx.env);
+    install::locate_prefix(ctx, pc, located);
+    std::vector<std::string> extra;
+    if (!located.pc_dir.empty()) extra.push_back(located.pc_dir);
+    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra);
+    auto module = with_doca_dir.find(name);
+    if (!module) return module.gap();
+    ModuleFacts facts;
+    facts.name = name;
+    fill_module(*module, facts);
+    return facts;
+}
+
+// What an application linking with -l<name> gets: lib<name>.so, else the runtime sonames DOCA
+// uses, else any lib<name>.so.* (doca-facts A.5).
+Result<std::string> find_shared_object(const Fs& fs, const std::string& libdir,
+                                       const std::string& name) {
+    const std::string stem = "lib" + name;
+    for (const char* suffix : {".so", ".so.3", ".so.2"}) {
+        const std::string candidate = join_path(libdir, stem + suffix);
+        if (fs.exists(candidate)) return candidate;
+    }
+    if (auto entries = fs.list_dir(libdir); entries.ok()) {
+        for (const auto& entry : *entries) {
+            if (entry.name.starts_with(stem + ".so.")) return join_path(libdir, entry.name);
+        }
+    }
+    return make_gap(GapReason::not_found,
+                    join_path(libdir, stem + ".so") + ": no such file (nor " + stem + ".so.*)");
+}
+
+Result<ElfImage> read_library(const Fs& fs, const std::string& path) {
+    auto bytes = fs.read_file(path, kMaxElfBytes);
+    if (!bytes) return bytes.gap();
+    auto image = parse_elf(*bytes);
+    if (!image) return Gap{image.gap().reason, path + ": " + image.gap().message};
+    if (image->kind == ElfKind::relocatable)
+        return make_gap(GapReason::malformed,
+                        path + ": a relocatable object, not a shared library (use --check)");
+    return image;
+}
+
+// DPA device-side headers declare functions of the device libraries that dpacc links, never of
+// the host shared object: auditing them against the .so would list them all as missing.
+bool device_side_header(std::string_view name) {
+    // doca_dpa_dev*.h and doca_rdmi_dev_*.h; doca_dev.h is the host device API and is kept.
+    return name.find("_dev_") != std::string_view::npos || name.starts_with("doca_dpa_dev");
+}
+
+Result<std::vector<HeaderDecl>> scan_headers(const Fs& fs, const std::string& dir,
+                                             const std::string& prefix, SymbolsFacts& facts) {
+    std::vector<HeaderDecl> decls;
+    auto entries = fs.list_dir(dir);
+    if (!entries) return entries.gap();
+    for (const auto& entry : *entries) {
+        if (!entry.name.ends_with(".h")) continue;
+        const std::string path = join_path(dir, entry.name);
+        if (device_side_header(entry.name)) {
+            facts.skipped_headers.push_back(path);
+            continue;
+        }
+        ScannedHeader header;
+        header.path = path;
+        auto info = fs.stat(path);
+        if (!info || info->type != FileType::regular) continue;
+        auto text = fs.read_file(path, kMaxHeaderBytes);
+        if (!text) {
+            header.gap = text.gap();
+            facts.headers.push_back(std::move(header));
+            continue;
+        }
+        auto scan = scan_header(*text, entry.name);
+        for (auto& decl : scan.decls) {
+            if (!decl.name.starts_with(prefix)) continue;
+            ++header.declarations;
+            decls.push_back(std::move(decl));
+        }
+        header.notes = std::move(scan.notes);
+        // Only headers that declare something with the prefix are worth listing.
+        if (header.declarations > 0 || !header.notes.empty())
+            facts.headers.push_back(std::move(header));
+    }
+    return decls;
+}
+
+void read_archive(const Fs& fs, const std::string& library_path, const std::string& name,
+                  std::vector<ArchiveMember>& members, SymbolsFacts& facts) {
+    const std::string path = join_path(dir_name(library_path), "lib" + name + ".a");
+    if (!fs.exists(path)) return;
+    facts.archive_path = path;
+    auto bytes = fs.read_file(path, kMaxElfBytes);
+    if (!bytes) {
+        facts.archive_gap = bytes.gap();
+        return;
+    }
+    auto parsed = parse_archive(*bytes);
+    if (!parsed) {
+        facts.archive_gap = Gap{parsed.gap().reason, path + ": " + parsed.gap().message};
+        return;
+    }
+    members = std::move(parsed).value();
+}
+
+}  // namespace
+
+std::string module_library_name(const ModuleFacts& module) {
+    std::string wanted = module.name;
+    std::replace(wanted.begin(), wanted.end(), '-', '_');
+    for (const auto& lib : module.library_names) {
+        if (lib == wanted) return lib;
+    }
+    return module.library_names.empty() ? wanted : module.library_names.front();
+}
+
+std::string default_symbol_prefix(std::string_view library_name) {
+    if (library_name.starts_with("doca_")) return std::string(library_name) + "_";
+    return {};
+}
+
+namespace symbols {
+
+Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest& request,
+                                   SymbolsFacts facts, const std::string& library_name) {
+    auto image = read_library(ctx.fs, facts.library.path);
+    if (!image) return image.gap();
+    LibraryIdentity& id = facts.library;
+    id.real_path = ctx.fs.real_path(id.path).value_or(id.path);
+    id.soname = image->soname;
+    id.machine = image->machine_name();
+    id.elf_class = image->elf_class;
+    id.endian = image->endian;
+    id.needed = image->needed;
+    for (const auto& def : image->version_defs) {
+        if (!def.is_base) facts.version_defs.push_back(def.name);
+    }
+    const std::string prefix =
+        request.prefix ? *request.prefix : default_symbol_prefix(library_name);
+    std::vector<ArchiveMember> archive;
+    read_archive(ctx.fs, id.path, library_name, archive, facts);
+    std::vector<HeaderDecl> decls;
+    if (!facts.headers_dir.empty()) {
+        auto scanned = scan_headers(ctx.fs, facts.headers_dir, prefix, facts);
+        if (scanned) {
+            decls = std::move(scanned).value();
+        } else if (!request.headers_dir.empty()) {
+            return scanned.gap();  // asked for explicitly: unreadable input
+        } else {
+            facts.headers.push_back({facts.headers_dir, 0, {}, scanned.gap()});
+        }
+    }
+    const std::string archive_ref =
+        facts.archive_path.empty() ? "" : std::string(base_name(facts.archive_path));
+    // Evidence names the library as applications know it: by soname.
+    const ClassifyOptions options{
+        prefix, id.soname.empty() ? std::string(base_name(id.path)) : id.soname, archive_ref};
+    facts.audit = classify(*image, archive, decls, {}, options);
+    symbols::predict_loader(ctx, *image, facts);
+    if (auto runtime = symbols::resolve_runtime(ctx, *image, facts); !runtime.empty())
+        facts.audit = classify(*image, archive, decls, runtime, options);
+    if (!request.application.empty()) {
+        facts.application = request.application;
+        facts.accepted_experimental = request.accepted_experimental;
+        auto bytes = ctx.fs.read_file(request.application, kMaxElfBytes);
+        if (!bytes) return bytes.gap();
+        const AuditedLibrary library{&*image, &facts.audit};
+        AppAuditOptions app_options;
+        app_options.accepted_experimental = request.accepted_experimental;
+        auto app = audit_application_bytes(*bytes, std::span(&library, 1), app_options);
+        if (!app) return Gap{app.gap().reason, request.application + ": " + app.gap().message};
+        facts.app = std::move(app).value();
+    }
+    facts.checks = symbols_checks(facts);
+    return facts;
+}
+
+}  // namespace symbols
+
+Result<SymbolsFacts> probe_symbols(const ProbeContext& ctx, const SymbolsRequest& request) {
+    SymbolsFacts facts;
+    facts.headers_dir = request.headers_dir;
+    if (!request.library.empty()) {
+        facts.library.path = request.library;
+        return symbols::audit_located(ctx, request, std::move(facts),
+                                      library_stem(base_name(request.library)));
+    }
+    const std::string name = request.module.empty() ? kDefaultSymbolsModule : request.module;
+    auto module = find_module(ctx, name);
+    if (!module) return module.gap();
+    return symbols::audit_module(ctx, request, *module);
+}
+
+std::optional<Result<SymbolsFacts>> probe_rdmi_symbols(const ProbeContext& ctx,
+                                                       const InstallFacts& install) {
+    for (const auto& module : install.stack) {
+        if (module.name != kDefaultSymbolsModule) continue;
+        if (!module.found || module.libdir.empty()) return std::nullopt;
+        auto facts = symbols::audit_module(ctx, SymbolsRequest{}, module);
+        if (!facts && facts.gap().reason == GapReason::not_found) return std::nullopt;
+        return facts;
+    }
+    return std::nullopt;
+}
+
+namespace symbols {
+
+Result<SymbolsFacts> audit_module(const ProbeContext& ctx, const SymbolsRequest& request,
+                                  const ModuleFacts& module) {
+    SymbolsFacts facts;
+    facts.module = module.name;
+    facts.module_version = module.version;
+    facts.pc_path = module.pc_path;
+    facts.libdir = module.libdir;
+    facts.headers_dir = request.headers_dir.empty() ? module.includedir : request.headers_dir;
+    const std::string name = module_library_name(module);
+    if (module.libdir.empty())
+        return make_gap(GapReason::not_found, module.pc_path + ": no libdir variable");
+    auto path = find_shared_object(ctx.fs, module.libdir, name);
+    if (!path) return path.gap();
+    facts.library.path = *path;
+    return audit_located(ctx, request, std::move(facts), name);
+}
+
+}  // namespace symbols
+}  // namespace rdmi

@@ -1,0 +1,25 @@
+// The `symbols` JSON document (schemas/rdmi-probe-symbols.schema.json) and the summary of it
+// embedded in the full report.
+#pragma once
+
+#include "probes/report.hpp"
+#include "probes/symbols.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::json {
+
+/// The schema id of the symbols document.
+inline constexpr const char* kSymbolsSchemaId = "urn:rdmi-probe:schema:symbols";
+/// The version of that schema.
+inline constexpr const char* kSymbolsSchemaVersion = "1.0.0";
+
+/// The whole `rdmi-probe symbols --json` document.
+Json symbols_document(const SymbolsFacts& facts, const RunInfo& run);
+
+/// The report's `symbols` section: counts, lists, loader and runtime, no per-symbol detail.
+Json symbols_summary(const SymbolsFacts& facts);
+
+/// The report's `symbols` section when the audit could not be made: {"gap": {...}}.
+Json symbols_gap(const Gap& gap);
+
+}  // namespace rdmi::json
