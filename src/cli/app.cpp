@@ -19,21 +19,26 @@ namespace {
 void add_global_options(CLI::App& app, GlobalOptions& opts) {
     app.add_flag("--json", opts.json, "machine output on stdout (nothing else on stdout)");
     app.add_option("--output", opts.output,
-                   "write the document to FILE (atomically) instead of stdout");
+                   "write the document to FILE (atomically) instead of stdout")
+        ->type_name("FILE");
     app.add_option("--root", opts.root,
                    "probe a mounted root file system; nothing is loaded or run")
+        ->type_name("DIR")
         ->default_str("/");
     app.add_option("--doca-prefix", opts.doca_prefix,
                    "where DOCA is installed (default: doca-common's pkg-config prefix, then "
-                   "/opt/mellanox/doca)");
+                   "/opt/mellanox/doca)")
+        ->type_name("DIR");
     app.add_option("--timeout", opts.timeout_s,
                    "bound on the whole run and on each external call, in seconds")
+        ->type_name("SECONDS")
         ->check(CLI::Range(0.001, 3600.0))
         ->default_str("10");
     app.add_flag("-v,--verbose", opts.verbose, "more detail (repeat for debug logs on stderr)");
     app.add_flag("-q,--quiet", opts.quiet, "print only failures; logs only errors");
     app.add_option("--color", opts.color,
                    "colour the human output: auto, always or never (NO_COLOR is honoured)")
+        ->type_name("WHEN")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->default_str("auto");
     app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
