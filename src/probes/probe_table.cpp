@@ -25,8 +25,8 @@ void run_symbols(const ProbeContext& ctx, Report& report) {
     report.symbols = probe_rdmi_symbols(ctx, *report.install);
     if (!report.symbols) return;
     if (!*report.symbols) {
-        report.checks.push_back(Check{"rdmi-symbols-exported", Status::skip,
-                                      report.symbols->gap().message, "", {}});
+        report.checks.push_back(
+            Check{"rdmi-symbols-exported", Status::skip, report.symbols->gap().message, "", {}});
         return;
     }
     for (auto check : (*report.symbols)->checks) {
