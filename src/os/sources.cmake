@@ -8,4 +8,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
 )
