@@ -5,4 +5,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/facts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kinds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_matrix.cpp
 )

@@ -13,8 +13,15 @@ void run_install(const ProbeContext& ctx, Report& report) {
                          report.install->checks.end());
 }
 
+void run_version_matrix(const ProbeContext& ctx, Report& report) {
+    if (!report.install) return;
+    report.version_matrix = contract::probe_version_matrix(ctx, *report.install);
+    report.checks.push_back(report.version_matrix->check);
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
+    ProbeSpec{"version-matrix", "version-matrix.json", &run_version_matrix},
 };
 
 }  // namespace

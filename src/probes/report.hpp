@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "contract/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/install.hpp"
 
@@ -29,6 +30,7 @@ struct ProbeError {
 struct Report {
     RunInfo run;
     std::optional<InstallFacts> install;
+    std::optional<contract::VersionMatrixFacts> version_matrix;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -2,6 +2,7 @@
 #include "report/json_report.hpp"
 
 #include "build_info.hpp"
+#include "report/contract_matrix.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -100,6 +101,8 @@ Json report(const Report& report) {
              {"summary", status_counts(count_statuses(report.checks))},
              {"checks", checks(report.checks)}};
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
+    out["version_matrix"] =
+        report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
     out["probe_errors"] = std::move(errors);
     return out;
 }

@@ -2,6 +2,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/contract_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_env.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_matrix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_compare.cpp
