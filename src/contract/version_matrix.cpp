@@ -2,7 +2,6 @@
 #include "contract/version_matrix.hpp"
 
 #include <array>
-#include <regex>
 
 #include "contract/json_input.hpp"
 
@@ -17,9 +16,30 @@ struct Invalid {
     std::string message;
 };
 
-const std::regex& plain_version() {
-    static const std::regex re("^[0-9]+\\.[0-9]+\\.[0-9]+$");
-    return re;
+/// Length of the "M.m.p" prefix of `text` (three dot-separated digit runs), or 0.
+std::size_t version_prefix(std::string_view text) {
+    std::size_t i = 0;
+    for (int part = 0; part < 3; ++part) {
+        if (part > 0) {
+            if (i >= text.size() || text[i] != '.') return 0;
+            ++i;
+        }
+        const std::size_t start = i;
+        while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+        if (i == start) return 0;
+    }
+    return i;
+}
+
+bool is_plain_version(std::string_view text) {
+    return !text.empty() && version_prefix(text) == text.size();
+}
+
+/// "M.m.p", optionally followed by a semver pre-release ("-rc.1") or build ("+x") part.
+bool is_semver(std::string_view text) {
+    const std::size_t n = version_prefix(text);
+    return n > 0 &&
+           (n == text.size() || ((text[n] == '-' || text[n] == '+') && n + 1 < text.size()));
 }
 
 std::string need_string(const Json& obj, std::string_view key, const std::string& at) {
@@ -31,7 +51,7 @@ std::string need_string(const Json& obj, std::string_view key, const std::string
 
 std::string need_version(const Json& obj, std::string_view key, const std::string& at) {
     std::string text = need_string(obj, key, at);
-    if (!std::regex_match(text, plain_version()) || !parse_doca_version(text))
+    if (!is_plain_version(text) || !parse_doca_version(text))
         throw Invalid{at + "/" + std::string(key) + ": \"" + text + "\" is not a DOCA version"};
     return text;
 }
@@ -81,8 +101,7 @@ Result<VersionMatrix> parse_version_matrix(std::string_view bytes) {
         only_fields(doc, kTop, "");
         VersionMatrix matrix;
         matrix.schema_version = need_string(doc, "schema_version", "");
-        static const std::regex semver("^[0-9]+\\.[0-9]+\\.[0-9]+([-+].*)?$");
-        if (!std::regex_match(matrix.schema_version, semver))
+        if (!is_semver(matrix.schema_version))
             throw Invalid{"/schema_version: \"" + matrix.schema_version + "\" is not semver"};
         matrix.generated_at = need_string(doc, "generated_at", "");
         auto entries = doc.find("entries");

@@ -160,3 +160,25 @@ TEST_CASE("probe: malformed or unreadable matrix fails and is not used") {
 
 }  // namespace
 }  // namespace rdmi::contract
+
+namespace rdmi::contract {
+namespace {
+
+TEST_CASE("schema_version is semver; versions are plain M.m.p") {
+    auto with_schema_version = [](const std::string& v) {
+        return R"({"schema_version": ")" + v + R"(", "generated_at": "x", "entries": []})";
+    };
+    CHECK(parse_version_matrix(with_schema_version("1.0.0")).ok());
+    CHECK(parse_version_matrix(with_schema_version("1.2.3-rc.1")).ok());
+    CHECK(parse_version_matrix(with_schema_version("10.20.30+build")).ok());
+    for (const char* bad : {"1.0", "1.0.0-", "1..0", "v1.0.0", "1.0.0 ", ""}) {
+        CAPTURE(bad);
+        CHECK_FALSE(parse_version_matrix(with_schema_version(bad)).ok());
+    }
+    std::string e = kEntry;
+    e.replace(e.find("%MAX%"), 5, "\"3.3\"");
+    CHECK_FALSE(parse_version_matrix(matrix_with(e)).ok());
+}
+
+}  // namespace
+}  // namespace rdmi::contract
