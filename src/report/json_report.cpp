@@ -4,6 +4,7 @@
 #include "build_info.hpp"
 #include "report/devices_json.hpp"
 #include "report/symbols_json.hpp"
+#include "report/contract_matrix.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -113,6 +114,8 @@ Json report(const Report& report) {
     out["symbols"] = !report.symbols   ? Json(nullptr)
                      : *report.symbols ? symbols_summary(**report.symbols)
                                        : symbols_gap(report.symbols->gap());
+    out["version_matrix"] =
+        report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
     out["probe_errors"] = std::move(errors);
     return out;
 }
