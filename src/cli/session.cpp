@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "os/atomic_write.hpp"
 
@@ -53,8 +54,19 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     auto fs = RootedFs::open(options.root);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
+    GlobalOptions resolved = options;
+    if (!resolved.doca_prefix.empty() && resolved.doca_prefix.front() != '/') {
+        // A relative prefix means the working directory on the live system; inside a mounted
+        // root there is no working directory to be relative to.
+        if (!fs->is_live()) {
+            return Gap{GapReason::error, "--doca-prefix " + options.doca_prefix +
+                                             ": must be an absolute path under --root"};
+        }
+        resolved.doca_prefix =
+            std::filesystem::absolute(resolved.doca_prefix).lexically_normal().string();
+    }
     return std::unique_ptr<Session>(
-        new Session(options, std::move(fs).value(), make_logger(options)));
+        new Session(resolved, std::move(fs).value(), make_logger(resolved)));
 }
 
 ProbeContext Session::probe_context() const {

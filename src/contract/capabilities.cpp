@@ -1,7 +1,9 @@
-// Capability flag names, and the capability discovery until the DOCA layer plugs in.
+// Capability flag names, and the per-device capabilities from the DOCA layer.
 #include "contract/capabilities.hpp"
 
 #include <algorithm>
+
+#include "probes/doca_caps.hpp"
 
 namespace rdmi::contract {
 
@@ -39,9 +41,26 @@ CapabilityDiscovery discover_device_capabilities(const ProbeContext& ctx,
                                "doca_devinfo_create_list: DOCA is not installed (no doca-common)"});
         return out;
     }
-    out.gaps.push_back(Gap{GapReason::not_installed,
-                           "doca_devinfo_create_list: per-device DOCA capability discovery is "
-                           "not part of this build of rdmi-probe"});
+    const DocaCapsFacts facts = probe_doca_caps(ctx, install);
+    for (const auto& gap : facts.library_gaps) out.gaps.push_back(gap);
+    if (facts.gap) {
+        out.gaps.push_back(*facts.gap);
+        return out;
+    }
+    for (const auto& device : facts.devices) {
+        DeviceCapabilities caps;
+        caps.pcie_address = device.pci_address;
+        for (const auto& [library, flags] : device.supported) {
+            // The contract names libraries as DOCA does ("doca_rdma"); the layer keys by "<lib>".
+            auto& list = caps.library_capabilities["doca_" + library];
+            list.insert(list.end(), flags.begin(), flags.end());
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+        }
+        for (const auto& answer : device.answers)
+            caps.sources.push_back(Provenance{"api", answer.symbol});
+        out.devices.push_back(std::move(caps));
+    }
     return out;
 }
 

@@ -1,5 +1,5 @@
-// The per-device DOCA capabilities the capability-snapshot reports, and the one function where
-// the DOCA discovery layer (src/probes/doca_caps*, another branch) plugs in.
+// The per-device DOCA capabilities the capability-snapshot reports, taken from the DOCA layer
+// of the devices probe (src/probes/doca_caps*).
 #pragma once
 
 #include <map>
@@ -35,10 +35,9 @@ struct CapabilityDiscovery {
 /// doca_<lib>_cap_<...>_is_supported with `library` = "doca_<lib>".
 std::optional<std::string> capability_flag(std::string_view library, std::string_view symbol);
 
-/// THE PLUG-IN POINT for the DOCA layer: per-device capabilities from libdoca_* (doca_devinfo
-/// list, then each library's doca_<lib>_cap_* queries). Until that layer is merged this returns
-/// no devices and a gap that says why (not installed, not applicable under --root, or no
-/// discovery in this build). Never throws.
+/// Per-device capabilities from libdoca_* (doca_devinfo list, then each library's
+/// doca_<lib>_cap_* queries, run by probe_doca_caps in an isolated child); no devices and a gap
+/// that says why when DOCA is absent, untrusted, or under --root. Never throws.
 CapabilityDiscovery discover_device_capabilities(const ProbeContext& ctx,
                                                  const InstallFacts& install);
 
