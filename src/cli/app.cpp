@@ -4,8 +4,11 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "build_info.hpp"
@@ -47,11 +50,43 @@ bool wants_json(int argc, char** argv) {
     return false;
 }
 
-int fail_usage(bool json, const std::string& message) {
+int fail_usage(bool json, std::string message) {
+    // One line, whatever the exception text held.
+    for (char& c : message) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
     std::fprintf(stderr, "rdmi-probe: %s\n", message.c_str());  // NOLINT(cert-err33-c)
     if (json)
         std::fputs(error_document(message, kExitUsage).c_str(), stdout);  // NOLINT(cert-err33-c)
     return kExitUsage;
+}
+
+// RDMI_PROBE_TEST_FAULT makes the boundary below testable from the CLI tests: it throws what a
+// bug or an exhausted heap would throw, after option parsing, where a real failure would happen.
+void inject_test_fault() {
+    const char* fault = std::getenv("RDMI_PROBE_TEST_FAULT");  // NOLINT(concurrency-mt-unsafe)
+    if (fault == nullptr) return;
+    const std::string_view kind(fault);
+    if (kind == "bad_alloc") throw std::bad_alloc();
+    if (kind == "exception") throw std::runtime_error("injected fault\nsecond line");
+    if (kind == "unknown") throw 42;  // NOLINT(hicpp-exception-baseclass)
+}
+
+// error_document() without allocating: the same document, from fixed pieces.
+void write_out_of_memory_document() noexcept {
+    // NOLINTBEGIN(cert-err33-c)
+    std::fputs("{\n  \"schema\": \"", stdout);
+    std::fputs(kErrorSchemaId, stdout);
+    std::fputs("\",\n  \"schema_version\": \"1.0.0\",\n  \"tool\": {\n    \"name\": \"", stdout);
+    std::fputs(build_info::kToolName, stdout);
+    std::fputs("\",\n    \"version\": \"", stdout);
+    std::fputs(build_info::kVersion, stdout);
+    std::fputs(
+        "\"\n  },\n  \"error\": {\n    \"message\": \"internal error: out of memory\",\n"
+        "    \"exit_code\": 2\n  }\n}\n",
+        stdout);
+    std::fflush(stdout);
+    // NOLINTEND(cert-err33-c)
 }
 
 int run_unguarded(int argc, char** argv) {
@@ -90,6 +125,7 @@ int run_unguarded(int argc, char** argv) {
     }
     auto session = Session::open(opts);
     if (!session) return fail_usage(opts.json, session.gap().message);
+    inject_test_fault();
     return chosen->run(**session);
 }
 
@@ -104,12 +140,25 @@ std::vector<std::unique_ptr<Command>> make_commands() {
 }
 
 int run(int argc, char** argv) {
+    const bool json = wants_json(argc, argv);
     try {
-        return run_unguarded(argc, argv);
-    } catch (const std::exception& e) {
-        return fail_usage(wants_json(argc, argv), std::string("internal error: ") + e.what());
+        try {
+            return run_unguarded(argc, argv);
+        } catch (const std::bad_alloc&) {
+            // The heap is exhausted: building a message could throw again, so use fixed text.
+            throw;
+        } catch (const std::exception& e) {
+            return fail_usage(json, std::string("internal error: ") + e.what());
+        } catch (...) {
+            return fail_usage(json, "internal error: unknown exception");
+        }
     } catch (...) {
-        return fail_usage(wants_json(argc, argv), "internal error: unknown exception");
+        // bad_alloc, or anything thrown while reporting the first error: no allocation here.
+        std::fputs("rdmi-probe: internal error: out of memory\n", stderr);  // NOLINT(cert-err33-c)
+        if (json) {
+            write_out_of_memory_document();
+        }
+        return kExitUsage;
     }
 }
 

@@ -25,8 +25,8 @@ void run_symbols(const ProbeContext& ctx, Report& report) {
     report.symbols = probe_rdmi_symbols(ctx, *report.install);
     if (!report.symbols) return;
     if (!*report.symbols) {
-        report.checks.push_back(Check{"rdmi-symbols-exported", Status::skip,
-                                      report.symbols->gap().message, "", {}});
+        report.checks.push_back(
+            Check{"rdmi-symbols-exported", Status::skip, report.symbols->gap().message, "", {}});
         return;
     }
     for (auto check : (*report.symbols)->checks) {
@@ -35,10 +35,17 @@ void run_symbols(const ProbeContext& ctx, Report& report) {
     }
 }
 
+void run_environment(const ProbeContext& ctx, Report& report) {
+    report.environment = probe_environment(ctx);
+    report.checks.insert(report.checks.end(), report.environment->checks.begin(),
+                         report.environment->checks.end());
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
     ProbeSpec{"devices", "devices, ports and DPA capability", &run_devices},
     ProbeSpec{"symbols", "doca-rdmi symbol stability", &run_symbols},
+    ProbeSpec{"environment", "loader variables in the environment", &run_environment},
 };
 
 }  // namespace

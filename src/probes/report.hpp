@@ -7,6 +7,7 @@
 
 #include "core/check.hpp"
 #include "probes/devices.hpp"
+#include "probes/environment.hpp"
 #include "probes/install.hpp"
 #include "probes/symbols.hpp"
 
@@ -34,6 +35,8 @@ struct Report {
     std::optional<DevicesFacts> devices;
     /// The doca-rdmi symbol audit; nullopt when the module or its library is absent.
     std::optional<Result<SymbolsFacts>> symbols;
+    /// Loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH).
+    std::optional<EnvironmentFacts> environment;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -62,6 +62,15 @@ Json files(const std::vector<InstalledFile>& list) {
     return out;
 }
 
+Json environment(const EnvironmentFacts& facts) {
+    Json variables = Json::array();
+    for (const auto& v : facts.variables)
+        variables.push_back({{"name", v.name},
+                             {"value", v.value ? Json(*v.value) : Json(nullptr)},
+                             {"source", provenance({"env", v.name})}});
+    return {{"applies", facts.applies}, {"variables", std::move(variables)}};
+}
+
 }  // namespace
 
 Json install(const InstallFacts& facts) {
@@ -103,9 +112,10 @@ Json report(const Report& report) {
              {"checks", checks(report.checks)}};
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
-    out["symbols"] = !report.symbols     ? Json(nullptr)
+    out["symbols"] = !report.symbols   ? Json(nullptr)
                      : *report.symbols ? symbols_summary(**report.symbols)
                                        : symbols_gap(report.symbols->gap());
+    if (report.environment) out["environment"] = environment(*report.environment);
     out["probe_errors"] = std::move(errors);
     return out;
 }
