@@ -104,7 +104,7 @@ def _(ctx):
     lib = ctx.tmp / "libdoca_rdmi.a"
     data = ctx.good_archive.read_bytes()
     lib.write_bytes(data[: len(data) - 100])
-    return ctx.expect_error(["symbols", "--lib", str(lib)], str(lib), "truncated")
+    return ctx.expect_error(["symbols", "--lib", str(ctx.good_lib), "--check", str(lib)], str(lib), "truncated")
 
 
 # ---- .pc: report --root with a broken doca-common.pc -> module-doca-common fails ----------
@@ -125,6 +125,16 @@ def pc_case(name, make, needle="", as_user=None):
                               exit_code=1, check=("module-doca-common", "fail"), as_user=as_user)
 
 
+def bind_socket(path):
+    # AF_UNIX paths are limited to 108 bytes: bind by a relative name from the directory.
+    here = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        socket.socket(socket.AF_UNIX).bind(path.name)
+    finally:
+        os.chdir(here)
+
+
 def write(content):
     def make(path):
         path.write_bytes(content if isinstance(content, bytes) else content.encode())
@@ -134,13 +144,29 @@ def write(content):
 pc_case("empty", write(b""), "empty")
 pc_case("nul-byte", write(GOOD_PC_HEAD + "Libs: -L\0/x\n"), "NUL")
 pc_case("1mb-line", write(GOOD_PC_HEAD + "Cflags: " + "x" * (1 << 20) + "\n"), "")
-pc_case("non-utf8", write(GOOD_PC_HEAD.encode() + b"Libs: -l\xff\xfe\xc3\x28\n"), "")
+
+
+@case("pc-non-utf8-accepted", "pc")
+def _(ctx):
+    # pkg-config takes bytes: non-UTF-8 in a value is accepted, as pkg-config does; the JSON
+    # document must stay valid UTF-8 (the writer replaces what is not).
+    root = ctx.copy_root("complete-3.3")
+    pc = root / PC_DIR / "doca-common.pc"
+    text = pc.read_bytes()
+    pc.unlink()
+    pc.write_bytes(text + b"\nx_junk=\xff\xfe\xc3\x28\n")
+    proc, doc, problems = ctx.run(["report", "--root", str(root)])
+    if proc.returncode != 0:
+        problems.append(f"exit {proc.returncode}, expected 0")
+    return ("accepted, document valid" if not problems else ""), problems
+
+
 pc_case("variable-recursion", write("a=${b}\nb=${a}\n" + GOOD_PC_HEAD + "Cflags: ${a}\n"), "")
 pc_case("no-version", write("Name: doca-common\nDescription: x\n"), "")
 pc_case("10mb", write(GOOD_PC_HEAD + ("# junk\n" * (10 << 17))), "")
 pc_case("fifo", lambda p: os.mkfifo(p), "FIFO")
 pc_case("directory", lambda p: p.mkdir(), "")
-pc_case("socket", lambda p: socket.socket(socket.AF_UNIX).bind(str(p)), "")
+pc_case("socket", bind_socket, "")
 pc_case("dangling-link", lambda p: os.symlink("gone.pc", p), "")
 pc_case("looping-link", lambda p: (os.symlink("loop.pc", p), os.symlink("doca-common.pc", p.parent / "loop.pc")), "")
 
@@ -188,7 +214,7 @@ sysfs_case("binary", write(b"\xde\xad\x00\xbe\xef\n"))
 sysfs_case("10mb", write(b"1" * (10 << 20)))
 sysfs_case("multi-line", write(b"28.39.1002\n28.39.1003\n"))
 sysfs_case("fifo", lambda p: os.mkfifo(p))
-sysfs_case("socket", lambda p: socket.socket(socket.AF_UNIX).bind(str(p)))
+sysfs_case("socket", bind_socket)
 sysfs_case("directory", lambda p: p.mkdir())
 sysfs_case("dangling-link", lambda p: os.symlink("gone", p))
 sysfs_case("looping-link", lambda p: (os.symlink("fw_loop", p), os.symlink("fw_ver", p.parent / "fw_loop")))
@@ -300,9 +326,22 @@ class Context:
         proc, doc, problems = self.run(args)
         if proc.returncode != exit_code:
             problems.append(f"exit {proc.returncode}, expected {exit_code}")
-        message = next((s for s in strings(doc) if file in s and needle in s), "") if doc else ""
+        message = next((f"{path}: {note}" for path, note in notes(doc) if file in path and needle in note), "")
         check_message(message, file, needle, problems)
         return message, problems
+
+
+def notes(node):
+    """(path, note) pairs of every object with a "path" and a "notes" list."""
+    if isinstance(node, dict):
+        if isinstance(node.get("path"), str) and isinstance(node.get("notes"), list):
+            for note in node["notes"]:
+                yield node["path"], str(note)
+        for v in node.values():
+            yield from notes(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from notes(v)
 
 
 def strings(node):
