@@ -102,8 +102,8 @@ def allow_untrusted_logs(cfg, scratch):
     problems = []
     if str(planted) not in err or "untrusted" not in err:
         problems.append(f"stderr does not log the untrusted library it loaded: {err[:400]!r}")
-    if "untrusted" in verbs_gap(doc) and '"reason": "untrusted"' in verbs_gap(doc):
-        problems.append("--allow-untrusted-libs did not load the library")
+    if '"reason": "untrusted"' in verbs_gap(doc) or not doc["devices"]["verbs"].get("devices"):
+        problems.append("--allow-untrusted-libs did not load the library (no verbs devices)")
     return problems
 
 
