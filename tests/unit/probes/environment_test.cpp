@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <initializer_list>
+#include <utility>
 
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
@@ -19,6 +21,12 @@ spdlog::logger& null_logger() {
     static spdlog::logger logger("environment-test",
                                  std::make_shared<spdlog::sinks::null_sink_st>());
     return logger;
+}
+
+MapEnv env_of(std::initializer_list<std::pair<const char*, const char*>> vars) {
+    MapEnv env;
+    for (const auto& [name, value] : vars) env.set(name, value);
+    return env;
 }
 
 EnvironmentFacts probe(const std::string& root, MapEnv env) {
@@ -48,7 +56,7 @@ TEST_CASE("environment: nothing set is two info checks") {
 
 TEST_CASE("environment: LD_PRELOAD set fails, LD_LIBRARY_PATH set is info with its value") {
     const auto facts =
-        probe("/", MapEnv({{"LD_PRELOAD", "/tmp/evil.so"}, {"LD_LIBRARY_PATH", "/opt/x/lib"}}));
+        probe("/", env_of({{"LD_PRELOAD", "/tmp/evil.so"}, {"LD_LIBRARY_PATH", "/opt/x/lib"}}));
     const auto& preload = check_named(facts, "env-ld-preload");
     CHECK(preload.status == Status::fail);
     CHECK(preload.message.find("/tmp/evil.so") != std::string::npos);
@@ -60,14 +68,14 @@ TEST_CASE("environment: LD_PRELOAD set fails, LD_LIBRARY_PATH set is info with i
 }
 
 TEST_CASE("environment: an empty LD_PRELOAD is as good as unset") {
-    const auto facts = probe("/", MapEnv({{"LD_PRELOAD", ""}}));
+    const auto facts = probe("/", env_of({{"LD_PRELOAD", ""}}));
     CHECK(check_named(facts, "env-ld-preload").status == Status::info);
 }
 
 TEST_CASE("environment: under --root the variables are reported but not judged") {
     test::TempTree tree;
     tree.write("/etc/hostname", "x\n");
-    const auto facts = probe(tree.root(), MapEnv({{"LD_PRELOAD", "/tmp/evil.so"}}));
+    const auto facts = probe(tree.root(), env_of({{"LD_PRELOAD", "/tmp/evil.so"}}));
     CHECK_FALSE(facts.applies);
     CHECK(check_named(facts, "env-ld-preload").status == Status::info);
     CHECK(check_named(facts, "env-ld-preload").message.find("not judged") != std::string::npos);
