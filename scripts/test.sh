@@ -15,3 +15,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DRDMI_PROBE_WERROR=O
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+# Optional short fuzz pass (clang + libFuzzer): off by default because building the targets alone
+# takes minutes on a small machine. RDMI_FUZZ_SECONDS=10 scripts/test.sh runs each target 10 s.
+if [[ -n ${RDMI_FUZZ_SECONDS:-} ]]; then
+  scripts/fuzz.sh "$RDMI_FUZZ_SECONDS"
+fi

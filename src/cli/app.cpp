@@ -5,8 +5,12 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <functional>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 #include <string>
 
 #include "build_info.hpp"
@@ -54,7 +58,11 @@ bool wants_json(int argc, const char* const* argv) {
     return false;
 }
 
-int fail_usage(bool json, const std::string& message) {
+int fail_usage(bool json, std::string message) {
+    // One line, whatever the exception text held.
+    for (char& c : message) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
     std::fprintf(stderr, "rdmi-probe: %s\n", message.c_str());  // NOLINT(cert-err33-c)
     if (json)
         std::fputs(error_document(message, kExitUsage).c_str(), stdout);  // NOLINT(cert-err33-c)
@@ -89,6 +97,23 @@ std::vector<std::string> effective_args(int argc, char** argv, std::string& prog
     }
     program = build_info::kToolName;
     return args;
+}
+
+// error_document() without allocating: the same document, from fixed pieces.
+void write_out_of_memory_document() noexcept {
+    // NOLINTBEGIN(cert-err33-c)
+    std::fputs("{\n  \"schema\": \"", stdout);
+    std::fputs(kErrorSchemaId, stdout);
+    std::fputs("\",\n  \"schema_version\": \"1.0.0\",\n  \"tool\": {\n    \"name\": \"", stdout);
+    std::fputs(build_info::kToolName, stdout);
+    std::fputs("\",\n    \"version\": \"", stdout);
+    std::fputs(build_info::kVersion, stdout);
+    std::fputs(
+        "\"\n  },\n  \"error\": {\n    \"message\": \"internal error: out of memory\",\n"
+        "    \"exit_code\": 2\n  }\n}\n",
+        stdout);
+    std::fflush(stdout);
+    // NOLINTEND(cert-err33-c)
 }
 
 int run_unguarded(int argc, char** argv) {
@@ -150,14 +175,28 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     return commands;
 }
 
-int run(int argc, char** argv) {
+int guarded(const std::function<int()>& body, bool json) {
     try {
-        return run_unguarded(argc, argv);
-    } catch (const std::exception& e) {
-        return fail_usage(wants_json(argc, argv), std::string("internal error: ") + e.what());
+        try {
+            return body();
+        } catch (const std::bad_alloc&) {
+            // The heap is exhausted: building a message could throw again, so use fixed text.
+            throw;
+        } catch (const std::exception& e) {
+            return fail_usage(json, std::string("internal error: ") + e.what());
+        } catch (...) {
+            return fail_usage(json, "internal error: unknown exception");
+        }
     } catch (...) {
-        return fail_usage(wants_json(argc, argv), "internal error: unknown exception");
+        // bad_alloc, or anything thrown while reporting the first error: no allocation here.
+        std::fputs("rdmi-probe: internal error: out of memory\n", stderr);  // NOLINT(cert-err33-c)
+        if (json) write_out_of_memory_document();
+        return kExitUsage;
     }
+}
+
+int run(int argc, char** argv) {
+    return guarded([&] { return run_unguarded(argc, argv); }, wants_json(argc, argv));
 }
 
 }  // namespace rdmi::cli

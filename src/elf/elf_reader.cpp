@@ -601,6 +601,16 @@ Result<ElfImage> parse_elf(std::string_view bytes) {
     }
 }
 
+// A member name from a broken long-name table can hold newlines; messages stay one line (fuzz).
+namespace {
+std::string printable_name(std::string name) {
+    for (char& c : name) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    }
+    return name;
+}
+}  // namespace
+
 Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
     if (bytes.empty())
         return make_gap(GapReason::malformed, "empty file");
@@ -637,7 +647,7 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             // The 60-byte `ar` member header, then the data padded to an even size.
             next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
             if (next_header - (size % 2) > buffer.size())
-                fail("truncated: member " + name + " needs " + std::to_string(size) +
+                fail("truncated: member " + printable_name(name) + " needs " + std::to_string(size) +
                      " bytes at byte " + std::to_string(static_cast<std::uint64_t>(at) + 60) +
                      " of " + std::to_string(buffer.size()));
             cmd = elf_next(member.get());

@@ -41,11 +41,18 @@ void run_version_matrix(const ProbeContext& ctx, Report& report) {
     report.checks.push_back(report.version_matrix->check);
 }
 
+void run_environment(const ProbeContext& ctx, Report& report) {
+    report.environment = probe_environment(ctx);
+    report.checks.insert(report.checks.end(), report.environment->checks.begin(),
+                         report.environment->checks.end());
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
     ProbeSpec{"devices", "devices, ports and DPA capability", &run_devices},
     ProbeSpec{"symbols", "doca-rdmi symbol stability", &run_symbols},
     ProbeSpec{"version-matrix", "version-matrix.json", &run_version_matrix},
+    ProbeSpec{"environment", "loader variables in the environment", &run_environment},
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "contract/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
+#include "probes/environment.hpp"
 #include "probes/install.hpp"
 #include "probes/symbols.hpp"
 
@@ -36,6 +37,8 @@ struct Report {
     /// The doca-rdmi symbol audit; nullopt when the module or its library is absent.
     std::optional<Result<SymbolsFacts>> symbols;
     std::optional<contract::VersionMatrixFacts> version_matrix;
+    /// Loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH).
+    std::optional<EnvironmentFacts> environment;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/devices_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps_query.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/environment.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_files.cpp

@@ -63,6 +63,15 @@ Json files(const std::vector<InstalledFile>& list) {
     return out;
 }
 
+Json environment(const EnvironmentFacts& facts) {
+    Json variables = Json::array();
+    for (const auto& v : facts.variables)
+        variables.push_back({{"name", v.name},
+                             {"value", v.value ? Json(*v.value) : Json(nullptr)},
+                             {"source", provenance({"env", v.name})}});
+    return {{"applies", facts.applies}, {"variables", std::move(variables)}};
+}
+
 }  // namespace
 
 Json tool() {
@@ -116,6 +125,7 @@ Json report(const Report& report) {
                                        : symbols_gap(report.symbols->gap());
     out["version_matrix"] =
         report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
+    if (report.environment) out["environment"] = environment(*report.environment);
     out["probe_errors"] = std::move(errors);
     return out;
 }

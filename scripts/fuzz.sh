@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for SECONDS (default 60), then
+# prints executions, coverage and crashes per target. Exit status 1 when any target crashed.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (env: FUZZ_BUILD_DIR, FUZZ_FIXTURE_BUILD)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+build=${FUZZ_BUILD_DIR:-build-fuzz}
+fixtures=${FUZZ_FIXTURE_BUILD:-$PWD/build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
+      -DRDMI_PROBE_FUZZ=ON -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_DPA=OFF \
+      -DRDMI_PROBE_FUZZ_FIXTURE_BUILD="$fixtures" >/dev/null || exit 2
+cmake --build "$build" -j2 --target fuzz_all >/dev/null || exit 2
+targets=("$@")
+(( ${#targets[@]} )) || targets=(fuzz_elf fuzz_archive fuzz_header fuzz_sysfs fuzz_pc fuzz_ld_cache fuzz_json)
+logs=$build/fuzz/logs
+mkdir -p "$logs"
+status=0
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+printf '%-14s %8s %12s %10s %8s %8s\n' target seconds executions exec/s cov crashes
+for t in "${targets[@]}"; do
+  corpus=$build/fuzz/corpus/$t artifacts=$build/fuzz/artifacts/$t/
+  mkdir -p "$corpus" "$artifacts"
+  "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$logs/$t.log" 2>&1
+  rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/$t.log" | tail -1)
+  cov=$(grep -o 'cov: [0-9]*' "$logs/$t.log" | tail -1 | cut -d' ' -f2)
+  crashes=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
+  (( rc == 0 && crashes == 0 )) || status=1
+  printf '%-14s %8s %12s %10s %8s %8s\n' "$t" "$seconds" "${execs:-?}" "${speed:-?}" "${cov:-?}" "$crashes"
+done
+echo "logs: $logs; findings (if any): $build/fuzz/artifacts/"
+exit $status

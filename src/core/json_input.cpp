@@ -1,0 +1,101 @@
+// Bounded parsing of JSON that comes from outside the program.
+#include "core/json_input.hpp"
+
+#include <string>
+
+namespace rdmi {
+namespace {
+
+struct Position {
+    std::size_t line = 1;
+    std::size_t column = 1;
+};
+
+// nlohmann reports a byte offset; people want line and column, counted the same way editors do.
+Position position_of(std::string_view bytes, std::size_t offset) {
+    Position pos;
+    const std::size_t end = offset < bytes.size() ? offset : bytes.size();
+    for (std::size_t i = 0; i < end; ++i) {
+        if (bytes[i] == '\n') {
+            ++pos.line;
+            pos.column = 1;
+        } else {
+            ++pos.column;
+        }
+    }
+    return pos;
+}
+
+std::string at(std::string_view bytes, std::size_t offset) {
+    const Position pos = position_of(bytes, offset);
+    return " at line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
+}
+
+// A linear pre-pass: the nesting depth is checked before the library builds (and later destroys)
+// a tree, so a 10k-deep document never reaches its recursive code paths. Returns the offset of
+// the bracket that goes too deep, or npos.
+std::size_t too_deep_at(std::string_view bytes) {
+    std::size_t depth = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        const char c = bytes[i];
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonInputDepth) return i;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return std::string_view::npos;
+}
+
+// "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the
+// part after the position, which is the useful one; the position is recomputed by at().
+std::string reason_of(const std::string& what) {
+    const auto colon = what.find(": ");
+    std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    for (char& c : reason) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
+    return reason;
+}
+
+}  // namespace
+
+Result<nlohmann::json> parse_json_input(std::string_view bytes, std::string_view name) {
+    const std::string shown(name);
+    if (bytes.size() > kMaxJsonInputBytes)
+        return make_gap(GapReason::malformed, shown + ": JSON input too large (" +
+                                                  std::to_string(bytes.size()) + " bytes, limit " +
+                                                  std::to_string(kMaxJsonInputBytes) + ")");
+    if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return make_gap(GapReason::malformed, shown + ": empty JSON input");
+    if (const auto deep = too_deep_at(bytes); deep != std::string_view::npos)
+        return make_gap(GapReason::malformed, shown + ": JSON nested deeper than " +
+                                                  std::to_string(kMaxJsonInputDepth) + " levels" +
+                                                  at(bytes, deep));
+    try {
+        return nlohmann::json::parse(bytes.begin(), bytes.end());
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is 1-based: the byte at which the parser gave up.
+        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+        return make_gap(GapReason::malformed,
+                        shown + ": invalid JSON" + at(bytes, offset) + ": " + reason_of(e.what()));
+    } catch (const nlohmann::json::exception& e) {
+        return make_gap(GapReason::malformed, shown + ": invalid JSON: " + reason_of(e.what()));
+    }
+}
+
+}  // namespace rdmi

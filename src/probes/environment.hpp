@@ -1,0 +1,32 @@
+// The environment probe: loader variables in this process's environment that change what an
+// application started from it would load (LD_PRELOAD, LD_LIBRARY_PATH).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "probes/context.hpp"
+
+namespace rdmi {
+
+/// One loader variable as found in the environment.
+struct EnvVariable {
+    std::string name;                  ///< "LD_PRELOAD"
+    std::optional<std::string> value;  ///< nullopt when unset
+};
+
+/// What the environment probe saw, and its checks.
+struct EnvironmentFacts {
+    bool applies = true;  ///< false under --root: this process's environment is not the root's
+    std::vector<EnvVariable> variables;  ///< LD_PRELOAD, LD_LIBRARY_PATH, in that order
+    /// env-ld-preload (fail when set: a preloaded object is injected into every application),
+    /// env-ld-library-path (info: it reorders the loader's search); both info under --root.
+    std::vector<Check> checks;
+};
+
+/// Reads LD_PRELOAD and LD_LIBRARY_PATH through ctx.env (provenance kind "env").
+EnvironmentFacts probe_environment(const ProbeContext& ctx);
+
+}  // namespace rdmi

@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""Hang resistance, measured: each case gives rdmi-probe something that would block forever and
+asserts that the whole run ends within --timeout plus a small margin, with a valid document.
+
+    test_hangs.py --binary PATH --fixtures DIR [--timeout S] [--margin S] [-k SUBSTRING]
+
+Cases: FIFOs where sysfs attributes are expected (one with a writer that trickles a byte a
+second: the closest a test can get to a slow filesystem read), FIFOs where .pc files are
+expected, doca_caps/dpacc stand-ins that never exit (one ignores SIGTERM and leaves a grandchild
+holding the output pipe), a verbs library whose ibv_open_device never returns, and all of the
+hanging tools and devices in one run. Exits 1 when any bound is broken.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+PCI = "0000:03:00.0"
+
+
+def fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path, 0o644)
+    return path
+
+
+def trickle(path: Path, stop: threading.Event) -> None:
+    """Opens the FIFO for writing (blocks until someone reads) and writes one byte a second."""
+    try:
+        fd = os.open(path, os.O_WRONLY)
+    except OSError:
+        return
+    try:
+        while not stop.wait(1.0):
+            os.write(fd, b"1")
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def sysfs_fifo_root(tmp: Path) -> Path:
+    root = tmp / "root"
+    dev = root / "sys/bus/pci/devices" / PCI
+    for name in ("vendor", "device", "numa_node", "sriov_numvfs"):
+        fifo(dev / name)
+    ib = root / "sys/class/infiniband/mlx5_0"
+    ib.mkdir(parents=True)
+    os.symlink(f"../../../bus/pci/devices/{PCI}", ib / "device")
+    for name in ("fw_ver", "node_guid", "hca_type"):
+        fifo(ib / name)
+    port = ib / "ports/1"
+    for name in ("state", "link_layer", "rate", "lid"):
+        fifo(port / name)
+    fifo(port / "gids/0")
+    fifo(root / "proc/modules")
+    fifo(root / "proc/mounts")
+    return root
+
+
+def pc_fifo_root(tmp: Path) -> Path:
+    root = tmp / "root"
+    pcdir = root / "opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig"
+    for module in ("doca-common", "doca-verbs", "doca-dpa", "doca-rdmi"):
+        fifo(pcdir / f"{module}.pc")
+    distro = root / "usr/lib/x86_64-linux-gnu/pkgconfig"
+    distro.mkdir(parents=True)
+    os.symlink("/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig/doca-rdmi.pc", distro / "doca-rdmi.pc")
+    return root
+
+
+HANG_TOOL = "#!/bin/sh\n# Fixture tool that never exits.\nexec sleep 600\n"
+STUBBORN_TOOL = (
+    "#!/bin/sh\n# Fixture tool that ignores SIGTERM and leaves a grandchild holding stdout.\n"
+    "trap '' TERM\nsleep 600 &\nwait\nwait\n"
+)
+
+
+def hanging_prefix(fixtures: Path, tmp: Path, stubborn: bool) -> Path:
+    prefix = tmp / "prefix"
+    shutil.copytree(fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    for tool, text in (("doca_caps", STUBBORN_TOOL if stubborn else HANG_TOOL), ("dpacc", HANG_TOOL)):
+        path = prefix / "tools" / tool
+        if path.exists() or path.is_symlink():
+            path.unlink()
+        path.write_text(text)
+        path.chmod(0o755)
+    return prefix
+
+
+def run_case(name, args, env_extra, cfg, expect_in_doc=None):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    env.setdefault("PATH", "/usr/bin:/bin")
+    env.update(env_extra)
+    argv = [str(cfg.binary), *args, "--json", "--timeout", str(cfg.timeout)]
+    bound = cfg.timeout + cfg.margin
+    start = time.monotonic()
+    try:
+        proc = subprocess.run(argv, env=env, capture_output=True, timeout=bound * 4, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"{name}: still running after {bound * 4:.1f}s (bound {bound:.1f}s)"
+    elapsed = time.monotonic() - start
+    problems = []
+    if elapsed > bound:
+        problems.append(f"took {elapsed:.2f}s, bound --timeout {cfg.timeout} + {cfg.margin} = {bound:.2f}s")
+    if proc.returncode not in (0, 1, 2, 3):
+        problems.append(f"exit code {proc.returncode} (a signal or crash)")
+    try:
+        doc = json.loads(proc.stdout)
+    except ValueError as e:
+        problems.append(f"stdout is not one JSON document: {e}")
+        doc = None
+    text = proc.stdout.decode(errors="replace")
+    for needle in expect_in_doc or []:
+        if needle not in text:
+            problems.append(f"document does not mention {needle!r}")
+    if b"AddressSanitizer" in proc.stderr or b"runtime error:" in proc.stderr:
+        problems.append("sanitizer report on stderr")
+    status = "PASS" if not problems else "FAIL"
+    print(f"{status} {name}: {elapsed:.2f}s (bound {bound:.2f}s), exit {proc.returncode}")
+    if problems:
+        sys.stderr.write(proc.stderr.decode(errors="replace")[-2000:])
+        return f"{name}: " + "; ".join(problems)
+    return None if doc is not None else f"{name}: no document"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", type=Path, required=True)
+    parser.add_argument("--fixtures", type=Path, required=True)
+    parser.add_argument("--timeout", type=float, default=2.0)
+    parser.add_argument("--margin", type=float, default=1.5)
+    parser.add_argument("-k", action="append", default=[])
+    cfg = parser.parse_args()
+    cfg.binary = cfg.binary.resolve()
+    fixtures = cfg.fixtures.resolve()
+    verbs = {"LD_LIBRARY_PATH": str(fixtures / "ibverbs"), "FAKE_IBVERBS_HANG": "mlx5_1"}
+    failures = []
+    # Temp trees live next to the fixtures: a world-writable /tmp parent would make the tool
+    # prefix untrusted, and the tools would then be refused rather than timed out.
+    scratch = fixtures.parent / "hardening-tmp"
+    scratch.mkdir(exist_ok=True)
+    scratch.chmod(0o755)
+
+    def selected(name):
+        return not cfg.k or any(k in name for k in cfg.k)
+
+    with tempfile.TemporaryDirectory(dir=scratch) as t:
+        tmp = Path(t)
+        tmp.chmod(0o755)
+        if selected("sysfs-fifo"):
+            root = sysfs_fifo_root(tmp / "a")
+            stop = threading.Event()
+            writer = threading.Thread(target=trickle, args=(root / "sys/class/infiniband/mlx5_0/fw_ver", stop), daemon=True)
+            writer.start()
+            failures.append(run_case("sysfs-fifo (one with a slow writer)", ["report", "--root", str(root)], {}, cfg, ["FIFO"]))
+            stop.set()
+            try:  # unblock the writer if the probe never opened the FIFO
+                os.close(os.open(root / "sys/class/infiniband/mlx5_0/fw_ver", os.O_RDONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        if selected("pc-fifo"):
+            root = pc_fifo_root(tmp / "b")
+            failures.append(run_case("pc-fifo", ["report", "--root", str(root)], {}, cfg, ["FIFO"]))
+        if selected("tools-never-exit"):
+            prefix = hanging_prefix(fixtures, tmp / "c", stubborn=False)
+            failures.append(run_case("tools-never-exit", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
+        if selected("tool-ignores-sigterm"):
+            prefix = hanging_prefix(fixtures, tmp / "d", stubborn=True)
+            failures.append(run_case("tool-ignores-sigterm", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
+        if selected("verbs-open-hangs"):
+            failures.append(run_case("verbs-open-hangs", ["report"], verbs, cfg, ["timeout"]))
+        if selected("everything-hangs"):
+            prefix = hanging_prefix(fixtures, tmp / "e", stubborn=True)
+            failures.append(run_case("everything-hangs", ["report", "--doca-prefix", str(prefix)], verbs, cfg, ["timeout"]))
+    failures = [f for f in failures if f]
+    for f in failures:
+        print(f"FAILED {f}")
+    print(f"{len([1 for _ in failures])} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

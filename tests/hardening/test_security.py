@@ -1,0 +1,211 @@
+#!/usr/bin/python3
+"""Security rules, each tested against the real binary:
+
+  untrusted-sticky      a libibverbs in a directory under /tmp (sticky, world-writable) owned by
+                        another user is never dlopen'ed
+  untrusted-group       ... nor one in a group-writable directory
+  allow-untrusted-logs  --allow-untrusted-libs loads it and logs the path it loaded
+  tool-argv-env         an external tool is run with an argument vector (a prefix named
+                        "$(touch pwned)" runs nothing extra) and a cleaned environment
+  no-writes             a run writes nothing to its cwd, HOME or TMPDIR; --output writes that
+                        file only (no temporary left behind)
+  unprivileged          the probe runs as nobody and produces a valid report
+
+    test_security.py --binary PATH --fixtures DIR [-k SUBSTRING]
+"""
+
+import argparse
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+NOBODY = pwd.getpwnam("nobody")
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(cfg, args, env=None, cwd=None, user=None):
+    base = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    base.update(env or {})
+    preexec = None
+    if user and os.geteuid() == 0:
+        def preexec():
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+    proc = subprocess.run([str(cfg.binary), *args], env=base, cwd=cwd, capture_output=True, timeout=60,
+                          preexec_fn=preexec, stdin=subprocess.DEVNULL)
+    doc = None
+    if "--json" in args and "--output" not in args:
+        doc = json.loads(proc.stdout)
+    return proc, doc
+
+
+def fake_verbs_copy(cfg, directory: Path):
+    directory.mkdir(parents=True, exist_ok=True)
+    for f in (cfg.fixtures / "ibverbs").iterdir():
+        if f.name.startswith("libibverbs"):
+            shutil.copy2(f, directory / f.name, follow_symlinks=False)
+    return directory
+
+
+def verbs_gap(doc):
+    verbs = doc["devices"]["verbs"]
+    return json.dumps(verbs)
+
+
+@test
+def untrusted_sticky(cfg, scratch):
+    if os.geteuid() != 0:
+        return ["needs root to create a directory owned by another user"]
+    with tempfile.TemporaryDirectory(dir="/tmp") as t:
+        planted = fake_verbs_copy(cfg, Path(t) / "planted")
+        for p in (Path(t), planted, *planted.iterdir()):
+            os.lchown(p, NOBODY.pw_uid, NOBODY.pw_gid)
+        proc, doc = run(cfg, ["report", "--json", "--timeout", "5"], {"LD_LIBRARY_PATH": str(planted)})
+        text = verbs_gap(doc)
+        problems = []
+        if "untrusted" not in text or str(planted) not in text:
+            problems.append(f"verbs section does not say the planted library is untrusted: {text[:300]}")
+        if '"loaded": true' in text:
+            problems.append("the planted library was loaded")
+        return problems
+
+
+@test
+def untrusted_group(cfg, scratch):
+    planted = fake_verbs_copy(cfg, scratch / "group-writable")
+    planted.chmod(0o775)
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "5"], {"LD_LIBRARY_PATH": str(planted)})
+    text = verbs_gap(doc)
+    if "untrusted" not in text or "group" not in text:
+        return [f"group-writable directory not refused: {text[:300]}"]
+    return []
+
+
+@test
+def allow_untrusted_logs(cfg, scratch):
+    planted = fake_verbs_copy(cfg, scratch / "group-writable-allowed")
+    planted.chmod(0o775)
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "5", "--allow-untrusted-libs"],
+                    {"LD_LIBRARY_PATH": str(planted)})
+    err = proc.stderr.decode(errors="replace")
+    problems = []
+    if str(planted) not in err or "untrusted" not in err:
+        problems.append(f"stderr does not log the untrusted library it loaded: {err[:400]!r}")
+    if '"reason": "untrusted"' in verbs_gap(doc) or not doc["devices"]["verbs"].get("devices"):
+        problems.append("--allow-untrusted-libs did not load the library (no verbs devices)")
+    return problems
+
+
+@test
+def tool_argv_env(cfg, scratch):
+    # A prefix whose name a shell would execute; its doca_caps records argv and environment.
+    prefix = scratch / "pfx $(touch pwned);x"
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    dump = scratch / "tool-dump.txt"
+    tool = prefix / "tools" / "doca_caps"
+    if tool.exists() or tool.is_symlink():
+        tool.unlink()
+    tool.write_text(f"#!/bin/sh\n{{ printf 'ARG:%s\\n' \"$@\"; env; }} > '{dump}'\n"
+                    "echo 'doca_caps version 3.3.0105'\n")
+    tool.chmod(0o755)
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "5", "--doca-prefix", str(prefix)],
+                    {"SECRET_MARKER": "leak", "LD_PRELOAD": "", "PKG_CONFIG_PATH": "/nowhere"}, cwd=scratch)
+    problems = []
+    if (scratch / "pwned").exists():
+        problems.append("a shell interpreted the tool path")
+    if not dump.exists():
+        return problems + ["the tool was not run"]
+    lines = dump.read_text().splitlines()
+    args = [l[4:] for l in lines if l.startswith("ARG:")]
+    envs = {l.split("=", 1)[0] for l in lines if "=" in l and not l.startswith("ARG:")}
+    if not args or any(" " in a for a in args):
+        problems.append(f"unexpected argv {args}")
+    leaked = envs & {"SECRET_MARKER", "LD_PRELOAD", "PKG_CONFIG_PATH", "HOME"}
+    if leaked:
+        problems.append(f"environment not cleaned: {sorted(leaked)} reached the tool")
+    return problems
+
+
+def listing(d: Path):
+    return sorted(str(p.relative_to(d)) for p in d.rglob("*"))
+
+
+@test
+def no_writes(cfg, scratch):
+    home = scratch / "home"
+    home.mkdir()
+    (home / "existing").write_text("x")
+    env = {"HOME": str(home), "TMPDIR": str(home), "XDG_CACHE_HOME": str(home), "XDG_CONFIG_HOME": str(home)}
+    before = listing(home)
+    run(cfg, ["report", "--json", "--timeout", "5"], env, cwd=home)
+    run(cfg, ["symbols", "--json", "--lib", str(cfg.fixtures / "libs/versioned/libdoca_rdmi.so")], env, cwd=home)
+    problems = []
+    if listing(home) != before:
+        problems.append(f"files appeared: {sorted(set(listing(home)) - set(before))}")
+    run(cfg, ["report", "--json", "--timeout", "5", "--output", str(home / "out.json")], env, cwd=home)
+    after = listing(home)
+    if after != sorted(before + ["out.json"]):
+        problems.append(f"--output wrote more than its file: {after}")
+    else:
+        json.loads((home / "out.json").read_text())
+    return problems
+
+
+@test
+def unprivileged(cfg, scratch):
+    root = cfg.fixtures / "roots" / "complete-3.3"
+    proc, doc = run(cfg, ["report", "--json", "--root", str(root)], cwd="/", user=NOBODY)
+    problems = []
+    if proc.returncode not in (0, 1, 3):
+        problems.append(f"exit {proc.returncode} as nobody: {proc.stderr.decode(errors='replace')[:300]}")
+    if doc is None or doc.get("schema") != "urn:rdmi-probe:schema:report":
+        problems.append("no report document as nobody")
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "5"], cwd="/", user=NOBODY)
+    if proc.returncode not in (0, 1, 3) or doc is None:
+        problems.append(f"live run as nobody: exit {proc.returncode}")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", type=Path, required=True)
+    parser.add_argument("--fixtures", type=Path, required=True)
+    parser.add_argument("-k", action="append", default=[])
+    cfg = parser.parse_args()
+    cfg.binary, cfg.fixtures = cfg.binary.resolve(), cfg.fixtures.resolve()
+    base = cfg.fixtures.parent / "hardening-tmp"
+    base.mkdir(exist_ok=True)
+    base.chmod(0o755)
+    failed = 0
+    for fn in TESTS:
+        name = fn.__name__.replace("_", "-")
+        if cfg.k and not any(k in name for k in cfg.k):
+            continue
+        with tempfile.TemporaryDirectory(dir=base) as t:
+            scratch = Path(t)
+            scratch.chmod(0o755)
+            try:
+                problems = fn(cfg, scratch)
+            except Exception as e:
+                problems = [f"raised {type(e).__name__}: {e}"]
+        failed += bool(problems)
+        print(f"{'PASS' if not problems else 'FAIL'} {name}")
+        for p in problems:
+            print(f"    {p}")
+    print(f"{failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
