@@ -100,6 +100,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     commands.push_back(make_report_command());
     commands.push_back(make_loopback_command());
     commands.push_back(make_symbols_command());
+    commands.push_back(make_check_command());
     return commands;
 }
 

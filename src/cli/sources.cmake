@@ -1,5 +1,6 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_command.cpp

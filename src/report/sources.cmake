@@ -1,4 +1,6 @@
 target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/check_formats.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/check_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
