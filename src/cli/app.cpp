@@ -7,6 +7,8 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "build_info.hpp"
 #include "cli/command.hpp"
@@ -105,6 +107,18 @@ std::vector<std::unique_ptr<Command>> make_commands() {
 }
 
 int run(int argc, char** argv) {
+    // Multi-call (minimal mapping for `check`): run as doca-validate, the structured-tools
+    // contract's probe name, rdmi-probe is `rdmi-probe check`.
+    std::vector<char*> mapped;
+    if (const std::string_view self = argc > 0 ? argv[0] : "";
+        self == "doca-validate" || self.ends_with("/doca-validate")) {
+        static char check_word[] = "check";
+        mapped.assign(argv, argv + argc);
+        mapped.insert(mapped.begin() + 1, check_word);
+        mapped.push_back(nullptr);
+        argc += 1;
+        argv = mapped.data();
+    }
     try {
         return run_unguarded(argc, argv);
     } catch (const std::exception& e) {
