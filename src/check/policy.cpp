@@ -260,10 +260,6 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
     for (const auto& [key, value] : document.items()) {
         if (auto ok = apply(reader, key, value, policy); !ok) return ok.gap();
     }
-    if (!policy.allow_experimental.empty() && !policy.forbid_experimental)
-        return reader.at("/allow_experimental", "needs \"forbid_experimental\": true");
-    if (policy.forbid_experimental && policy.app.empty())
-        return reader.at("/forbid_experimental", "needs \"app\"");
     return policy;
 }
 
