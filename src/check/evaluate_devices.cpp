@@ -40,7 +40,7 @@ std::string labels(const std::vector<const DeviceSummary*>& rows) {
 }
 
 std::string wanted(const std::string& which) {
-    return which.empty() ? "an NVIDIA RDMA/BlueField device" : "device " + which;
+    return which.empty() ? "NVIDIA RDMA/BlueField device" : "device " + which;
 }
 
 Check device_check(const DevicesFacts& devices, const std::string& which,

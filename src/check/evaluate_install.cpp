@@ -62,7 +62,10 @@ std::optional<DocaVersion> stack_version(const InstallFacts& install, Check& che
         check.status = Status::fail;
         check.message = "the RDMI stack is mismatched: " + join(odd) + " while the rest is " +
                         agreed + "; there is no single version to compare";
-        check.remediation = "install " + join(match.disagreeing) + " from DOCA " + agreed +
+        std::vector<std::string> modules;
+        for (const auto& name : match.disagreeing)
+            modules.push_back(name.ends_with(".pc") ? name.substr(0, name.size() - 3) : name);
+        check.remediation = "install " + join(modules) + " from DOCA " + agreed +
                             " (the four modules must come from one release)";
         return std::nullopt;
     }
@@ -163,7 +166,7 @@ Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
 }
 
 std::string match_summary(const VersionMatch& match, const std::string& label) {
-    std::string out = label + " agrees on " + (match.agreed ? match.agreed->to_string() : "?");
+    std::string out = label + " at " + (match.agreed ? match.agreed->to_string() : "?");
     std::vector<std::string> present;
     for (const auto& src : match.sources) {
         if (src.version) present.push_back(src.name);
@@ -191,14 +194,14 @@ Check consistent_check(const InstallFacts& install) {
     }
     if (!contract.consistent) {
         check.status = Status::skip;
-        check.message = match_summary(install.stack_versions, "the RDMI stack") +
+        check.message = match_summary(install.stack_versions, "RDMI stack") +
                         "; the DOCA version sources cannot be compared: fewer than two present (" +
                         join(contract.absent) + " absent)";
         check.remediation = "run on the live system or install applications/VERSION with DOCA";
         return check;
     }
-    check.message = match_summary(install.stack_versions, "the RDMI stack") + "; " +
-                    match_summary(contract, "the DOCA version sources");
+    check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") + "; " +
+                    match_summary(contract, "DOCA version sources");
     return check;
 }
 

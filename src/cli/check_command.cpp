@@ -102,8 +102,6 @@ class CheckCommand final : public Command {
             ->check(CLI::IsMember({"text", "json", "junit", "github"}));
         sub.add_flag("--strict-contract", opts_.strict_contract,
                      "JSON: only the contract's fields (no x_rdmi_probe)");
-        sub.get_option("--forbid-experimental")->needs(sub.get_option("--app"));
-        sub.get_option("--allow-experimental")->needs(sub.get_option("--forbid-experimental"));
     }
 
     int run(const Session& session) override {

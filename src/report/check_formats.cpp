@@ -38,7 +38,7 @@ std::string gate_text(const GateReport& gate) {
     return out;
 }
 
-std::string xml_escape(std::string_view text) {
+std::string xml_escape(std::string_view text, bool attribute) {
     std::string out;
     out.reserve(text.size());
     for (char ch : text) {
@@ -58,6 +58,15 @@ std::string xml_escape(std::string_view text) {
                 break;
             case '\'':
                 out += "&apos;";
+                break;
+            case '\r':
+                out += "&#13;";
+                break;
+            case '\n':
+                out += attribute ? "&#10;" : "\n";
+                break;
+            case '\t':
+                out += attribute ? "&#9;" : "\t";
                 break;
             default:
                 // XML 1.0 has no way to write other C0 controls, not even as references.
@@ -79,17 +88,18 @@ std::string gate_junit(const GateReport& gate) {
     out += "<testsuites name=\"rdmi-probe check\"" + totals + ">\n";
     out += "  <testsuite name=\"doca-rdmi\"" + totals + ">\n";
     out += "    <properties>\n      <property name=\"spec_path\" value=\"" +
-           xml_escape(gate.spec_path) + "\"/>\n      <property name=\"result\" value=\"" +
+           xml_escape(gate.spec_path, true) + "\"/>\n      <property name=\"result\" value=\"" +
            std::string(to_string(gate.result)) + "\"/>\n    </properties>\n";
     for (const auto& c : gate.checks) {
-        out += "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id) + "\"";
+        out +=
+            "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id, true) + "\"";
         const std::string body =
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
         if (c.status == Status::fail) {
-            out += ">\n      <failure type=\"fail\" message=\"" + xml_escape(c.message) + "\">" +
-                   xml_escape(body) + "</failure>\n    </testcase>\n";
+            out += ">\n      <failure type=\"fail\" message=\"" + xml_escape(c.message, true) +
+                   "\">" + xml_escape(body) + "</failure>\n    </testcase>\n";
         } else if (c.status == Status::skip) {
-            out += ">\n      <skipped message=\"" + xml_escape(c.message) +
+            out += ">\n      <skipped message=\"" + xml_escape(c.message, true) +
                    "\"/>\n      <system-out>" + xml_escape(body) +
                    "</system-out>\n    </testcase>\n";
         } else {

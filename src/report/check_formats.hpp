@@ -18,8 +18,9 @@ std::string gate_junit(const GateReport& gate);
 /// then the verdict line.
 std::string gate_github(const GateReport& gate);
 
-/// `text` with & < > " ' escaped and characters XML 1.0 forbids replaced by U+FFFD.
-std::string xml_escape(std::string_view text);
+/// `text` with & < > " ' and CR escaped and characters XML 1.0 forbids replaced by U+FFFD; in an
+/// `attribute` also LF and TAB, which XML would otherwise normalise to spaces.
+std::string xml_escape(std::string_view text, bool attribute = false);
 
 /// A workflow command's message: % \r \n escaped as GitHub requires.
 std::string github_escape_data(std::string_view text);

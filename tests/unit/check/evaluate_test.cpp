@@ -92,7 +92,7 @@ TEST_CASE("a mismatched stack fails the version gate even when three modules sat
           "the RDMI stack is mismatched: doca-dpa.pc is 3.2.1025 while the rest is 3.3.0105; "
           "there is no single version to compare (required >= 3.2.0)");
     CHECK(check.remediation ==
-          "install doca-dpa.pc from DOCA 3.3.0105 (the four modules must come from one release)");
+          "install doca-dpa from DOCA 3.3.0105 (the four modules must come from one release)");
 }
 
 TEST_CASE("no DOCA: the version gate skips; a partial stack fails") {
