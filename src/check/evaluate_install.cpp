@@ -22,6 +22,17 @@ std::string join(const std::vector<std::string>& names) {
     return out;
 }
 
+const std::string kInstallFix =
+    "install DOCA (or point --doca-prefix / PKG_CONFIG_PATH at it), then rerun";
+
+// What to do about a stack that cannot be read: depends on why.
+std::string fix_for(const std::optional<Gap>& gap) {
+    if (gap && gap->reason == GapReason::permission_denied)
+        return "rerun as a user who can read DOCA's pkg-config files";
+    if (gap && gap->reason == GapReason::timeout) return "rerun with a larger --timeout";
+    return kInstallFix;
+}
+
 // Why the stack cannot be judged at all (nothing installed, or unreadable): nullopt when it can.
 std::optional<std::string> unevaluable(const InstallFacts& install) {
     bool any = false;
@@ -39,15 +50,16 @@ std::optional<std::string> unevaluable(const InstallFacts& install) {
            install.prefix.value.value_or("the pkg-config search path");
 }
 
-const std::string kInstallFix =
-    "install DOCA (or point --doca-prefix / PKG_CONFIG_PATH at it), then rerun";
-
 // The stack's one version, or the failing check explaining why there is none.
 std::optional<DocaVersion> stack_version(const InstallFacts& install, Check& check) {
     if (auto why = unevaluable(install)) {
         check.status = Status::skip;
         check.message = *why;
         check.remediation = kInstallFix;
+        for (const auto& src : install.stack_versions.sources) {
+            if (src.raw.gap && why->starts_with(src.name + ": "))
+                check.remediation = fix_for(src.raw.gap);
+        }
         return std::nullopt;
     }
     const auto& match = install.stack_versions;
@@ -139,7 +151,7 @@ Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
             module->gap->reason != GapReason::malformed) {
             check.status = Status::skip;
             check.message = spelled + ": cannot be checked: " + module->gap->message;
-            check.remediation = "rerun with read access to the pkg-config directories";
+            check.remediation = fix_for(module->gap);
             return check;
         }
         if (auto why = unevaluable(install); why && install.doca_modules.empty()) {
