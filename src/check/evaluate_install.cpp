@@ -22,7 +22,7 @@ std::string join(const std::vector<std::string>& names) {
     return out;
 }
 
-const std::string kInstallFix =
+constexpr const char* kInstallFix =
     "install DOCA (or point --doca-prefix / PKG_CONFIG_PATH at it), then rerun";
 
 // What to do about a stack that cannot be read: depends on why.
