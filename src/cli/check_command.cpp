@@ -111,7 +111,7 @@ class CheckCommand final : public Command {
         check::Policy policy;
         if (!opts_.policy.empty()) {
             gate.spec_path = opts_.policy;
-            auto loaded = load_policy(live_absolute(opts_.policy));
+            auto loaded = load_policy(opts_.policy);
             if (!loaded) return fail_input(session, loaded.gap().message);
             policy = std::move(loaded).value();
         }
@@ -159,11 +159,17 @@ class CheckCommand final : public Command {
     }
 
   private:
+    // Messages name the file as the user spelled it.
     static Result<check::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
-        auto bytes = fs->read_file(path, check::kMaxPolicyBytes);
-        if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
+        auto bytes = fs->read_file(live_absolute(path), check::kMaxPolicyBytes);
+        if (!bytes) {
+            std::string what = bytes.gap().message;
+            const std::string full = live_absolute(path);
+            if (what.starts_with(full)) what = path + what.substr(full.size());
+            return Gap{bytes.gap().reason, "--policy " + what};
+        }
         return check::parse_policy(*bytes, path);
     }
 
