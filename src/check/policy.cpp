@@ -233,7 +233,7 @@ Result<DocaVersion> parse_gate_version(std::string_view text) {
 
 Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
     const std::string where(path);
-    if (trim(bytes).find_first_not_of("\r\n") == std::string_view::npos)
+    if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return malformed(where + ": empty file (expected a JSON object with schema_version)");
     Json document;
     try {

@@ -57,8 +57,9 @@ TEST_CASE("require_device true means any device, false none") {
 }
 
 TEST_CASE("syntax errors give the line and column") {
-    CHECK(error_of("{\n  \"schema_version\": 1,\n  \"require_dpa\": tru\n}") ==
-          "p.json:3:20: not valid JSON: invalid literal; last read: 'tru<U+000A>'");
+    CHECK(
+        error_of("{\n  \"schema_version\": 1,\n  \"require_dpa\": tru\n}") ==
+        "p.json:3:21: not valid JSON: invalid literal; last read: '\"require_dpa\": tru<U+000A>'");
     CHECK(error_of("{\"schema_version\": 1,}").starts_with("p.json:1:22: not valid JSON: "));
 }
 
@@ -70,7 +71,7 @@ TEST_CASE("empty and blank files are named as such") {
 
 TEST_CASE("type errors give the JSON pointer") {
     CHECK(error_of(R"({"schema_version":1,"require_modules":["doca-verbs",3]})") ==
-          "p.json: at /require_modules/1: expected a string, found number");
+          "p.json: at /require_modules/1: expected a string, found integer");
     CHECK(error_of(R"({"schema_version":1,"require_dpa":"yes"})") ==
           "p.json: at /require_dpa: expected true or false, found string");
     CHECK(error_of(R"({"schema_version":"1"})") ==
@@ -82,7 +83,7 @@ TEST_CASE("type errors give the JSON pointer") {
           "p.json: at /schema_version: missing (this build reads 1)");
     CHECK(error_of(R"({"schema_version":1,"require_device":3})") ==
           "p.json: at /require_device: expected true, false or a PCI address or ibdev name, "
-          "found number");
+          "found integer");
     CHECK(error_of(R"({"schema_version":1,"app":""})") == "p.json: at /app: must not be empty");
 }
 
