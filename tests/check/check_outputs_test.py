@@ -128,6 +128,25 @@ def test_policy_limits(binary: Path) -> None:
         expect(proc.returncode == 2 and str(fifo) in proc.stderr, f"fifo policy: exit {proc.returncode} {proc.stderr!r}")
 
 
+def test_policy_schema_agrees(binary: Path, source: Path) -> None:
+    """The policy schema and the binary accept and reject the same fixture files."""
+    import json
+    import jsonschema
+    schema = json.loads((source / "schemas" / "rdmi-probe-policy.schema.json").read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    files = sorted((source / "tests" / "cli" / "data").glob("policy_*.json"))
+    expect(len(files) >= 10, f"policy fixtures: only {len(files)}")
+    for path in files:
+        try:
+            schema_ok = not list(validator.iter_errors(json.loads(path.read_text())))
+        except json.JSONDecodeError:
+            schema_ok = False
+        # --app: a policy may leave the app to the command line (policy_app.json does).
+        proc = run(binary, "check", "--policy", str(path), "--app", str(binary), "--format", "json")
+        binary_ok = proc.returncode != 2
+        expect(schema_ok == binary_ok, f"{path.name}: schema says {schema_ok}, rdmi-probe says {binary_ok} ({proc.stderr.strip()})")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", type=Path, required=True)
@@ -136,6 +155,7 @@ def main() -> int:
     for test in (test_junit, test_junit_escaping, test_github):
         test(args.binary, args.fixtures)
     test_policy_limits(args.binary)
+    test_policy_schema_agrees(args.binary, Path(__file__).resolve().parent.parent.parent)
     print(f"check outputs: {len(FAILURES)} failure(s)")
     return 1 if FAILURES else 0
 
