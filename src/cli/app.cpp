@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -14,6 +15,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "os/fs.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -21,28 +23,33 @@ namespace {
 void add_global_options(CLI::App& app, GlobalOptions& opts) {
     app.add_flag("--json", opts.json, "machine output on stdout (nothing else on stdout)");
     app.add_option("--output", opts.output,
-                   "write the document to FILE (atomically) instead of stdout");
+                   "write the document to FILE (atomically) instead of stdout")
+        ->type_name("FILE");
     app.add_option("--root", opts.root,
                    "probe a mounted root file system; nothing is loaded or run")
+        ->type_name("DIR")
         ->default_str("/");
     app.add_option("--doca-prefix", opts.doca_prefix,
                    "where DOCA is installed (default: doca-common's pkg-config prefix, then "
-                   "/opt/mellanox/doca)");
+                   "/opt/mellanox/doca)")
+        ->type_name("DIR");
     app.add_option("--timeout", opts.timeout_s,
                    "bound on the whole run and on each external call, in seconds")
+        ->type_name("SECONDS")
         ->check(CLI::Range(0.001, 3600.0))
         ->default_str("10");
     app.add_flag("-v,--verbose", opts.verbose, "more detail (repeat for debug logs on stderr)");
     app.add_flag("-q,--quiet", opts.quiet, "print only failures; logs only errors");
     app.add_option("--color", opts.color,
                    "colour the human output: auto, always or never (NO_COLOR is honoured)")
+        ->type_name("WHEN")
         ->check(CLI::IsMember({"auto", "always", "never"}))
         ->default_str("auto");
     app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
                  "load libraries and run tools from paths other users could write (logged loudly)");
 }
 
-bool wants_json(int argc, char** argv) {
+bool wants_json(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) {
         if (std::string_view(argv[i]) == "--json") return true;
     }
@@ -56,9 +63,44 @@ int fail_usage(bool json, const std::string& message) {
     return kExitUsage;
 }
 
+/// A contract helper name this binary answers to, and the subcommand it stands for.
+struct HelperName {
+    std::string_view name;
+    std::string_view command;
+    std::string_view forced;  ///< an option the name implies, or ""
+};
+
+constexpr std::array kHelperNames{
+    HelperName{"doca-env", "env", ""},
+    HelperName{"doca-capability-snapshot", "caps", ""},
+    HelperName{"doca-collect-host-state", "state", "--side=host"},
+    HelperName{"doca-collect-dpu-state", "state", "--side=dpu"},
+    HelperName{"doca-validate", "check", ""},
+};
+
+/// The command line as the rdmi-probe parser sees it: under a helper name, the helper's
+/// subcommand (and forced option) go in front of the user's arguments.
+std::vector<std::string> effective_args(int argc, char** argv, std::string& program) {
+    std::vector<std::string> args(argv, argv + argc);
+    program = std::string(base_name(args.empty() ? std::string_view() : args[0]));
+    for (const auto& helper : kHelperNames) {
+        if (program != helper.name) continue;
+        args.insert(args.begin() + 1, std::string(helper.command));
+        if (!helper.forced.empty()) args.insert(args.begin() + 2, std::string(helper.forced));
+        return args;
+    }
+    program = build_info::kToolName;
+    return args;
+}
+
 int run_unguarded(int argc, char** argv) {
-    CLI::App app{"rdmi-probe: environment and capability probe for NVIDIA DOCA RDMI",
-                 build_info::kToolName};
+    std::string program;
+    const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
+    std::vector<const char*> arg_ptrs;
+    for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
+    const int count = static_cast<int>(arg_ptrs.size());
+    const char* const* args = arg_ptrs.data();
+    CLI::App app{"rdmi-probe: environment and capability probe for NVIDIA DOCA RDMI", program};
     app.set_version_flag("--version",
                          std::string(build_info::kToolName) + " " + build_info::kVersion);
     app.footer(kExitCodeHelp);
@@ -74,9 +116,9 @@ int run_unguarded(int argc, char** argv) {
         command->add_options(*sub);
         subs.emplace_back(sub, command.get());
     }
-    const bool json = wants_json(argc, argv);
+    const bool json = wants_json(count, args);
     try {
-        app.parse(argc, argv);
+        app.parse(count, args);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
@@ -102,23 +144,16 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     commands.push_back(make_report_command());
     commands.push_back(make_loopback_command());
     commands.push_back(make_symbols_command());
+    commands.push_back(make_env_command());
+    commands.push_back(make_caps_command());
+    commands.push_back(make_state_command());
+    commands.push_back(make_schema_command());
+    commands.push_back(make_diff_command());
     commands.push_back(make_check_command());
     return commands;
 }
 
 int run(int argc, char** argv) {
-    // Multi-call (minimal mapping for `check`): run as doca-validate, the structured-tools
-    // contract's probe name, rdmi-probe is `rdmi-probe check`.
-    std::vector<char*> mapped;
-    if (const std::string_view self = argc > 0 ? argv[0] : "";
-        self == "doca-validate" || self.ends_with("/doca-validate")) {
-        static char check_word[] = "check";
-        mapped.assign(argv, argv + argc);
-        mapped.insert(mapped.begin() + 1, check_word);
-        mapped.push_back(nullptr);
-        argc += 1;
-        argv = mapped.data();
-    }
     try {
         return run_unguarded(argc, argv);
     } catch (const std::exception& e) {

@@ -4,7 +4,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <chrono>
 #include <filesystem>
 
 #include "check/evaluate.hpp"
@@ -14,6 +13,7 @@
 #include "cli/exit_codes.hpp"
 #include "report/check_formats.hpp"
 #include "report/check_json.hpp"
+#include "report/json_common.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -105,7 +105,6 @@ class CheckCommand final : public Command {
     }
 
     int run(const Session& session) override {
-        const auto start = std::chrono::steady_clock::now();
         json_ = session.options().json || opts_.format == "json";
         check::GateReport gate;
         check::Policy policy;
@@ -134,17 +133,13 @@ class CheckCommand final : public Command {
 
         gate.checks = evaluate(session, policy);
         gate.result = check::gate_result(gate.checks);
-        RunInfo run;
+        json::RunFacts run;
         run.root = session.fs().root();
         run.live = session.fs().is_live();
         run.generated_at = generation_time(session.env());
-        run.timeout_s = session.options().timeout_s;
-        run.duration_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
         std::string document;
         if (json_)
-            document = json::dump(json::check_document(gate, run, opts_.strict_contract));
+            document = json::dump(json::check_json(gate, run, opts_.strict_contract));
         else if (opts_.format == "junit")
             document = check::gate_junit(gate);
         else if (opts_.format == "github")

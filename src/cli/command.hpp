@@ -32,6 +32,16 @@ std::vector<std::unique_ptr<Command>> make_commands();
 
 /// The `report` subcommand (the default).
 std::unique_ptr<Command> make_report_command();
+/// The `env` subcommand (doca-env).
+std::unique_ptr<Command> make_env_command();
+/// The `caps` subcommand (capability-snapshot).
+std::unique_ptr<Command> make_caps_command();
+/// The `state` subcommand (collect-host-state / collect-dpu-state).
+std::unique_ptr<Command> make_state_command();
+/// The `schema` subcommand (prints the embedded JSON Schemas).
+std::unique_ptr<Command> make_schema_command();
+/// The `diff` subcommand (compares two saved documents).
+std::unique_ptr<Command> make_diff_command();
 
 /// The `loopback` subcommand.
 std::unique_ptr<Command> make_loopback_command();

@@ -20,8 +20,7 @@ namespace {
 std::string plugin_beside_binary() {
     std::error_code error;
     const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (error)
-        return {};
+    if (error) return {};
     auto candidate = self.parent_path() / "rdmi-probe-dpa.so";
     return std::filesystem::exists(candidate, error) ? candidate.string() : std::string();
 }
@@ -60,14 +59,7 @@ class LoopbackCommand final : public Command {
         LoopbackOptions options = options_;
         options.plugin_path = plugin_.empty() ? plugin_beside_binary() : plugin_;
         const LoopbackVerdict verdict = probe_loopback(session.probe_context(), options);
-        RunInfo run;
-        run.root = session.fs().root();
-        run.live = session.fs().is_live();
-        run.generated_at = generation_time(session.env());
-        run.timeout_s = session.options().timeout_s;
-        run.duration_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);

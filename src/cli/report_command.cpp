@@ -25,14 +25,8 @@ class ReportCommand final : public Command {
     int run(const Session& session) override {
         const auto start = std::chrono::steady_clock::now();
         Report report;
-        report.run.root = session.fs().root();
-        report.run.live = session.fs().is_live();
-        report.run.generated_at = generation_time(session.env());
-        report.run.timeout_s = session.options().timeout_s;
         run_probes(session.probe_context(), report);
-        report.run.duration_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        report.run = session.run_info(start);
         const std::string document = session.options().json ? json::dump(json::report(report))
                                                             : text::report(session.style(), report);
         if (auto written = session.emit(document); !written) {

@@ -69,6 +69,17 @@ ProbeContext Session::probe_context() const {
     return ctx;
 }
 
+RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
+    RunInfo run;
+    run.root = fs_.root();
+    run.live = fs_.is_live();
+    run.generated_at = generation_time(env_);
+    run.timeout_s = options_.timeout_s;
+    run.duration_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return run;
+}
+
 Result<bool> Session::emit(const std::string& document) const {
     if (!options_.output.empty()) return atomic_write(options_.output, document);
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||

@@ -9,6 +9,7 @@
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/context.hpp"
+#include "probes/report.hpp"
 #include "report/text_style.hpp"
 
 namespace spdlog {
@@ -44,6 +45,10 @@ class Session {
     [[nodiscard]] const Deadline& deadline() const { return deadline_; }
     /// The probe context for this run.
     [[nodiscard]] ProbeContext probe_context() const;
+
+    /// Facts about this run for a document: root, live, time, timeout, and the time since
+    /// `start`.
+    [[nodiscard]] RunInfo run_info(std::chrono::steady_clock::time_point start) const;
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
     [[nodiscard]] Result<bool> emit(const std::string& document) const;

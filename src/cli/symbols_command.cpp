@@ -131,14 +131,7 @@ class SymbolsCommand final : public Command {
 
         auto facts = probe_symbols(session.probe_context(), request);
         if (!facts) return fail_input(session, facts.gap().message);
-        RunInfo run;
-        run.root = session.fs().root();
-        run.live = session.fs().is_live();
-        run.generated_at = generation_time(session.env());
-        run.timeout_s = session.options().timeout_s;
-        run.duration_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
                                          ? json::dump(json::symbols_document(*facts, run))
                                          : text::symbols(session.style(), *facts);

@@ -10,4 +10,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
 )

@@ -9,6 +9,7 @@
 
 #include "core/check.hpp"
 #include "core/version.hpp"
+#include "pkgconfig/module.hpp"
 #include "probes/context.hpp"
 
 namespace rdmi {
@@ -100,6 +101,9 @@ struct InstallFacts {
     InstalledFile dpacc;
     std::vector<Check> checks;
 };
+
+/// The facts one parsed .pc file gives (found, path, version, prefix/libdir/includedir, -l names).
+ModuleFacts module_facts_from(const pkgconfig::Module& module);
 
 /// Runs the install probe.
 InstallFacts probe_install(const ProbeContext& ctx);

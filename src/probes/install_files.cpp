@@ -4,6 +4,7 @@
 #include "elf/elf_reader.hpp"
 #include "os/process.hpp"
 #include "probes/install_parts.hpp"
+#include "probes/library_lookup.hpp"
 #include "probes/tool_runner.hpp"
 
 namespace rdmi::install {
@@ -12,40 +13,15 @@ namespace {
 /// Bound on a library read for its soname; real DOCA libraries are tens of MiB at most.
 constexpr std::size_t kMaxLibraryBytes = 1ULL << 30U;
 
-std::string module_library_stem(const std::string& module) {
-    std::string stem = "lib" + module;
-    for (auto& c : stem) {
-        if (c == '-') c = '_';
-    }
-    return stem;
-}
-
-/// The shared object an application would link: lib<x>.so, else the runtime sonames DOCA
-/// uses (.so.3, .so.2), else any lib<x>.so.* (doca-facts A.5).
-InstalledFile find_shared_object(const Fs& fs, const std::string& module,
-                                 const std::string& libdir) {
+InstalledFile find_module_library(const Fs& fs, const std::string& module,
+                                  const std::string& libdir) {
     InstalledFile file;
     file.name = module;
-    const std::string stem = module_library_stem(module);
-    file.path = join_path(libdir, stem + ".so");
-    for (const char* suffix : {".so", ".so.3", ".so.2"}) {
-        const std::string candidate = join_path(libdir, stem + suffix);
-        if (fs.exists(candidate)) {
-            file.path = candidate;
-            file.present = true;
-            return file;
-        }
-    }
-    if (auto entries = fs.list_dir(libdir); entries.ok()) {
-        for (const auto& entry : *entries) {
-            if (entry.name.rfind(stem + ".so.", 0) == 0) {
-                file.path = join_path(libdir, entry.name);
-                file.present = true;
-                return file;
-            }
-        }
-    }
-    file.gap = Gap{GapReason::not_found, file.path + ": no such file (nor " + stem + ".so.*)"};
+    auto path = find_shared_object(fs, libdir, library_name_of_module(module));
+    file.present = path.ok();
+    file.path =
+        path.ok() ? *path : join_path(libdir, "lib" + library_name_of_module(module) + ".so");
+    if (!path) file.gap = path.gap();
     return file;
 }
 
@@ -121,7 +97,7 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
     }
     for (const auto& module : facts.stack) {
         if (!module.found || module.libdir.empty()) continue;
-        InstalledFile lib = find_shared_object(ctx.fs, module.name, module.libdir);
+        InstalledFile lib = find_module_library(ctx.fs, module.name, module.libdir);
         if (lib.present) read_soname(ctx.fs, lib);
         facts.libraries.push_back(std::move(lib));
     }

@@ -9,20 +9,10 @@ namespace rdmi::install {
 namespace {
 
 void fill_from(const pkgconfig::Module& module, ModuleFacts& facts) {
-    facts.found = true;
-    facts.pc_path = module.pc_path;
-    facts.version = module.version;
-    auto var = [&](const char* key) {
-        auto it = module.variables.find(key);
-        return it == module.variables.end() ? std::string() : it->second;
-    };
-    facts.prefix = var("prefix");
-    facts.libdir = var("libdir");
-    facts.includedir = var("includedir");
-    for (const auto& token : module.libs) {
-        if (token.size() > 2 && token.compare(0, 2, "-l") == 0)
-            facts.library_names.push_back(token.substr(2));
-    }
+    ModuleFacts parsed = module_facts_from(module);
+    parsed.name = std::move(facts.name);
+    parsed.on_search_path = facts.on_search_path;
+    facts = std::move(parsed);
 }
 
 ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const pkgconfig::PkgConfig& with_doca_dir,
@@ -107,3 +97,27 @@ void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, Inst
 }
 
 }  // namespace rdmi::install
+
+namespace rdmi {
+
+ModuleFacts module_facts_from(const pkgconfig::Module& module) {
+    ModuleFacts facts;
+    facts.name = module.name;
+    facts.found = true;
+    facts.pc_path = module.pc_path;
+    facts.version = module.version;
+    auto var = [&](const char* key) {
+        auto it = module.variables.find(key);
+        return it == module.variables.end() ? std::string() : it->second;
+    };
+    facts.prefix = var("prefix");
+    facts.libdir = var("libdir");
+    facts.includedir = var("includedir");
+    for (const auto& token : module.libs) {
+        if (token.size() > 2 && token.starts_with("-l"))
+            facts.library_names.push_back(token.substr(2));
+    }
+    return facts;
+}
+
+}  // namespace rdmi

@@ -17,8 +17,7 @@ constexpr std::chrono::milliseconds kChildMargin{750};
 
 std::string join(const std::vector<std::string>& items) {
     std::string out;
-    for (const auto& item : items)
-        out += (out.empty() ? "" : ", ") + item;
+    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
     return out;
 }
 
@@ -26,8 +25,7 @@ std::string join(const std::vector<std::string>& items) {
 
 Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
     auto library = DynamicLibrary::open(path);
-    if (!library)
-        return library.gap();
+    if (!library) return library.gap();
     LoadedDpaPlugin loaded{std::move(library).value(), {}};
     // dpacc's app symbol is a `struct doca_dpa_app *` variable: dlsym gives its address.
     auto* app_slot = static_cast<doca_dpa_app**>(loaded.library.symbol(RDMI_PROBE_DPA_APP_SYMBOL));
@@ -36,12 +34,9 @@ Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
     loaded.plugin.write_kernel =
         loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
     std::vector<std::string> missing;
-    if (app_slot == nullptr)
-        missing.emplace_back(RDMI_PROBE_DPA_APP_SYMBOL);
-    if (loaded.plugin.noop_kernel == nullptr)
-        missing.emplace_back(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
-    if (loaded.plugin.write_kernel == nullptr)
-        missing.emplace_back(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
+    if (app_slot == nullptr) missing.emplace_back(RDMI_PROBE_DPA_APP_SYMBOL);
+    if (loaded.plugin.noop_kernel == nullptr) missing.emplace_back(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
+    if (loaded.plugin.write_kernel == nullptr) missing.emplace_back(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
     if (!missing.empty())
         return make_gap(GapReason::not_found, path + " does not export " + join(missing) +
                                                   " (a plugin of another rdmi-probe version?)");
@@ -163,8 +158,7 @@ LoopbackVerdict run_loopback_isolated(const std::vector<std::string>& library_pa
     verdict.steps.insert(verdict.steps.begin(), so_far.steps.begin(), so_far.steps.end());
     verdict.level_requested = options.level;
     verdict.plugin_path = so_far.plugin_path;
-    if (verdict.libraries.empty())
-        verdict.libraries = so_far.libraries;
+    if (verdict.libraries.empty()) verdict.libraries = so_far.libraries;
     finish_verdict(verdict);
     return verdict;
 }

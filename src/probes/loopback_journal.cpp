@@ -20,8 +20,7 @@ void StepJournal::begin(std::string id, int level) {
 
 void StepJournal::end(StepOutcome outcome, std::string message, std::optional<DocaFailure> error) {
     std::lock_guard lock(mutex_);
-    if (!running_)
-        return;
+    if (!running_) return;
     running_->outcome = outcome;
     running_->duration_ms = elapsed_ms(started_);
     running_->message = std::move(message);

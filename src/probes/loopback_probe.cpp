@@ -29,13 +29,11 @@ std::optional<std::string> find_library(const Fs& fs, const std::vector<std::str
     for (const auto& dir : dirs) {
         for (const char* suffix : {".so", ".so.3", ".so.2"}) {
             const std::string candidate = dir + "/" + stem + suffix;
-            if (fs.exists(candidate))
-                return candidate;
+            if (fs.exists(candidate)) return candidate;
         }
         if (auto entries = fs.list_dir(dir); entries.ok()) {
             for (const auto& entry : *entries) {
-                if (entry.name.rfind(stem + ".so.", 0) == 0)
-                    return dir + "/" + entry.name;
+                if (entry.name.rfind(stem + ".so.", 0) == 0) return dir + "/" + entry.name;
             }
         }
     }

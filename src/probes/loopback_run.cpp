@@ -34,8 +34,7 @@ struct StepStop {
 };
 
 void check(const char* call, doca::doca_error_t error) {
-    if (error != 0)
-        throw CallFailed{call, error};
+    if (error != 0) throw CallFailed{call, error};
 }
 
 std::string hex_byte(unsigned value) {
@@ -143,8 +142,7 @@ class Run {
                  step("signal-event", 3, [this] { return signal_event(); }) &&
                  step("status-word", 3, [this] { return status_word(); }) &&
                  step("write", 3, [this] { return write(); });
-            if (ok)
-                step("verify", 3, [this] { return verify(); });
+            if (ok) step("verify", 3, [this] { return verify(); });
         }
         teardown_.unwind();
         journal_.update([this](LoopbackVerdict& v) {
@@ -201,10 +199,8 @@ class Run {
         while (true) {
             std::uint64_t value = 0;
             check("doca_sync_event_get", api_.sync_event_get(event, &value));
-            if (value >= target)
-                return true;
-            if (wait_deadline_.expired())
-                return false;
+            if (value >= target) return true;
+            if (wait_deadline_.expired()) return false;
             if (Clock::now() < spin_until) {
                 std::this_thread::yield();
             } else {
@@ -228,8 +224,7 @@ class Run {
             doca_devinfo* info = list[i];
             char pci[doca::kPciAddrSize + 3] = {};
             char ibdev[doca::kIbdevNameSize + 1] = {};
-            if (api_.devinfo_get_pci_addr_str(info, pci) != 0)
-                std::strcpy(pci, "?");
+            if (api_.devinfo_get_pci_addr_str(info, pci) != 0) std::strcpy(pci, "?");
             if (api_.devinfo_get_ibdev_name(info, ibdev, doca::kIbdevNameSize) != 0)
                 std::strcpy(ibdev, "?");
             const std::string name = std::string(ibdev) + " (" + pci + ")";
@@ -260,8 +255,7 @@ class Run {
             options_.device.empty()
                 ? "no DPA-capable PF among " + std::to_string(count) + " DOCA device(s)"
                 : "device " + options_.device + " is not a DPA-capable DOCA device";
-        for (const auto& r : rejected)
-            why += "; " + r;
+        for (const auto& r : rejected) why += "; " + r;
         if (!options_.device.empty() && rejected.empty())
             why += " (not among the " + std::to_string(count) + " DOCA devices)";
         throw StepStop{StepOutcome::skip, why};
@@ -413,8 +407,7 @@ class Run {
         doca_rdma* rdma = ep.rdma;
         teardown_.push("doca_rdma_destroy", [this, rdma] { return api_.rdma_destroy(rdma); });
         doca_ctx* ctx = api_.rdma_as_ctx(rdma);
-        if (ctx == nullptr)
-            throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
+        if (ctx == nullptr) throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
         check("doca_rdma_set_permissions",
               api_.rdma_set_permissions(rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
                                                   doca::kAccessRdmaRead | doca::kAccessRdmaAtomic));
@@ -575,8 +568,7 @@ class Run {
     }
 
     void record_measurements(std::vector<double> latencies) {
-        if (latencies.empty())
-            return;
+        if (latencies.empty()) return;
         std::sort(latencies.begin(), latencies.end());
         LoopbackMeasurements m;
         m.bytes = options_.bytes;
@@ -588,8 +580,7 @@ class Run {
                                   ? latencies[mid]
                                   : (latencies[mid - 1] + latencies[mid]) / 2.0;
         double total_us = 0;
-        for (double us : latencies)
-            total_us += us;
+        for (double us : latencies) total_us += us;
         if (options_.bytes >= kLoopbackBandwidthMinBytes && total_us > 0)
             m.bandwidth_mb_s =
                 static_cast<double>(options_.bytes) * static_cast<double>(m.iterations) / total_us;

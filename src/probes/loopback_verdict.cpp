@@ -102,13 +102,10 @@ bool failed(const LoopbackStep& step) {
 }  // namespace
 
 Layer layer_of(std::string_view step, int error, bool rdmi_objects) {
-    if (error == kDriver)
-        return Layer::driver;
-    if (step == "lifecycle-selftest")
-        return rdmi_objects ? Layer::rdmi : Layer::verbs;
+    if (error == kDriver) return Layer::driver;
+    if (step == "lifecycle-selftest") return rdmi_objects ? Layer::rdmi : Layer::verbs;
     for (const auto& entry : kStepLayers) {
-        if (entry.step == step)
-            return entry.layer;
+        if (entry.step == step) return entry.layer;
     }
     return Layer::dpa;
 }
@@ -185,13 +182,11 @@ void finish_verdict(LoopbackVerdict& verdict) {
         bool seen = false;
         bool all_pass = true;
         for (const auto& step : verdict.steps) {
-            if (step.id == "lifecycle-selftest" || step.level > level)
-                continue;
+            if (step.id == "lifecycle-selftest" || step.level > level) continue;
             seen = seen || step.level == level;
             all_pass = all_pass && step.outcome == StepOutcome::pass;
         }
-        if (!seen || !all_pass)
-            break;
+        if (!seen || !all_pass) break;
         verdict.level_reached = level;
     }
     const auto fail_it = std::find_if(verdict.steps.begin(), verdict.steps.end(), failed);
@@ -242,8 +237,7 @@ void finish_verdict(LoopbackVerdict& verdict) {
                          ? "level " + std::to_string(verdict.level_reached) + ": " +
                                std::string(kPassed[static_cast<std::size_t>(verdict.level_reached)])
                          : "nothing ran";
-    if (rdmi_objects)
-        verdict.notes.emplace_back(kNoteRdmi);
+    if (rdmi_objects) verdict.notes.emplace_back(kNoteRdmi);
 }
 
 }  // namespace loopback

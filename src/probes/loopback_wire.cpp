@@ -10,8 +10,7 @@ namespace {
 using Json = nlohmann::json;
 
 Json encode_error(const std::optional<DocaFailure>& error) {
-    if (!error)
-        return nullptr;
+    if (!error) return nullptr;
     return Json{{"call", error->call},
                 {"code", error->code},
                 {"name", error->name},
@@ -19,8 +18,7 @@ Json encode_error(const std::optional<DocaFailure>& error) {
 }
 
 std::optional<DocaFailure> decode_error(const Json& j) {
-    if (j.is_null())
-        return std::nullopt;
+    if (j.is_null()) return std::nullopt;
     return DocaFailure{j.at("call").get<std::string>(), j.at("code").get<int>(),
                        j.at("name").get<std::string>(), j.at("description").get<std::string>()};
 }
@@ -28,16 +26,14 @@ std::optional<DocaFailure> decode_error(const Json& j) {
 StepOutcome outcome_from(const std::string& name) {
     for (auto outcome :
          {StepOutcome::pass, StepOutcome::fail, StepOutcome::skip, StepOutcome::timeout}) {
-        if (to_string(outcome) == name)
-            return outcome;
+        if (to_string(outcome) == name) return outcome;
     }
     throw std::invalid_argument("unknown step outcome '" + name + "'");
 }
 
 Status status_from(const std::string& name) {
     for (auto status : {Status::pass, Status::fail, Status::skip, Status::info}) {
-        if (to_string(status) == name)
-            return status;
+        if (to_string(status) == name) return status;
     }
     throw std::invalid_argument("unknown status '" + name + "'");
 }
@@ -72,11 +68,9 @@ std::string encode_verdict(const LoopbackVerdict& verdict) {
         j["measurements"] = Json{{"bytes", m->bytes},        {"iterations", m->iterations},
                                  {"min", m->latency_min_us}, {"median", m->latency_median_us},
                                  {"max", m->latency_max_us}, {"bandwidth", nullptr}};
-        if (m->bandwidth_mb_s)
-            j["measurements"]["bandwidth"] = *m->bandwidth_mb_s;
+        if (m->bandwidth_mb_s) j["measurements"]["bandwidth"] = *m->bandwidth_mb_s;
     }
-    if (verdict.mismatch_offset)
-        j["mismatch_offset"] = *verdict.mismatch_offset;
+    if (verdict.mismatch_offset) j["mismatch_offset"] = *verdict.mismatch_offset;
     if (const auto& s = verdict.selftest) {
         j["selftest"] = Json{{"result", to_string(s->result)},
                              {"objects", s->objects},

@@ -25,8 +25,8 @@ void run_symbols(const ProbeContext& ctx, Report& report) {
     report.symbols = probe_rdmi_symbols(ctx, *report.install);
     if (!report.symbols) return;
     if (!*report.symbols) {
-        report.checks.push_back(Check{"rdmi-symbols-exported", Status::skip,
-                                      report.symbols->gap().message, "", {}});
+        report.checks.push_back(
+            Check{"rdmi-symbols-exported", Status::skip, report.symbols->gap().message, "", {}});
         return;
     }
     for (auto check : (*report.symbols)->checks) {
@@ -35,10 +35,17 @@ void run_symbols(const ProbeContext& ctx, Report& report) {
     }
 }
 
+void run_version_matrix(const ProbeContext& ctx, Report& report) {
+    if (!report.install) return;
+    report.version_matrix = contract::probe_version_matrix(ctx, *report.install);
+    report.checks.push_back(report.version_matrix->check);
+}
+
 constexpr std::array kProbes{
     ProbeSpec{"install", "DOCA install and versions", &run_install},
     ProbeSpec{"devices", "devices, ports and DPA capability", &run_devices},
     ProbeSpec{"symbols", "doca-rdmi symbol stability", &run_symbols},
+    ProbeSpec{"version-matrix", "version-matrix.json", &run_version_matrix},
 };
 
 }  // namespace

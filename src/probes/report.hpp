@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "contract/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"
@@ -34,6 +35,7 @@ struct Report {
     std::optional<DevicesFacts> devices;
     /// The doca-rdmi symbol audit; nullopt when the module or its library is absent.
     std::optional<Result<SymbolsFacts>> symbols;
+    std::optional<contract::VersionMatrixFacts> version_matrix;
     std::vector<ProbeError> probe_errors;
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };

@@ -2,6 +2,8 @@
 // classify, predict and resolve at run time, audit the application.
 #include "probes/symbols.hpp"
 
+#include "probes/library_lookup.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -23,23 +25,6 @@ std::string library_stem(std::string_view file) {
     return name;
 }
 
-void fill_module(const pkgconfig::Module& module, ModuleFacts& facts) {
-    facts.found = true;
-    facts.pc_path = module.pc_path;
-    facts.version = module.version;
-    auto var = [&](const char* key) {
-        auto it = module.variables.find(key);
-        return it == module.variables.end() ? std::string() : it->second;
-    };
-    facts.prefix = var("prefix");
-    facts.libdir = var("libdir");
-    facts.includedir = var("includedir");
-    for (const auto& token : module.libs) {
-        if (token.size() > 2 && token.starts_with("-l"))
-            facts.library_names.push_back(token.substr(2));
-    }
-}
-
 // The module by pkg-config's rules, then in DOCA's own pc dir (as the install probe does).
 Result<ModuleFacts> find_module(const ProbeContext& ctx, const std::string& name) {
     InstallFacts located;
@@ -50,34 +35,15 @@ Result<ModuleFacts> find_module(const ProbeContext& ctx, const std::string& name
     const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra);
     auto module = with_doca_dir.find(name);
     if (!module) return module.gap();
-    ModuleFacts facts;
+    ModuleFacts facts = module_facts_from(*module);
     facts.name = name;
-    fill_module(*module, facts);
     return facts;
 }
 
-// What an application linking with -l<name> gets: lib<name>.so, else the runtime sonames DOCA
-// uses, else any lib<name>.so.* (doca-facts A.5).
-Result<std::string> find_shared_object(const Fs& fs, const std::string& libdir,
-                                       const std::string& name) {
-    const std::string stem = "lib" + name;
-    for (const char* suffix : {".so", ".so.3", ".so.2"}) {
-        const std::string candidate = join_path(libdir, stem + suffix);
-        if (fs.exists(candidate)) return candidate;
-    }
-    if (auto entries = fs.list_dir(libdir); entries.ok()) {
-        for (const auto& entry : *entries) {
-            if (entry.name.starts_with(stem + ".so.")) return join_path(libdir, entry.name);
-        }
-    }
-    return make_gap(GapReason::not_found,
-                    join_path(libdir, stem + ".so") + ": no such file (nor " + stem + ".so.*)");
-}
-
 Result<ElfImage> read_library(const Fs& fs, const std::string& path) {
-    auto bytes = fs.read_file(path, kMaxElfBytes);
+    auto bytes = fs.map_file(path, kMaxElfBytes);
     if (!bytes) return bytes.gap();
-    auto image = parse_elf(*bytes);
+    auto image = parse_elf((*bytes)->bytes());
     if (!image) return Gap{image.gap().reason, path + ": " + image.gap().message};
     if (image->kind == ElfKind::relocatable)
         return make_gap(GapReason::malformed,

@@ -4,6 +4,7 @@
 #include "build_info.hpp"
 #include "report/devices_json.hpp"
 #include "report/symbols_json.hpp"
+#include "report/contract_matrix.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -64,6 +65,18 @@ Json files(const std::vector<InstalledFile>& list) {
 
 }  // namespace
 
+Json tool() {
+    return Json{{"name", build_info::kToolName}, {"version", build_info::kVersion}};
+}
+
+Json run_info(const RunInfo& run) {
+    return Json{{"root", run.root},
+                {"live", run.live},
+                {"generated_at", run.generated_at},
+                {"duration_ms", run.duration_ms},
+                {"timeout_s", run.timeout_s}};
+}
+
 Json install(const InstallFacts& facts) {
     Json stack = Json::array();
     for (const auto& m : facts.stack) stack.push_back(module(m));
@@ -91,21 +104,18 @@ Json report(const Report& report) {
         errors.push_back({{"probe", e.probe}, {"message", e.message}});
     Json out{{"schema", kReportSchemaId},
              {"schema_version", kReportSchemaVersion},
-             {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
-             {"run",
-              {{"root", report.run.root},
-               {"live", report.run.live},
-               {"generated_at", report.run.generated_at},
-               {"duration_ms", report.run.duration_ms},
-               {"timeout_s", report.run.timeout_s}}},
+             {"tool", tool()},
+             {"run", run_info(report.run)},
              {"result", to_string(overall_status(report.checks))},
              {"summary", status_counts(count_statuses(report.checks))},
              {"checks", checks(report.checks)}};
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
-    out["symbols"] = !report.symbols     ? Json(nullptr)
+    out["symbols"] = !report.symbols   ? Json(nullptr)
                      : *report.symbols ? symbols_summary(**report.symbols)
                                        : symbols_gap(report.symbols->gap());
+    out["version_matrix"] =
+        report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
     out["probe_errors"] = std::move(errors);
     return out;
 }

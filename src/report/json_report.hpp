@@ -11,6 +11,12 @@ inline constexpr const char* kReportSchemaId = "urn:rdmi-probe:schema:report";
 /// The version of that schema.
 inline constexpr const char* kReportSchemaVersion = "1.0.0";
 
+/// {"name": "rdmi-probe", "version": ...}: the "tool" object of every document.
+Json tool();
+
+/// The "run" object of every document: root, live, generated_at, duration_ms, timeout_s.
+Json run_info(const RunInfo& run);
+
 /// The whole report as a JSON document.
 Json report(const Report& report);
 

@@ -2,6 +2,7 @@
 #include "report/loopback_json.hpp"
 
 #include "build_info.hpp"
+#include "report/json_report.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -11,8 +12,7 @@ Json nullable(const std::string& text) {
 }
 
 Json doca_error(const std::optional<DocaFailure>& error) {
-    if (!error)
-        return nullptr;
+    if (!error) return nullptr;
     return Json{{"call", error->call},
                 {"code", error->code},
                 {"name", error->name},
@@ -69,11 +69,9 @@ Json dpa_loopback(const LoopbackVerdict& verdict) {
                                      {"median", m->latency_median_us},
                                      {"max", m->latency_max_us}}},
                                    {"bandwidth_mb_s", nullptr}};
-        if (m->bandwidth_mb_s)
-            out["measurements"]["bandwidth_mb_s"] = *m->bandwidth_mb_s;
+        if (m->bandwidth_mb_s) out["measurements"]["bandwidth_mb_s"] = *m->bandwidth_mb_s;
     }
-    if (verdict.mismatch_offset)
-        out["mismatch_offset"] = *verdict.mismatch_offset;
+    if (verdict.mismatch_offset) out["mismatch_offset"] = *verdict.mismatch_offset;
     if (const auto& s = verdict.selftest) {
         out["lifecycle_selftest"] = Json{{"result", to_string(s->result)},
                                          {"objects", nullable(s->objects)},
@@ -87,13 +85,8 @@ Json dpa_loopback(const LoopbackVerdict& verdict) {
 Json loopback_document(const RunInfo& run, const LoopbackVerdict& verdict) {
     return Json{{"schema", kLoopbackSchemaId},
                 {"schema_version", kLoopbackSchemaVersion},
-                {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
-                {"run",
-                 {{"root", run.root},
-                  {"live", run.live},
-                  {"generated_at", run.generated_at},
-                  {"duration_ms", run.duration_ms},
-                  {"timeout_s", run.timeout_s}}},
+                {"tool", tool()},
+                {"run", run_info(run)},
                 {"result", to_string(verdict.result)},
                 {"checks", checks({loopback_check(verdict)})},
                 {"dpa_loopback", dpa_loopback(verdict)}};

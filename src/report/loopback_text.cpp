@@ -45,8 +45,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         out += " on " + verdict.device->ibdev + " (" + verdict.device->pci_addr + ")";
     out += "\n\n";
     for (const auto& step : verdict.steps) {
-        if (style.verbosity < 0 && step.outcome == StepOutcome::pass)
-            continue;
+        if (style.verbosity < 0 && step.outcome == StepOutcome::pass) continue;
         std::string line = paint(style, as_status(step.outcome), label(step.outcome)) + "  L" +
                            std::to_string(step.level) + " " + step.id + " " +
                            format("(%.1f ms)", step.duration_ms) + "  ";
@@ -57,8 +56,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         if (verdict.error)
             out += "error: " + verdict.error->name + " from " + verdict.error->call + ": " +
                    verdict.error->description + "\n";
-        if (verdict.layer)
-            out += "layer: " + std::string(to_string(*verdict.layer)) + "\n";
+        if (verdict.layer) out += "layer: " + std::string(to_string(*verdict.layer)) + "\n";
         if (verdict.mismatch_offset)
             out += "first mismatch at byte " + std::to_string(*verdict.mismatch_offset) + "\n";
         out += "fix: " + wrap(style, verdict.first_action, 5, 5) + "\n";
@@ -68,8 +66,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
                ": latency min " + format("%.1f", m->latency_min_us) + " / median " +
                format("%.1f", m->latency_median_us) + " / max " +
                format("%.1f", m->latency_max_us) + " us";
-        if (m->bandwidth_mb_s)
-            out += ", " + format("%.1f", *m->bandwidth_mb_s) + " MB/s";
+        if (m->bandwidth_mb_s) out += ", " + format("%.1f", *m->bandwidth_mb_s) + " MB/s";
         out += "\n";
     }
     if (const auto& s = verdict.selftest)
@@ -83,13 +80,11 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
     }
     if (!verdict.notes.empty()) {
         out += "\nnote:\n";
-        for (const auto& note : verdict.notes)
-            out += "  " + wrap(style, note, 2, 4) + "\n";
+        for (const auto& note : verdict.notes) out += "  " + wrap(style, note, 2, 4) + "\n";
     }
     if (style.verbosity >= 0 || verdict.result != Status::pass) {
         std::string upper(to_string(verdict.result));
-        for (auto& c : upper)
-            c = static_cast<char>(c - 'a' + 'A');
+        for (auto& c : upper) c = static_cast<char>(c - 'a' + 'A');
         out += "\nResult: " + paint(style, verdict.result, upper) + " (" + verdict.reason + ")\n";
     }
     return out;

@@ -1,8 +1,16 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check_formats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_caps.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_common.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_env.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_matrix.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_state.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/contract_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/diff_compare.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/diff_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_json.cpp

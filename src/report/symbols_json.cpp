@@ -2,6 +2,7 @@
 #include "report/symbols_json.hpp"
 
 #include "build_info.hpp"
+#include "report/json_report.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -131,13 +132,8 @@ Json symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
     for (const auto& v : facts.audit.symbols) symbols.push_back(verdict(v));
     return Json{{"schema", kSymbolsSchemaId},
                 {"schema_version", kSymbolsSchemaVersion},
-                {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
-                {"run",
-                 {{"root", run.root},
-                  {"live", run.live},
-                  {"generated_at", run.generated_at},
-                  {"duration_ms", run.duration_ms},
-                  {"timeout_s", run.timeout_s}}},
+                {"tool", tool()},
+                {"run", run_info(run)},
                 {"result", to_string(overall_status(facts.checks))},
                 {"summary", status_counts(count_statuses(facts.checks))},
                 {"checks", checks(facts.checks)},

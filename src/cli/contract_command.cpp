@@ -1,0 +1,36 @@
+// The shared run function of the contract subcommands.
+#include "cli/contract_command.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "cli/exit_codes.hpp"
+#include "os/self_exe.hpp"
+#include "report/contract_common.hpp"
+#include "report/contract_text.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::cli {
+
+int run_contract_command(
+    const Session& session, bool with_capabilities, bool strict,
+    const std::function<contract::Document(const contract::ContractFacts&)>& build) {
+    auto facts = contract::collect_contract_facts(session.probe_context(), with_capabilities);
+    facts.generated_at = generation_time(session.env());
+    const contract::Document doc = build(facts);
+    const json::RunFacts run{facts.generated_at, facts.root, facts.live};
+    std::string out;
+    if (session.options().json) {
+        out = json::dump(json::contract_json(doc, run, strict));
+    } else {
+        auto exe = self_executable_path();
+        out = text::contract_document(session.style(), doc,
+                                      exe ? *exe : "unknown: " + exe.gap().message, run);
+    }
+    if (auto written = session.emit(out); !written) {
+        session.log().error("{}", written.gap().message);
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+}  // namespace rdmi::cli

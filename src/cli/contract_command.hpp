@@ -1,0 +1,19 @@
+// What env, state and caps share: collect the facts, build the document, print JSON or text.
+#pragma once
+
+#include <functional>
+
+#include "cli/session.hpp"
+#include "contract/document.hpp"
+#include "contract/facts.hpp"
+
+namespace rdmi::cli {
+
+/// Collects the facts (with the capability discovery when `with_capabilities`), builds the
+/// document with `build`, and emits it: JSON with --json (without x_rdmi_probe when `strict`),
+/// else the human text. Returns the exit code (0 once the document is written).
+int run_contract_command(
+    const Session& session, bool with_capabilities, bool strict,
+    const std::function<contract::Document(const contract::ContractFacts&)>& build);
+
+}  // namespace rdmi::cli

@@ -1,0 +1,107 @@
+// `rdmi-probe diff A B`: what changed between two saved documents of the same kind.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "contract/json_input.hpp"
+#include "contract/kinds.hpp"
+#include "report/diff_document.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+/// One input: its absolute path, parsed document and kind.
+struct Input {
+    std::string path;
+    contract::Json document;
+    const contract::DocumentKind* kind = nullptr;
+};
+
+std::optional<std::string> document_name(const contract::Json& doc) {
+    auto x = doc.find("x_rdmi_probe");
+    if (x == doc.end() || !x->is_object()) return std::nullopt;
+    auto d = x->find("document");
+    if (d == x->end() || !d->is_string()) return std::nullopt;
+    return d->get<std::string>();
+}
+
+class DiffCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "diff"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "compare two saved documents of the same kind (exit 0 equal, 1 different)";
+    }
+    void add_options(CLI::App& sub) override {
+        sub.add_option("A", a_, "the earlier (or host) document")->required();
+        sub.add_option("B", b_, "the later (or DPU) document")->required();
+        sub.add_flag("--all", all_, "also compare x_rdmi_probe, timestamps and durations");
+    }
+
+    int run(const Session& session) override {
+        // Saved documents live on this machine, not under --root.
+        auto fs = RootedFs::open("/");
+        if (!fs) return fail(session, fs.gap().message);
+        auto a = load(*fs, "A", a_);
+        if (!a) return fail(session, a.gap().message);
+        auto b = load(*fs, "B", b_);
+        if (!b) return fail(session, b.gap().message);
+        if (a->kind != b->kind) {
+            return fail(session, "A is a " + std::string(a->kind->name) + " document, B is a " +
+                                     std::string(b->kind->name) +
+                                     " document: only documents of one kind can be compared");
+        }
+        const diff::Options options{all_};
+        diff::Outcome outcome{std::string(a->kind->name),
+                              a->path,
+                              b->path,
+                              document_name(a->document),
+                              document_name(b->document),
+                              diff::ignored_fields(options),
+                              diff::compare(a->document, b->document, options)};
+        const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
+                                                       : diff::to_text(session.style(), outcome);
+        if (auto written = session.emit(out); !written) return fail(session, written.gap().message);
+        return outcome.changes.empty() ? kExitOk : kExitFailed;
+    }
+
+  private:
+    static Result<Input> load(const Fs& fs, std::string_view label, const std::string& given) {
+        std::error_code ec;
+        const std::string path = std::filesystem::absolute(given, ec).lexically_normal().string();
+        if (ec)
+            return make_gap(GapReason::error,
+                            std::string(label) + ": " + given + ": " + ec.message());
+        auto document = contract::read_document(fs, path);
+        if (!document)
+            return Gap{document.gap().reason, std::string(label) + ": " + document.gap().message};
+        auto kind = contract::identify_document(*document);
+        if (!kind)
+            return Gap{kind.gap().reason,
+                       std::string(label) + ": " + path + ": " + kind.gap().message};
+        return Input{path, std::move(document).value(), *kind};
+    }
+
+    static int fail(const Session& session, const std::string& message) {
+        session.log().error("{}", message);
+        if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
+        return kExitUsage;
+    }
+
+    std::string a_;
+    std::string b_;
+    bool all_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_diff_command() {
+    return std::make_unique<DiffCommand>();
+}
+
+}  // namespace rdmi::cli

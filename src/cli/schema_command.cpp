@@ -1,0 +1,72 @@
+// `rdmi-probe schema [NAME]`: lists the embedded JSON Schemas, or prints one verbatim.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "contract/embedded_schemas.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+class SchemaCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "schema"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "print the JSON Schema NAME (file name or $id), or list them all";
+    }
+    void add_options(CLI::App& sub) override {
+        sub.add_option("NAME", name_, "schema name (doca-env, rdmi-probe-report, ...) or $id");
+    }
+    int run(const Session& session) override {
+        std::string out;
+        if (name_.empty()) {
+            out = listing(session.options().json);
+        } else if (const auto* schema = contract::find_embedded_schema(name_)) {
+            out = std::string(schema->text);
+            if (!out.empty() && out.back() != '\n') out += '\n';
+        } else {
+            const std::string message =
+                "no schema called \"" + name_ + "\" (rdmi-probe schema lists them)";
+            session.log().error("{}", message);
+            if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
+            return kExitUsage;
+        }
+        if (auto written = session.emit(out); !written) {
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        return kExitOk;
+    }
+
+  private:
+    static std::string listing(bool as_json) {
+        if (as_json) {
+            json::Json list = json::Json::array();
+            for (const auto& s : contract::embedded_schemas())
+                list.push_back({{"name", s.name}, {"id", contract::schema_id_of(s)}});
+            // A bare array: the listing is a convenience, not a document with a schema.
+            return json::dump(list);
+        }
+        std::string out;
+        for (const auto& s : contract::embedded_schemas()) {
+            std::string line(s.name);
+            if (line.size() < 28) line.append(28 - line.size(), ' ');
+            out += line + " " + contract::schema_id_of(s) + "\n";
+        }
+        return out;
+    }
+
+    std::string name_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_schema_command() {
+    return std::make_unique<SchemaCommand>();
+}
+
+}  // namespace rdmi::cli

@@ -1,0 +1,44 @@
+// `rdmi-probe state` (also `doca-collect-host-state` / `doca-collect-dpu-state`): the
+// collect-*-state document of this side.
+#include <CLI/CLI.hpp>
+
+#include "cli/command.hpp"
+#include "cli/contract_command.hpp"
+#include "report/contract_documents.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+class StateCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "state"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "the collect-host-state / collect-dpu-state contract document of this side";
+    }
+    void add_options(CLI::App& sub) override {
+        sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
+        sub.add_option("--side", side_, "host or dpu (default: from the host-kind probe)")
+            ->check(CLI::IsMember({"host", "dpu"}));
+    }
+    int run(const Session& session) override {
+        std::optional<json::Side> forced;
+        if (side_ == "host") forced = json::Side::host;
+        if (side_ == "dpu") forced = json::Side::dpu;
+        return run_contract_command(session, false, strict_,
+                                    [forced](const contract::ContractFacts& facts) {
+                                        return json::state_document(facts, forced);
+                                    });
+    }
+
+  private:
+    bool strict_ = false;
+    std::string side_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_state_command() {
+    return std::make_unique<StateCommand>();
+}
+
+}  // namespace rdmi::cli

@@ -1,0 +1,35 @@
+// Contract document bookkeeping.
+#include "contract/document.hpp"
+
+namespace rdmi::contract {
+
+void Document::source(std::string pointer, Provenance from) {
+    provenance.emplace_back(std::move(pointer), std::move(from));
+}
+
+void Document::gap(std::string pointer, Gap why) {
+    gaps.push_back(FieldGap{std::move(pointer), std::move(why)});
+}
+
+void Document::fallback(std::string pointer, std::string primary, std::string used,
+                        std::string note) {
+    fallbacks.push_back(
+        Fallback{std::move(pointer), std::move(primary), std::move(used), std::move(note)});
+}
+
+std::string escape_pointer_token(std::string_view token) {
+    std::string out;
+    out.reserve(token.size());
+    for (char c : token) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+}  // namespace rdmi::contract

@@ -1,0 +1,100 @@
+// Collection of the contract facts and the doca_version preference order.
+#include "contract/facts.hpp"
+
+#include <algorithm>
+
+#include "sysfs/devices.hpp"
+
+namespace rdmi::contract {
+namespace {
+
+const VersionSource* find_source(const VersionMatch& match, std::string_view name) {
+    for (const auto& src : match.sources) {
+        if (src.name == name) return &src;
+    }
+    return nullptr;
+}
+
+void find_samples(const ProbeContext& ctx, ContractFacts& facts) {
+    if (!facts.install.prefix.ok()) return;
+    const std::string root = join_path(*facts.install.prefix.value, "samples");
+    auto listing = ctx.fs.list_dir(root);
+    if (!listing) {
+        facts.samples_gap = listing.gap();
+        return;
+    }
+    for (const ModuleFacts* module : public_libraries(facts.install)) {
+        // DOCA names sample directories after the library's C prefix: samples/doca_rdma.
+        std::string dir = module->name;
+        std::replace(dir.begin(), dir.end(), '-', '_');
+        const std::string path = join_path(root, dir);
+        auto info = ctx.fs.stat(path);
+        if (info && info->type == FileType::directory)
+            facts.samples.push_back({module->name, path});
+    }
+}
+
+}  // namespace
+
+std::vector<const ModuleFacts*> public_libraries(const InstallFacts& install) {
+    std::vector<const ModuleFacts*> out;
+    for (const auto* list : {&install.doca_modules, &install.stack}) {
+        for (const auto& module : *list) {
+            const bool seen = std::any_of(out.begin(), out.end(), [&](const ModuleFacts* m) {
+                return m->name == module.name;
+            });
+            if (!seen) out.push_back(&module);
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const ModuleFacts* a, const ModuleFacts* b) { return a->name < b->name; });
+    return out;
+}
+
+ContractFacts collect_contract_facts(const ProbeContext& ctx, bool with_capabilities) {
+    ContractFacts facts;
+    facts.root = ctx.fs.root();
+    facts.live = ctx.live();
+    facts.install = probe_install(ctx);
+    facts.devices = sysfs::scan_devices(ctx.fs);
+    facts.platform = sysfs::scan_platform(ctx.fs);
+    facts.host = sysfs::classify_host(facts.platform, facts.devices);
+    find_samples(ctx, facts);
+    if (with_capabilities) facts.capabilities = discover_device_capabilities(ctx, facts.install);
+    return facts;
+}
+
+ResolvedDocaVersion resolve_doca_version(const InstallFacts& install) {
+    ResolvedDocaVersion out;
+    // The contract names `doca_caps --version`; the design prefers the runtime library when
+    // doca_caps is absent, and doca-common.pc says what the install declares.
+    const std::pair<const VersionMatch*, std::string_view> order[] = {
+        {&install.contract_versions, "doca_caps --version"},
+        {&install.stack_versions, "runtime"},
+        {&install.stack_versions, "doca-common.pc"},
+    };
+    for (const auto& [match, name] : order) {
+        const VersionSource* src = find_source(*match, name);
+        if (src == nullptr) continue;
+        if (src->version) {
+            out.version = Sourced<std::string>::of(src->version->to_string(), src->raw.source);
+            return out;
+        }
+        out.from_fallback = true;
+        if (src->raw.gap) {
+            out.skipped.push_back(*src->raw.gap);
+        } else {
+            out.skipped.push_back(
+                Gap{GapReason::malformed, std::string(name) + ": no DOCA version in \"" +
+                                              src->raw.value.value_or("") + "\""});
+        }
+    }
+    out.version = Sourced<std::string>::missing(
+        Gap{GapReason::not_found,
+            "no DOCA version: doca_caps, the runtime library and "
+            "doca-common.pc all failed"},
+        Provenance{"derived", "doca_caps --version, runtime, doca-common.pc"});
+    return out;
+}
+
+}  // namespace rdmi::contract

@@ -1,0 +1,58 @@
+// Bounded JSON input. nlohmann's parser keeps its own stack (it does not recurse), but the
+// code that walks a parsed document does, so depth is capped before parsing.
+#include "contract/json_input.hpp"
+
+namespace rdmi::contract {
+
+std::size_t json_depth(std::string_view text, std::size_t limit) {
+    std::size_t depth = 0;
+    std::size_t deepest = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (char c : text) {
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > deepest) deepest = depth;
+            if (deepest > limit) return limit + 1;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+Result<Json> parse_document(std::string_view text) {
+    if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return make_gap(GapReason::malformed, "empty file (no JSON document)");
+    if (json_depth(text, kMaxDocumentDepth) > kMaxDocumentDepth) {
+        return make_gap(GapReason::malformed, "JSON nested deeper than " +
+                                                  std::to_string(kMaxDocumentDepth) +
+                                                  " levels (not a document rdmi-probe writes)");
+    }
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        return make_gap(GapReason::malformed, std::string("invalid JSON: ") + e.what());
+    }
+}
+
+Result<Json> read_document(const Fs& fs, std::string_view path) {
+    auto text = fs.read_file(path, kMaxDocumentBytes);
+    if (!text) return text.gap();
+    auto parsed = parse_document(*text);
+    if (!parsed) return Gap{parsed.gap().reason, std::string(path) + ": " + parsed.gap().message};
+    return parsed;
+}
+
+}  // namespace rdmi::contract

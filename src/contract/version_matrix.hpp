@@ -1,0 +1,60 @@
+// version-matrix.json (structured-tools contract §5): read from <prefix>/share only, validated
+// against the contract's shape, and used to say which capabilities this install's version has.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/version.hpp"
+#include "probes/context.hpp"
+#include "probes/install.hpp"
+
+namespace rdmi::contract {
+
+/// One entry of the matrix, and whether this install's version has it.
+struct MatrixEntry {
+    std::string library;
+    std::string capability;
+    std::string display_name;
+    std::string min_doca_version;
+    std::optional<std::string> max_doca_version;  ///< null: no upper bound
+    std::string source_url;
+    std::string source_quote;
+    std::optional<bool> available;  ///< nullopt when the install's version is unknown
+};
+
+/// A matrix that passed validation.
+struct VersionMatrix {
+    std::string schema_version;
+    std::string generated_at;
+    std::vector<MatrixEntry> entries;
+};
+
+/// What the version_matrix probe found.
+struct VersionMatrixFacts {
+    std::string path;      ///< <prefix>/share/version-matrix.json, in-root
+    bool present = false;  ///< the file exists (valid or not)
+    std::optional<Gap>
+        gap;  ///< absent (not_found), unreadable, or malformed (then nothing is used)
+    std::optional<VersionMatrix> matrix;
+    Sourced<std::string> install_version;  ///< the version entries are compared with
+    Check check;
+};
+
+/// Parses and validates matrix bytes against the contract's exact shape: every field present,
+/// correctly typed, no other field, versions "M.m.p". A Gap (malformed) naming the first problem
+/// by JSON pointer. Pure.
+Result<VersionMatrix> parse_version_matrix(std::string_view bytes);
+
+/// min <= version <= max (max null: unbounded). Releases compare first; builds only when both
+/// sides name one, so "3.3.0105" is within a max of "3.3.0".
+bool entry_available(const MatrixEntry& entry, const DocaVersion& version);
+
+/// Reads <prefix>/share/version-matrix.json through ctx.fs (no other path is ever tried) and
+/// marks each entry available or not on the install's agreed DOCA version.
+VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFacts& install);
+
+}  // namespace rdmi::contract

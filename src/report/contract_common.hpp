@@ -1,0 +1,36 @@
+// Pieces every contract emitter shares: the devices array, placeholders with gaps, and the
+// final document with (or without) its x_rdmi_probe extension.
+#pragma once
+
+#include <string>
+
+#include "contract/document.hpp"
+#include "contract/facts.hpp"
+
+namespace rdmi::json {
+
+/// What x_rdmi_probe says about the run, beside the document's own bookkeeping.
+struct RunFacts {
+    std::string generated_at;
+    std::string root = "/";
+    bool live = true;
+};
+
+/// Fills `pointer` (an array) with one object per visible PCIe function of the inventory:
+/// pcie_address, kind, [name,] representor_of, state, mtu — in the contract's field order
+/// for doca-env (`with_name`) or collect-*-state (without).
+void contract_devices(contract::Document& doc, const std::string& pointer,
+                      const contract::ContractFacts& facts, bool with_name);
+
+/// Sets a string field from a Sourced value; "" plus a gap when it is missing (the contract
+/// allows no null there).
+void contract_string(contract::Document& doc, const std::string& pointer,
+                     const Sourced<std::string>& value);
+
+/// Sets the `doca_version` field: doca_caps --version, else a named fallback.
+void contract_doca_version(contract::Document& doc, const InstallFacts& install);
+
+/// The document as JSON: the body, plus the x_rdmi_probe object unless `strict`.
+contract::Json contract_json(const contract::Document& doc, const RunFacts& run, bool strict);
+
+}  // namespace rdmi::json

@@ -1,0 +1,13 @@
+// The full report's version_matrix section.
+#pragma once
+
+#include "contract/version_matrix.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::json {
+
+/// {path, present, gap, schema_version, generated_at, install_version, entries[...]}: each
+/// entry as the matrix has it plus `available` (null when the install's version is unknown).
+Json version_matrix(const contract::VersionMatrixFacts& facts);
+
+}  // namespace rdmi::json

@@ -1,0 +1,197 @@
+// The comparison: objects by key, arrays by identity field when every element has a unique
+// one, scalar arrays as sets, everything else by position.
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+#include "report/diff_document.hpp"
+
+namespace rdmi::diff {
+namespace {
+
+using Keys = std::vector<std::string_view>;
+
+// Identity fields of array elements in the documents rdmi-probe writes, most specific first;
+// the last pair names collect-*-state devices, where an SF shares its PF's address.
+const std::array<Keys, 8> kIdentityKeys = {
+    Keys{"pkg_config_name"}, Keys{"id"},    Keys{"name"},         Keys{"library"},
+    Keys{"symbol"},          Keys{"probe"}, Keys{"pcie_address"}, Keys{"pcie_address", "kind"}};
+
+/// "k=v" (or "k1=v1,k2=v2") for an element that has every key as a string; nullopt otherwise.
+std::optional<std::string> identity(const Json& item, const Keys& keys) {
+    if (!item.is_object()) return std::nullopt;
+    std::string out;
+    for (std::string_view key : keys) {
+        auto it = item.find(key);
+        if (it == item.end() || !it->is_string()) return std::nullopt;
+        out += (out.empty() ? "" : ",") + std::string(key) + "=" + it->get<std::string>();
+    }
+    return out;
+}
+constexpr std::array<std::string_view, 3> kRunFields = {"generated_at", "snapshot_at",
+                                                        "duration_ms"};
+
+class Comparer {
+  public:
+    explicit Comparer(const Options& options) : options_(options) {}
+
+    void walk(const Json& a, const Json& b, const std::string& pointer, bool top) {
+        if (a.is_object() && b.is_object()) {
+            objects(a, b, pointer, top);
+        } else if (a.is_array() && b.is_array()) {
+            arrays(a, b, pointer);
+        } else if (a != b) {
+            changes_.push_back(Change{pointer, ChangeKind::changed, a, b});
+        }
+    }
+
+    std::vector<Change> take() { return std::move(changes_); }
+
+  private:
+    bool ignored(std::string_view key, bool top) const {
+        if (options_.all) return false;
+        if (top && key == "x_rdmi_probe") return true;
+        return std::find(kRunFields.begin(), kRunFields.end(), key) != kRunFields.end();
+    }
+
+    void objects(const Json& a, const Json& b, const std::string& pointer, bool top) {
+        for (const auto& [key, value] : a.items()) {
+            if (ignored(key, top)) continue;
+            const std::string at = pointer + "/" + contract::escape_pointer_token(key);
+            auto other = b.find(key);
+            if (other == b.end()) {
+                changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
+            } else {
+                walk(value, *other, at, false);
+            }
+        }
+        for (const auto& [key, value] : b.items()) {
+            if (ignored(key, top) || a.contains(key)) continue;
+            changes_.push_back(Change{pointer + "/" + contract::escape_pointer_token(key),
+                                      ChangeKind::added, std::nullopt, value});
+        }
+    }
+
+    static std::optional<Keys> identity_keys(const Json& a, const Json& b) {
+        if (a.empty() && b.empty()) return std::nullopt;
+        for (const Keys& keys : kIdentityKeys) {
+            bool usable = true;
+            for (const Json* list : {&a, &b}) {
+                std::set<std::string> seen;
+                for (const auto& item : *list) {
+                    auto id = identity(item, keys);
+                    if (!id || !seen.insert(*id).second) {
+                        usable = false;
+                        break;
+                    }
+                }
+                if (!usable) break;
+            }
+            if (usable) return keys;
+        }
+        return std::nullopt;
+    }
+
+    static bool unique_scalars(const Json& list) {
+        std::set<std::string> seen;
+        for (const auto& item : list) {
+            if (item.is_structured() || !seen.insert(item.dump()).second) return false;
+        }
+        return true;
+    }
+
+    void arrays(const Json& a, const Json& b, const std::string& pointer) {
+        if (auto keys = identity_keys(a, b)) {
+            by_identity(a, b, pointer, *keys);
+        } else if (unique_scalars(a) && unique_scalars(b)) {
+            as_sets(a, b, pointer);
+        } else {
+            by_position(a, b, pointer);
+        }
+    }
+
+    void by_identity(const Json& a, const Json& b, const std::string& pointer, const Keys& keys) {
+        // Indexed, so that two documents with 100k entries compare in n log n.
+        std::map<std::string, const Json*> in_a;
+        std::map<std::string, const Json*> in_b;
+        for (const auto& item : a) in_a.emplace(*identity(item, keys), &item);
+        for (const auto& item : b) in_b.emplace(*identity(item, keys), &item);
+        auto at = [&](const std::string& id) {
+            return pointer + "/[" + contract::escape_pointer_token(id) + "]";
+        };
+        for (const auto& item : a) {
+            const std::string id = *identity(item, keys);
+            auto other = in_b.find(id);
+            if (other == in_b.end()) {
+                changes_.push_back(Change{at(id), ChangeKind::removed, item, std::nullopt});
+            } else {
+                walk(item, *other->second, at(id), false);
+            }
+        }
+        for (const auto& item : b) {
+            const std::string id = *identity(item, keys);
+            if (!in_a.contains(id))
+                changes_.push_back(Change{at(id), ChangeKind::added, std::nullopt, item});
+        }
+    }
+
+    void as_sets(const Json& a, const Json& b, const std::string& pointer) {
+        std::set<std::string> in_a;
+        std::set<std::string> in_b;
+        for (const auto& item : a) in_a.insert(item.dump());
+        for (const auto& item : b) in_b.insert(item.dump());
+        for (const auto& item : a) {
+            if (!in_b.contains(item.dump()))
+                changes_.push_back(Change{pointer, ChangeKind::removed, item, std::nullopt});
+        }
+        for (const auto& item : b) {
+            if (!in_a.contains(item.dump()))
+                changes_.push_back(Change{pointer, ChangeKind::added, std::nullopt, item});
+        }
+    }
+
+    void by_position(const Json& a, const Json& b, const std::string& pointer) {
+        const std::size_t common = std::min(a.size(), b.size());
+        for (std::size_t i = 0; i < common; ++i)
+            walk(a[i], b[i], pointer + "/" + std::to_string(i), false);
+        for (std::size_t i = common; i < a.size(); ++i)
+            changes_.push_back(
+                Change{pointer + "/" + std::to_string(i), ChangeKind::removed, a[i], std::nullopt});
+        for (std::size_t i = common; i < b.size(); ++i)
+            changes_.push_back(
+                Change{pointer + "/" + std::to_string(i), ChangeKind::added, std::nullopt, b[i]});
+    }
+
+    const Options& options_;
+    std::vector<Change> changes_;
+};
+
+}  // namespace
+
+std::string_view to_string(ChangeKind kind) {
+    switch (kind) {
+        case ChangeKind::added:
+            return "added";
+        case ChangeKind::removed:
+            return "removed";
+        case ChangeKind::changed:
+            return "changed";
+    }
+    return "changed";
+}
+
+std::vector<std::string> ignored_fields(const Options& options) {
+    if (options.all) return {};
+    std::vector<std::string> out{"/x_rdmi_probe"};
+    for (auto field : kRunFields) out.emplace_back(field);
+    return out;
+}
+
+std::vector<Change> compare(const Json& a, const Json& b, const Options& options) {
+    Comparer comparer(options);
+    comparer.walk(a, b, "", true);
+    return comparer.take();
+}
+
+}  // namespace rdmi::diff

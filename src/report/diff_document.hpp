@@ -1,0 +1,59 @@
+// Field-by-field comparison of two saved documents of the same kind, and its outputs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "contract/document.hpp"
+#include "report/text_style.hpp"
+
+namespace rdmi::diff {
+
+using contract::Json;
+
+/// What happened to one field between A and B.
+enum class ChangeKind { added, removed, changed };
+
+/// "added", "removed" or "changed".
+std::string_view to_string(ChangeKind kind);
+
+/// One difference. Array elements that carry an identity field are named by it in the pointer
+/// ("/libraries/[pkg_config_name=doca-rdma]/installed"); scalar arrays compare as sets.
+struct Change {
+    std::string pointer;
+    ChangeKind kind = ChangeKind::changed;
+    std::optional<Json> a;  ///< absent for added
+    std::optional<Json> b;  ///< absent for removed
+};
+
+/// What to compare.
+struct Options {
+    bool all = false;  ///< compare x_rdmi_probe and the run-dependent fields too
+};
+
+/// The fields ignored unless Options::all: the top-level x_rdmi_probe, and any member named
+/// generated_at, snapshot_at or duration_ms (they differ on every run).
+std::vector<std::string> ignored_fields(const Options& options);
+
+/// Every difference between two documents, in document order (A's, then what only B has).
+std::vector<Change> compare(const Json& a, const Json& b, const Options& options);
+
+/// The inputs and outcome, for the outputs.
+struct Outcome {
+    std::string kind;  ///< the document kind both inputs are
+    std::string a_path;
+    std::string b_path;
+    std::optional<std::string> a_document;  ///< x_rdmi_probe.document when present
+    std::optional<std::string> b_document;
+    std::vector<std::string> ignored;
+    std::vector<Change> changes;
+};
+
+/// The diff document (schemas/rdmi-probe-diff.schema.json).
+Json to_json(const Outcome& outcome);
+
+/// The human rendering: one line per change ("~ /side: \"host\" -> \"dpu\"") and a verdict.
+std::string to_text(const text::TextStyle& style, const Outcome& outcome);
+
+}  // namespace rdmi::diff

@@ -1,0 +1,76 @@
+// The diff document and its human rendering.
+#include "build_info.hpp"
+#include "contract/kinds.hpp"
+#include "report/diff_document.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::diff {
+namespace {
+
+Json input(const std::string& path, const std::optional<std::string>& document) {
+    return Json{{"path", path}, {"document", document ? Json(*document) : Json(nullptr)}};
+}
+
+std::string short_value(const Json& value) {
+    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    constexpr std::size_t kMax = 120;
+    if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
+    return text;
+}
+
+}  // namespace
+
+Json to_json(const Outcome& outcome) {
+    Json changes = Json::array();
+    for (const auto& c : outcome.changes) {
+        Json entry{{"pointer", c.pointer}, {"change", to_string(c.kind)}};
+        if (c.a) entry["a"] = *c.a;
+        if (c.b) entry["b"] = *c.b;
+        changes.push_back(std::move(entry));
+    }
+    return Json{{"schema", contract::kDiffSchema},
+                {"schema_version", contract::kContractSchemaVersion},
+                {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
+                {"kind", outcome.kind},
+                {"a", input(outcome.a_path, outcome.a_document)},
+                {"b", input(outcome.b_path, outcome.b_document)},
+                {"equal", outcome.changes.empty()},
+                {"ignored", outcome.ignored},
+                {"changes", std::move(changes)},
+                {"symbols", nullptr}};
+}
+
+std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
+    std::string out = "diff of two " + outcome.kind + " documents";
+    if (outcome.a_document && outcome.b_document)
+        out += " (" + *outcome.a_document + " vs " + *outcome.b_document + ")";
+    out += "\n  A: " + outcome.a_path + "\n  B: " + outcome.b_path + "\n\n";
+    for (const auto& c : outcome.changes) {
+        std::string row;
+        switch (c.kind) {
+            case ChangeKind::added:
+                row = "+ " + c.pointer + ": " + short_value(*c.b);
+                break;
+            case ChangeKind::removed:
+                row = "- " + c.pointer + ": " + short_value(*c.a);
+                break;
+            case ChangeKind::changed:
+                row = "~ " + c.pointer + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
+                break;
+        }
+        out += text::wrap(style, row, 0, 4) + "\n";
+    }
+    if (!outcome.changes.empty()) out += "\n";
+    out += outcome.changes.empty()
+               ? std::string("equal")
+               : std::to_string(outcome.changes.size()) +
+                     (outcome.changes.size() == 1 ? " difference" : " differences");
+    if (!outcome.ignored.empty()) {
+        std::string list;
+        for (const auto& f : outcome.ignored) list += (list.empty() ? "" : ", ") + f;
+        out += " (not compared: " + list + "; --all compares them)";
+    }
+    return out + "\n";
+}
+
+}  // namespace rdmi::diff

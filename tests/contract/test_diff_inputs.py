@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""`rdmi-probe diff` on inputs no CLI case can hold: a 50 MB document (works), one over the
+64 MiB cap (clean refusal), 10 000 levels of nesting (clean refusal, no crash), a FIFO (no hang).
+
+    test_diff_inputs.py --binary PATH --fixtures DIR --source DIR
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def big_env(path, target_bytes, marker):
+    """A valid doca-env document of about target_bytes: many libraries."""
+    base = json.load(open(os.path.join(SOURCE, "tests", "cli", "golden", "env_host.json")))
+    entry = {"pkg_config_name": "", "installed": True, "pc_path": "/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig/" + "x" * 40}
+    size = len(json.dumps(entry)) + 30
+    libs = []
+    for i in range(target_bytes // size):
+        libs.append({**entry, "pkg_config_name": f"doca-lib{i:07d}"})
+    libs[-1]["installed"] = marker
+    base["libraries"] = libs
+    with open(path, "w") as f:
+        json.dump(base, f)
+    return os.path.getsize(path)
+
+
+def run(binary, *args, timeout=120):
+    start = time.monotonic()
+    proc = subprocess.run([binary, "diff", *args], capture_output=True, text=True, timeout=timeout)
+    return proc, time.monotonic() - start
+
+
+def main(argv):
+    global SOURCE
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--source", required=True)
+    args = parser.parse_args(argv)
+    SOURCE = args.source
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="rdmi-diff-") as tmp:
+        a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+        size = big_env(a, 54_000_000, True)
+        big_env(b, 54_000_000, False)
+        proc, secs = run(args.binary, a, b, "--json")
+        print(f"50 MB: {size} bytes, exit {proc.returncode}, {secs:.1f} s")
+        if size < 50_000_000:
+            problems.append(f"test setup: the big document has only {size} bytes")
+        if proc.returncode != 1:
+            problems.append(f"50 MB diff: exit {proc.returncode}, expected 1: {proc.stderr[:300]}")
+        else:
+            doc = json.loads(proc.stdout)
+            if len(doc["changes"]) != 1 or not doc["changes"][0]["pointer"].endswith("/installed"):
+                problems.append(f"50 MB diff: changes {doc['changes'][:3]}")
+        proc, secs = run(args.binary, a, a)
+        print(f"50 MB identical: exit {proc.returncode}, {secs:.1f} s")
+        if proc.returncode != 0:
+            problems.append(f"50 MB identical: exit {proc.returncode}")
+
+        huge = os.path.join(tmp, "huge.json")
+        huge_size = big_env(huge, 80_000_000, True)
+        proc, _ = run(args.binary, huge, a, "--json")
+        print(f"{huge_size} bytes (> 64 MiB): exit {proc.returncode}: {proc.stderr.strip()}")
+        if huge_size <= 64 << 20:
+            problems.append(f"test setup: the huge document has only {huge_size} bytes")
+        if proc.returncode != 2 or "huge.json" not in proc.stderr:
+            problems.append(f"over the cap: exit {proc.returncode}, stderr {proc.stderr[:300]}")
+        else:
+            json.loads(proc.stdout)  # the error document
+
+        deep = os.path.join(tmp, "deep.json")
+        with open(deep, "w") as f:
+            f.write('{"x_rdmi_probe": {"schema": "urn:rdmi-probe:schema:doca-env"}, "a": ' + "[" * 10000 + "]" * 10000 + "}")
+        proc, _ = run(args.binary, deep, deep, "--json")
+        print(f"10k levels: exit {proc.returncode}: {proc.stderr.strip()}")
+        if proc.returncode != 2 or "nested deeper" not in proc.stderr:
+            problems.append(f"10k levels: exit {proc.returncode}, stderr {proc.stderr[:300]}")
+
+        fifo = os.path.join(tmp, "fifo.json")
+        os.mkfifo(fifo)
+        proc, secs = run(args.binary, fifo, a, timeout=30)
+        print(f"FIFO: exit {proc.returncode} in {secs:.1f} s: {proc.stderr.strip()}")
+        if proc.returncode != 2:
+            problems.append(f"FIFO: exit {proc.returncode}")
+    for p in problems:
+        print(f"FAIL {p}")
+    print(f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,80 @@
+// Tests for the field-by-field comparison.
+#include <doctest/doctest.h>
+
+#include "report/diff_document.hpp"
+
+namespace rdmi::diff {
+namespace {
+
+TEST_CASE("equal documents have no changes; run fields and x_rdmi_probe are ignored") {
+    Json a = Json::parse(R"({"side": "host", "snapshot_at": "1", "x_rdmi_probe": {"a": 1},
+                            "run": {"generated_at": "x", "duration_ms": 1}})");
+    Json b = Json::parse(R"({"side": "host", "snapshot_at": "2", "x_rdmi_probe": {"a": 2},
+                            "run": {"generated_at": "y", "duration_ms": 2}})");
+    CHECK(compare(a, b, {}).empty());
+    CHECK(compare(a, b, Options{true}).size() == 4);
+}
+
+TEST_CASE("changed, added and removed fields with JSON pointers") {
+    Json a = Json::parse(R"({"side": "host", "a/b": 1, "gone": true})");
+    Json b = Json::parse(R"({"side": "dpu", "a/b": 1, "new": null})");
+    auto changes = compare(a, b, {});
+    REQUIRE(changes.size() == 3);
+    CHECK(changes[0].pointer == "/side");
+    CHECK(changes[0].kind == ChangeKind::changed);
+    CHECK(changes[1].pointer == "/gone");
+    CHECK(changes[1].kind == ChangeKind::removed);
+    CHECK_FALSE(changes[1].b.has_value());
+    CHECK(changes[2].pointer == "/new");
+    CHECK(changes[2].kind == ChangeKind::added);
+    CHECK(changes[2].b->is_null());
+}
+
+TEST_CASE("arrays: identity keys, composite keys, scalar sets, positions") {
+    Json a = Json::parse(R"({"libraries": [{"pkg_config_name": "doca-a", "installed": true},
+                                           {"pkg_config_name": "doca-b", "installed": true}]})");
+    Json b = Json::parse(R"({"libraries": [{"pkg_config_name": "doca-b", "installed": false},
+                                           {"pkg_config_name": "doca-c", "installed": true}]})");
+    auto c = compare(a, b, {});
+    REQUIRE(c.size() == 3);
+    CHECK(c[0].pointer == "/libraries/[pkg_config_name=doca-a]");
+    CHECK(c[0].kind == ChangeKind::removed);
+    CHECK(c[1].pointer == "/libraries/[pkg_config_name=doca-b]/installed");
+    CHECK(c[2].kind == ChangeKind::added);
+
+    Json d1 = Json::parse(R"([{"pcie_address": "0000:03:00.0", "kind": "PF", "mtu": 1},
+                             {"pcie_address": "0000:03:00.0", "kind": "SF", "mtu": 2}])");
+    Json d2 = Json::parse(R"([{"pcie_address": "0000:03:00.0", "kind": "SF", "mtu": 3},
+                             {"pcie_address": "0000:03:00.0", "kind": "PF", "mtu": 1}])");
+    auto dc = compare(d1, d2, {});
+    REQUIRE(dc.size() == 1);
+    CHECK(dc[0].pointer == "/[pcie_address=0000:03:00.0,kind=SF]/mtu");
+
+    auto sets =
+        compare(Json::parse(R"({"m": ["a", "b"]})"), Json::parse(R"({"m": ["b", "c"]})"), {});
+    REQUIRE(sets.size() == 2);
+    CHECK(sets[0].kind == ChangeKind::removed);
+    CHECK(*sets[0].a == "a");
+    CHECK(*sets[1].b == "c");
+
+    auto pos = compare(Json::parse("[[1], [2]]"), Json::parse("[[1]]"), {});
+    REQUIRE(pos.size() == 1);
+    CHECK(pos[0].pointer == "/1");
+    CHECK(pos[0].kind == ChangeKind::removed);
+}
+
+TEST_CASE("type changes are changes; the diff document and text agree") {
+    auto c = compare(Json::parse(R"({"mtu": 1500})"), Json::parse(R"({"mtu": "1500"})"), {});
+    REQUIRE(c.size() == 1);
+    Outcome o{"collect-state", "/a", "/b", "collect-host-state", std::nullopt, {}, c};
+    Json doc = to_json(o);
+    CHECK(doc["equal"] == false);
+    CHECK(doc["b"]["document"].is_null());
+    CHECK(doc["changes"][0]["b"] == "1500");
+    const std::string text = to_text(text::TextStyle{}, o);
+    CHECK(text.find("~ /mtu: 1500 -> \"1500\"") != std::string::npos);
+    CHECK(text.find("1 difference") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmi::diff
