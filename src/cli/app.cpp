@@ -12,6 +12,8 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "build_info.hpp"
 #include "cli/command.hpp"
@@ -76,12 +78,12 @@ struct HelperName {
     std::string_view forced;  ///< an option the name implies, or ""
 };
 
-// doca-validate joins this table with the `check` command; until then it is not a helper name.
 constexpr std::array kHelperNames{
     HelperName{"doca-env", "env", ""},
     HelperName{"doca-capability-snapshot", "caps", ""},
     HelperName{"doca-collect-host-state", "state", "--side=host"},
     HelperName{"doca-collect-dpu-state", "state", "--side=dpu"},
+    HelperName{"doca-validate", "check", ""},
 };
 
 /// The command line as the rdmi-probe parser sees it: under a helper name, the helper's
@@ -172,6 +174,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     commands.push_back(make_state_command());
     commands.push_back(make_schema_command());
     commands.push_back(make_diff_command());
+    commands.push_back(make_check_command());
     return commands;
 }
 

@@ -47,5 +47,7 @@ std::unique_ptr<Command> make_diff_command();
 std::unique_ptr<Command> make_loopback_command();
 /// The `symbols` subcommand.
 std::unique_ptr<Command> make_symbols_command();
+/// The `check` subcommand (also run as `doca-validate`).
+std::unique_ptr<Command> make_check_command();
 
 }  // namespace rdmi::cli

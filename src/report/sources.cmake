@@ -1,4 +1,6 @@
 target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/check_formats.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/check_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_env.cpp

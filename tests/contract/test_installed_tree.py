@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Installs the build into a temporary prefix (cmake --install) and checks the contract's
 helper names there: relative symlinks to rdmi-probe in bin/, each behaving as its helper, and
-no doca-validate until the `check` command exists.
+doca-validate running `check`.
 
     test_installed_tree.py --build DIR --fixtures DIR --source DIR
 """
@@ -42,8 +42,16 @@ def main(argv):
         main_binary = os.path.join(bindir, "rdmi-probe")
         if not os.access(main_binary, os.X_OK):
             problems.append(f"{main_binary}: not installed")
-        if os.path.lexists(os.path.join(bindir, "doca-validate")):
-            problems.append("doca-validate installed before the check command exists")
+        validate = os.path.join(bindir, "doca-validate")
+        if not os.path.islink(validate) or os.readlink(validate) != "rdmi-probe":
+            problems.append("doca-validate: not a symlink to rdmi-probe")
+        else:
+            gate = ["--json", "--root", os.path.join(args.fixtures, "roots", "dpa-mismatch"), "--min-version", "3.2.0"]
+            pinned = dict(env, SOURCE_DATE_EPOCH="0")
+            via = subprocess.run([validate, *gate], capture_output=True, text=True, env=pinned)
+            direct = subprocess.run([main_binary, "check", *gate], capture_output=True, text=True, env=pinned)
+            if via.returncode != 1 or via.stdout != direct.stdout:
+                problems.append(f"doca-validate: exit {via.returncode}, or output differs from rdmi-probe check")
         env["PATH"] = bindir + ":" + env["PATH"]
         root = os.path.join(args.fixtures, "roots", "both-dpu")
         for helper, equivalent in HELPERS.items():

@@ -1,0 +1,52 @@
+// The gate: each requirement of a policy judged against the probes' facts, one check each.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "check/policy.hpp"
+#include "core/check.hpp"
+#include "probes/devices.hpp"
+#include "probes/install.hpp"
+#include "probes/symbols.hpp"
+
+namespace rdmi::check {
+
+/// What the probes found, as far as the policy needed them.
+struct GateFacts {
+    const InstallFacts* install = nullptr;          ///< always probed
+    const Result<SymbolsFacts>* symbols = nullptr;  ///< when symbols or an app are required
+    const DevicesFacts* devices = nullptr;          ///< when devices are required
+    bool live = true;                               ///< false under --root
+};
+
+/// The gate's outcome: what the contract document carries.
+struct GateReport {
+    std::string spec_path = "-";  ///< the policy file, or "-" for command-line requirements
+    std::vector<Check> checks;
+    Status result = Status::pass;
+};
+
+/// Whether the policy needs the symbols probe.
+bool needs_symbols(const Policy& policy);
+/// Whether the policy needs the devices probe.
+bool needs_devices(const Policy& policy);
+
+/// min-version, max-version, exact-version, module-<name>, consistent-versions. Pure.
+std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install);
+/// symbol-<name>, stable-<name>, app-resolves, app-experimental. Pure.
+std::vector<Check> symbols_gate(const Policy& policy, const Result<SymbolsFacts>& symbols);
+/// device, dpa, port-active. Pure.
+std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& devices, bool live);
+
+/// Every check, in the policy's order. Pure.
+std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts);
+
+/// The contract's verdict: fail if any failed, else skip if any skipped, else pass.
+Status gate_result(const std::vector<Check>& checks);
+
+/// 0, 1 or 3 for pass, fail or skip.
+int gate_exit_code(Status result);
+
+}  // namespace rdmi::check

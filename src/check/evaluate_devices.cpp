@@ -1,0 +1,144 @@
+// The hardware requirements: a device (any, or a named one), DPA capability, an active port.
+#include <algorithm>
+#include <string>
+
+#include "check/evaluate.hpp"
+
+namespace rdmi::check {
+namespace {
+
+std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+std::vector<const DeviceSummary*> select(const DevicesFacts& devices, const std::string& which) {
+    std::vector<const DeviceSummary*> rows;
+    for (const auto& row : devices.summary) {
+        if (which.empty() || row.function == which || contains(row.rdma_devices, which) ||
+            contains(row.netdevs, which))
+            rows.push_back(&row);
+    }
+    return rows;
+}
+
+std::string label(const DeviceSummary& row) {
+    std::string out = row.function;
+    if (!row.rdma_devices.empty()) out += " (" + join(row.rdma_devices) + ")";
+    return out;
+}
+
+std::string labels(const std::vector<const DeviceSummary*>& rows) {
+    std::vector<std::string> names;
+    for (const auto* row : rows) names.push_back(label(*row));
+    return join(names);
+}
+
+std::string wanted(const std::string& which) {
+    return which.empty() ? "NVIDIA RDMA/BlueField device" : "device " + which;
+}
+
+Check device_check(const DevicesFacts& devices, const std::string& which,
+                   const std::vector<const DeviceSummary*>& rows) {
+    Check check{"device", Status::pass, "", "", {{"sysfs", "/sys/bus/pci/devices"}}};
+    if (!rows.empty()) {
+        check.message = "found " + labels(rows);
+        return check;
+    }
+    check.status = Status::fail;
+    check.message = "no " + wanted(which) + " found";
+    if (!which.empty() && !devices.summary.empty()) {
+        std::vector<const DeviceSummary*> all;
+        for (const auto& row : devices.summary) all.push_back(&row);
+        check.message += " (present: " + labels(all) + ")";
+    }
+    check.remediation = "run on a host with the device, or check that mlx5_core is loaded";
+    return check;
+}
+
+Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
+    Check check{"dpa", Status::pass, "", "", {{"derived", "devices"}}};
+    if (rows.empty()) {
+        check.status = Status::fail;
+        check.message = "no " + wanted(which) + " found, so no DPA";
+        check.remediation = "run on a host with a BlueField-3 or ConnectX-7 or newer";
+        return check;
+    }
+    std::vector<std::string> yes;
+    std::vector<std::string> unknown;
+    for (const auto* row : rows) {
+        if (row->dpa.value && row->dpa.value->support == sysfs::DpaSupport::yes)
+            yes.push_back(row->function);
+        else if (!row->dpa.value || row->dpa.value->support == sysfs::DpaSupport::unknown)
+            unknown.push_back(row->function + ": " +
+                              (row->dpa.gap     ? row->dpa.gap->message
+                               : row->dpa.value ? row->dpa.value->detail
+                                                : std::string("unknown")));
+    }
+    if (!yes.empty()) {
+        check.message = "DPA supported on " + join(yes);
+        return check;
+    }
+    if (!unknown.empty()) {
+        check.status = Status::skip;
+        check.message = "DPA support cannot be determined: " + join(unknown);
+        check.remediation =
+            "rerun on the live host with DOCA installed (doca_dpa_cap_is_supported)";
+        return check;
+    }
+    check.status = Status::fail;
+    check.message = "no DPA on " + labels(rows);
+    check.remediation = "DOCA RDMI needs a DPA: a BlueField-3 or ConnectX-8";
+    return check;
+}
+
+Check port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
+    Check check{"port-active", Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
+    std::vector<std::string> active;
+    std::vector<std::string> other;
+    for (const auto* row : rows) {
+        if (row->rdma_devices.empty()) continue;
+        (row->port_active ? active : other)
+            .push_back(join(row->rdma_devices) + " " +
+                       (row->port_state.empty() ? "no port state" : row->port_state));
+    }
+    if (!active.empty()) {
+        check.message = "active: " + join(active);
+        return check;
+    }
+    check.status = Status::fail;
+    check.message =
+        other.empty() ? "no RDMA port on " + wanted(which) : "no port is ACTIVE: " + join(other);
+    check.remediation = other.empty() ? "load mlx5_ib so the device has RDMA ports"
+                                      : "connect the cable / bring the link up (ibstat, mlxlink)";
+    return check;
+}
+
+}  // namespace
+
+std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& devices, bool live) {
+    std::vector<Check> checks;
+    const std::string which = policy.device.value_or("");
+    const auto rows = select(devices, which);
+    if (!devices.pci_bus_present) {
+        const std::string why = std::string("cannot be checked: no /sys/bus/pci/devices ") +
+                                (live ? "on this system (no device access)" : "under --root");
+        const std::string fix = "run on the host that has the device (or a root with its /sys)";
+        if (policy.device) checks.push_back({"device", Status::skip, why, fix, {}});
+        if (policy.require_dpa) checks.push_back({"dpa", Status::skip, why, fix, {}});
+        if (policy.require_port_active)
+            checks.push_back({"port-active", Status::skip, why, fix, {}});
+        return checks;
+    }
+    if (policy.device) checks.push_back(device_check(devices, which, rows));
+    if (policy.require_dpa) checks.push_back(dpa_check(which, rows));
+    if (policy.require_port_active) checks.push_back(port_check(which, rows));
+    return checks;
+}
+
+}  // namespace rdmi::check

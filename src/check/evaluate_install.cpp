@@ -1,0 +1,235 @@
+// The install requirements: the RDMI stack's matched version, modules, the four-way matches.
+#include <algorithm>
+#include <string>
+
+#include "check/evaluate.hpp"
+#include "pkgconfig/version.hpp"
+
+namespace rdmi::check {
+namespace {
+
+bool is_pc(const VersionSource& src) {
+    return src.name.size() > 3 && src.name.ends_with(".pc");
+}
+
+std::string raw_of(const VersionSource& src) {
+    return src.raw.value.value_or(src.version ? src.version->to_string() : "?");
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+constexpr const char* kInstallFix =
+    "install DOCA (or point --doca-prefix / PKG_CONFIG_PATH at it), then rerun";
+
+// What to do about a stack that cannot be read: depends on why.
+std::string fix_for(const std::optional<Gap>& gap) {
+    if (gap && gap->reason == GapReason::permission_denied)
+        return "rerun as a user who can read DOCA's pkg-config files";
+    if (gap && gap->reason == GapReason::timeout) return "rerun with a larger --timeout";
+    return kInstallFix;
+}
+
+// Why the stack cannot be judged at all (nothing installed, or unreadable): nullopt when it can.
+std::optional<std::string> unevaluable(const InstallFacts& install) {
+    bool any = false;
+    for (const auto& src : install.stack_versions.sources) {
+        if (!is_pc(src)) continue;
+        if (src.version) any = true;
+        if (src.raw.gap && src.raw.gap->reason != GapReason::not_found &&
+            src.raw.gap->reason != GapReason::malformed)
+            return src.name + ": " + src.raw.gap->message;
+    }
+    if (any) return std::nullopt;
+    if (install.prefix.gap) return "no DOCA install: " + install.prefix.gap->message;
+    return "no DOCA install: none of doca-common, doca-verbs, doca-dpa, doca-rdmi is installed "
+           "under " +
+           install.prefix.value.value_or("the pkg-config search path");
+}
+
+// The stack's one version, or the failing check explaining why there is none.
+std::optional<DocaVersion> stack_version(const InstallFacts& install, Check& check) {
+    if (auto why = unevaluable(install)) {
+        check.status = Status::skip;
+        check.message = *why;
+        check.remediation = kInstallFix;
+        for (const auto& src : install.stack_versions.sources) {
+            if (src.raw.gap && why->starts_with(src.name + ": "))
+                check.remediation = fix_for(src.raw.gap);
+        }
+        return std::nullopt;
+    }
+    const auto& match = install.stack_versions;
+    const std::string agreed = match.agreed ? match.agreed->to_string() : "?";
+    if (!match.disagreeing.empty()) {
+        std::vector<std::string> odd;
+        for (const auto& src : match.sources) {
+            if (std::find(match.disagreeing.begin(), match.disagreeing.end(), src.name) !=
+                match.disagreeing.end())
+                odd.push_back(src.name + " is " + raw_of(src));
+        }
+        check.status = Status::fail;
+        check.message = "the RDMI stack is mismatched: " + join(odd) + " while the rest is " +
+                        agreed + "; there is no single version to compare";
+        std::vector<std::string> modules;
+        for (const auto& name : match.disagreeing)
+            modules.push_back(name.ends_with(".pc") ? name.substr(0, name.size() - 3) : name);
+        check.remediation = "install " + join(modules) + " from DOCA " + agreed +
+                            " (the four modules must come from one release)";
+        return std::nullopt;
+    }
+    std::vector<std::string> missing;
+    for (const auto& src : match.sources) {
+        if (is_pc(src) && !src.version) missing.push_back(src.name);
+    }
+    if (!missing.empty()) {
+        check.status = Status::fail;
+        check.message = "the RDMI stack is incomplete: " + join(missing) +
+                        " missing (the rest is " + agreed + ")";
+        check.remediation = "install the missing modules from DOCA " + agreed;
+        return std::nullopt;
+    }
+    return match.agreed;
+}
+
+// Orders `have` against `want`; a `want` without a build compares releases only.
+int compare_gate(DocaVersion have, const DocaVersion& want) {
+    if (!want.build) have.build.reset();
+    return compare_doca_versions(have, want);
+}
+
+Check version_check(const InstallFacts& install, const std::string& id, const std::string& op,
+                    const std::string& wanted) {
+    Check check{id, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
+    auto have = stack_version(install, check);
+    if (!have) {
+        check.message += " (required " + op + " " + wanted + ")";
+        return check;
+    }
+    auto want = parse_gate_version(wanted);
+    if (!want) {
+        check.status = Status::fail;
+        check.message = want.gap().message;
+        return check;
+    }
+    const int order = compare_gate(*have, *want);
+    const bool ok = op == ">=" ? order >= 0 : op == "<=" ? order <= 0 : order == 0;
+    const std::string stated = "the RDMI stack is " + have->to_string();
+    if (ok) {
+        check.message = stated + ", which satisfies " + op + " " + wanted;
+        return check;
+    }
+    check.status = Status::fail;
+    check.message = stated + ", which does not satisfy " + op + " " + wanted;
+    check.remediation = op == "<="   ? "install DOCA " + wanted + " or older"
+                        : op == ">=" ? "upgrade DOCA to " + wanted + " or newer"
+                                     : "install DOCA " + wanted;
+    return check;
+}
+
+const ModuleFacts* find_module(const InstallFacts& install, const std::string& name) {
+    for (const auto* list : {&install.stack, &install.doca_modules}) {
+        for (const auto& m : *list) {
+            if (m.name == name && m.found) return &m;
+        }
+    }
+    for (const auto& m : install.stack) {
+        if (m.name == name) return &m;
+    }
+    return nullptr;
+}
+
+Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
+    const std::string spelled = req.name + (req.op.empty() ? "" : " " + req.op + " " + req.version);
+    Check check{"module-" + req.name, Status::pass, "", "", {{"pkg-config", req.name}}};
+    const ModuleFacts* module = find_module(install, req.name);
+    if (module == nullptr || !module->found) {
+        if (module != nullptr && module->gap && module->gap->reason != GapReason::not_found &&
+            module->gap->reason != GapReason::malformed) {
+            check.status = Status::skip;
+            check.message = spelled + ": cannot be checked: " + module->gap->message;
+            check.remediation = fix_for(module->gap);
+            return check;
+        }
+        if (auto why = unevaluable(install); why && install.doca_modules.empty()) {
+            check.status = Status::skip;
+            check.message = spelled + ": cannot be checked: " + *why;
+            check.remediation = kInstallFix;
+            return check;
+        }
+        check.status = Status::fail;
+        check.message = spelled + " required; " + req.name + " is not installed";
+        check.remediation = "install the " + req.name + " package of your DOCA release";
+        return check;
+    }
+    check.sources = {{"pkg-config", module->pc_path}};
+    if (req.op.empty() || pkgconfig::satisfies(module->version, req.op, req.version)) {
+        check.message = spelled + " required; found " + req.name + " " + module->version;
+        return check;
+    }
+    check.status = Status::fail;
+    check.message = spelled + " required; found " + req.name + " " + module->version;
+    check.remediation =
+        "install a DOCA release whose " + req.name + " satisfies " + req.op + " " + req.version;
+    return check;
+}
+
+std::string match_summary(const VersionMatch& match, const std::string& label) {
+    std::string out = label + " at " + (match.agreed ? match.agreed->to_string() : "?");
+    std::vector<std::string> present;
+    for (const auto& src : match.sources) {
+        if (src.version) present.push_back(src.name);
+    }
+    out += " (" + join(present) + ")";
+    return out;
+}
+
+Check consistent_check(const InstallFacts& install) {
+    Check check{"consistent-versions", Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
+    if (auto version = stack_version(install, check); !version) return check;
+    const auto& contract = install.contract_versions;
+    if (!contract.disagreeing.empty()) {
+        std::vector<std::string> odd;
+        for (const auto& src : contract.sources) {
+            if (std::find(contract.disagreeing.begin(), contract.disagreeing.end(), src.name) !=
+                contract.disagreeing.end())
+                odd.push_back(src.name + " says " + raw_of(src));
+        }
+        check.status = Status::fail;
+        check.message = "the DOCA version sources disagree: " + join(odd) + " while the rest say " +
+                        (contract.agreed ? contract.agreed->to_string() : "?");
+        check.remediation = "reinstall DOCA from one release (and the BFB matching it on a DPU)";
+        return check;
+    }
+    if (!contract.consistent) {
+        check.status = Status::skip;
+        check.message = match_summary(install.stack_versions, "RDMI stack") +
+                        "; the DOCA version sources cannot be compared: fewer than two present (" +
+                        join(contract.absent) + " absent)";
+        check.remediation = "run on the live system or install applications/VERSION with DOCA";
+        return check;
+    }
+    check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") + "; " +
+                    match_summary(contract, "DOCA version sources");
+    return check;
+}
+
+}  // namespace
+
+std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install) {
+    std::vector<Check> checks;
+    if (policy.min_version)
+        checks.push_back(version_check(install, "min-version", ">=", *policy.min_version));
+    if (policy.max_version)
+        checks.push_back(version_check(install, "max-version", "<=", *policy.max_version));
+    if (policy.exact_version)
+        checks.push_back(version_check(install, "exact-version", "=", *policy.exact_version));
+    for (const auto& req : policy.modules) checks.push_back(module_check(install, req));
+    if (policy.require_consistent) checks.push_back(consistent_check(install));
+    return checks;
+}
+
+}  // namespace rdmi::check

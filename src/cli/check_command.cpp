@@ -1,0 +1,254 @@
+// `rdmi-probe check` (also `doca-validate`): a CI gate. Requirements from --policy and flags,
+// one contract check each, exit 0/1/3 for pass/fail/skip and 2 for bad input.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "check/evaluate.hpp"
+#include "check/policy.hpp"
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/check_formats.hpp"
+#include "report/check_json.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+struct CheckOptions {
+    std::string policy;
+    std::string min_version;
+    std::string max_version;
+    std::string exact_version;
+    std::vector<std::string> modules;
+    std::vector<std::string> symbols;
+    std::vector<std::string> stable;
+    std::string app;
+    bool forbid_experimental = false;
+    std::vector<std::string> allow;
+    std::string device;
+    bool require_dpa = false;
+    bool require_port_active = false;
+    bool require_consistent = false;
+    std::string format = "text";
+    bool strict_contract = false;
+};
+
+// The policy file is the user's: read from the live file system even under --root, like --output
+// is written there.
+std::string live_absolute(const std::string& path) {
+    if (path.empty() || path.front() == '/') return path;
+    std::error_code ec;
+    auto full = std::filesystem::absolute(path, ec);
+    return ec ? path : full.lexically_normal().string();
+}
+
+// The application is looked at where the probes look: in the root.
+std::string in_root(const Session& session, const std::string& path) {
+    if (path.empty() || path.front() == '/') return path;
+    return session.fs().is_live() ? live_absolute(path) : "/" + path;
+}
+
+void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
+    for (const auto& value : values) {
+        std::size_t pos = 0;
+        while (pos <= value.size()) {
+            auto end = value.find(',', pos);
+            if (end == std::string::npos) end = value.size();
+            auto item = value.substr(pos, end - pos);
+            if (!item.empty()) out.push_back(item);
+            pos = end + 1;
+        }
+    }
+}
+
+class CheckCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "check"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "CI gate (also doca-validate): DOCA version, modules, RDMI symbols, an app's "
+               "experimental calls, hardware; exit 0/1/3 = pass/fail/skip";
+    }
+
+    void add_options(CLI::App& sub) override {
+        sub.add_option("--policy", opts_.policy, "requirements from FILE (JSON; flags add to it)");
+        sub.add_option("--min-version", opts_.min_version,
+                       "the RDMI stack's matched version is at least V");
+        sub.add_option("--max-version", opts_.max_version, "... at most V");
+        sub.add_option("--exact-version", opts_.exact_version, "... exactly V");
+        sub.add_option("--require-module", opts_.modules,
+                       "NAME[OP VERSION], e.g. doca-verbs>=3.2 (repeatable)");
+        sub.add_option("--require-symbol", opts_.symbols, "libdoca_rdmi exports NAME (repeatable)");
+        sub.add_option("--require-stable", opts_.stable,
+                       "libdoca_rdmi exports NAME, neither experimental nor deprecated");
+        sub.add_option("--app", opts_.app,
+                       "the application BINARY resolves against the installed libdoca_rdmi");
+        sub.add_flag("--forbid-experimental", opts_.forbid_experimental,
+                     "with --app: it calls no experimental name outside --allow-experimental");
+        sub.add_option("--allow-experimental", opts_.allow,
+                       "experimental names accepted by --forbid-experimental: NAME,NAME,...");
+        device_option_ = sub.add_option("--require-device", opts_.device,
+                                        "an NVIDIA RDMA device (or this PCI address / ibdev)")
+                             ->expected(0, 1);
+        sub.add_flag("--require-dpa", opts_.require_dpa, "the (required) device has a DPA");
+        sub.add_flag("--require-port-active", opts_.require_port_active,
+                     "the (required) device has an ACTIVE port");
+        sub.add_flag("--require-consistent", opts_.require_consistent,
+                     "both four-way version matches hold (RDMI stack; DOCA version sources)");
+        sub.add_option("--format", opts_.format, "text, json, junit or github")
+            ->check(CLI::IsMember({"text", "json", "junit", "github"}));
+        sub.add_flag("--strict-contract", opts_.strict_contract,
+                     "JSON: only the contract's fields (no x_rdmi_probe)");
+    }
+
+    int run(const Session& session) override {
+        json_ = session.options().json || opts_.format == "json";
+        check::GateReport gate;
+        check::Policy policy;
+        if (!opts_.policy.empty()) {
+            gate.spec_path = opts_.policy;
+            auto loaded = load_policy(opts_.policy);
+            if (!loaded) return fail_input(session, loaded.gap().message);
+            policy = std::move(loaded).value();
+        }
+        auto extra = flags();
+        if (!extra) return fail_input(session, extra.gap().message);
+        check::merge_policy(policy, *extra);
+        if (policy.empty())
+            return fail_input(session,
+                              "check: no requirements (give --policy FILE or a --min-version, "
+                              "--require-* or --app flag; see check --help)");
+        if (!policy.allow_experimental.empty() && !policy.forbid_experimental)
+            return fail_input(session, "check: --allow-experimental needs --forbid-experimental");
+        if (policy.forbid_experimental && policy.app.empty())
+            return fail_input(session, "check: --forbid-experimental needs --app");
+        policy.app = in_root(session, policy.app);
+        if (!policy.app.empty()) {
+            if (auto info = session.fs().stat(policy.app); !info)
+                return fail_input(session, "check: --app " + info.gap().message);
+        }
+
+        gate.checks = evaluate(session, policy);
+        gate.result = check::gate_result(gate.checks);
+        json::RunFacts run;
+        run.root = session.fs().root();
+        run.live = session.fs().is_live();
+        run.generated_at = generation_time(session.env());
+        std::string document;
+        if (json_)
+            document = json::dump(json::check_json(gate, run, opts_.strict_contract));
+        else if (opts_.format == "junit")
+            document = check::gate_junit(gate);
+        else if (opts_.format == "github")
+            document = check::gate_github(gate);
+        else
+            document = check::gate_text(gate);
+        if (auto written = session.emit(document); !written) {
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        return check::gate_exit_code(gate.result);
+    }
+
+  private:
+    // Messages name the file as the user spelled it.
+    static Result<check::Policy> load_policy(const std::string& path) {
+        auto fs = RootedFs::open("/");
+        if (!fs) return fs.gap();
+        auto bytes = fs->read_file(live_absolute(path), check::kMaxPolicyBytes);
+        if (!bytes) {
+            std::string what = bytes.gap().message;
+            const std::string full = live_absolute(path);
+            if (what.starts_with(full)) what = path + what.substr(full.size());
+            return Gap{bytes.gap().reason, "--policy " + what};
+        }
+        return check::parse_policy(*bytes, path);
+    }
+
+    // The command line's requirements, validated like the policy file's.
+    Result<check::Policy> flags() const {
+        check::Policy p;
+        auto version = [](const std::string& flag,
+                          const std::string& v) -> Result<std::optional<std::string>> {
+            if (v.empty()) return std::optional<std::string>{};
+            if (auto ok = check::parse_gate_version(v); !ok)
+                return Gap{GapReason::malformed, flag + ": " + ok.gap().message};
+            return std::optional<std::string>{v};
+        };
+        for (auto [flag, value, slot] :
+             {std::tuple{"--min-version", &opts_.min_version, &p.min_version},
+              std::tuple{"--max-version", &opts_.max_version, &p.max_version},
+              std::tuple{"--exact-version", &opts_.exact_version, &p.exact_version}}) {
+            auto v = version(flag, *value);
+            if (!v) return v.gap();
+            *slot = *v;
+        }
+        for (const auto& text : opts_.modules) {
+            auto m = check::parse_module_requirement(text);
+            if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
+            p.modules.push_back(std::move(m).value());
+        }
+        p.symbols = opts_.symbols;
+        p.stable = opts_.stable;
+        p.app = opts_.app;
+        p.forbid_experimental = opts_.forbid_experimental;
+        split_names(opts_.allow, p.allow_experimental);
+        if (device_option_ != nullptr && device_option_->count() > 0) p.device = opts_.device;
+        p.require_dpa = opts_.require_dpa;
+        p.require_port_active = opts_.require_port_active;
+        p.require_consistent = opts_.require_consistent;
+        return p;
+    }
+
+    static std::vector<Check> evaluate(const Session& session, const check::Policy& policy) {
+        const ProbeContext ctx = session.probe_context();
+        const InstallFacts install = probe_install(ctx);
+        check::GateFacts facts;
+        facts.install = &install;
+        facts.live = session.fs().is_live();
+        std::optional<Result<SymbolsFacts>> symbols;
+        if (check::needs_symbols(policy)) {
+            SymbolsRequest request;
+            request.application = policy.app;
+            request.accepted_experimental = policy.allow_experimental;
+            // The audit covers doca_rdmi_* by default; a required name outside it widens it.
+            for (const auto* names : {&policy.symbols, &policy.stable}) {
+                for (const auto& name : *names) {
+                    if (!name.starts_with("doca_rdmi_")) request.prefix = "";
+                }
+            }
+            symbols = probe_symbols(ctx, request);
+            facts.symbols = &*symbols;
+        }
+        std::optional<DevicesFacts> devices;
+        if (check::needs_devices(policy)) {
+            devices = probe_devices(ctx, install);
+            facts.devices = &*devices;
+        }
+        return check::evaluate(policy, facts);
+    }
+
+    int fail_input(const Session& session, const std::string& message) const {
+        session.log().error("{}", message);
+        if (json_) {
+            if (auto written = session.emit(error_document(message, kExitUsage)); !written)
+                session.log().error("{}", written.gap().message);
+        }
+        return kExitUsage;
+    }
+
+    CheckOptions opts_;
+    CLI::Option* device_option_ = nullptr;
+    bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_check_command() {
+    return std::make_unique<CheckCommand>();
+}
+
+}  // namespace rdmi::cli

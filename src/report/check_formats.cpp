@@ -1,0 +1,159 @@
+// The `check` verdict's non-JSON renderings. Each is complete text: the CI tool parses it whole.
+#include "report/check_formats.hpp"
+
+#include <string>
+
+namespace rdmi::check {
+namespace {
+
+std::string upper(Status status) {
+    switch (status) {
+        case Status::pass:
+            return "PASS";
+        case Status::fail:
+            return "FAIL";
+        case Status::skip:
+            return "SKIP";
+        default:
+            return "INFO";
+    }
+}
+
+std::string tally(const GateReport& gate) {
+    const auto counts = count_statuses(gate.checks);
+    return std::to_string(counts.fail) + " failed, " + std::to_string(counts.skip) + " skipped, " +
+           std::to_string(counts.pass) + " passed";
+}
+
+}  // namespace
+
+std::string gate_text(const GateReport& gate) {
+    std::string out;
+    for (const auto& c : gate.checks) {
+        out += upper(c.status) + "  " + c.id + "  " + c.message + "\n";
+        if (c.status != Status::pass && !c.remediation.empty())
+            out += "      fix: " + c.remediation + "\n";
+    }
+    out += "Result: " + upper(gate.result) + " (" + tally(gate) + ")\n";
+    return out;
+}
+
+std::string xml_escape(std::string_view text, bool attribute) {
+    std::string out;
+    out.reserve(text.size());
+    for (char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (ch) {
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            case '\'':
+                out += "&apos;";
+                break;
+            case '\r':
+                out += "&#13;";
+                break;
+            case '\n':
+                out += attribute ? "&#10;" : "\n";
+                break;
+            case '\t':
+                out += attribute ? "&#9;" : "\t";
+                break;
+            default:
+                // XML 1.0 has no way to write other C0 controls, not even as references.
+                if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+                    out += "\xEF\xBF\xBD";
+                else
+                    out += ch;
+        }
+    }
+    return out;
+}
+
+std::string gate_junit(const GateReport& gate) {
+    const auto counts = count_statuses(gate.checks);
+    const std::string totals = " tests=\"" + std::to_string(gate.checks.size()) + "\" failures=\"" +
+                               std::to_string(counts.fail) + "\" errors=\"0\"" + " skipped=\"" +
+                               std::to_string(counts.skip) + "\"";
+    std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    out += "<testsuites name=\"rdmi-probe check\"" + totals + ">\n";
+    out += "  <testsuite name=\"doca-rdmi\"" + totals + ">\n";
+    out += "    <properties>\n      <property name=\"spec_path\" value=\"" +
+           xml_escape(gate.spec_path, true) + "\"/>\n      <property name=\"result\" value=\"" +
+           std::string(to_string(gate.result)) + "\"/>\n    </properties>\n";
+    for (const auto& c : gate.checks) {
+        out +=
+            "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id, true) + "\"";
+        const std::string body =
+            c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
+        if (c.status == Status::fail) {
+            out += ">\n      <failure type=\"fail\" message=\"" + xml_escape(c.message, true) +
+                   "\">" + xml_escape(body) + "</failure>\n    </testcase>\n";
+        } else if (c.status == Status::skip) {
+            out += ">\n      <skipped message=\"" + xml_escape(c.message, true) +
+                   "\"/>\n      <system-out>" + xml_escape(body) +
+                   "</system-out>\n    </testcase>\n";
+        } else {
+            out += ">\n      <system-out>" + xml_escape(body) + "</system-out>\n    </testcase>\n";
+        }
+    }
+    out += "  </testsuite>\n</testsuites>\n";
+    return out;
+}
+
+std::string github_escape_data(std::string_view text) {
+    std::string out;
+    for (char ch : text) {
+        if (ch == '%')
+            out += "%25";
+        else if (ch == '\r')
+            out += "%0D";
+        else if (ch == '\n')
+            out += "%0A";
+        else
+            out += ch;
+    }
+    return out;
+}
+
+std::string github_escape_property(std::string_view text) {
+    std::string out;
+    for (char ch : github_escape_data(text)) {
+        if (ch == ':')
+            out += "%3A";
+        else if (ch == ',')
+            out += "%2C";
+        else
+            out += ch;
+    }
+    return out;
+}
+
+std::string gate_github(const GateReport& gate) {
+    std::string out;
+    for (const auto& c : gate.checks) {
+        const std::string message =
+            c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
+        if (c.status == Status::fail || c.status == Status::skip) {
+            out += std::string(c.status == Status::fail ? "::error" : "::warning") +
+                   " title=" + github_escape_property("rdmi-probe check: " + c.id) +
+                   "::" + github_escape_data(message) + "\n";
+        } else {
+            // Not a command: a line starting "::" would be one, so escape only newlines.
+            out += "pass " + c.id + ": " + github_escape_data(c.message) + "\n";
+        }
+    }
+    out += "rdmi-probe check: " + std::string(to_string(gate.result)) + " (" + tally(gate) + ")\n";
+    return out;
+}
+
+}  // namespace rdmi::check

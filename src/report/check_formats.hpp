@@ -1,0 +1,31 @@
+// The `check` verdict as human text, JUnit XML and GitHub Actions annotations.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "check/evaluate.hpp"
+
+namespace rdmi::check {
+
+/// One line per check ("FAIL  min-version  details", then "      fix: ..."), then the verdict.
+std::string gate_text(const GateReport& gate);
+
+/// JUnit XML: one <testcase> per check; fail → <failure>, skip → <skipped>.
+std::string gate_junit(const GateReport& gate);
+
+/// GitHub Actions workflow commands: fail → ::error, skip → ::warning, pass → a plain line;
+/// then the verdict line.
+std::string gate_github(const GateReport& gate);
+
+/// `text` with & < > " ' and CR escaped and characters XML 1.0 forbids replaced by U+FFFD; in an
+/// `attribute` also LF and TAB, which XML would otherwise normalise to spaces.
+std::string xml_escape(std::string_view text, bool attribute = false);
+
+/// A workflow command's message: % \r \n escaped as GitHub requires.
+std::string github_escape_data(std::string_view text);
+
+/// A workflow command's property value: also : and , escaped.
+std::string github_escape_property(std::string_view text);
+
+}  // namespace rdmi::check

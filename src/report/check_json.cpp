@@ -1,0 +1,37 @@
+// The `check` document. Only the contract's four fields in the body; what rdmi-probe knows
+// beyond them (where each verdict came from) goes to x_rdmi_probe through the shared writer.
+#include "report/check_json.hpp"
+
+#include <string>
+
+#include "contract/kinds.hpp"
+
+namespace rdmi::json {
+
+contract::Document check_document(const check::GateReport& gate) {
+    contract::Document doc;
+    doc.kind = "validate-before-commit";
+    doc.schema_id = std::string(contract::kValidateSchema);
+    contract::Json checks = contract::Json::array();
+    for (std::size_t i = 0; i < gate.checks.size(); ++i) {
+        const auto& c = gate.checks[i];
+        checks.push_back({{"name", c.id},
+                          {"status", to_string(c.status)},
+                          {"details", c.message},
+                          {"remediation", c.remediation.empty() ? contract::Json(nullptr)
+                                                                : contract::Json(c.remediation)}});
+        if (!c.sources.empty()) doc.source("/checks/" + std::to_string(i), c.sources.front());
+    }
+    doc.body = contract::Json{{"library", kValidateLibrary},
+                              {"spec_path", gate.spec_path},
+                              {"result", to_string(gate.result)},
+                              {"checks", std::move(checks)}};
+    return doc;
+}
+
+contract::Json check_json(const check::GateReport& gate, const RunFacts& run,
+                          bool strict_contract) {
+    return contract_json(check_document(gate), run, strict_contract);
+}
+
+}  // namespace rdmi::json

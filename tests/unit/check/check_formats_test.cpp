@@ -1,0 +1,57 @@
+// The gate's text, JUnit and GitHub renderings, and their escaping (src/report/check_formats).
+#include "report/check_formats.hpp"
+
+#include <doctest/doctest.h>
+
+namespace rdmi::check {
+namespace {
+
+GateReport sample() {
+    GateReport gate;
+    gate.spec_path = "ci/policy.json";
+    gate.checks = {{"min-version", Status::pass, "3.3.0105 >= 3.2", "", {}},
+                   {"dpa", Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
+                   {"port-active", Status::skip, "50% sure\nline two", "", {}}};
+    gate.result = Status::fail;
+    return gate;
+}
+
+TEST_CASE("text: one line per check, fixes, the verdict") {
+    CHECK(gate_text(sample()) ==
+          "PASS  min-version  3.3.0105 >= 3.2\n"
+          "FAIL  dpa  no DPA on <a & b>\n"
+          "      fix: use a \"BF3\"\n"
+          "SKIP  port-active  50% sure\nline two\n"
+          "Result: FAIL (1 failed, 1 skipped, 1 passed)\n");
+}
+
+TEST_CASE("xml_escape") {
+    CHECK(xml_escape("<a & 'b' \"c\">") == "&lt;a &amp; &apos;b&apos; &quot;c&quot;&gt;");
+    CHECK(xml_escape(std::string("a\x01"
+                                 "b\tc",
+                                 5)) ==
+          "a\xEF\xBF\xBD"
+          "b\tc");
+}
+
+TEST_CASE("junit: failure and skipped elements, escaped") {
+    const auto xml = gate_junit(sample());
+    CHECK(xml.find("<testsuites name=\"rdmi-probe check\" tests=\"3\" failures=\"1\" errors=\"0\" "
+                   "skipped=\"1\">") != std::string::npos);
+    CHECK(xml.find("<failure type=\"fail\" message=\"no DPA on &lt;a &amp; b&gt;\">no DPA on "
+                   "&lt;a &amp; b&gt;\nfix: use a &quot;BF3&quot;</failure>") != std::string::npos);
+    CHECK(xml.find("<skipped message=\"50% sure&#10;line two\"/>") != std::string::npos);
+}
+
+TEST_CASE("github: escaped annotations") {
+    CHECK(github_escape_data("50%\r\nx:y,z") == "50%25%0D%0Ax:y,z");
+    CHECK(github_escape_property("a:b,c%") == "a%3Ab%2Cc%25");
+    CHECK(gate_github(sample()) ==
+          "pass min-version: 3.3.0105 >= 3.2\n"
+          "::error title=rdmi-probe check%3A dpa::no DPA on <a & b>%0Afix: use a \"BF3\"\n"
+          "::warning title=rdmi-probe check%3A port-active::50%25 sure%0Aline two\n"
+          "rdmi-probe check: fail (1 failed, 1 skipped, 1 passed)\n");
+}
+
+}  // namespace
+}  // namespace rdmi::check

@@ -1,0 +1,293 @@
+// The gate's judgements on hand-built facts: pass, fail and skip for each requirement kind.
+#include "check/evaluate.hpp"
+
+#include <doctest/doctest.h>
+
+namespace rdmi::check {
+namespace {
+
+VersionSource source(const std::string& name, const std::string& raw) {
+    VersionSource src;
+    src.name = name;
+    if (raw.empty()) {
+        src.raw = Sourced<std::string>::missing({GapReason::not_found, name + ": not found"}, {});
+    } else {
+        src.raw = Sourced<std::string>::of(raw, {});
+        src.version = parse_doca_version(raw);
+    }
+    return src;
+}
+
+// The four .pc versions (empty = absent), the runtime not applicable; agreed as match_versions.
+InstallFacts install_of(const std::vector<std::string>& pcs, const std::string& agreed) {
+    InstallFacts facts;
+    facts.prefix = Sourced<std::string>::of("/opt/mellanox/doca", {});
+    const char* names[] = {"doca-common", "doca-verbs", "doca-dpa", "doca-rdmi"};
+    for (std::size_t i = 0; i < 4; ++i) {
+        auto src = source(std::string(names[i]) + ".pc", pcs[i]);
+        if (pcs[i].empty()) {
+            facts.stack_versions.absent.push_back(src.name);
+        } else if (pcs[i] != agreed) {
+            facts.stack_versions.disagreeing.push_back(src.name);
+        }
+        facts.stack_versions.sources.push_back(src);
+        ModuleFacts m;
+        m.name = names[i];
+        m.found = !pcs[i].empty();
+        m.version = pcs[i];
+        m.pc_path = "/x/" + std::string(names[i]) + ".pc";
+        facts.stack.push_back(m);
+    }
+    if (!agreed.empty()) facts.stack_versions.agreed = parse_doca_version(agreed);
+    facts.stack_versions.consistent = facts.stack_versions.disagreeing.empty();
+    facts.contract_versions.sources = {facts.stack_versions.sources[0],
+                                       source("applications/VERSION", agreed)};
+    facts.contract_versions.agreed = facts.stack_versions.agreed;
+    facts.contract_versions.consistent = !agreed.empty();
+    return facts;
+}
+
+const std::vector<std::string> kGood = {"3.3.0105", "3.3.0105", "3.3.0105", "3.3.0105"};
+
+Check only(const std::vector<Check>& checks) {
+    REQUIRE(checks.size() == 1);
+    return checks[0];
+}
+
+TEST_CASE("min/max/exact version on a consistent stack") {
+    const auto facts = install_of(kGood, "3.3.0105");
+    Policy p;
+    p.min_version = "3.2.0";
+    p.max_version = "3.3";
+    p.exact_version = "3.3.0";
+    auto checks = install_gate(p, facts);
+    REQUIRE(checks.size() == 3);
+    CHECK(checks[0].id == "min-version");
+    CHECK(checks[0].status == Status::pass);
+    CHECK(checks[0].message == "the RDMI stack is 3.3.0105, which satisfies >= 3.2.0");
+    CHECK(checks[1].id == "max-version");
+    CHECK(checks[1].status == Status::pass);  // 3.3 without a build includes every 3.3.0 build
+    CHECK(checks[2].status == Status::pass);
+    Policy newer;
+    newer.min_version = "3.4";
+    auto fail = only(install_gate(newer, facts));
+    CHECK(fail.status == Status::fail);
+    CHECK(fail.message == "the RDMI stack is 3.3.0105, which does not satisfy >= 3.4");
+    CHECK(fail.remediation == "upgrade DOCA to 3.4 or newer");
+    Policy build;
+    build.exact_version = "3.3.0104";
+    CHECK(only(install_gate(build, facts)).status == Status::fail);
+    Policy older;
+    older.max_version = "3.2.1";
+    CHECK(only(install_gate(older, facts)).status == Status::fail);
+}
+
+TEST_CASE("a mismatched stack fails the version gate even when three modules satisfy it") {
+    const auto facts = install_of({"3.3.0105", "3.3.0105", "3.2.1025", "3.3.0105"}, "3.3.0105");
+    Policy p;
+    p.min_version = "3.2.0";
+    auto check = only(install_gate(p, facts));
+    CHECK(check.status == Status::fail);
+    CHECK(check.message ==
+          "the RDMI stack is mismatched: doca-dpa.pc is 3.2.1025 while the rest is 3.3.0105; "
+          "there is no single version to compare (required >= 3.2.0)");
+    CHECK(check.remediation ==
+          "install doca-dpa from DOCA 3.3.0105 (the four modules must come from one release)");
+}
+
+TEST_CASE("no DOCA: the version gate skips; a partial stack fails") {
+    auto none = install_of({"", "", "", ""}, "");
+    Policy p;
+    p.min_version = "3.2";
+    auto skip = only(install_gate(p, none));
+    CHECK(skip.status == Status::skip);
+    CHECK(skip.message.starts_with("no DOCA install"));
+    auto partial = install_of({"3.3.0105", "3.3.0105", "3.3.0105", ""}, "3.3.0105");
+    auto fail = only(install_gate(p, partial));
+    CHECK(fail.status == Status::fail);
+    CHECK(fail.message ==
+          "the RDMI stack is incomplete: doca-rdmi.pc missing (the rest is 3.3.0105) (required >= "
+          "3.2)");
+}
+
+TEST_CASE("an unreadable .pc skips instead of failing") {
+    auto facts = install_of(kGood, "3.3.0105");
+    facts.stack_versions.sources[1].raw.gap = Gap{GapReason::permission_denied, "x: EACCES"};
+    Policy p;
+    p.min_version = "3.2";
+    auto check = only(install_gate(p, facts));
+    CHECK(check.status == Status::skip);
+    CHECK(check.message.starts_with("doca-verbs.pc: x: EACCES"));
+}
+
+TEST_CASE("module requirements") {
+    const auto facts = install_of(kGood, "3.3.0105");
+    Policy p;
+    p.modules = {{"doca-verbs", ">=", "3.2"}, {"doca-dpa", "<", "3.3"}, {"doca-flow", "", ""}};
+    auto checks = install_gate(p, facts);
+    REQUIRE(checks.size() == 3);
+    CHECK(checks[0].id == "module-doca-verbs");
+    CHECK(checks[0].status == Status::pass);
+    CHECK(checks[0].message == "doca-verbs >= 3.2 required; found doca-verbs 3.3.0105");
+    CHECK(checks[1].status == Status::fail);
+    CHECK(checks[2].id == "module-doca-flow");
+    CHECK(checks[2].status == Status::fail);
+    CHECK(checks[2].message == "doca-flow required; doca-flow is not installed");
+    auto none = install_of({"", "", "", ""}, "");
+    Policy one;
+    one.modules = {{"doca-verbs", "", ""}};
+    CHECK(only(install_gate(one, none)).status == Status::skip);
+}
+
+TEST_CASE("consistent-versions") {
+    Policy p;
+    p.require_consistent = true;
+    auto good = only(install_gate(p, install_of(kGood, "3.3.0105")));
+    CHECK(good.status == Status::pass);
+    CHECK(good.id == "consistent-versions");
+    auto contract = install_of(kGood, "3.3.0105");
+    contract.contract_versions.sources[1] = source("applications/VERSION", "3.2.1025");
+    contract.contract_versions.disagreeing = {"applications/VERSION"};
+    auto fail = only(install_gate(p, contract));
+    CHECK(fail.status == Status::fail);
+    CHECK(fail.message ==
+          "the DOCA version sources disagree: applications/VERSION says 3.2.1025 while the rest "
+          "say 3.3.0105");
+    auto lone = install_of(kGood, "3.3.0105");
+    lone.contract_versions.consistent = false;
+    lone.contract_versions.absent = {"applications/VERSION"};
+    CHECK(only(install_gate(p, lone)).status == Status::skip);
+}
+
+SymbolsFacts symbols_of() {
+    SymbolsFacts facts;
+    facts.library.soname = "libdoca_rdmi.so.3";
+    auto verdict = [](const char* name, Stability stability, bool exported) {
+        SymbolVerdict v;
+        v.name = name;
+        v.stability = stability;
+        v.exported = exported;
+        v.declared = true;
+        return v;
+    };
+    facts.audit.symbols = {verdict("doca_rdmi_a", Stability::stable, true),
+                           verdict("doca_rdmi_b", Stability::experimental, true),
+                           verdict("doca_rdmi_c", Stability::unknown, true),
+                           verdict("doca_rdmi_d", Stability::unknown, false)};
+    facts.checks = {{"app-resolves", Status::pass, "ok", "", {}},
+                    {"app-experimental", Status::fail, "2 experimental", "fix", {}}};
+    return facts;
+}
+
+TEST_CASE("symbol and stable requirements") {
+    Result<SymbolsFacts> facts = symbols_of();
+    Policy p;
+    p.symbols = {"doca_rdmi_b", "doca_rdmi_d"};
+    p.stable = {"doca_rdmi_a", "doca_rdmi_b", "doca_rdmi_c", "doca_rdmi_zz"};
+    auto checks = symbols_gate(p, facts);
+    REQUIRE(checks.size() == 6);
+    CHECK(checks[0].id == "symbol-doca_rdmi_b");
+    CHECK(checks[0].status == Status::pass);
+    CHECK(checks[0].message == "doca_rdmi_b is exported by libdoca_rdmi.so.3 (experimental)");
+    CHECK(checks[1].status == Status::fail);
+    CHECK(checks[1].message ==
+          "doca_rdmi_d is not exported by libdoca_rdmi.so.3 (declared in a header only)");
+    CHECK(checks[2].status == Status::pass);
+    CHECK(checks[3].status == Status::fail);
+    CHECK(checks[3].message == "doca_rdmi_b is exported by libdoca_rdmi.so.3 but experimental");
+    CHECK(checks[4].status == Status::skip);
+    CHECK(checks[5].status == Status::fail);
+}
+
+TEST_CASE("app checks come from the symbols probe; a probe gap skips everything") {
+    Result<SymbolsFacts> facts = symbols_of();
+    Policy p;
+    p.app = "/app";
+    CHECK(only(symbols_gate(p, facts)).id == "app-resolves");
+    p.forbid_experimental = true;
+    auto checks = symbols_gate(p, facts);
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[1].status == Status::fail);
+    Result<SymbolsFacts> gap = Gap{GapReason::not_found, "doca-rdmi: not found"};
+    p.symbols = {"doca_rdmi_a"};
+    for (const auto& c : symbols_gate(p, gap)) {
+        CHECK(c.status == Status::skip);
+        CHECK(c.message == "cannot be checked: doca-rdmi: not found");
+    }
+}
+
+Policy hardware(std::optional<std::string> device, bool dpa, bool port) {
+    Policy p;
+    p.device = std::move(device);
+    p.require_dpa = dpa;
+    p.require_port_active = port;
+    return p;
+}
+
+DevicesFacts devices_of() {
+    DevicesFacts facts;
+    DeviceSummary a;
+    a.function = "0000:03:00.0";
+    a.rdma_devices = {"mlx5_0"};
+    a.port_state = "DOWN";
+    a.dpa = Sourced<sysfs::DpaCapability>::of({sysfs::DpaSupport::no, ""}, {});
+    DeviceSummary b;
+    b.function = "0000:81:00.0";
+    b.rdma_devices = {"mlx5_1"};
+    b.port_state = "ACTIVE";
+    b.port_active = true;
+    b.dpa = Sourced<sysfs::DpaCapability>::of({sysfs::DpaSupport::yes, ""}, {});
+    facts.summary = {a, b};
+    return facts;
+}
+
+TEST_CASE("device, dpa and port-active") {
+    const auto facts = devices_of();
+    const Policy any = hardware("", true, true);
+    auto checks = devices_gate(any, facts, false);
+    REQUIRE(checks.size() == 3);
+    for (const auto& c : checks) CHECK(c.status == Status::pass);
+    CHECK(checks[0].message == "found 0000:03:00.0 (mlx5_0), 0000:81:00.0 (mlx5_1)");
+    const Policy first = hardware("mlx5_0", true, true);
+    checks = devices_gate(first, facts, false);
+    CHECK(checks[0].status == Status::pass);
+    CHECK(checks[1].status == Status::fail);
+    CHECK(checks[1].message == "no DPA on 0000:03:00.0 (mlx5_0)");
+    CHECK(checks[2].status == Status::fail);
+    CHECK(checks[2].message == "no port is ACTIVE: mlx5_0 DOWN");
+    const Policy missing = hardware("mlx5_9", false, false);
+    auto absent = only(devices_gate(missing, facts, false));
+    CHECK(absent.status == Status::fail);
+    CHECK(absent.message ==
+          "no device mlx5_9 found (present: 0000:03:00.0 (mlx5_0), 0000:81:00.0 (mlx5_1))");
+}
+
+TEST_CASE("unknown DPA and no PCI bus skip") {
+    auto facts = devices_of();
+    facts.summary[1].dpa =
+        Sourced<sysfs::DpaCapability>::missing({GapReason::timeout, "doca: timed out"}, {});
+    const Policy p = hardware(std::nullopt, true, false);
+    auto dpa = only(devices_gate(p, facts, true));
+    CHECK(dpa.status == Status::skip);
+    CHECK(dpa.message == "DPA support cannot be determined: 0000:81:00.0: doca: timed out");
+    facts.pci_bus_present = false;
+    auto skip = only(devices_gate(p, facts, false));
+    CHECK(skip.status == Status::skip);
+    CHECK(skip.message == "cannot be checked: no /sys/bus/pci/devices under --root");
+}
+
+TEST_CASE("gate_result and exit codes") {
+    std::vector<Check> checks{{"a", Status::pass, "", "", {}}};
+    CHECK(gate_result(checks) == Status::pass);
+    checks.push_back({"b", Status::skip, "", "", {}});
+    CHECK(gate_result(checks) == Status::skip);
+    checks.push_back({"c", Status::fail, "", "", {}});
+    CHECK(gate_result(checks) == Status::fail);
+    CHECK(gate_result({}) == Status::pass);
+    CHECK(gate_exit_code(Status::pass) == 0);
+    CHECK(gate_exit_code(Status::fail) == 1);
+    CHECK(gate_exit_code(Status::skip) == 3);
+}
+
+}  // namespace
+}  // namespace rdmi::check
