@@ -66,6 +66,9 @@ if(RDMI_PROBE_DOCS)
 endif()
 
 install(FILES README.md LICENSE packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# lintian reads a package's overrides from here.
+install(FILES packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
+        RENAME rdmi-probe)
 
 # ---- CPack: .deb always, .rpm where rpmbuild is installed -------------------------------------
 set(CPACK_PACKAGE_NAME rdmi-probe)

@@ -47,8 +47,14 @@ class Entry:
         if m:
             self.default = m.group(1)
             rest = rest[: m.start()]
+        rest = re.sub(r"\s+Excludes:.*$|\s+Needs:.*$", "", rest)
+        self.range = None
+        m = re.search(r":\S+ in (\[[^]]*\])", rest)
+        if m:
+            self.range = m.group(1)
+            rest = rest[: m.start()] + rest[m.end():]
         words = rest.split()
-        self.type = words[0] if words and not positional else None
+        self.type = words[0].split(":")[0] if words and not positional else None
 
     @property
     def takes_value(self):
@@ -141,10 +147,14 @@ def man_entry(e):
     notes = []
     if e.choices:
         notes.append("one of " + ", ".join(f"\\fB{roff(c)}\\fR" for c in e.choices))
+    if e.range:
+        notes.append(f"in {roff(e.range)}")
     if e.default is not None:
         notes.append(f"default \\fB{roff(e.default)}\\fR")
     if notes:
         desc = desc.rstrip(".") + " (" + "; ".join(notes) + ")"
+    if desc and desc[-1] not in ".!?":
+        desc += "."
     return f".TP\n{tag}\n{desc}"
 
 
@@ -397,6 +407,8 @@ Options:
   -h,--help                   Print this help message and exit
   --output FILE               write the document to FILE
   --root DIR=/                probe a mounted root
+  --timeout SECONDS:FLOAT in [0.001 - 3600]=10
+                              bound on the run
   -v,--verbose                more detail
   --color WHEN:{auto,always,never}=auto
                               colour the human output: auto, always
@@ -433,6 +445,9 @@ def self_test():
         expect(color[0].default == "auto", f"default {color[0].default}")
         expect(color[0].type == "WHEN", f"type {color[0].type}")
         expect("or never" in color[0].desc, "wrapped description joined")
+    timeout = [e for e in main["options"] if e.names == ["--timeout"]][0]
+    expect((timeout.type, timeout.range, timeout.default) == ("SECONDS", "[0.001 - 3600]", "10"),
+           f"timeout {timeout.type} {timeout.range} {timeout.default}")
     root = [e for e in main["options"] if e.names == ["--root"]][0]
     expect(root.type == "DIR" and root.default == "/", f"root {root.type} {root.default}")
     expect([e.names for e in main["options"]][0] == ["-h", "--help"], "short+long names")
