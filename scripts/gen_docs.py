@@ -21,8 +21,8 @@ import sys
 HELPER_NAMES = {  # helper name -> (subcommand, forced option); mirrors src/cli/app.cpp
     "doca-env": ("env", None),
     "doca-capability-snapshot": ("caps", None),
-    "doca-collect-host-state": ("state", "--side"),
-    "doca-collect-dpu-state": ("state", "--side"),
+    "doca-collect-host-state": ("state", "--side=host"),
+    "doca-collect-dpu-state": ("state", "--side=dpu"),
     "doca-validate": ("check", None),
 }
 
@@ -177,7 +177,18 @@ def render_man(model, template, version, datadir):
                         + ".")
         part += [man_entry(e) for e in c["positionals"] + c["options"]]
         subs.append("\n".join(part))
-    page = (template.replace("@DATE@", when.strftime("%Y-%m-%d"))
+    names = helpers(model)
+    helper_synopsis = "".join(f".br\n.B {roff(h)}\n[\\fIOPTIONS\\fR]\n" for h in names)
+    helper_map = []
+    for i, (h, cmd) in enumerate(names.items()):
+        forced = HELPER_NAMES[h][1]
+        run = f"rdmi-probe {cmd}" + (f" {forced}" if forced else "")
+        end = "." if i == len(names) - 1 else ","
+        helper_map.append(f".B {roff(h)}\nruns\n.BR \"{roff(run)}\" {end}")
+    page = (template.replace("@NAMES@", roff(", ".join(["rdmi-probe", *names])))
+            .replace("@HELPER_SYNOPSIS@", helper_synopsis.rstrip("\n"))
+            .replace("@HELPER_MAP@", "\n".join(helper_map))
+            .replace("@DATE@", when.strftime("%Y-%m-%d"))
             .replace("@VERSION@", version).replace("@DATADIR@", datadir)
             .replace("@GLOBAL_OPTIONS@", glob).replace("@SUBCOMMANDS@", "\n".join(subs)))
     return page
