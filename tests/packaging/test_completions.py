@@ -7,6 +7,7 @@ registers it (skipped, and said so, when zsh is not installed).
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,22 @@ def bash_complete(script, words):
     if proc.returncode != 0 or proc.stderr:
         return None, f"exit {proc.returncode}: {proc.stderr.strip()}"
     return sorted(w for w in proc.stdout.splitlines() if w), ""
+
+
+def zsh_complete(zsh, fpath_dir, typed):
+    """The terminal output of typing `typed` and Tab in an interactive zsh (zsh/zpty)."""
+    prog = ("zmodload zsh/zpty\n"
+            "zpty z zsh -f -i\n"
+            f"zpty -w z 'PS1=; fpath=({fpath_dir} $fpath); autoload -U compinit; "
+            f"compinit -u -d {fpath_dir}/dump2'\n"
+            f"zpty -w z $'{typed}\\t'\n"
+            "sleep 2\n"
+            "out=; while zpty -rt z chunk; do out+=$chunk; done\n"
+            "print -r -- $out\n"
+            "zpty -d z\n")
+    proc = subprocess.run([zsh, "-f", "-c", prog], capture_output=True, text=True, timeout=30,
+                          errors="replace")
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\r]", "", proc.stdout)
 
 
 def main():
@@ -96,6 +113,15 @@ def main():
                                   text=True, timeout=30)
             if proc.stdout.strip() != "_rdmi-probe|_rdmi-probe" or proc.stderr:
                 failures.append(f"zsh compinit: {proc.stdout.strip()!r} {proc.stderr.strip()}")
+            # Interactive completion in a pseudo-terminal: type, press Tab, read the line back.
+            for typed, wanted in (("rdmi-probe sy", "rdmi-probe symbols"),
+                                  ("rdmi-probe --color n", "--color never"),
+                                  ("rdmi-probe state --side d", "--side dpu")):
+                count += 1
+                out = zsh_complete(zsh, d, typed)
+                if wanted not in out:
+                    failures.append(f"zsh: {typed!r}<TAB> did not give {wanted!r}: "
+                                    f"{out[-200:]!r}")
     else:
         print("SKIP zsh checks: zsh is not installed")
     for f in failures:
