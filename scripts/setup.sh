@@ -9,8 +9,9 @@ packages=(g++ cmake ninja-build pkgconf git
 if [[ "${1:-}" == "--tests" ]]; then
   # python3-jsonschema validates every document; libibverbs1 is the real verbs library the
   # tests probe on a machine without RDMA devices; the aarch64 assembler builds a foreign ELF.
+  # lintian, zsh and rpm check the packages and the shell completions.
   packages+=(doctest-dev python3 python3-jsonschema libibverbs1 ibverbs-providers
-             binutils-aarch64-linux-gnu clang libclang-rt-14-dev)
+             binutils-aarch64-linux-gnu clang libclang-rt-14-dev lintian zsh rpm file)
 fi
 
 missing=()

@@ -1,0 +1,537 @@
+#!/usr/bin/python3
+"""Man page and shell completions of rdmi-probe, generated from the program's own --help.
+
+  gen_docs.py --binary B man   --template T --version V --out DIR   rdmi-probe.1.gz + .so pages
+  gen_docs.py --binary B bash  --out FILE
+  gen_docs.py --binary B zsh   --out FILE
+  gen_docs.py --binary B check-man MANPAGE   options in --help vs options in the man page
+  gen_docs.py --self-test                    the help parser and the man check on canned text
+
+Standard library only. The man page date is SOURCE_DATE_EPOCH when set (reproducible builds).
+"""
+import argparse
+import datetime
+import gzip
+import json
+import os
+import re
+import subprocess
+import sys
+
+HELPER_NAMES = {  # helper name -> (subcommand, forced option); mirrors src/cli/app.cpp
+    "doca-env": ("env", None),
+    "doca-capability-snapshot": ("caps", None),
+    "doca-collect-host-state": ("state", "--side=host"),
+    "doca-collect-dpu-state": ("state", "--side=dpu"),
+    "doca-validate": ("check", None),
+}
+
+
+class Entry:
+    """One option or positional line of CLI11's help."""
+
+    def __init__(self, spec, desc, positional):
+        self.positional = positional
+        self.desc = desc
+        self.choices = []
+        self.default = None
+        self.type = None
+        head, _, rest = spec.partition(" ")
+        self.names = [head] if positional else head.split(",")
+        rest = rest.replace("REQUIRED", "").replace("[Multiple]", "").strip()
+        m = re.search(r":\{([^}]*)\}", rest)
+        if m:
+            self.choices = [c.strip() for c in m.group(1).split(",") if c.strip()]
+            rest = rest[: m.start()] + rest[m.end():]
+        m = re.search(r"=(\S*)$", rest)
+        if m:
+            self.default = m.group(1)
+            rest = rest[: m.start()]
+        rest = re.sub(r"\s+Excludes:.*$|\s+Needs:.*$", "", rest)
+        self.range = None
+        m = re.search(r":\S+ in (\[[^]]*\])", rest)
+        if m:
+            self.range = m.group(1)
+            rest = rest[: m.start()] + rest[m.end():]
+        words = rest.split()
+        self.type = words[0].split(":")[0] if words and not positional else None
+
+    @property
+    def takes_value(self):
+        return self.type is not None or bool(self.choices)
+
+    def long_names(self):
+        return [n for n in self.names if n.startswith("-")]
+
+
+def parse_help(text):
+    """CLI11 2.1 help text -> {'options': [...], 'positionals': [...], 'subcommands': [(n, s)]}."""
+    out = {"options": [], "positionals": [], "subcommands": []}
+    section = None
+    current = None
+    for line in text.splitlines():
+        if line and not line.startswith(" "):
+            low = line.rstrip(":").strip().lower()
+            section = low if line.endswith(":") and low in (
+                "options", "positionals", "subcommands") else None
+            current = None
+            continue
+        if section is None or not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(" "))
+        if indent == 2:
+            parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
+            spec, desc = parts[0], (parts[1] if len(parts) > 1 else "")
+            if section == "subcommands":
+                current = [spec, desc]
+                out["subcommands"].append(current)
+            else:
+                current = Entry(spec, desc, section == "positionals")
+                out[section].append(current)
+        elif current is not None:  # a wrapped description
+            extra = line.strip()
+            if section == "subcommands":
+                current[1] = (current[1] + " " + extra).strip()
+            else:
+                current.desc = (current.desc + " " + extra).strip()
+    out["subcommands"] = [tuple(s) for s in out["subcommands"]]
+    return out
+
+
+def run_help(binary, *args):
+    proc = subprocess.run([binary, *args], capture_output=True, text=True, timeout=30)
+    if proc.returncode != 0:
+        raise SystemExit(f"gen_docs: {binary} {' '.join(args)} exited {proc.returncode}: "
+                         f"{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def collect(binary):
+    """The whole command-line surface: global options, each subcommand's options, schemas."""
+    main = parse_help(run_help(binary, "--help"))
+    commands = []
+    for name, summary in main["subcommands"]:
+        sub = parse_help(run_help(binary, name, "--help"))
+        commands.append({"name": name, "summary": summary, "options": sub["options"],
+                         "positionals": sub["positionals"]})
+    schemas = []
+    if any(c["name"] == "schema" for c in commands):
+        try:
+            schemas = [s["name"] for s in json.loads(run_help(binary, "schema", "--json"))]
+        except (ValueError, KeyError, TypeError):
+            schemas = []
+    return {"global": main["options"], "commands": commands, "schemas": schemas}
+
+
+def helpers(model):
+    """The helper names whose subcommand this binary has -> that subcommand."""
+    have = {c["name"] for c in model["commands"]}
+    return {h: cmd for h, (cmd, _) in HELPER_NAMES.items() if cmd in have}
+
+
+# ---- man page -------------------------------------------------------------------------------
+
+def roff(text):
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return ("\\&" + text) if text[:1] in (".", "'") else text
+
+
+def man_entry(e):
+    if e.positional:
+        tag = f"\\fI{roff(e.names[0])}\\fR"
+    else:
+        tag = ", ".join(f"\\fB{roff(n)}\\fR" for n in e.names)
+        if e.type:
+            tag += f" \\fI{roff(e.type)}\\fR"
+    desc = roff(e.desc[:1].upper() + e.desc[1:])
+    notes = []
+    if e.choices:
+        notes.append("one of " + ", ".join(f"\\fB{roff(c)}\\fR" for c in e.choices))
+    if e.range:
+        notes.append(f"in {roff(e.range)}")
+    if e.default is not None:
+        notes.append(f"default \\fB{roff(e.default)}\\fR")
+    if notes:
+        desc = desc.rstrip(".") + " (" + "; ".join(notes) + ")"
+    if desc and desc[-1] not in ".!?":
+        desc += "."
+    return f".TP\n{tag}\n{desc}"
+
+
+def render_man(model, template, version, datadir):
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch \
+        else datetime.datetime.now(datetime.timezone.utc)
+    glob = "\n".join(man_entry(e) for e in model["global"])
+    subs = []
+    for c in model["commands"]:
+        synopsis = f"rdmi-probe {c['name']}"
+        if c["options"]:
+            synopsis += " [OPTIONS]"
+        for p in c["positionals"]:
+            synopsis += f" {p.names[0]}"
+        part = [f'.SS "{roff(synopsis)}"', roff(c["summary"][:1].upper() + c["summary"][1:]) + "."]
+        names = [h for h, cmd in helpers(model).items() if cmd == c["name"]]
+        if names:
+            part.append(".br\nAlso run as " + ", ".join(f"\\fB{roff(h)}\\fR" for h in names)
+                        + ".")
+        part += [man_entry(e) for e in c["positionals"] + c["options"]]
+        subs.append("\n".join(part))
+    names = helpers(model)
+    helper_synopsis = "".join(f".br\n.B {roff(h)}\n[\\fIOPTIONS\\fR]\n" for h in names)
+    helper_map = []
+    for i, (h, cmd) in enumerate(names.items()):
+        forced = HELPER_NAMES[h][1]
+        run = f"rdmi-probe {cmd}" + (f" {forced}" if forced else "")
+        end = "." if i == len(names) - 1 else ","
+        helper_map.append(f".B {roff(h)}\nruns\n.BR \"{roff(run)}\" {end}")
+    page = (template.replace("@NAMES@", roff(", ".join(["rdmi-probe", *names])))
+            .replace("@HELPER_SYNOPSIS@", helper_synopsis.rstrip("\n"))
+            .replace("@HELPER_MAP@", "\n".join(helper_map))
+            .replace("@DATE@", when.strftime("%Y-%m-%d"))
+            .replace("@VERSION@", version).replace("@DATADIR@", datadir)
+            .replace("@GLOBAL_OPTIONS@", glob).replace("@SUBCOMMANDS@", "\n".join(subs)))
+    return page
+
+
+def write_gz(path, text):
+    with open(path, "wb") as raw:  # mtime 0 and no name: byte-identical between builds
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, compresslevel=9, mtime=0) as gz:
+            gz.write(text.encode())
+
+
+# ---- the --help <-> man page check ----------------------------------------------------------
+
+def man_sections(page):
+    """Man page -> {'global': set, '<subcommand>': set, '*': every option mentioned anywhere}.
+
+    An option is documented where it is the tag line (the line after .TP) of an entry in the
+    GLOBAL OPTIONS section or in a subcommand's .SS section."""
+    out = {"*": set()}
+    current = None
+    tag_next = False
+    for line in page.splitlines():
+        if line.startswith(".SH"):
+            current = "global" if "GLOBAL OPTIONS" in line else None
+        elif line.startswith(".SS"):
+            m = re.match(r'\.SS "rdmi\\-probe (\S+)', line)
+            current = m.group(1) if m else None
+            if current is not None:
+                out.setdefault(current, set())
+        if line.startswith(".\\\""):
+            continue  # a roff comment
+        plain = line.replace("\\-", "-")
+        found = re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", re.sub(r"\\f[BIR]", " ", plain))
+        out["*"].update(found)
+        if tag_next and current is not None:
+            out.setdefault(current, set()).update(found)
+        tag_next = line.startswith(".TP")
+    return out
+
+
+def option_names(entries):
+    return {n for e in entries if not e.positional for n in e.names}
+
+
+def check_man(model, page):
+    """Problems (empty when the man page and --help agree)."""
+    problems = []
+    sections = man_sections(page)
+    wanted = {"global": option_names(model["global"])}
+    for c in model["commands"]:
+        wanted[c["name"]] = option_names(c["options"])
+    every = set().union(*wanted.values())
+    for where, names in wanted.items():
+        have = sections.get(where, set())
+        for n in sorted(names - have):
+            problems.append(f"{where}: {n} is in --help but not in the man page")
+        for n in sorted(have - names):
+            problems.append(f"{where}: {n} is in the man page but not in --help")
+    for n in sorted(sections["*"] - every):
+        problems.append(f"man page mentions {n}, which no --help lists")
+    for where in sorted(set(sections) - set(wanted) - {"*"}):
+        problems.append(f"man page documents subcommand {where}, which --help does not list")
+    return problems
+
+
+# ---- completions ----------------------------------------------------------------------------
+
+def render_bash(model):
+    names = [c["name"] for c in model["commands"]]
+    glob_opts = sorted(n for e in model["global"] for n in e.names)
+    glob_valued = sorted(n for e in model["global"] if e.takes_value for n in e.names)
+    lines = [
+        "# bash completion for rdmi-probe and its helper names -*- shell-script -*-",
+        "# Generated from rdmi-probe --help by scripts/gen_docs.py; do not edit.",
+        "",
+        "_rdmi_probe_values() {",
+        "    # $1: option; prints its enumerable values, or __file__/__dir__/__none__",
+        '    case "$1" in',
+    ]
+    def words_of(e):
+        if e.choices:
+            return " ".join(e.choices)
+        return {"FILE": "__file__", "DIR": "__dir__"}.get(e.type, "__none__")
+
+    for e in model["global"]:
+        if e.takes_value:
+            lines.append(f'        {"|".join(e.names)}) echo "{words_of(e)}" ;;')
+    for c in model["commands"]:
+        for e in c["options"]:
+            if e.positional or not e.takes_value:
+                continue
+            lines.append(f'        {c["name"]}:{("|" + c["name"] + ":").join(e.names)}) '
+                         f'echo "{words_of(e)}" ;;')
+    lines += ["        *) return 1 ;;", "    esac", "}", "",
+              "_rdmi_probe_options() {", '    case "$1" in']
+    for c in model["commands"]:
+        opts = sorted(n for e in c["options"] for n in e.names)
+        lines.append(f'        {c["name"]}) echo "{" ".join(opts)}" ;;')
+    lines += ["    esac", "}", "",
+              "_rdmi_probe_positional() {",
+              '    case "$1" in']
+    if model["schemas"]:
+        lines.append(f'        schema) echo "{" ".join(model["schemas"])}" ;;')
+    for c in model["commands"]:
+        if c["positionals"] and c["name"] != "schema":
+            lines.append(f'        {c["name"]}) echo "__file__" ;;')
+    lines += ["    esac", "}", "",
+              "_rdmi_probe() {",
+              "    local cur prev cmd i word values",
+              '    cur="${COMP_WORDS[COMP_CWORD]}"',
+              '    prev=""',
+              '    [[ $COMP_CWORD -gt 0 ]] && prev="${COMP_WORDS[COMP_CWORD-1]}"',
+              '    cmd=""',
+              '    case "${COMP_WORDS[0]##*/}" in']
+    for helper, cmd in helpers(model).items():
+        lines.append(f'        {helper}) cmd={cmd} ;;')
+    lines += ["    esac",
+              f'    local commands="{" ".join(names)}"',
+              f'    local global="{" ".join(glob_opts)}"',
+              f'    local global_valued=" {" ".join(glob_valued)} "',
+              '    if [[ -z $cmd ]]; then',
+              "        for ((i = 1; i < COMP_CWORD; i++)); do",
+              '            word="${COMP_WORDS[i]}"',
+              '            if [[ $global_valued == *" $word "* ]]; then ((i++)); continue; fi',
+              '            if [[ " $commands " == *" $word "* ]]; then cmd=$word; break; fi',
+              "        done",
+              "    fi",
+              '    if [[ $prev == -* ]]; then',
+              '        values=$(_rdmi_probe_values "${cmd:+$cmd:}$prev" || _rdmi_probe_values "$prev")',
+              "        if [[ $? -eq 0 && -n $values ]]; then",
+              '            case "$values" in',
+              '                __file__) COMPREPLY=($(compgen -f -- "$cur")) ;;',
+              '                __dir__) COMPREPLY=($(compgen -d -- "$cur")) ;;',
+              "                __none__) COMPREPLY=() ;;",
+              '                *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;',
+              "            esac",
+              "            return 0",
+              "        fi",
+              "    fi",
+              '    if [[ $cur == -* ]]; then',
+              '        COMPREPLY=($(compgen -W "$global ${cmd:+$(_rdmi_probe_options "$cmd")}" -- "$cur"))',
+              "    elif [[ -z $cmd ]]; then",
+              '        COMPREPLY=($(compgen -W "$commands" -- "$cur"))',
+              "    else",
+              '        values=$(_rdmi_probe_positional "$cmd")',
+              '        if [[ $values == __file__ ]]; then',
+              '            COMPREPLY=($(compgen -f -- "$cur"))',
+              "        else",
+              '            COMPREPLY=($(compgen -W "$values" -- "$cur"))',
+              "        fi",
+              "    fi",
+              "    return 0",
+              "}",
+              "complete -F _rdmi_probe rdmi-probe " + " ".join(helpers(model)),
+              ""]
+    return "\n".join(lines)
+
+
+def zsh_quote(text):
+    return text.replace("'", "'\\''").replace("[", "\\[").replace("]", "\\]").replace(":", "\\:")
+
+
+def zsh_spec(e):
+    desc = zsh_quote(e.desc)
+    if e.choices:
+        action = f":{e.type or 'value'}:({' '.join(e.choices)})"
+    elif e.type == "FILE":
+        action = ":file:_files"
+    elif e.type == "DIR":
+        action = ":directory:_files -/"
+    elif e.takes_value:
+        action = f":{(e.type or 'value').lower()}: "
+    else:
+        action = ""
+    if len(e.names) > 1:
+        return f"'({' '.join(e.names)})'{{{','.join(e.names)}}}'[{desc}]{action}'"
+    rep = "*" if e.names[0] in ("-v", "--verbose") else ""
+    return f"'{rep}{e.names[0]}[{desc}]{action}'"
+
+
+def render_zsh(model):
+    lines = ["#compdef rdmi-probe " + " ".join(helpers(model)),
+             "# zsh completion for rdmi-probe and its helper names.",
+             "# Generated from rdmi-probe --help by scripts/gen_docs.py; do not edit.",
+             "",
+             "_rdmi_probe() {",
+             "  local -a global",
+             "  global=("]
+    lines += [f"    {zsh_spec(e)}" for e in model["global"]]
+    lines += ["  )", "  local cmd=", "  case $service in"]
+    for helper, cmd in helpers(model).items():
+        lines.append(f"    {helper}) cmd={cmd} ;;")
+    lines += ["  esac",
+              '  if [[ -z $cmd ]]; then',
+              "    local -a commands",
+              "    commands=("]
+    for c in model["commands"]:
+        lines.append(f"      '{c['name']}:{zsh_quote(c['summary'])}'")
+    lines += ["    )",
+              "    local curcontext=$curcontext state line",
+              "    typeset -A opt_args",
+              "    _arguments -C $global ': :->command' '*:: :->args' && return",
+              "    case $state in",
+              "      command) _describe -t commands 'rdmi-probe subcommand' commands; return ;;",
+              "      args) cmd=$words[1] ;;",
+              "    esac",
+              "  fi",
+              "  case $cmd in"]
+    for c in model["commands"]:
+        specs = [zsh_spec(e) for e in c["options"]]
+        for p in c["positionals"]:
+            if c["name"] == "schema" and model["schemas"]:
+                specs.append(f"':{p.names[0].lower()}:({' '.join(model['schemas'])})'")
+            else:
+                specs.append(f"':{p.names[0].lower()}:_files'")
+        lines.append(f"    {c['name']}) _arguments $global {' '.join(specs)} ;;")
+    lines += ["  esac", "}", "", '_rdmi_probe "$@"', ""]
+    return "\n".join(lines)
+
+
+# ---- self-test ------------------------------------------------------------------------------
+
+CANNED_MAIN = """rdmi-probe: environment
+Usage: rdmi-probe [OPTIONS] [SUBCOMMAND]
+
+Options:
+  -h,--help                   Print this help message and exit
+  --output FILE               write the document to FILE
+  --root DIR=/                probe a mounted root
+  --timeout SECONDS:FLOAT in [0.001 - 3600]=10
+                              bound on the run
+  -v,--verbose                more detail
+  --color WHEN:{auto,always,never}=auto
+                              colour the human output: auto, always
+                              or never
+
+Subcommands:
+  symbols                     audit symbols
+"""
+CANNED_SUB = """audit symbols
+Usage: rdmi-probe symbols [OPTIONS] [A]
+
+Positionals:
+  A TEXT REQUIRED             a document
+
+Options:
+  -h,--help                   Print this help message and exit
+  --side TEXT:{host,dpu}      host or dpu
+  --module NAME               module
+"""
+
+
+def self_test():
+    failures = []
+
+    def expect(cond, what):
+        if not cond:
+            failures.append(what)
+
+    main = parse_help(CANNED_MAIN)
+    color = [e for e in main["options"] if e.names == ["--color"]]
+    expect(len(color) == 1, "--color parsed")
+    if color:
+        expect(color[0].choices == ["auto", "always", "never"], f"choices {color[0].choices}")
+        expect(color[0].default == "auto", f"default {color[0].default}")
+        expect(color[0].type == "WHEN", f"type {color[0].type}")
+        expect("or never" in color[0].desc, "wrapped description joined")
+    timeout = [e for e in main["options"] if e.names == ["--timeout"]][0]
+    expect((timeout.type, timeout.range, timeout.default) == ("SECONDS", "[0.001 - 3600]", "10"),
+           f"timeout {timeout.type} {timeout.range} {timeout.default}")
+    root = [e for e in main["options"] if e.names == ["--root"]][0]
+    expect(root.type == "DIR" and root.default == "/", f"root {root.type} {root.default}")
+    expect([e.names for e in main["options"]][0] == ["-h", "--help"], "short+long names")
+    expect(main["subcommands"] == [("symbols", "audit symbols")], f"{main['subcommands']}")
+    sub = parse_help(CANNED_SUB)
+    expect(len(sub["positionals"]) == 1 and sub["positionals"][0].names == ["A"], "positional")
+    side = [e for e in sub["options"] if e.names == ["--side"]][0]
+    expect(side.choices == ["host", "dpu"], f"side {side.choices}")
+    model = {"global": main["options"], "commands": [
+        {"name": "symbols", "summary": "audit symbols", "options": sub["options"],
+         "positionals": sub["positionals"]}], "schemas": []}
+    template = ".TH X 1\n.SH GLOBAL OPTIONS\n@GLOBAL_OPTIONS@\n.SH SUBCOMMANDS\n@SUBCOMMANDS@\n" \
+               ".SH EXAMPLES\n.B rdmi-probe \\-\\-color never\n"
+    page = render_man(model, template, "0", "/usr/share")
+    expect(check_man(model, page) == [], f"generated page agrees: {check_man(model, page)}")
+    dropped = page.replace("\\fB\\-\\-module\\fR", "\\fBmodule\\fR")
+    expect(any("--module is in --help but not" in p for p in check_man(model, dropped)),
+           "a missing option is caught")
+    added = page + ".TP\n\\fB\\-\\-bogus\\fR\nnothing\n"
+    expect(any("--bogus" in p for p in check_man(model, added)), "an extra option is caught")
+    stale = page + ".SH EXAMPLES\n.B rdmi-probe \\-\\-gone\n"
+    expect(any("--gone" in p for p in check_man(model, stale)), "a stale example is caught")
+    bash = render_bash(model)
+    expect("--color) echo \"auto always never\"" in bash, "bash values")
+    zsh = render_zsh(model)
+    expect("(auto always never)" in zsh, "zsh values")
+    for f in failures:
+        print("FAIL:", f)
+    print(f"gen_docs self-test: {'FAILED' if failures else 'ok'}")
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary")
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("mode", nargs="?", choices=["man", "bash", "zsh", "check-man"])
+    ap.add_argument("manpage", nargs="?")
+    ap.add_argument("--template")
+    ap.add_argument("--version", default="0")
+    ap.add_argument("--datadir", default="/usr/share")
+    ap.add_argument("--out")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test()
+    if not args.binary or not args.mode:
+        ap.error("--binary and a mode are needed")
+    model = collect(args.binary)
+    if args.mode == "man":
+        with open(args.template, encoding="utf-8") as f:
+            page = render_man(model, f.read(), args.version, args.datadir)
+        problems = check_man(model, page)
+        if problems:  # the template mentions an option the program lacks
+            print("\n".join(problems), file=sys.stderr)
+            return 1
+        os.makedirs(args.out, exist_ok=True)
+        write_gz(os.path.join(args.out, "rdmi-probe.1.gz"), page)
+        for helper in helpers(model):
+            write_gz(os.path.join(args.out, helper + ".1.gz"), ".so man1/rdmi-probe.1\n")
+    elif args.mode in ("bash", "zsh"):
+        text = render_bash(model) if args.mode == "bash" else render_zsh(model)
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        opener = gzip.open if args.manpage.endswith(".gz") else open
+        with opener(args.manpage, "rt", encoding="utf-8") as f:
+            problems = check_man(model, f.read())
+        for p in problems:
+            print("FAIL:", p)
+        print(f"man page vs --help: {len(problems)} problem(s)")
+        return 1 if problems else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
