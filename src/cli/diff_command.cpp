@@ -63,7 +63,10 @@ class DiffCommand final : public Command {
                               document_name(a->document),
                               document_name(b->document),
                               diff::ignored_fields(options),
-                              diff::compare(a->document, b->document, options)};
+                              diff::compare(a->document, b->document, options),
+                              std::nullopt};
+        if (a->kind->name == "symbols")
+            outcome.symbols = diff::symbols_view(a->document, b->document);
         const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
                                                        : diff::to_text(session.style(), outcome);
         if (auto written = session.emit(out); !written) return fail(session, written.gap().message);

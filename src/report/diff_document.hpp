@@ -39,6 +39,22 @@ std::vector<std::string> ignored_fields(const Options& options);
 /// Every difference between two documents, in document order (A's, then what only B has).
 std::vector<Change> compare(const Json& a, const Json& b, const Options& options);
 
+/// For two symbol audits: exported in B but not A, exported in A but not B, experimental in A
+/// and stable in B, newly deprecated, and any other stability change. Names sorted.
+struct SymbolsView {
+    std::vector<std::string> added;
+    std::vector<std::string> removed;
+    std::vector<std::string> promoted;
+    std::vector<std::string> deprecated;
+    std::vector<std::string> changed;
+};
+
+/// The symbol-level view of two symbols documents (their /symbols arrays).
+SymbolsView symbols_view(const Json& a, const Json& b);
+
+/// {"added": [...], "removed": [...], "promoted": [...], "deprecated": [...], "changed": [...]}
+Json to_json(const SymbolsView& view);
+
 /// The inputs and outcome, for the outputs.
 struct Outcome {
     std::string kind;  ///< the document kind both inputs are
@@ -48,6 +64,7 @@ struct Outcome {
     std::optional<std::string> b_document;
     std::vector<std::string> ignored;
     std::vector<Change> changes;
+    std::optional<SymbolsView> symbols;  ///< for two symbol audits
 };
 
 /// The diff document (schemas/rdmi-probe-diff.schema.json).

@@ -37,7 +37,7 @@ Json to_json(const Outcome& outcome) {
                 {"equal", outcome.changes.empty()},
                 {"ignored", outcome.ignored},
                 {"changes", std::move(changes)},
-                {"symbols", nullptr}};
+                {"symbols", outcome.symbols ? to_json(*outcome.symbols) : Json(nullptr)}};
 }
 
 std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
@@ -59,6 +59,28 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                 break;
         }
         out += text::wrap(style, row, 0, 4) + "\n";
+    }
+    if (outcome.symbols) {
+        const auto& v = *outcome.symbols;
+        auto line = [&](const char* what, const std::vector<std::string>& names) {
+            if (names.empty()) return;
+            std::string list;
+            for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+            out +=
+                text::wrap(style,
+                           std::string(what) + " (" + std::to_string(names.size()) + "): " + list,
+                           0, 4) +
+                "\n";
+        };
+        out += "\nSymbols:\n";
+        line("  added", v.added);
+        line("  removed", v.removed);
+        line("  promoted to stable", v.promoted);
+        line("  deprecated", v.deprecated);
+        line("  other stability changes", v.changed);
+        if (v.added.empty() && v.removed.empty() && v.promoted.empty() && v.deprecated.empty() &&
+            v.changed.empty())
+            out += "  no symbol added, removed or changed in stability\n";
     }
     if (!outcome.changes.empty()) out += "\n";
     out += outcome.changes.empty()

@@ -66,7 +66,7 @@ TEST_CASE("arrays: identity keys, composite keys, scalar sets, positions") {
 TEST_CASE("type changes are changes; the diff document and text agree") {
     auto c = compare(Json::parse(R"({"mtu": 1500})"), Json::parse(R"({"mtu": "1500"})"), {});
     REQUIRE(c.size() == 1);
-    Outcome o{"collect-state", "/a", "/b", "collect-host-state", std::nullopt, {}, c};
+    Outcome o{"collect-state", "/a", "/b", "collect-host-state", std::nullopt, {}, c, std::nullopt};
     Json doc = to_json(o);
     CHECK(doc["equal"] == false);
     CHECK(doc["b"]["document"].is_null());
