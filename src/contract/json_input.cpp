@@ -2,40 +2,14 @@
 // code that walks a parsed document does, so depth is capped before parsing.
 #include "contract/json_input.hpp"
 
-namespace rdmi::contract {
+#include "core/json_input.hpp"
 
-std::size_t json_depth(std::string_view text, std::size_t limit) {
-    std::size_t depth = 0;
-    std::size_t deepest = 0;
-    bool in_string = false;
-    bool escaped = false;
-    for (char c : text) {
-        if (in_string) {
-            if (escaped) {
-                escaped = false;
-            } else if (c == '\\') {
-                escaped = true;
-            } else if (c == '"') {
-                in_string = false;
-            }
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > deepest) deepest = depth;
-            if (deepest > limit) return limit + 1;
-        } else if ((c == ']' || c == '}') && depth > 0) {
-            --depth;
-        }
-    }
-    return deepest;
-}
+namespace rdmi::contract {
 
 Result<Json> parse_document(std::string_view text) {
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return make_gap(GapReason::malformed, "empty file (no JSON document)");
-    if (json_depth(text, kMaxDocumentDepth) > kMaxDocumentDepth) {
+    if (json_too_deep_at(text, kMaxDocumentDepth) != std::string_view::npos) {
         return make_gap(GapReason::malformed, "JSON nested deeper than " +
                                                   std::to_string(kMaxDocumentDepth) +
                                                   " levels (not a document rdmi-probe writes)");

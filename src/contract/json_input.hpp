@@ -16,10 +16,6 @@ inline constexpr std::size_t kMaxDocumentBytes = std::size_t{64} << 20U;
 /// Deepest nesting accepted; real documents nest fewer than 10 levels.
 inline constexpr std::size_t kMaxDocumentDepth = 256;
 
-/// The deepest [ / { nesting of JSON text, counting only brackets outside strings; stops
-/// counting (returns limit + 1) once `limit` is exceeded. Never recursive.
-std::size_t json_depth(std::string_view text, std::size_t limit);
-
 /// Parses JSON text: a Gap (malformed) for empty text, nesting deeper than kMaxDocumentDepth
 /// or invalid JSON (with the byte where it broke). Never throws.
 Result<Json> parse_document(std::string_view text);

@@ -31,10 +31,11 @@ std::string at(std::string_view bytes, std::size_t offset) {
     return " at line " + std::to_string(pos.line) + ", column " + std::to_string(pos.column);
 }
 
-// A linear pre-pass: the nesting depth is checked before the library builds (and later destroys)
-// a tree, so a 10k-deep document never reaches its recursive code paths. Returns the offset of
-// the bracket that goes too deep, or npos.
-std::size_t too_deep_at(std::string_view bytes) {
+}  // namespace
+
+// Linear and iterative: the depth is known before the JSON library builds (and later destroys)
+// a tree, so a 10k-deep document never reaches its recursive code paths.
+std::size_t json_too_deep_at(std::string_view bytes, std::size_t limit) {
     std::size_t depth = 0;
     bool in_string = false;
     bool escaped = false;
@@ -53,13 +54,15 @@ std::size_t too_deep_at(std::string_view bytes) {
         if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
-            if (++depth > kMaxJsonInputDepth) return i;
+            if (++depth > limit) return i;
         } else if ((c == ']' || c == '}') && depth > 0) {
             --depth;
         }
     }
     return std::string_view::npos;
 }
+
+namespace {
 
 // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the
 // part after the position, which is the useful one; the position is recomputed by at().
@@ -82,7 +85,8 @@ Result<nlohmann::json> parse_json_input(std::string_view bytes, std::string_view
                                                   std::to_string(kMaxJsonInputBytes) + ")");
     if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return make_gap(GapReason::malformed, shown + ": empty JSON input");
-    if (const auto deep = too_deep_at(bytes); deep != std::string_view::npos)
+    if (const auto deep = json_too_deep_at(bytes, kMaxJsonInputDepth);
+        deep != std::string_view::npos)
         return make_gap(GapReason::malformed, shown + ": JSON nested deeper than " +
                                                   std::to_string(kMaxJsonInputDepth) + " levels" +
                                                   at(bytes, deep));

@@ -1,5 +1,6 @@
 // Tests for bounded JSON input.
 #include "contract/json_input.hpp"
+#include "core/json_input.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,12 +10,12 @@
 namespace rdmi::contract {
 namespace {
 
-TEST_CASE("json_depth counts brackets outside strings only") {
-    CHECK(json_depth("{}", 10) == 1);
-    CHECK(json_depth(R"({"a": [[1], {"b": 2}]})", 10) == 3);
-    CHECK(json_depth(R"({"a": "[[[[[[", "b": "\"[{"})", 10) == 1);
-    CHECK(json_depth("42", 10) == 0);
-    CHECK(json_depth(std::string(10000, '['), 256) == 257);
+TEST_CASE("json_too_deep_at counts brackets outside strings only") {
+    CHECK(json_too_deep_at("{}", 1) == std::string_view::npos);
+    CHECK(json_too_deep_at(R"({"a": [[1], {"b": 2}]})", 3) == std::string_view::npos);
+    CHECK(json_too_deep_at(R"({"a": [[1], {"b": 2}]})", 2) == 7);
+    CHECK(json_too_deep_at(R"({"a": "[[[[[[", "b": "\"[{"})", 1) == std::string_view::npos);
+    CHECK(json_too_deep_at(std::string(10000, '['), 256) == 256);
 }
 
 TEST_CASE("parse_document: empty, deep and invalid input are malformed, never thrown") {
