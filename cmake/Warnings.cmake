@@ -4,9 +4,10 @@ function(rdmi_probe_set_warnings target)
                                            -Wno-sign-conversion -Wnon-virtual-dtor
                                            -Wold-style-cast -Woverloaded-virtual)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-    # GCC 12 reports std::string copies as overlapping or oversized memcpy at -O3 (GCC bugs
-    # 105651, 105329): false positives in libstdc++ code, not in ours.
-    target_compile_options(${target} PRIVATE -Wno-restrict -Wno-stringop-overflow)
+    # GCC 12 reports std::string copies as overlapping or oversized memcpy when optimising (GCC bugs
+    # 105651, 105329, 107852): false positives in libstdc++ code, not in ours.
+    target_compile_options(${target} PRIVATE -Wno-restrict -Wno-stringop-overflow
+                                             -Wno-stringop-overread -Wno-array-bounds)
   endif()
   if(RDMI_PROBE_WERROR)
     target_compile_options(${target} PRIVATE -Werror)

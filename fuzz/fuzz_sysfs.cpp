@@ -91,7 +91,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         default:
             expect_one_line(parse_proc_modules(bytes));
             expect_one_line(parse_hugetlbfs_mounts(bytes));
-            (void)quoted(bytes);
+            (void)quote_for_message(bytes);
             break;
     }
     return 0;

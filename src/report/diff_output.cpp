@@ -14,7 +14,10 @@ Json input(const std::string& path, const std::optional<std::string>& document) 
 std::string short_value(const Json& value) {
     std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     constexpr std::size_t kMax = 120;
-    if (text.size() > kMax) text = text.substr(0, kMax - 3) + "...";
+    if (text.size() > kMax) {
+        text.resize(kMax - 3);
+        text += "...";
+    }
     return text;
 }
 

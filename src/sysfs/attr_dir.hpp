@@ -53,11 +53,9 @@ class AttrDir {
     template <typename T, typename Parse>
     [[nodiscard]] Sourced<T> get(std::string_view name, Parse parse) const {
         auto bytes = read(name);
-        if (!bytes)
-            return Sourced<T>::missing(bytes.gap(), source(name));
+        if (!bytes) return Sourced<T>::missing(bytes.gap(), source(name));
         Result<T> parsed = parse(*bytes);
-        if (!parsed)
-            return Sourced<T>::missing(located(name, parsed.gap()), source(name));
+        if (!parsed) return Sourced<T>::missing(located(name, parsed.gap()), source(name));
         return Sourced<T>::of(std::move(parsed).value(), source(name));
     }
 

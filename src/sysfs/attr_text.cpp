@@ -25,7 +25,7 @@ Gap malformed(std::string problem) {
     return Gap{GapReason::malformed, std::move(problem)};
 }
 
-std::string quoted(std::string_view text) {
+std::string quote_for_message(std::string_view text) {
     static constexpr std::array<char, 16> kHex = {'0', '1', '2', '3', '4', '5', '6', '7',
                                                   '8', '9', 'a', 'b', 'c', 'd', 'e', 'f'};
     std::string out = "\"";
@@ -40,45 +40,37 @@ std::string quoted(std::string_view text) {
             out += kHex[u & 0xfU];
         }
     }
-    if (text.size() > kQuoteLimit)
-        out += "...";
+    if (text.size() > kQuoteLimit) out += "...";
     out += '"';
     return out;
 }
 
 Result<std::string_view> attr_line(std::string_view bytes) {
-    while (!bytes.empty() && is_space(bytes.front()))
-        bytes.remove_prefix(1);
-    while (!bytes.empty() && is_space(bytes.back()))
-        bytes.remove_suffix(1);
-    if (bytes.empty())
-        return malformed("empty");
+    while (!bytes.empty() && is_space(bytes.front())) bytes.remove_prefix(1);
+    while (!bytes.empty() && is_space(bytes.back())) bytes.remove_suffix(1);
+    if (bytes.empty()) return malformed("empty");
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-        if (bytes[i] == '\n')
-            return malformed("more than one line: " + quoted(bytes));
+        if (bytes[i] == '\n') return malformed("more than one line: " + quote_for_message(bytes));
         if (!is_printable(bytes[i]) && bytes[i] != '\t')
-            return malformed("binary data, not text: " + quoted(bytes));
+            return malformed("binary data, not text: " + quote_for_message(bytes));
     }
     return bytes;
 }
 
 Result<std::string> parse_line(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     return std::string(*line);
 }
 
 Result<std::uint64_t> parse_unsigned(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     return parse_decimal(*line, std::numeric_limits<std::uint64_t>::max());
 }
 
 Result<std::string> parse_first_line(std::string_view bytes) {
-    while (!bytes.empty() && is_space(bytes.front()))
-        bytes.remove_prefix(1);
+    while (!bytes.empty() && is_space(bytes.front())) bytes.remove_prefix(1);
     return parse_line(bytes.substr(0, bytes.find('\n')));
 }
 
@@ -87,9 +79,10 @@ Result<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        return malformed("not a decimal number: " + quoted(text));
+        return malformed("not a decimal number: " + quote_for_message(text));
     if (ec == std::errc::result_out_of_range || value > max)
-        return malformed("out of range (max " + std::to_string(max) + "): " + quoted(text));
+        return malformed("out of range (max " + std::to_string(max) +
+                         "): " + quote_for_message(text));
     return value;
 }
 
@@ -98,9 +91,9 @@ Result<std::int64_t> parse_signed(std::string_view text, std::int64_t min, std::
     const char* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
-        return malformed("not a decimal number: " + quoted(text));
+        return malformed("not a decimal number: " + quote_for_message(text));
     if (ec == std::errc::result_out_of_range || value < min || value > max)
-        return malformed("out of range: " + quoted(text));
+        return malformed("out of range: " + quote_for_message(text));
     return value;
 }
 
@@ -112,9 +105,9 @@ Result<std::uint64_t> parse_hex(std::string_view text, std::uint64_t max) {
     const char* end = digits.data() + digits.size();
     auto [ptr, ec] = std::from_chars(digits.data(), end, value, 16);
     if (digits.empty() || ec == std::errc::invalid_argument || ptr != end)
-        return malformed("not a hexadecimal number: " + quoted(text));
+        return malformed("not a hexadecimal number: " + quote_for_message(text));
     if (ec == std::errc::result_out_of_range || value > max)
-        return malformed("out of range: " + quoted(text));
+        return malformed("out of range: " + quote_for_message(text));
     return value;
 }
 

@@ -34,7 +34,7 @@ Result<std::uint64_t> parse_hex(std::string_view text, std::uint64_t max);
 
 /// `text` quoted for a message, shortened to a few dozen characters and with non-printable
 /// bytes shown as \xNN.
-std::string quoted(std::string_view text);
+std::string quote_for_message(std::string_view text);
 
 /// A malformed Gap whose message is `problem` (the caller prefixes the path).
 Gap malformed(std::string problem);

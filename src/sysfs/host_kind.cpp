@@ -13,8 +13,7 @@ bool ends_with(std::string_view text, std::string_view suffix) {
 }
 
 bool is_bluefield_nic(const Function& fn) {
-    if (fn.kind != FunctionKind::pf || !fn.device.ok())
-        return false;
+    if (fn.kind != FunctionKind::pf || !fn.device.ok()) return false;
     const auto product = find_product(*fn.device.value);
     return product && product->bluefield && product->device_id != kBlueFieldManagementId;
 }
@@ -25,8 +24,7 @@ bool is_management(const Function& fn) {
 
 std::string mode_command(const DeviceInventory& devices) {
     for (const auto& fn : devices.functions) {
-        if (is_bluefield_nic(fn))
-            return "mlxconfig -d " + fn.name + " q INTERNAL_CPU_MODEL";
+        if (is_bluefield_nic(fn)) return "mlxconfig -d " + fn.name + " q INTERNAL_CPU_MODEL";
     }
     return {};
 }

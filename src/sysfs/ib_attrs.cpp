@@ -21,82 +21,72 @@ char lower(char c) {
 
 Result<NumberedName> parse_numbered_name(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     const auto colon = line->find(": ");
     if (colon == std::string_view::npos || colon == 0 || colon + 2 >= line->size())
-        return malformed("not \"<number>: <name>\": " + quoted(*line));
+        return malformed("not \"<number>: <name>\": " + quote_for_message(*line));
     auto number = parse_decimal(line->substr(0, colon), 0xffffffffU);
-    if (!number)
-        return malformed("not \"<number>: <name>\": " + quoted(*line));
+    if (!number) return malformed("not \"<number>: <name>\": " + quote_for_message(*line));
     return NumberedName{static_cast<std::uint32_t>(*number), std::string(line->substr(colon + 2))};
 }
 
 Result<std::string> parse_link_layer(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     if (*line == "InfiniBand" || *line == "Ethernet" || *line == "Unknown")
         return std::string(*line);
-    return malformed("unknown link layer " + quoted(*line));
+    return malformed("unknown link layer " + quote_for_message(*line));
 }
 
 Result<LinkRate> parse_rate(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     constexpr std::string_view kUnit = " Gb/sec";
     const auto unit = line->find(kUnit);
     if (unit == std::string_view::npos || unit == 0)
-        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quoted(*line));
+        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quote_for_message(*line));
     LinkRate rate;
     rate.text = std::string(*line);
     const std::string_view number = line->substr(0, unit);
     const char* end = number.data() + number.size();
     auto [ptr, ec] = std::from_chars(number.data(), end, rate.gbps);
     if (ec != std::errc() || ptr != end || rate.gbps < 0)
-        return malformed("not a rate in Gb/sec: " + quoted(*line));
+        return malformed("not a rate in Gb/sec: " + quote_for_message(*line));
     std::string_view rest = line->substr(unit + kUnit.size());
-    if (rest.empty())
-        return rate;
+    if (rest.empty()) return rate;
     if (rest.size() < 4 || rest.substr(0, 2) != " (" || rest.back() != ')')
-        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quoted(*line));
+        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quote_for_message(*line));
     rest = rest.substr(2, rest.size() - 3);
     const auto x = rest.find('X');
     if (x == std::string_view::npos || x == 0 ||
         !std::all_of(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(x),
                      [](char c) { return c >= '0' && c <= '9'; }))
-        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quoted(*line));
+        return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quote_for_message(*line));
     rate.width = std::string(rest.substr(0, x + 1));
     std::string_view speed = rest.substr(x + 1);
-    while (!speed.empty() && speed.front() == ' ')
-        speed.remove_prefix(1);
+    while (!speed.empty() && speed.front() == ' ') speed.remove_prefix(1);
     rate.speed = std::string(speed);
     return rate;
 }
 
 Result<std::uint32_t> parse_lid(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     if (line->substr(0, 2) != "0x")
-        return malformed("not a 0x-prefixed LID: " + quoted(*line));
+        return malformed("not a 0x-prefixed LID: " + quote_for_message(*line));
     auto value = parse_hex(*line, 0xffff);
-    if (!value)
-        return value.gap();
+    if (!value) return value.gap();
     return static_cast<std::uint32_t>(*value);
 }
 
 Result<std::string> parse_guid(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     // "%04x:%04x:%04x:%04x" (drivers/infiniband/core/sysfs.c show_node_guid).
     bool ok = line->size() == 19;
     for (std::size_t i = 0; ok && i < line->size(); ++i)
         ok = (i % 5 == 4) ? (*line)[i] == ':' : is_hex((*line)[i]);
-    if (!ok)
-        return malformed("not a GUID \"xxxx:xxxx:xxxx:xxxx\": " + quoted(*line));
+    if (!ok) return malformed("not a GUID \"xxxx:xxxx:xxxx:xxxx\": " + quote_for_message(*line));
     std::string out(*line);
     std::transform(out.begin(), out.end(), out.begin(), lower);
     return out;
@@ -104,21 +94,18 @@ Result<std::string> parse_guid(std::string_view bytes) {
 
 Result<std::string> parse_fw_ver(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     const bool ok = std::all_of(line->begin(), line->end(), [](char c) {
         return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
                c == '.' || c == '-' || c == '_';
     });
-    if (!ok)
-        return malformed("not a firmware version: " + quoted(*line));
+    if (!ok) return malformed("not a firmware version: " + quote_for_message(*line));
     return std::string(*line);
 }
 
 Result<Gid> parse_gid(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     Gid gid{};
     std::string_view rest = *line;
     for (std::size_t group = 0; group < 8; ++group) {
@@ -126,13 +113,12 @@ Result<Gid> parse_gid(std::string_view bytes) {
         const std::string_view part = group == 7 ? rest : rest.substr(0, colon);
         if ((group < 7 && colon == std::string_view::npos) || part.empty() || part.size() > 4 ||
             !std::all_of(part.begin(), part.end(), is_hex))
-            return malformed("not a GID in IPv6 notation: " + quoted(*line));
+            return malformed("not a GID in IPv6 notation: " + quote_for_message(*line));
         unsigned value = 0;
         std::from_chars(part.data(), part.data() + part.size(), value, 16);
         gid[group * 2] = static_cast<std::uint8_t>(value >> 8U);
         gid[group * 2 + 1] = static_cast<std::uint8_t>(value & 0xffU);
-        if (group < 7)
-            rest.remove_prefix(colon + 1);
+        if (group < 7) rest.remove_prefix(colon + 1);
     }
     return gid;
 }

@@ -7,11 +7,9 @@
 namespace rdmi::sysfs {
 
 std::optional<LiveHost> query_live_host(const Fs& fs) {
-    if (!fs.is_live())
-        return std::nullopt;
+    if (!fs.is_live()) return std::nullopt;
     struct utsname uts {};
-    if (::uname(&uts) != 0)
-        return std::nullopt;
+    if (::uname(&uts) != 0) return std::nullopt;
     LiveHost host;
     host.machine = uts.machine;
     host.release = uts.release;
@@ -21,8 +19,7 @@ std::optional<LiveHost> query_live_host(const Fs& fs) {
     if (count > 0) {
         std::vector<gid_t> groups(static_cast<std::size_t>(count));
         const int got = ::getgroups(count, groups.data());
-        for (int i = 0; i < got; ++i)
-            host.groups.push_back(groups[static_cast<std::size_t>(i)]);
+        for (int i = 0; i < got; ++i) host.groups.push_back(groups[static_cast<std::size_t>(i)]);
     }
     return host;
 }

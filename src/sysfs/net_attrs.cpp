@@ -22,15 +22,13 @@ bool is_hex(char c) {
 std::optional<std::uint32_t> take_number(std::string_view& text) {
     std::uint32_t value = 0;
     auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value, 10);
-    if (ec != std::errc() || ptr == text.data())
-        return std::nullopt;
+    if (ec != std::errc() || ptr == text.data()) return std::nullopt;
     text.remove_prefix(static_cast<std::size_t>(ptr - text.data()));
     return value;
 }
 
 bool take_prefix(std::string_view& text, std::string_view prefix) {
-    if (text.substr(0, prefix.size()) != prefix)
-        return false;
+    if (text.substr(0, prefix.size()) != prefix) return false;
     text.remove_prefix(prefix.size());
     return true;
 }
@@ -39,34 +37,29 @@ bool take_prefix(std::string_view& text, std::string_view prefix) {
 
 Result<std::uint32_t> parse_mtu(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     auto value = parse_decimal(*line, 0xffffffffU);
-    if (!value)
-        return value.gap();
+    if (!value) return value.gap();
     return static_cast<std::uint32_t>(*value);
 }
 
 Result<std::string> parse_operstate(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     if (std::find(kOperstates.begin(), kOperstates.end(), *line) == kOperstates.end())
-        return malformed("unknown operstate " + quoted(*line));
+        return malformed("unknown operstate " + quote_for_message(*line));
     return std::string(*line);
 }
 
 Result<std::string> parse_hw_address(std::string_view bytes) {
     auto line = attr_line(bytes);
-    if (!line)
-        return line.gap();
+    if (!line) return line.gap();
     // "xx:xx:...": groups of two hex digits; Ethernet has 6, IPoIB 20 (MAX_ADDR_LEN is 32).
     const std::size_t groups = (line->size() + 1) / 3;
     bool ok = line->size() % 3 == 2 && groups >= 1 && groups <= 32;
     for (std::size_t i = 0; ok && i < line->size(); ++i)
         ok = (i % 3 == 2) ? (*line)[i] == ':' : is_hex((*line)[i]);
-    if (!ok)
-        return malformed("not a hardware address: " + quoted(*line));
+    if (!ok) return malformed("not a hardware address: " + quote_for_message(*line));
     std::string out(*line);
     std::transform(out.begin(), out.end(), out.begin(), [](char c) {
         return (c >= 'A' && c <= 'F') ? static_cast<char>(c - 'A' + 'a') : c;
@@ -93,13 +86,11 @@ std::optional<PortName> parse_port_name(std::string_view name) {
     std::string_view rest = name;
     if (take_prefix(rest, "c")) {
         out.controller = take_number(rest);
-        if (!out.controller)
-            return std::nullopt;
+        if (!out.controller) return std::nullopt;
     }
     if (take_prefix(rest, "pf")) {
         auto pf = take_number(rest);
-        if (!pf)
-            return std::nullopt;
+        if (!pf) return std::nullopt;
         out.pf = *pf;
         if (rest == "hpf") {
             out.flavour = PortFlavour::pcipf;
@@ -112,14 +103,12 @@ std::optional<PortName> parse_port_name(std::string_view name) {
         else
             return std::nullopt;
         out.index = take_number(rest);
-        if (!out.index || !rest.empty())
-            return std::nullopt;
+        if (!out.index || !rest.empty()) return std::nullopt;
         return out;
     }
     if (!out.controller && take_prefix(rest, "p")) {
         auto port = take_number(rest);
-        if (!port || !rest.empty())
-            return std::nullopt;
+        if (!port || !rest.empty()) return std::nullopt;
         out.pf = *port;
         return out;
     }

@@ -63,8 +63,7 @@ std::string_view to_string(DpaSupport support) {
 std::optional<PciProduct> find_product(std::uint32_t device_id) {
     const auto* it = std::find_if(kProducts.begin(), kProducts.end(),
                                   [&](const PciProduct& p) { return p.device_id == device_id; });
-    if (it == kProducts.end())
-        return std::nullopt;
+    if (it == kProducts.end()) return std::nullopt;
     return *it;
 }
 

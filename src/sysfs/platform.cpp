@@ -38,8 +38,7 @@ ModuleState module_state(const Fs& fs, std::string_view name,
         return ModuleState{Sourced<bool>::of(true, provenance_of(sys)),
                            loaded ? "built-in" : "loaded or built-in"};
     }
-    if (loaded)
-        return ModuleState{Sourced<bool>::of(false, proc), ""};
+    if (loaded) return ModuleState{Sourced<bool>::of(false, proc), ""};
     return ModuleState{Sourced<bool>::missing(loaded.gap(), proc), ""};
 }
 
@@ -48,8 +47,7 @@ Sourced<std::vector<std::string>> mlx5_modules(const Fs& fs,
     std::set<std::string> names;
     if (loaded) {
         for (const auto& name : *loaded) {
-            if (name.rfind("mlx5_", 0) == 0)
-                names.insert(name);
+            if (name.rfind("mlx5_", 0) == 0) names.insert(name);
         }
     }
     bool builtin = false;
@@ -64,8 +62,7 @@ Sourced<std::vector<std::string>> mlx5_modules(const Fs& fs,
         return Sourced<std::vector<std::string>>::missing(loaded.gap(),
                                                           provenance_of(kProcModules));
     Provenance from = provenance_of(loaded ? kProcModules : kSysModule);
-    if (loaded && builtin)
-        from.ref += " + /sys/module (built-in)";
+    if (loaded && builtin) from.ref += " + /sys/module (built-in)";
     return Sourced<std::vector<std::string>>::of(
         std::vector<std::string>(names.begin(), names.end()), from);
 }
@@ -78,8 +75,7 @@ HugepagePool hugepage_pool(const Fs& fs, std::string_view size) {
 
 bool may_open_rw(const FileInfo& info, const LiveHost& who) {
     // Root passes DAC checks (CAP_DAC_OVERRIDE); others need both bits in the applicable class.
-    if (who.uid == 0)
-        return true;
+    if (who.uid == 0) return true;
     std::uint32_t bits = info.mode & 07U;
     if (info.uid == who.uid)
         bits = (info.mode >> 6U) & 07U;
@@ -92,12 +88,10 @@ bool may_open_rw(const FileInfo& info, const LiveHost& who) {
 Sourced<std::vector<UverbsNode>> uverbs_nodes(const Fs& fs, const std::optional<LiveHost>& live) {
     const Provenance from = provenance_of(kDevInfiniband);
     auto entries = fs.list_dir(kDevInfiniband);
-    if (!entries)
-        return Sourced<std::vector<UverbsNode>>::missing(entries.gap(), from);
+    if (!entries) return Sourced<std::vector<UverbsNode>>::missing(entries.gap(), from);
     std::vector<UverbsNode> nodes;
     for (const auto& entry : *entries) {
-        if (entry.name.rfind("uverbs", 0) != 0)
-            continue;
+        if (entry.name.rfind("uverbs", 0) != 0) continue;
         UverbsNode node;
         node.path = join_path(kDevInfiniband, entry.name);
         const Provenance here = provenance_of(node.path);
@@ -124,12 +118,10 @@ Sourced<std::vector<UverbsNode>> uverbs_nodes(const Fs& fs, const std::optional<
 Sourced<std::vector<std::string>> platform_devices(const Fs& fs) {
     const Provenance from = provenance_of(kPlatformDevices);
     auto entries = fs.list_dir(kPlatformDevices);
-    if (!entries)
-        return Sourced<std::vector<std::string>>::missing(entries.gap(), from);
+    if (!entries) return Sourced<std::vector<std::string>>::missing(entries.gap(), from);
     std::vector<std::string> names;
     for (const auto& entry : *entries) {
-        if (entry.name.rfind("MLNXBF", 0) == 0)
-            names.push_back(entry.name);
+        if (entry.name.rfind("MLNXBF", 0) == 0) names.push_back(entry.name);
     }
     return Sourced<std::vector<std::string>>::of(std::move(names), from);
 }

@@ -27,7 +27,7 @@ Result<std::vector<std::string>> parse_proc_modules(std::string_view bytes) {
         const std::string_view name = line.substr(0, line.find(' '));
         if (name.empty() || !std::all_of(name.begin(), name.end(), is_module_char)) {
             return malformed("line " + std::to_string(line_no) +
-                             ": not a module entry: " + quoted(line));
+                             ": not a module entry: " + quote_for_message(line));
         }
         names.emplace_back(name);
     }

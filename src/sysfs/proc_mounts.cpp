@@ -29,10 +29,8 @@ std::string page_size_option(std::string_view options) {
     while (!options.empty()) {
         const auto comma = options.find(',');
         const std::string_view opt = options.substr(0, comma);
-        if (opt.substr(0, kKey.size()) == kKey)
-            return std::string(opt.substr(kKey.size()));
-        if (comma == std::string_view::npos)
-            break;
+        if (opt.substr(0, kKey.size()) == kKey) return std::string(opt.substr(kKey.size()));
+        if (comma == std::string_view::npos) break;
         options.remove_prefix(comma + 1);
     }
     return {};
@@ -48,8 +46,7 @@ Result<std::vector<HugetlbfsMount>> parse_hugetlbfs_mounts(std::string_view byte
         std::string_view line = bytes.substr(0, nl);
         bytes.remove_prefix(nl == std::string_view::npos ? bytes.size() : nl + 1);
         ++line_no;
-        if (line.empty())
-            continue;
+        if (line.empty()) continue;
         std::array<std::string_view, 6> fields{};
         std::size_t count = 0;
         while (!line.empty() && count < fields.size()) {

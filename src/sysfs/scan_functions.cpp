@@ -62,8 +62,8 @@ void fill_kind(const AttrDir& dir, Function& fn) {
         fn.parent_pf = std::move(physfn);
         if (!is_pci_address(*fn.parent_pf.value)) {
             fn.parent_pf = Sourced<std::string>::missing(
-                Gap{GapReason::malformed,
-                    dir.shown("physfn") + ": not a PCI address: " + quoted(*fn.parent_pf.value)},
+                Gap{GapReason::malformed, dir.shown("physfn") + ": not a PCI address: " +
+                                              quote_for_message(*fn.parent_pf.value)},
                 fn.parent_pf.source);
         }
         return;
@@ -100,8 +100,7 @@ void fill_sriov(const AttrDir& dir, Function& fn) {
     }
     std::vector<std::pair<std::uint32_t, std::string>> vfs;
     for (const auto& entry : *entries) {
-        if (entry.name.rfind("virtfn", 0) != 0 || entry.name.size() == 6)
-            continue;
+        if (entry.name.rfind("virtfn", 0) != 0 || entry.name.size() == 6) continue;
         auto target = dir.link_name(entry.name);
         if (target.ok())
             vfs.emplace_back(virtfn_number(entry.name), *target.value);
@@ -109,8 +108,7 @@ void fill_sriov(const AttrDir& dir, Function& fn) {
             fn.gaps.push_back(*target.gap);
     }
     std::sort(vfs.begin(), vfs.end());
-    for (auto& vf : vfs)
-        fn.virtfns.push_back(std::move(vf.second));
+    for (auto& vf : vfs) fn.virtfns.push_back(std::move(vf.second));
 }
 
 void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& inventory) {
@@ -127,8 +125,7 @@ void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& invent
     fn.device_path = *real;
     fn.pci_address = name;
     fn.vendor = dir.get<std::uint32_t>("vendor", parse_pci_id);
-    if (fn.vendor.ok() && *fn.vendor.value != kMellanoxVendorId)
-        return;
+    if (fn.vendor.ok() && *fn.vendor.value != kMellanoxVendorId) return;
     fn.driver = dir.link_name("driver");
     if (!fn.vendor.ok() && !bound_to_mlx_driver(fn.driver)) {
         inventory.gaps.push_back(Gap{
@@ -216,21 +213,18 @@ void scan_subfunctions(const Fs& fs, DeviceInventory& inventory) {
     auto entries = fs.list_dir(kAuxDevices);
     if (!entries) {
         // No auxiliary bus simply means no SFs (the bus appears with the first aux driver).
-        if (entries.gap().reason != GapReason::not_found)
-            inventory.gaps.push_back(entries.gap());
+        if (entries.gap().reason != GapReason::not_found) inventory.gaps.push_back(entries.gap());
         return;
     }
     for (const auto& entry : *entries) {
-        if (is_sf_name(entry.name))
-            scan_one_sf(fs, entry.name, inventory);
+        if (is_sf_name(entry.name)) scan_one_sf(fs, entry.name, inventory);
     }
 }
 
 void infer_dpa(DeviceInventory& inventory) {
     std::map<std::string, const Function*, std::less<>> pfs;
     for (const auto& fn : inventory.functions) {
-        if (fn.kind == FunctionKind::pf)
-            pfs.emplace(fn.name, &fn);
+        if (fn.kind == FunctionKind::pf) pfs.emplace(fn.name, &fn);
     }
     auto own = [](const Function& fn) -> Sourced<DpaCapability> {
         if (!fn.device.ok())

@@ -13,8 +13,7 @@ void scan_netdevs(const Fs& fs, DeviceInventory& inventory) {
         const AttrDir net(fs, join_path(fn.device_path, "net"));
         auto entries = fs.list_dir(net.actual_dir());
         if (!entries) {
-            if (entries.gap().reason != GapReason::not_found)
-                fn.gaps.push_back(entries.gap());
+            if (entries.gap().reason != GapReason::not_found) fn.gaps.push_back(entries.gap());
             continue;
         }
         for (const auto& entry : *entries) {
@@ -29,8 +28,7 @@ void scan_netdevs(const Fs& fs, DeviceInventory& inventory) {
             nd.address = dir.get<std::string>("address", parse_hw_address);
             nd.phys_port_name = dir.get<std::string>("phys_port_name", parse_line);
             nd.phys_switch_id = dir.get<std::string>("phys_switch_id", parse_line);
-            if (nd.phys_port_name.ok())
-                nd.port_name = parse_port_name(*nd.phys_port_name.value);
+            if (nd.phys_port_name.ok()) nd.port_name = parse_port_name(*nd.phys_port_name.value);
             fn.netdevs.push_back(entry.name);
             inventory.netdevs.push_back(std::move(nd));
         }

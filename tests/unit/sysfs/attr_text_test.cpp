@@ -35,8 +35,8 @@ TEST_CASE("numbers: decimal, signed, hex, with ranges") {
 }
 
 TEST_CASE("quoted shortens and escapes") {
-    CHECK(quoted("ab\"c") == "\"ab\\x22c\"");
-    CHECK(quoted(std::string(50, 'a')) == "\"" + std::string(40, 'a') + "...\"");
+    CHECK(quote_for_message("ab\"c") == "\"ab\\x22c\"");
+    CHECK(quote_for_message(std::string(50, 'a')) == "\"" + std::string(40, 'a') + "...\"");
 }
 
 }  // namespace rdmi::sysfs

@@ -34,22 +34,19 @@ const NetDev& netdev(const DeviceInventory& inv, std::string_view name) {
 
 Names function_names(const DeviceInventory& inv) {
     Names out;
-    for (const auto& fn : inv.functions)
-        out.push_back(fn.name);
+    for (const auto& fn : inv.functions) out.push_back(fn.name);
     return out;
 }
 
 Names rdma_names(const DeviceInventory& inv) {
     Names out;
-    for (const auto& dev : inv.rdma_devices)
-        out.push_back(dev.name);
+    for (const auto& dev : inv.rdma_devices) out.push_back(dev.name);
     return out;
 }
 
 Names netdev_names(const DeviceInventory& inv) {
     Names out;
-    for (const auto& nd : inv.netdevs)
-        out.push_back(nd.name);
+    for (const auto& nd : inv.netdevs) out.push_back(nd.name);
     return out;
 }
 

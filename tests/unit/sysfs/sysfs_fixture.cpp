@@ -30,8 +30,7 @@ int run_fixture_script(const std::string& args) {
 }
 
 AsUnprivileged::AsUnprivileged() {
-    if (::geteuid() != 0)
-        return;
+    if (::geteuid() != 0) return;
     // Dropping the fs uid from 0 clears CAP_DAC_OVERRIDE/READ_SEARCH (capabilities(7)).
     ::setfsgid(kNobody);
     ::setfsuid(kNobody);
@@ -39,8 +38,7 @@ AsUnprivileged::AsUnprivileged() {
 }
 
 AsUnprivileged::~AsUnprivileged() {
-    if (!switched_)
-        return;
+    if (!switched_) return;
     ::setfsuid(0);
     ::setfsgid(0);
 }
