@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times `rdmi-probe --json` on the complete fixture install against the manual chain of
+# Times `rdmi-probe --json` (whose exit code reflects this machine, hence -i) on the complete fixture install against the manual chain of
 # commands it replaces, and prints both medians and their ratio.
 # Usage: bench/install_vs_manual.sh [BUILD_DIR]   (a test build: it has the fixture installs)
 set -euo pipefail
@@ -18,7 +18,7 @@ $prefix/tools/doca_caps --version; $prefix/tools/dpacc --version"
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-PKG_CONFIG_PATH=$pcdir hyperfine -N --warmup 5 --runs 50 --export-json "$out/h.json" \
+PKG_CONFIG_PATH=$pcdir hyperfine -N -i --warmup 5 --runs 50 --export-json "$out/h.json" \
   -n "rdmi-probe --json (live: loads the runtime library, runs doca_caps and dpacc)" "$probe --json --doca-prefix $prefix" \
   -n "rdmi-probe --json --root (static)" "$probe --json --root $root" \
   -n "manual chain (pkg-config x4, cat, ls, doca_caps, dpacc)" "sh -c '$manual'" >/dev/null 2>&1 || true
