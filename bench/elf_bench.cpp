@@ -70,8 +70,7 @@ void time_tool(const char* label, const std::string& command) {
     double best = 1e30;
     for (int i = 0; i < 5; ++i) {
         const auto start = std::chrono::steady_clock::now();
-        if (std::system((command + " >/dev/null 2>&1").c_str()) != 0)
-            return;
+        if (std::system((command + " >/dev/null 2>&1").c_str()) != 0) return;
         const std::chrono::duration<double, std::milli> took =
             std::chrono::steady_clock::now() - start;
         best = std::min(best, took.count());

@@ -11,8 +11,7 @@ namespace {
 
 rdmi::RootedFs open_root(const char* scenario) {
     auto fs = rdmi::RootedFs::open(std::string(RDMI_SYSFS_FIXTURES_DIR) + "/" + scenario);
-    if (!fs.ok())
-        throw std::runtime_error(fs.gap().message);
+    if (!fs.ok()) throw std::runtime_error(fs.gap().message);
     return fs.value();
 }
 

@@ -7,8 +7,7 @@ namespace {
 
 void* find_symbol(const std::vector<DynamicLibrary>& libraries, const char* name) {
     for (const auto& library : libraries) {
-        if (void* found = library.symbol(name))
-            return found;
+        if (void* found = library.symbol(name)) return found;
     }
     return nullptr;
 }
@@ -17,24 +16,21 @@ template <typename Fn>
 void resolve(const std::vector<DynamicLibrary>& libraries, const char* name, Fn& slot,
              std::vector<std::string>& missing) {
     slot = reinterpret_cast<Fn>(find_symbol(libraries, name));  // NOLINT: dlsym's documented use
-    if (slot == nullptr)
-        missing.emplace_back(name);
+    if (slot == nullptr) missing.emplace_back(name);
 }
 
 }  // namespace
 
 std::string DocaDpaApi::error_name(doca_error_t error) const {
     if (error_get_name != nullptr) {
-        if (const char* name = error_get_name(error); name != nullptr && *name != '\0')
-            return name;
+        if (const char* name = error_get_name(error); name != nullptr && *name != '\0') return name;
     }
     return std::string(fallback_error_name(error));
 }
 
 std::string DocaDpaApi::error_description(doca_error_t error) const {
     if (error_get_descr != nullptr) {
-        if (const char* descr = error_get_descr(error); descr != nullptr)
-            return descr;
+        if (const char* descr = error_get_descr(error); descr != nullptr) return descr;
     }
     return std::string(fallback_error_description(error));
 }
@@ -49,8 +45,7 @@ Result<LoadedDocaDpaApi> load_doca_dpa_api(const std::vector<std::string>& paths
     LoadedDocaDpaApi loaded;
     for (const auto& path : paths) {
         auto library = DynamicLibrary::open(path);
-        if (!library)
-            return library.gap();
+        if (!library) return library.gap();
         loaded.loaded_paths.push_back(library->loaded_path());
         loaded.libraries.push_back(std::move(library).value());
     }

@@ -27,8 +27,7 @@ struct IndexedLibrary {
 std::vector<IndexedLibrary> index_libraries(std::span<const AuditedLibrary> libraries) {
     std::vector<IndexedLibrary> out;
     for (const auto& lib : libraries) {
-        if (lib.image == nullptr)
-            continue;
+        if (lib.image == nullptr) continue;
         IndexedLibrary indexed{&lib, {}};
         for (const auto& symbol : lib.image->dynamic_symbols) {
             if (symbol.defined && !symbol.name.empty() && symbol.binding != SymbolBinding::local &&
@@ -44,8 +43,7 @@ std::vector<IndexedLibrary> index_libraries(std::span<const AuditedLibrary> libr
 // link binds to: the default `@@` version or an unversioned one.
 bool defines(const IndexedLibrary& lib, const std::string& name, const std::string& version) {
     const auto it = lib.by_name.find(name);
-    if (it == lib.by_name.end())
-        return false;
+    if (it == lib.by_name.end()) return false;
     return std::any_of(it->second.begin(), it->second.end(), [&](const ElfSymbol* s) {
         return version.empty() ? !s->version_hidden : s->version == version;
     });
@@ -62,8 +60,7 @@ void resolve(const Need& need, std::span<const IndexedLibrary> libraries,
     bool file_audited = need.version_file.empty();
     bool name_seen = false;
     for (const auto& lib : libraries) {
-        if (!need.version_file.empty() && lib.library->image->soname != need.version_file)
-            continue;
+        if (!need.version_file.empty() && lib.library->image->soname != need.version_file) continue;
         file_audited = true;
         if (defines(lib, need.name, need.version)) {
             chosen = lib.library;
@@ -94,8 +91,7 @@ void resolve(const Need& need, std::span<const IndexedLibrary> libraries,
         out.missing.push_back(dep.name);
     if (dep.stability == Stability::experimental) {
         out.experimental.push_back(dep.name);
-        if (!dep.accepted)
-            out.unaccepted_experimental.push_back(dep.name);
+        if (!dep.accepted) out.unaccepted_experimental.push_back(dep.name);
     }
     out.dependencies.push_back(std::move(dep));
 }
@@ -104,13 +100,11 @@ void collect_version_needs(const ElfImage& app, std::span<const AuditedLibrary> 
                            AppAudit& out) {
     for (const auto& need : app.version_needs) {
         for (const auto& lib : libraries) {
-            if (lib.image == nullptr || lib.image->soname != need.file)
-                continue;
+            if (lib.image == nullptr || lib.image->soname != need.file) continue;
             for (const auto& version : need.versions) {
                 const bool provided = lib.image->defines_version(version.name);
                 out.version_needs.push_back({need.file, version.name, provided});
-                if (!provided)
-                    out.missing_versions.push_back(need.file + ":" + version.name);
+                if (!provided) out.missing_versions.push_back(need.file + ":" + version.name);
             }
             break;
         }
@@ -147,8 +141,7 @@ AppAudit finish(std::vector<Need> needs, std::span<const AuditedLibrary> librari
                             }),
                 needs.end());
     const auto indexed = index_libraries(libraries);
-    for (const auto& need : needs)
-        resolve(need, indexed, options, out);
+    for (const auto& need : needs) resolve(need, indexed, options, out);
     return out;
 }
 
@@ -186,17 +179,14 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
     out.is_archive = true;
     std::vector<Need> needs;
     for (const auto& member : app) {
-        if (member.image)
-            collect_needs(*member.image, member.name, options.prefix, needs);
+        if (member.image) collect_needs(*member.image, member.name, options.prefix, needs);
     }
     // A symbol one member defines is not needed from outside the archive.
     std::unordered_map<std::string, bool> defined_inside;
     for (const auto& member : app) {
-        if (!member.image)
-            continue;
+        if (!member.image) continue;
         for (const auto& s : member.image->static_symbols) {
-            if (s.defined && s.binding != SymbolBinding::local)
-                defined_inside[s.name] = true;
+            if (s.defined && s.binding != SymbolBinding::local) defined_inside[s.name] = true;
         }
     }
     std::erase_if(needs, [&](const Need& n) { return defined_inside.contains(n.name); });
@@ -208,13 +198,11 @@ Result<AppAudit> audit_application_bytes(std::string_view bytes,
                                          const AppAuditOptions& options) {
     if (looks_like_archive(bytes)) {
         auto members = parse_archive(bytes);
-        if (!members)
-            return members.gap();
+        if (!members) return members.gap();
         return audit_application(std::span<const ArchiveMember>(*members), libraries, options);
     }
     auto image = parse_elf(bytes);
-    if (!image)
-        return image.gap();
+    if (!image) return image.gap();
     return audit_application(*image, libraries, options);
 }
 

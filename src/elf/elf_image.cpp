@@ -80,8 +80,7 @@ std::string_view to_string(SymbolVisibility visibility) {
 }
 
 std::string ElfSymbol::display_name() const {
-    if (version.empty())
-        return name;
+    if (version.empty()) return name;
     return name + (version_hidden ? "@" : "@@") + version;
 }
 
@@ -109,8 +108,7 @@ std::string ElfImage::machine_name() const {
 
 bool ElfImage::defines_version(std::string_view name) const {
     for (const auto& def : version_defs) {
-        if (!def.is_base && def.name == name)
-            return true;
+        if (!def.is_base && def.name == name) return true;
     }
     return false;
 }

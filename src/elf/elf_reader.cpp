@@ -36,8 +36,7 @@ std::string libelf_error() {
 
 void init_libelf() {
     static const bool ok = elf_version(EV_CURRENT) != EV_NONE;
-    if (!ok)
-        fail("libelf refuses EV_CURRENT");
+    if (!ok) fail("libelf refuses EV_CURRENT");
 }
 
 // Owns an Elf descriptor; elf_end on scope exit.
@@ -96,8 +95,7 @@ Elf_Data* section_data(const SectionInfo& section, const char* what) {
 void check_identity(Elf* elf, ElfImage& image) {
     std::size_t ident_size = 0;
     const char* ident = elf_getident(elf, &ident_size);
-    if (ident == nullptr || ident_size < EI_NIDENT)
-        fail("truncated ELF identification");
+    if (ident == nullptr || ident_size < EI_NIDENT) fail("truncated ELF identification");
     const auto elf_class = static_cast<unsigned char>(ident[EI_CLASS]);
     const auto data = static_cast<unsigned char>(ident[EI_DATA]);
     if (elf_class != ELFCLASS32 && elf_class != ELFCLASS64)
@@ -127,8 +125,7 @@ ElfKind kind_of(unsigned e_type) {
 void check_table(const char* what, std::uint64_t offset, std::uint64_t count,
                  std::uint64_t entry_size, std::uint64_t expected_entry_size,
                  std::uint64_t file_size) {
-    if (count == 0)
-        return;
+    if (count == 0) return;
     if (entry_size != expected_entry_size)
         fail(std::string(what) + " entry size " + std::to_string(entry_size) + ", expected " +
              std::to_string(expected_entry_size));
@@ -159,10 +156,8 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
                 file_size);
     check_table("program header table", ehdr.e_phoff, ehdr.e_phnum, ehdr.e_phentsize, phent,
                 file_size);
-    if (elf_getshdrnum(elf, &shnum) != 0)
-        fail("bad section count: " + libelf_error());
-    if (shnum > kMaxSections)
-        fail("absurd section count " + std::to_string(shnum));
+    if (elf_getshdrnum(elf, &shnum) != 0) fail("bad section count: " + libelf_error());
+    if (shnum > kMaxSections) fail("absurd section count " + std::to_string(shnum));
     if (shnum != ehdr.e_shnum && ehdr.e_shnum != 0)
         fail("section count " + std::to_string(ehdr.e_shnum) + " unreadable");
     check_table("section header table", ehdr.e_shoff, shnum, ehdr.e_shentsize, shent, file_size);
@@ -170,8 +165,7 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
 
 Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfImage& image) {
     Layout layout;
-    if (shnum == 0)
-        return layout;
+    if (shnum == 0) return layout;
     std::size_t shstrndx = 0;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         fail("bad section-name string table index: " + libelf_error());
@@ -226,8 +220,7 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
 }
 
 void read_dynamic(Elf* elf, const SectionInfo& dynamic, ElfImage& image) {
-    if (dynamic.scn == nullptr)
-        return;
+    if (dynamic.scn == nullptr) return;
     Elf_Data* data = section_data(dynamic, ".dynamic");
     const std::size_t entry = gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
     const std::size_t count = entry == 0 ? 0 : dynamic.shdr.sh_size / entry;
@@ -235,8 +228,7 @@ void read_dynamic(Elf* elf, const SectionInfo& dynamic, ElfImage& image) {
         GElf_Dyn dyn;
         if (gelf_getdyn(data, static_cast<int>(i), &dyn) == nullptr)
             fail(".dynamic entry " + std::to_string(i) + " unreadable: " + libelf_error());
-        if (dyn.d_tag == DT_NULL)
-            break;
+        if (dyn.d_tag == DT_NULL) break;
         if (dyn.d_tag == DT_SONAME)
             image.soname = string_at(elf, dynamic.shdr.sh_link, dyn.d_un.d_val, "DT_SONAME");
         else if (dyn.d_tag == DT_NEEDED)
@@ -255,8 +247,7 @@ int advance(std::uint64_t offset, std::uint64_t next, std::size_t data_size, con
 }
 
 void read_verdef(Elf* elf, const SectionInfo& verdef, ElfImage& image) {
-    if (verdef.scn == nullptr)
-        return;
+    if (verdef.scn == nullptr) return;
     Elf_Data* data = section_data(verdef, ".gnu.version_d");
     // Every entry takes at least sizeof(GElf_Verdef) bytes, so this bounds a lying sh_info.
     const std::size_t limit = data->d_size / sizeof(GElf_Verdef) + 1;
@@ -299,8 +290,7 @@ void read_verdef(Elf* elf, const SectionInfo& verdef, ElfImage& image) {
 }
 
 void read_verneed(Elf* elf, const SectionInfo& verneed, ElfImage& image) {
-    if (verneed.scn == nullptr)
-        return;
+    if (verneed.scn == nullptr) return;
     Elf_Data* data = section_data(verneed, ".gnu.version_r");
     const std::size_t limit = data->d_size / sizeof(GElf_Verneed) + 1;
     int offset = 0;
@@ -349,15 +339,12 @@ std::vector<VersionSlot> version_slots(const ElfImage& image) {
     std::vector<VersionSlot> slots;
     auto put = [&slots](unsigned index, VersionSlot slot) {
         index &= kVersionIndexMask;
-        if (index >= slots.size())
-            slots.resize(index + 1);
+        if (index >= slots.size()) slots.resize(index + 1);
         slots[index] = slot;
     };
-    for (const auto& def : image.version_defs)
-        put(def.index, {&def.name, nullptr});
+    for (const auto& def : image.version_defs) put(def.index, {&def.name, nullptr});
     for (const auto& need : image.version_needs)
-        for (const auto& entry : need.versions)
-            put(entry.index, {&entry.name, &need.file});
+        for (const auto& entry : need.versions) put(entry.index, {&entry.name, &need.file});
     return slots;
 }
 
@@ -417,8 +404,7 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
                                     const SectionInfo& shndx_table, const ElfImage& image,
                                     const char* what) {
     std::vector<ElfSymbol> symbols;
-    if (table.scn == nullptr)
-        return symbols;
+    if (table.scn == nullptr) return symbols;
     Elf_Data* data = section_data(table, what);
     Elf_Data* shndx = nullptr;
     if (shndx_table.scn != nullptr && shndx_table.shdr.sh_link == table.index)
@@ -445,8 +431,7 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
         out.size = sym.st_size;
         std::size_t section = sym.st_shndx;
         if (sym.st_shndx == SHN_XINDEX) {
-            if (shndx == nullptr)
-                fail(where + ": SHN_XINDEX without .symtab_shndx");
+            if (shndx == nullptr) fail(where + ": SHN_XINDEX without .symtab_shndx");
             section = extended_index;
         }
         out.defined = section != SHN_UNDEF;
@@ -468,8 +453,7 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
 }
 
 void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
-    if (versym.scn == nullptr || image.dynamic_symbols.empty())
-        return;
+    if (versym.scn == nullptr || image.dynamic_symbols.empty()) return;
     Elf_Data* data = section_data(versym, ".gnu.version");
     const std::size_t entry = gelf_fsize(elf, ELF_T_HALF, 1, EV_CURRENT);
     const std::size_t count = entry == 0 ? 0 : versym.shdr.sh_size / entry;
@@ -484,8 +468,7 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
             fail(".gnu.version entry " + std::to_string(i + 1) + " unreadable: " + libelf_error());
         const unsigned index = raw & kVersionIndexMask;
         // 0 is VER_NDX_LOCAL and 1 VER_NDX_GLOBAL: unversioned.
-        if (index <= 1)
-            continue;
+        if (index <= 1) continue;
         auto& symbol = image.dynamic_symbols[i];
         if (index >= slots.size() || slots[index].name == nullptr)
             fail(".gnu.version entry " + std::to_string(i + 1) + " (" + symbol.name +
@@ -504,8 +487,7 @@ ElfImage read_image(Elf* elf, std::uint64_t file_size) {
     ElfImage image;
     check_identity(elf, image);
     GElf_Ehdr ehdr;
-    if (gelf_getehdr(elf, &ehdr) == nullptr)
-        fail("unreadable ELF header: " + libelf_error());
+    if (gelf_getehdr(elf, &ehdr) == nullptr) fail("unreadable ELF header: " + libelf_error());
     image.kind = kind_of(ehdr.e_type);
     image.machine = ehdr.e_machine;
     std::size_t shnum = 0;
@@ -533,15 +515,13 @@ std::uint64_t declared_member_size(std::string_view archive, std::uint64_t at) {
     std::uint64_t size = 0;
     bool digits = false;
     for (const char c : field) {
-        if (c == ' ')
-            break;
+        if (c == ' ') break;
         if (c < '0' || c > '9')
             fail("archive member header at byte " + std::to_string(at) + ": bad size field");
         size = size * 10 + static_cast<std::uint64_t>(c - '0');
         digits = true;
     }
-    if (!digits)
-        fail("archive member header at byte " + std::to_string(at) + ": empty size field");
+    if (!digits) fail("archive member header at byte " + std::to_string(at) + ": empty size field");
     return size;
 }
 
@@ -579,14 +559,12 @@ bool looks_like_archive(std::string_view bytes) {
 }
 
 Result<ElfImage> parse_elf(std::string_view bytes) {
-    if (bytes.empty())
-        return make_gap(GapReason::malformed, "empty file");
+    if (bytes.empty()) return make_gap(GapReason::malformed, "empty file");
     try {
         init_libelf();
         std::string buffer = copy_of(bytes);
         ElfHandle elf(elf_memory(buffer.data(), buffer.size()));
-        if (elf.get() == nullptr)
-            fail("libelf cannot open it: " + libelf_error());
+        if (elf.get() == nullptr) fail("libelf cannot open it: " + libelf_error());
         switch (elf_kind(elf.get())) {
             case ELF_K_ELF:
                 return read_image(elf.get(), buffer.size());
@@ -612,8 +590,7 @@ std::string printable_name(std::string name) {
 }  // namespace
 
 Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
-    if (bytes.empty())
-        return make_gap(GapReason::malformed, "empty file");
+    if (bytes.empty()) return make_gap(GapReason::malformed, "empty file");
     if (bytes.starts_with("!<thin>\n"))
         return make_gap(GapReason::malformed,
                         "a thin archive: its members are separate files, not read");
@@ -632,10 +609,8 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
         Elf_Cmd cmd = ELF_C_READ_MMAP;
         while (cmd != ELF_C_NULL) {
             ElfHandle member(elf_begin(-1, cmd, archive.get()));
-            if (member.get() == nullptr)
-                break;
-            if (members.size() >= kMaxArchiveMembers)
-                fail("absurd archive member count");
+            if (member.get() == nullptr) break;
+            if (members.size() >= kMaxArchiveMembers) fail("absurd archive member count");
             const Elf_Arhdr* header = elf_getarhdr(member.get());
             const std::int64_t at = elf_getaroff(member.get());
             if (header == nullptr || header->ar_name == nullptr || at < 0)
@@ -647,13 +622,13 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             // The 60-byte `ar` member header, then the data padded to an even size.
             next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
             if (next_header - (size % 2) > buffer.size())
-                fail("truncated: member " + printable_name(name) + " needs " + std::to_string(size) +
-                     " bytes at byte " + std::to_string(static_cast<std::uint64_t>(at) + 60) +
-                     " of " + std::to_string(buffer.size()));
+                fail("truncated: member " + printable_name(name) + " needs " +
+                     std::to_string(size) + " bytes at byte " +
+                     std::to_string(static_cast<std::uint64_t>(at) + 60) + " of " +
+                     std::to_string(buffer.size()));
             cmd = elf_next(member.get());
             // "/" is the symbol index, "//" the long-name table, "/SYM64/" the 64-bit index.
-            if (name == "/" || name == "//" || name == "/SYM64/")
-                continue;
+            if (name == "/" || name == "//" || name == "/SYM64/") continue;
             ArchiveMember out;
             out.name = name;
             if (elf_kind(member.get()) != ELF_K_ELF) {

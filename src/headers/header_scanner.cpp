@@ -68,16 +68,14 @@ class Lexer {
                 pos_ += 2;
                 return;
             }
-            if (text_[pos_] == '\n')
-                ++line_;
+            if (text_[pos_] == '\n') ++line_;
             ++pos_;
         }
         notes_.push_back("line " + std::to_string(start_line) + ": unterminated comment");
     }
 
     void skip_to_line_end() {
-        while (pos_ < text_.size() && text_[pos_] != '\n')
-            ++pos_;
+        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
     }
 
     // A directive runs to the first newline not escaped by a backslash; comments inside it may
@@ -85,8 +83,7 @@ class Lexer {
     void skip_directive() {
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c == '\n')
-                return;
+            if (c == '\n') return;
             if (c == '\\' && peek(1) == '\n') {
                 pos_ += 2;
                 ++line_;
@@ -107,8 +104,7 @@ class Lexer {
         const std::size_t start = pos_;
         const char c = text_[pos_];
         if (is_ident_start(c)) {
-            while (pos_ < text_.size() && is_ident_char(text_[pos_]))
-                ++pos_;
+            while (pos_ < text_.size() && is_ident_char(text_[pos_])) ++pos_;
             return {TokenKind::ident, text_.substr(start, pos_ - start), line_};
         }
         if (c >= '0' && c <= '9') {
@@ -166,16 +162,14 @@ constexpr std::array<std::string_view, 20> kTypeWords{
 template <std::size_t N>
 bool one_of(std::string_view word, const std::array<std::string_view, N>& words) {
     for (const auto w : words) {
-        if (w == word)
-            return true;
+        if (w == word) return true;
     }
     return false;
 }
 
 bool is_macro_spelling(std::string_view word) {
     for (const char c : word) {
-        if (c >= 'a' && c <= 'z')
-            return false;
+        if (c >= 'a' && c <= 'z') return false;
     }
     return true;
 }
@@ -207,19 +201,15 @@ class StatementAnalyzer {
         : file_(file), out_(out) {}
 
     void analyze(const std::vector<Token>& tokens) const {
-        if (tokens.empty())
-            return;
+        if (tokens.empty()) return;
         Annotation annotation = Annotation::none;
         std::string_view macro;
         bool is_extern = false;
         for (const auto& token : tokens) {
-            if (token.kind != TokenKind::ident)
-                continue;
+            if (token.kind != TokenKind::ident) continue;
             // typedefs declare no object; static ones are not exported.
-            if (token.text == "typedef" || token.text == "static" || token.text == "using")
-                return;
-            if (token.text == "extern")
-                is_extern = true;
+            if (token.text == "typedef" || token.text == "static" || token.text == "using") return;
+            if (token.text == "extern") is_extern = true;
             if (annotation == Annotation::none) {
                 for (const auto& m : kMacros) {
                     if (token.text == m.spelling) {
@@ -232,8 +222,7 @@ class StatementAnalyzer {
         const Token* name = nullptr;
         DeclKind kind = DeclKind::function;
         find_declarator(tokens, name, kind);
-        if (name == nullptr)
-            return;
+        if (name == nullptr) return;
         if (kind == DeclKind::data && !is_extern && annotation == Annotation::none)
             return;  // a tentative definition or a stray expression, not an extern declaration
         out_.push_back(HeaderDecl{std::string(name->text), kind, annotation, std::string(macro),
@@ -301,8 +290,7 @@ class StatementAnalyzer {
 
     static bool is_annotation(std::string_view word) {
         for (const auto& m : kMacros) {
-            if (word == m.spelling)
-                return true;
+            if (word == m.spelling) return true;
         }
         return false;
     }

@@ -2,9 +2,9 @@
 #include "report/json_report.hpp"
 
 #include "build_info.hpp"
+#include "report/contract_matrix.hpp"
 #include "report/devices_json.hpp"
 #include "report/symbols_json.hpp"
-#include "report/contract_matrix.hpp"
 
 namespace rdmi::json {
 namespace {

@@ -22,8 +22,7 @@ namespace {
 const ElfSymbol* find_symbol(const std::vector<ElfSymbol>& symbols, std::string_view name,
                              std::string_view version = {}) {
     for (const auto& s : symbols) {
-        if (s.name == name && (version.empty() || s.version == version))
-            return &s;
+        if (s.name == name && (version.empty() || s.version == version)) return &s;
     }
     return nullptr;
 }
@@ -163,8 +162,7 @@ TEST_CASE("parse_elf reads aarch64, big-endian aarch64 and 32-bit i386 libraries
     };
     std::vector<Case> cases = {{fixture::kAarch64Lib, 64, ElfEndian::little, "aarch64"},
                                {fixture::kAarch64BeLib, 64, ElfEndian::big, "aarch64"}};
-    if (fixture::kHaveI386)
-        cases.push_back({fixture::kI386Lib, 32, ElfEndian::little, "i386"});
+    if (fixture::kHaveI386) cases.push_back({fixture::kI386Lib, 32, ElfEndian::little, "i386"});
     for (const auto& c : cases) {
         CAPTURE(c.path);
         const auto image = parse_fixture(c.path);
@@ -245,8 +243,7 @@ TEST_CASE("parse_archive keeps a non-ELF member as a gap and rejects thin and tr
     std::string archive = "!<arch>\n";
     archive += header("notes.txt/", 5) + "hello" + "\n";
     archive += header("app.o/", object.size()) + object;
-    if (object.size() % 2 != 0)
-        archive += "\n";
+    if (object.size() % 2 != 0) archive += "\n";
     auto members = parse_archive(archive);
     REQUIRE_MESSAGE(members.ok(), (members.ok() ? "" : members.gap().message));
     REQUIRE(members->size() == 2);
@@ -311,8 +308,7 @@ std::map<std::size_t, ReadelfRow> readelf_dyn_syms(const std::string& path) {
     std::string text;
     char buf[4096];
     std::size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0)
-        text.append(buf, n);
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
     REQUIRE(pclose(pipe) == 0);
     std::istringstream lines(text);
     std::string line;
@@ -324,8 +320,7 @@ std::map<std::size_t, ReadelfRow> readelf_dyn_syms(const std::string& path) {
             continue;
         fields >> name;
         const std::size_t index = std::stoul(num.substr(0, num.size() - 1));
-        if (index == 0)
-            continue;
+        if (index == 0) continue;
         ReadelfRow row;
         row.type = type;
         row.bind = bind;
@@ -363,8 +358,7 @@ TEST_CASE("parse_elf agrees with readelf on real Debian libraries, symbol by sym
     int compared = 0;
     for (const auto& path : libraries) {
         auto probe = RootedFs::open("/");
-        if (!probe->exists(path))
-            continue;
+        if (!probe->exists(path)) continue;
         CAPTURE(path);
         const auto image = parse_fixture(path.c_str());
         const auto rows = readelf_dyn_syms(path);
@@ -439,8 +433,7 @@ struct Raw {
     }
     [[nodiscard]] std::size_t section_of_type(std::uint32_t type) const {
         for (std::size_t i = 0; i < shdrs.size(); ++i) {
-            if (shdrs[i].sh_type == type)
-                return i;
+            if (shdrs[i].sh_type == type) return i;
         }
         FAIL("no section of type " << type);
         return 0;
@@ -457,8 +450,7 @@ TEST_CASE("parse_elf turns truncation at every header boundary into a one-line g
     cuts.push_back(raw.ehdr.e_phoff + raw.ehdr.e_phnum * sizeof(Elf64_Phdr) - 1);
     cuts.push_back(raw.ehdr.e_phoff + raw.ehdr.e_phnum * sizeof(Elf64_Phdr));
     for (const auto& shdr : raw.shdrs) {
-        if (shdr.sh_type == SHT_NOBITS || shdr.sh_type == SHT_NULL)
-            continue;
+        if (shdr.sh_type == SHT_NOBITS || shdr.sh_type == SHT_NULL) continue;
         cuts.push_back(shdr.sh_offset);
         cuts.push_back(shdr.sh_offset + shdr.sh_size / 2);
         cuts.push_back(shdr.sh_offset + shdr.sh_size);
@@ -468,8 +460,7 @@ TEST_CASE("parse_elf turns truncation at every header boundary into a one-line g
     cuts.push_back(raw.bytes.size() - 1);
     int checked = 0;
     for (const auto cut : cuts) {
-        if (cut == 0 || cut >= raw.bytes.size())
-            continue;
+        if (cut == 0 || cut >= raw.bytes.size()) continue;
         CAPTURE(cut);
         expect_malformed(std::string_view(raw.bytes).substr(0, cut));
         ++checked;
@@ -580,8 +571,7 @@ TEST_CASE("parse_elf survives random corruption of a real fixture without crashi
     int failed = 0;
     for (int round = 0; round < 400; ++round) {
         auto bytes = original;
-        for (int flips = 0; flips < 8; ++flips)
-            bytes[position(rng)] = static_cast<char>(byte(rng));
+        for (int flips = 0; flips < 8; ++flips) bytes[position(rng)] = static_cast<char>(byte(rng));
         auto result = parse_elf(bytes);
         if (!result.ok()) {
             ++failed;
@@ -603,8 +593,7 @@ TEST_CASE("parse_archive survives random corruption of a real archive without cr
     int rejected = 0;
     for (int round = 0; round < 300; ++round) {
         auto bytes = original;
-        for (int flips = 0; flips < 6; ++flips)
-            bytes[position(rng)] = static_cast<char>(byte(rng));
+        for (int flips = 0; flips < 6; ++flips) bytes[position(rng)] = static_cast<char>(byte(rng));
         auto result = parse_archive(bytes);
         if (!result.ok()) {
             ++rejected;

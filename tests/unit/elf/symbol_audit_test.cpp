@@ -18,8 +18,7 @@ const SymbolVerdict& verdict(const LibraryAudit& audit, std::string_view name) {
 
 const Evidence* evidence_from(const SymbolVerdict& v, EvidenceSource source) {
     for (const auto& e : v.evidence) {
-        if (e.source == source)
-            return &e;
+        if (e.source == source) return &e;
     }
     return nullptr;
 }
@@ -126,8 +125,7 @@ TEST_CASE("classify: no version script, so stability comes from headers or is un
     const auto bare = test::classify_fixture(library, {}, {});
     CHECK(bare.counts.unknown == 24);
     CHECK(bare.counts.experimental + bare.counts.stable + bare.counts.deprecated == 0);
-    for (const auto& v : bare.symbols)
-        CHECK(v.evidence.empty());
+    for (const auto& v : bare.symbols) CHECK(v.evidence.empty());
 }
 
 TEST_CASE("classify: a release-only version map says nothing about stability") {
@@ -136,8 +134,7 @@ TEST_CASE("classify: a release-only version map says nothing about stability") {
     std::erase_if(library.version_defs,
                   [](const VersionDef& d) { return d.name == "EXPERIMENTAL"; });
     for (auto& s : library.dynamic_symbols) {
-        if (s.version == "EXPERIMENTAL")
-            s.version = "DOCA_3.2";
+        if (s.version == "EXPERIMENTAL") s.version = "DOCA_3.2";
     }
     const auto audit = test::classify_fixture(library, {}, {});
     CHECK_FALSE(audit.version_nodes_mark_stability);
@@ -189,8 +186,7 @@ TEST_CASE("classify: runtime evidence outranks everything and a disagreement sho
 }
 
 TEST_CASE("classify: a symbol moved out of EXPERIMENTAL keeps a hidden old version") {
-    if (!fixture::kHaveAarch64)
-        return;
+    if (!fixture::kHaveAarch64) return;
     const auto library = test::fixture_image(fixture::kAarch64Lib);
     const auto audit = test::classify_fixture(library, {}, {});
     const auto& ctx = verdict(audit, "doca_rdmi_connection_as_ctx");

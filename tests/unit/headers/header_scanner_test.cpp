@@ -16,8 +16,7 @@ namespace {
 
 std::map<std::string, HeaderDecl> by_name(const HeaderScan& scan) {
     std::map<std::string, HeaderDecl> out;
-    for (const auto& d : scan.decls)
-        out[d.name] = d;
+    for (const auto& d : scan.decls) out[d.name] = d;
     return out;
 }
 
@@ -227,10 +226,8 @@ TEST_CASE("scan_header survives arbitrary bytes and mangled fixture headers") {
                                : specials[static_cast<std::size_t>(byte(rng)) % specials.size()];
         text.resize(position(rng));
         const auto scan = scan_header(text, "mangled.h");
-        for (const auto& note : scan.notes)
-            CHECK(note.find('\n') == std::string::npos);
-        for (const auto& decl : scan.decls)
-            CHECK_FALSE(decl.name.empty());
+        for (const auto& note : scan.notes) CHECK(note.find('\n') == std::string::npos);
+        for (const auto& decl : scan.decls) CHECK_FALSE(decl.name.empty());
     }
 }
 

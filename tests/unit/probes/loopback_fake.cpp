@@ -52,8 +52,7 @@ LoopbackVerdict run_fake(const LoopbackOptions& options, std::chrono::millisecon
 
 const LoopbackStep* find_step(const LoopbackVerdict& verdict, std::string_view id) {
     for (const auto& step : verdict.steps) {
-        if (step.id == id)
-            return &step;
+        if (step.id == id) return &step;
     }
     return nullptr;
 }

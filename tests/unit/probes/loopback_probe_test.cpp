@@ -40,8 +40,7 @@ void make_fake_prefix(const test::TempTree& tree, bool with_rdma = true) {
     }
     tree.symlink(RDMI_TEST_FAKE_DOCA, libdir + "/libdoca_common.so");
     tree.symlink(RDMI_TEST_FAKE_DOCA, libdir + "/libdoca_dpa.so");
-    if (with_rdma)
-        tree.symlink(RDMI_TEST_FAKE_DOCA, libdir + "/libdoca_rdma.so.3");
+    if (with_rdma) tree.symlink(RDMI_TEST_FAKE_DOCA, libdir + "/libdoca_rdma.so.3");
 }
 
 LoopbackVerdict probe(const Fs& fs, const std::string& prefix, const LoopbackOptions& options,

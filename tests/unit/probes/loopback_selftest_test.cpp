@@ -20,8 +20,7 @@ LoopbackVerdict run_selftest(bool hide_rdmi, int level = 1) {
     auto plugin = loopback::load_dpa_plugin(RDMI_TEST_FAKE_PLUGIN);
     REQUIRE(plugin.ok());
     doca::DocaDpaApi api = loaded->api;
-    if (hide_rdmi)
-        api.rdmi_poster_create = nullptr;
+    if (hide_rdmi) api.rdmi_poster_create = nullptr;
     auto options = fake_options(level);
     options.lifecycle_selftest = true;
     loopback::StepJournal journal;

@@ -20,8 +20,7 @@ namespace {
 
 std::vector<std::string> step_ids(const LoopbackVerdict& verdict) {
     std::vector<std::string> ids;
-    for (const auto& step : verdict.steps)
-        ids.push_back(step.id);
+    for (const auto& step : verdict.steps) ids.push_back(step.id);
     return ids;
 }
 
@@ -36,8 +35,7 @@ void check_clean(const FakeDoca& fake, const LoopbackVerdict& verdict) {
 std::vector<std::string> split(const std::string& text) {
     std::vector<std::string> out;
     std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(item);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(item);
     return out;
 }
 

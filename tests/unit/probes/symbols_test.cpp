@@ -134,7 +134,8 @@ TEST_CASE("live: the runtime evidence joins the static one and agrees") {
 }
 
 TEST_CASE("built against 3.3, runs against 3.2: the loader-vs-libdir finding names both files") {
-    const std::string old_libdir = fixture_dir("prefixes", "complete-3.2") + "/lib/x86_64-linux-gnu";
+    const std::string old_libdir =
+        fixture_dir("prefixes", "complete-3.2") + "/lib/x86_64-linux-gnu";
     MapEnv env({{"LD_LIBRARY_PATH", old_libdir}});
     Audit audit("/", {}, fixture_dir("prefixes", "complete-3.3"), env);
     const auto& facts = audit.ok();

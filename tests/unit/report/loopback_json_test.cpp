@@ -51,8 +51,7 @@ TEST_CASE("every kind of loopback document validates against its schema") {
     for (const auto& [key, value] : plans) {
         CAPTURE(key);
         fake.reset();
-        if (*key != '\0')
-            fake.set(key, value);
+        if (*key != '\0') fake.set(key, value);
         auto options = test::fake_options(3);
         options.lifecycle_selftest = true;
         options.bytes = 65536;
