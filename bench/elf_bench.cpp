@@ -1,8 +1,9 @@
-// Benchmarks the symbol audit's static half: ELF parse, header scan and classification, on
-// generated 20,000- and 100,000-symbol versioned libraries, with readelf/nm timings for scale.
+// Benchmarks the symbol audit's static half on generated 20,000- and 100,000-symbol versioned
+// libraries (bench/gen_versioned_lib.py): the ELF read (.dynsym and its version sections), the
+// header scan, the classification, and the three together. The per_1k counter is the time per
+// 1,000 symbols (or declarations): equal at both sizes means linear growth.
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -24,78 +25,79 @@ std::string read_or_die(const std::string& path) {
     return std::move(bytes).value();
 }
 
-std::string header_of(const std::string& library) {
-    return library.substr(0, library.size() - 3) + ".h";  // libdoca_bench_N.so -> .h
+std::string library_of(const char* dir) {
+    return read_or_die(std::string(dir) + "/libdoca_bench.so");
+}
+std::string header_of(const char* dir) {
+    return read_or_die(std::string(dir) + "/include/doca_bench.h");
 }
 
-void parse(benchmark::State& state, const char* path) {
-    const auto bytes = read_or_die(path);
+const rdmi::ClassifyOptions kOptions{"doca_bench_", "libdoca_bench.so", ""};
+
+/// Items per second, and seconds per 1,000 items (printed in the benchmark's time unit).
+void per_thousand(benchmark::State& state, std::size_t items) {
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * items));
+    state.counters["per_1k"] = benchmark::Counter(
+        static_cast<double>(items) / 1000.0,
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
+void read_elf(benchmark::State& state, const char* dir) {
+    const auto bytes = library_of(dir);
     std::size_t symbols = 0;
     for (auto _ : state) {
         auto image = rdmi::parse_elf(bytes);
         symbols = image->dynamic_symbols.size();
         benchmark::DoNotOptimize(image);
     }
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * symbols));
+    per_thousand(state, symbols);
 }
 
-void scan(benchmark::State& state, const char* path) {
-    const auto text = read_or_die(header_of(path));
+void scan_header(benchmark::State& state, const char* dir) {
+    const auto text = header_of(dir);
     std::size_t decls = 0;
     for (auto _ : state) {
-        auto result = rdmi::scan_header(text, "bench.h");
+        auto result = rdmi::scan_header(text, "doca_bench.h");
         decls = result.decls.size();
         benchmark::DoNotOptimize(result);
     }
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * decls));
+    per_thousand(state, decls);
 }
 
-void parse_scan_classify(benchmark::State& state, const char* path) {
-    const auto bytes = read_or_die(path);
-    const auto text = read_or_die(header_of(path));
+void classify(benchmark::State& state, const char* dir) {
+    const auto image = rdmi::parse_elf(library_of(dir));
+    const auto headers = rdmi::scan_header(header_of(dir), "doca_bench.h");
     std::size_t symbols = 0;
     for (auto _ : state) {
-        auto image = rdmi::parse_elf(bytes);
-        auto headers = rdmi::scan_header(text, "bench.h");
-        auto audit = rdmi::classify(*image, {}, headers.decls, {},
-                                    rdmi::ClassifyOptions{"doca_bench_", "lib", ""});
+        auto audit = rdmi::classify(*image, {}, headers.decls, {}, kOptions);
         symbols = audit.symbols.size();
         benchmark::DoNotOptimize(audit);
     }
-    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * symbols));
+    per_thousand(state, symbols);
 }
 
-// Wall time of a shell command, best of five, for comparison only.
-void time_tool(const char* label, const std::string& command) {
-    double best = 1e30;
-    for (int i = 0; i < 5; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        if (std::system((command + " >/dev/null 2>&1").c_str()) != 0) return;
-        const std::chrono::duration<double, std::milli> took =
-            std::chrono::steady_clock::now() - start;
-        best = std::min(best, took.count());
+void static_audit(benchmark::State& state, const char* dir) {
+    const auto bytes = library_of(dir);
+    const auto text = header_of(dir);
+    std::size_t symbols = 0;
+    for (auto _ : state) {
+        auto image = rdmi::parse_elf(bytes);
+        auto headers = rdmi::scan_header(text, "doca_bench.h");
+        auto audit = rdmi::classify(*image, {}, headers.decls, {}, kOptions);
+        symbols = audit.symbols.size();
+        benchmark::DoNotOptimize(audit);
     }
-    std::printf("%-40s %8.2f ms (best of 5, incl. process start)\n", label, best);
+    per_thousand(state, symbols);
 }
 
 }  // namespace
 
-BENCHMARK_CAPTURE(parse, 20k, RDMI_BENCH_LIB_20K)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(parse, 100k, RDMI_BENCH_LIB_100K)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(scan, 20k, RDMI_BENCH_LIB_20K)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(scan, 100k, RDMI_BENCH_LIB_100K)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(parse_scan_classify, 20k, RDMI_BENCH_LIB_20K)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(parse_scan_classify, 100k, RDMI_BENCH_LIB_100K)->Unit(benchmark::kMillisecond);
-
-int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    std::printf("\nFor scale:\n");
-    time_tool("readelf --dyn-syms -W (20k)",
-              std::string("readelf --dyn-syms -W ") + RDMI_BENCH_LIB_20K);
-    time_tool("readelf --dyn-syms -W (100k)",
-              std::string("readelf --dyn-syms -W ") + RDMI_BENCH_LIB_100K);
-    time_tool("nm -D (100k)", std::string("nm -D ") + RDMI_BENCH_LIB_100K);
-    return 0;
-}
+BENCHMARK_CAPTURE(read_elf, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(read_elf, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(scan_header, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(scan_header, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(classify, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(classify, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(static_audit, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(static_audit, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();

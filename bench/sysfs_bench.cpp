@@ -1,9 +1,14 @@
-// Benchmarks the sysfs scan over the generated fixture roots (time per scan and per function).
+// Benchmarks the sysfs scan, and the whole devices probe built on it, over the generated fixture
+// roots: time per scan and per PCI function (the per_function counter).
 #include <benchmark/benchmark.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <string>
 
+#include "os/env.hpp"
 #include "os/rooted_fs.hpp"
+#include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
 #include "sysfs/platform.hpp"
 
@@ -15,6 +20,14 @@ rdmi::RootedFs open_root(const char* scenario) {
     return fs.value();
 }
 
+// Seconds per function per scan: the linearity figure.
+void per_function(benchmark::State& state, std::size_t functions) {
+    state.counters["functions"] = static_cast<double>(functions);
+    state.counters["per_function"] = benchmark::Counter(
+        static_cast<double>(functions),
+        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+
 void scan_devices_of(benchmark::State& state, const char* scenario) {
     const auto fs = open_root(scenario);
     std::size_t functions = 0;
@@ -23,11 +36,7 @@ void scan_devices_of(benchmark::State& state, const char* scenario) {
         functions = inventory.functions.size();
         benchmark::DoNotOptimize(inventory);
     }
-    state.counters["functions"] = static_cast<double>(functions);
-    // Seconds per function per scan: the linearity figure.
-    state.counters["per_function"] = benchmark::Counter(
-        static_cast<double>(functions),
-        benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+    per_function(state, functions);
 }
 
 void BM_scan_devices_scale(benchmark::State& state) {
@@ -38,6 +47,35 @@ void BM_scan_devices_cx7_vfs(benchmark::State& state) {
 }
 void BM_scan_devices_bf3_arm(benchmark::State& state) {
     scan_devices_of(state, "bf3-arm");
+}
+
+// The devices probe as the report runs it under --root: scan, platform, host kind, summary,
+// checks (no verbs, no DOCA: nothing live).
+void probe_devices_of(benchmark::State& state, const char* scenario) {
+    const auto fs = open_root(scenario);
+    const rdmi::MapEnv env;
+    auto log = spdlog::null_logger_st(std::string("sysfs_bench_") + scenario);
+    std::size_t functions = 0;
+    for (auto _ : state) {
+        const rdmi::ProbeContext ctx{fs,
+                                     env,
+                                     *log,
+                                     rdmi::Deadline(std::chrono::seconds(60)),
+                                     std::chrono::seconds(10),
+                                     std::nullopt,
+                                     false};
+        auto facts = rdmi::probe_devices(ctx, std::nullopt);
+        functions = facts.inventory.functions.size();
+        benchmark::DoNotOptimize(facts);
+    }
+    per_function(state, functions);
+}
+
+void BM_probe_devices_scale(benchmark::State& state) {
+    probe_devices_of(state, "scale");
+}
+void BM_probe_devices_cx7_vfs(benchmark::State& state) {
+    probe_devices_of(state, "cx7-vfs");
 }
 
 void BM_scan_platform_scale(benchmark::State& state) {
@@ -53,5 +91,7 @@ void BM_scan_platform_scale(benchmark::State& state) {
 BENCHMARK(BM_scan_devices_scale)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_scan_devices_cx7_vfs)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_scan_devices_bf3_arm)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_probe_devices_scale)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_probe_devices_cx7_vfs)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_scan_platform_scale)->Unit(benchmark::kMicrosecond);
 BENCHMARK_MAIN();

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Turns the raw timings bench/run.sh and bench/scaling.sh collect into markdown tables.
+
+    bench_tables.py run --work DIR --runs N --chain-processes N --load "a b c" --cores N
+    bench_tables.py scaling --work DIR --load "a b c" --cores N
+
+run: DIR holds main.json and symbols.json (hyperfine --export-json), report.json (one
+`rdmi-probe --json --root` output) and rss.txt ("name kB" lines).
+scaling: DIR holds <kind>.inprocess ("units median_ms runs" lines from scale_bench) and
+<kind>.json (hyperfine) for kind in devices, symbols, headers (headers has no hyperfine part).
+Only the standard library is used.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+# The targets the performance work is judged on (README, Performance).
+TARGET_STATIC_MS = 10.0
+TARGET_RATIO = 10.0
+TARGET_RSS_MB = 16.0
+TARGET_AUDIT_100K_MS = 100.0
+
+
+def hyperfine(path):
+    """name -> (median ms, stddev ms, runs)."""
+    with open(path) as f:
+        results = json.load(f)["results"]
+    return {r["command"]: (r["median"] * 1000, (r.get("stddev") or 0) * 1000, len(r["times"]))
+            for r in results}
+
+
+def met(ok):
+    return "met" if ok else "**missed**"
+
+
+def machine_line(args):
+    return (f"Machine: {args.cores} cores, shared; load average at the start {args.load} "
+            "(other builds were running: figures are medians, read them as upper bounds).")
+
+
+def cmd_run(args):
+    main = hyperfine(os.path.join(args.work, "main.json"))
+    syms = hyperfine(os.path.join(args.work, "symbols.json"))
+    rss = {}
+    with open(os.path.join(args.work, "rss.txt")) as f:
+        for line in f:
+            name, kb = line.split()
+            rss[name] = int(kb) / 1024.0
+    with open(os.path.join(args.work, "report.json")) as f:
+        report = json.load(f)
+    devices = len(report.get("devices", {}).get("summary", []))
+    doca = ((report.get("install") or {}).get("stack_versions") or {}).get("agreed")
+
+    chain = main["chain"][0]
+    chain_live = main["chain-live"][0]
+    manual_syms = syms["symbols-manual"][0]
+
+    def row(label, name, table, versus, versus_name):
+        median, sd, runs = table[name]
+        ratio = versus / median
+        speed = f"{ratio:.1f}× faster" if ratio >= 1 else f"{1 / ratio:.1f}× slower"
+        mem = f"{rss[name]:.1f} MB" if name in rss else "–"
+        return f"| {label} | {median:.2f} ms ± {sd:.2f} | {speed} than {versus_name} | {mem} |"
+
+    print(f"Bench root: the complete DOCA 3.3 fixture install with 8 PCI functions "
+          f"(the report lists {devices} devices, DOCA {doca}). hyperfine, {args.runs} runs "
+          f"each (symbol audits: {syms['symbols-static'][2]}), medians ± standard deviation.")
+    print(machine_line(args))
+    print()
+    print("| command | median | vs the manual chain | peak RSS |")
+    print("| --- | --- | --- | --- |")
+    print(row("`rdmi-probe --json --root ROOT` (static: install, 8 devices, symbols; no process "
+              "started, nothing loaded)", "static", main, chain, "the chain"))
+    print(row("`rdmi-probe --json --doca-prefix PREFIX` (live: loads the runtime library in a "
+              "child, runs doca_caps and dpacc; this machine's /sys has no device)", "live", main,
+              chain_live, "the chain + tools"))
+    print(f"| the manual chain: {args.chain_processes} processes (pkg-config ×5, cat, ls, "
+          f"readelf ×6, nm, lsmod's /proc/modules, grep meminfo, uname, ls ×2, 5 per device) "
+          f"| {chain:.2f} ms ± {main['chain'][1]:.2f} | 1× | – |")
+    print(f"| the manual chain + `doca_caps --version` + `dpacc --version` | {chain_live:.2f} ms "
+          f"± {main['chain-live'][1]:.2f} | – | – |")
+    print(row("`rdmi-probe symbols --json --root` on a 100,000-symbol versioned library "
+              "(static: ELF, headers, classification)", "symbols-static", syms, manual_syms,
+              "readelf + nm"))
+    print(row("`rdmi-probe symbols --json` live on the same library (+ dlopen and dlsym/dlvsym "
+              "of every name in a child)", "symbols-live", syms, manual_syms, "readelf + nm"))
+    print(f"| `readelf --dyn-syms -W` + `nm -D` on that library | {manual_syms:.2f} ms ± "
+          f"{syms['symbols-manual'][1]:.2f} | 1× | – |")
+    print()
+    static = main["static"][0]
+    ratio = chain / static
+    peak = max(rss.get("static", 0), rss.get("live", 0))
+    audit = syms["symbols-static"][0]
+    print("Targets: "
+          f"static report ≤ {TARGET_STATIC_MS:g} ms: {static:.2f} ms, {met(static <= TARGET_STATIC_MS)}; "
+          f"≥ {TARGET_RATIO:g}× the chain: {ratio:.1f}×, {met(ratio >= TARGET_RATIO)}; "
+          f"peak RSS ≤ {TARGET_RSS_MB:g} MB: {peak:.1f} MB, {met(peak <= TARGET_RSS_MB)}; "
+          f"100k-symbol audit ≤ {TARGET_AUDIT_100K_MS:g} ms: {audit:.1f} ms (static), "
+          f"{met(audit <= TARGET_AUDIT_100K_MS)}.")
+
+
+def fit(points):
+    """Least squares t = a + b n over (n, t) points: (a, b, r2)."""
+    n = len(points)
+    sx = sum(x for x, _ in points)
+    sy = sum(y for _, y in points)
+    sxx = sum(x * x for x, _ in points)
+    sxy = sum(x * y for x, y in points)
+    denom = n * sxx - sx * sx
+    b = (n * sxy - sx * sy) / denom if denom else 0.0
+    a = (sy - b * sx) / n
+    mean = sy / n
+    ss_tot = sum((y - mean) ** 2 for _, y in points)
+    ss_res = sum((y - a - b * x) ** 2 for x, y in points)
+    r2 = 1 - ss_res / ss_tot if ss_tot else 1.0
+    return a, b, r2
+
+
+def singular(unit):
+    return unit[:-1] if unit.endswith("s") else unit
+
+
+def verdict(points, unit):
+    """One plain sentence: the fit, and whether the growth is linear.
+
+    Linear means the straight line explains the times (R² ≥ 0.99) and the per-unit slope over
+    the larger half of the sizes is within 1.3× of the slope over the smaller half (a quadratic
+    term makes the larger half markedly steeper). When the smaller half barely moves (less than
+    20% over its range: the fixed cost dominates there), the slopes are not compared."""
+    points = sorted(points)
+    a, b, r2 = fit(points)
+    mid = len(points) // 2
+    lower, upper = points[: mid + 1], points[mid:]
+    _, b_lo, _ = fit(lower)
+    _, b_hi, _ = fit(upper)
+    line = (f"t ≈ {a:.3f} ms + {b * 1000.0:.3f} µs × {unit} (R² = {r2:.4f}); per "
+            f"{singular(unit)}: {b_lo * 1000.0:.3f} µs over {lower[0][0]:,}–{lower[-1][0]:,}, "
+            f"{b_hi * 1000.0:.3f} µs over {upper[0][0]:,}–{upper[-1][0]:,}.")
+    lower_moves = lower[0][1] > 0 and (lower[-1][1] - lower[0][1]) / lower[0][1] >= 0.2
+    if not lower_moves:
+        if r2 >= 0.99:
+            return ("Linear (the fixed cost dominates the smaller sizes; judged on the fit): "
+                    + line)
+        return "Not clearly linear (noisy, fixed-cost dominated): " + line
+    ratio = b_hi / b_lo if b_lo > 0 else float("inf")
+    if r2 >= 0.99 and 1 / 1.3 <= ratio <= 1.3:
+        return "Linear: " + line
+    if ratio > 1.3:
+        return f"NOT linear: the larger sizes cost {ratio:.1f}× more per {singular(unit)}. " + line
+    return "Not clearly linear (noisy, or cheaper per unit as it grows): " + line
+
+
+def read_inprocess(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            units, ms, runs = line.split()
+            rows.append((int(units), float(ms), int(runs)))
+    return rows
+
+
+def scaling_table(args, kind, title, unit, columns):
+    """columns: [(header, {units: ms})]; the first is the in-process one."""
+    inproc = read_inprocess(os.path.join(args.work, f"{kind}.inprocess"))
+    sizes = [u for u, _, _ in inproc]
+    series = [("in-process (scale_bench)", {u: ms for u, ms, _ in inproc})] + columns
+    print(f"### {title}")
+    print()
+    head = f"| {unit} | " + " | ".join(f"{h} ms" for h, _ in series) + \
+        f" | in-process µs per {singular(unit)} |"
+    print(head)
+    print("|" + " --- |" * (len(series) + 2))
+    for u in sizes:
+        cells = []
+        for _, values in series:
+            cells.append(f"{values[u]:.3f}" if u in values else "–")
+        print(f"| {u:,} | " + " | ".join(cells) + f" | {series[0][1][u] * 1000.0 / u:.3f} |")
+    print()
+    for header, values in series:
+        points = [(u, values[u]) for u in sizes if u in values]
+        if len(points) >= 3:
+            print(f"- {header}: {verdict(points, unit)}")
+    print()
+
+
+def hyperfine_series(path, prefix):
+    """{units: median ms} for commands named '<prefix>-<units>'."""
+    if not os.path.exists(path):
+        return {}
+    out = {}
+    for name, (median, _, _) in hyperfine(path).items():
+        if name.startswith(prefix + "-"):
+            out[int(name[len(prefix) + 1:])] = median
+    return out
+
+
+def cmd_scaling(args):
+    print(machine_line(args))
+    print()
+    dev = os.path.join(args.work, "devices.json")
+    scaling_table(args, "devices", "Devices: PCI functions in the sysfs root", "functions",
+                  [("`rdmi-probe --json --root` (process)", hyperfine_series(dev, "report"))])
+    sym = os.path.join(args.work, "symbols.json")
+    scaling_table(args, "symbols", "Exported symbols: versioned library + its header (static audit)",
+                  "symbols",
+                  [("`rdmi-probe symbols --json --root` (process)", hyperfine_series(sym, "static")),
+                   ("`rdmi-probe symbols --json` live (process)", hyperfine_series(sym, "live")),
+                   ("`readelf --dyn-syms -W` + `nm -D`", hyperfine_series(sym, "manual"))])
+    scaling_table(args, "headers", "Header declarations: the annotation scanner alone",
+                  "declarations", [])
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("mode", choices=("run", "scaling"))
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--runs", type=int, default=0)
+    parser.add_argument("--chain-processes", type=int, default=0)
+    parser.add_argument("--load", default="?")
+    parser.add_argument("--cores", default="?")
+    args = parser.parse_args(argv)
+    if args.mode == "run":
+        cmd_run(args)
+    else:
+        cmd_scaling(args)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,72 @@
+#!/usr/bin/python3
+"""Builds a benchmark root: N ConnectX-7 PCI functions in sysfs, optionally over a DOCA install.
+
+    make_bench_root.py TARGET --functions N [--doca-root DIR]
+
+The functions are the test fixtures' "scale" shape (tests/fixtures/sysfs/make_sysfs_root.py):
+PFs with up to 7 VFs each, every function with its rdma device (one RoCE port) and its netdev.
+N is 1..8, or a multiple of 8 up to 512: N <= 8 is one PF with N-1 VFs, N > 8 is N/8 PFs with
+7 VFs each. With --doca-root (a test build's roots/complete-3.3) the DOCA install is copied in
+first, giving "the complete fixture install with N devices". A /proc/meminfo is written too, for
+the manual chain's `grep Huge /proc/meminfo` (the probe itself reads /sys/kernel/mm/hugepages),
+and the platform devices an x86 server shows (none of them a BlueField's MLNXBF*).
+TARGET is replaced when this script made it before.
+"""
+
+import argparse
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "fixtures", "sysfs"))
+import make_sysfs_root  # noqa: E402  (the fixtures' generator, shared rather than copied)
+
+MEMINFO = """MemTotal:       65554308 kB
+MemFree:        48211904 kB
+MemAvailable:   55712332 kB
+HugePages_Total:    4096
+HugePages_Free:     4096
+HugePages_Rsvd:        0
+HugePages_Surp:        0
+Hugepagesize:       2048 kB
+Hugetlb:         8388608 kB
+"""
+
+PLATFORM_DEVICES = ("serial8250", "PNP0C0C:00", "PNP0C14:00", "ACPI000C:00", "intel_rapl_msr.0")
+
+
+def shape(functions):
+    """(PFs, VFs per PF) for a function count."""
+    if 1 <= functions <= 8:
+        return 1, functions - 1
+    if functions % 8 == 0 and functions <= 512:
+        return functions // 8, 7
+    raise SystemExit(f"make_bench_root: --functions {functions}: want 1..8 or a multiple of 8 "
+                     "up to 512")
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("target")
+    parser.add_argument("--functions", type=int, required=True)
+    parser.add_argument("--doca-root", help="a fixture DOCA root to copy in first")
+    args = parser.parse_args(argv)
+    pfs, vfs = shape(args.functions)
+    target = os.path.abspath(args.target)
+    make_sysfs_root.prepare(target, True)
+    if args.doca_root:
+        if not os.path.isdir(args.doca_root):
+            raise SystemExit(f"make_bench_root: {args.doca_root}: missing (build doca_fixtures)")
+        shutil.copytree(args.doca_root, target, symlinks=True, dirs_exist_ok=True)
+    root = make_sysfs_root.Root(target)
+    make_sysfs_root.scenario_scale(root, pfs=pfs, vfs_per_pf=vfs)
+    root.write("/proc/meminfo", MEMINFO)
+    for name in PLATFORM_DEVICES:
+        root.mkdir(f"/sys/devices/platform/{name}")
+        root.link(f"/sys/devices/platform/{name}", f"/sys/bus/platform/devices/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,136 @@
+// Benchmarks every JSON emitter (full report, env, caps, state, symbols) on the facts collected
+// from the bench root (the complete DOCA 3.3 fixture install with 8 PCI functions), and the
+// static probe run that collects them: the in-process part of `rdmi-probe --json --root`.
+// Bytes/s is the emitter's throughput; the collection runs once, outside the timed loop.
+#include <benchmark/benchmark.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "contract/facts.hpp"
+#include "os/env.hpp"
+#include "os/rooted_fs.hpp"
+#include "probes/probe_table.hpp"
+#include "probes/symbols.hpp"
+#include "report/contract_common.hpp"
+#include "report/contract_documents.hpp"
+#include "report/json_common.hpp"
+#include "report/json_report.hpp"
+#include "report/symbols_json.hpp"
+
+namespace {
+
+/// The bench root and the seams a probe needs, as the CLI sets them up for --root.
+struct Fixture {
+    rdmi::RootedFs fs;
+    rdmi::MapEnv env;
+    std::shared_ptr<spdlog::logger> log = spdlog::null_logger_st("report_bench");
+
+    [[nodiscard]] rdmi::ProbeContext context() const {
+        return {fs,
+                env,
+                *log,
+                rdmi::Deadline(std::chrono::seconds(60)),
+                std::chrono::seconds(10),
+                std::nullopt,
+                false};
+    }
+};
+
+const Fixture& fixture() {
+    static const Fixture instance = [] {
+        auto fs = rdmi::RootedFs::open(RDMI_BENCH_ROOT);
+        if (!fs) {
+            std::fprintf(stderr, "report_bench: %s: %s\n", RDMI_BENCH_ROOT,
+                         fs.gap().message.c_str());
+            std::exit(2);
+        }
+        return Fixture{*fs, {}};
+    }();
+    return instance;
+}
+
+const rdmi::json::RunFacts kRun{"2026-01-01T00:00:00Z", RDMI_BENCH_ROOT, false};
+
+/// Times `emit` (facts -> document text) and reports bytes/s and the document size.
+template <typename Emit>
+void emit_loop(benchmark::State& state, Emit&& emit) {
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        const std::string text = emit();
+        bytes = text.size();
+        benchmark::DoNotOptimize(text.data());
+    }
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+    state.counters["doc_bytes"] = static_cast<double>(bytes);
+}
+
+rdmi::Report collect_report() {
+    rdmi::Report report;
+    report.run.root = RDMI_BENCH_ROOT;
+    report.run.live = false;
+    rdmi::run_probes(fixture().context(), report);
+    return report;
+}
+
+void BM_probe_all_static(benchmark::State& state) {
+    std::size_t functions = 0;
+    for (auto _ : state) {
+        auto report = collect_report();
+        functions = report.devices ? report.devices->inventory.functions.size() : 0;
+        benchmark::DoNotOptimize(report);
+    }
+    state.counters["functions"] = static_cast<double>(functions);
+}
+
+void BM_emit_report(benchmark::State& state) {
+    const auto report = collect_report();
+    emit_loop(state, [&] { return rdmi::json::dump(rdmi::json::report(report)); });
+}
+
+void contract_loop(benchmark::State& state, bool with_capabilities,
+                   rdmi::contract::Document (*build)(const rdmi::contract::ContractFacts&)) {
+    const auto facts =
+        rdmi::contract::collect_contract_facts(fixture().context(), with_capabilities);
+    emit_loop(state, [&] {
+        return rdmi::json::dump(rdmi::json::contract_json(build(facts), kRun, false));
+    });
+}
+
+void BM_emit_env(benchmark::State& state) {
+    contract_loop(state, false, &rdmi::json::env_document);
+}
+void BM_emit_caps(benchmark::State& state) {
+    contract_loop(state, true, &rdmi::json::caps_document);
+}
+rdmi::contract::Document host_state(const rdmi::contract::ContractFacts& facts) {
+    return rdmi::json::state_document(facts, rdmi::json::Side::host);
+}
+void BM_emit_state(benchmark::State& state) {
+    contract_loop(state, false, &host_state);
+}
+
+void BM_emit_symbols(benchmark::State& state) {
+    auto facts = rdmi::probe_symbols(fixture().context(), rdmi::SymbolsRequest{});
+    if (!facts) {
+        state.SkipWithError(facts.gap().message.c_str());
+        return;
+    }
+    rdmi::RunInfo run;
+    run.root = RDMI_BENCH_ROOT;
+    run.live = false;
+    emit_loop(state, [&] { return rdmi::json::dump(rdmi::json::symbols_document(*facts, run)); });
+}
+
+}  // namespace
+
+BENCHMARK(BM_probe_all_static)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_emit_report)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_emit_env)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_emit_caps)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_emit_state)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_emit_symbols)->Unit(benchmark::kMicrosecond);
+BENCHMARK_MAIN();

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Reproduces the README's Performance table:
+#
+#   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
+#         -DCMAKE_C_FLAGS=-O2 -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON
+#   cmake --build build-bench -j2
+#   bench/run.sh build-bench [RUNS]
+#
+# Times, with hyperfine (50 runs by default), `rdmi-probe --json --root ROOT` on the bench root
+# (the complete DOCA 3.3 fixture install with 8 PCI functions, built by bench/CMakeLists.txt),
+# the live `rdmi-probe --json --doca-prefix PREFIX` (loads the runtime library, runs doca_caps and
+# dpacc; it sees this machine's /sys), and the manual chain that yields the facts the report
+# gives, each command the separate process a user would run (written out below). Then the
+# symbol audit of a 100,000-symbol library against readelf + nm, and the probe's peak RSS.
+# Prints a markdown table and the targets met or missed. Asserts nothing else.
+set -euo pipefail
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
+here=$(cd "$(dirname "$0")" && pwd)
+build=$(realpath "${1:-build-bench}")
+runs=${2:-50}
+probe=$build/rdmi-probe
+root=$build/bench/roots/complete-3.3-8fn
+prefix=$build/tests/fixtures/prefixes/complete-3.3
+lib100k=$build/bench/symbols-100000
+for tool in hyperfine pkg-config readelf nm /usr/bin/time; do
+  command -v "$tool" >/dev/null || { echo "run.sh: $tool is needed (scripts/setup.sh --bench)" >&2; exit 2; }
+done
+for need in "$probe" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_bench.so"; do
+  [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+doca=$root/opt/mellanox/doca
+libdir=$doca/lib/x86_64-linux-gnu
+
+# The manual chain: one line, one process (plus the shell that runs them). pkg-config is pointed
+# at the root's .pc files, whose distro links are absolute (in-root) paths.
+{
+  echo "export PKG_CONFIG_PATH=$libdir/pkgconfig"
+  for module in doca-common doca-verbs doca-dpa doca-rdmi; do
+    echo "pkg-config --modversion $module"
+  done
+  echo "pkg-config --variable prefix doca-common"
+  echo "cat $doca/applications/VERSION"
+  echo "ls $doca/include"
+  for lib in common verbs dpa rdma rdmi; do
+    echo "readelf -d $libdir/libdoca_$lib.so"  # the soname the install section reports
+  done
+  echo "readelf --dyn-syms -W $libdir/libdoca_rdmi.so"  # the symbols section's audit
+  echo "nm -D $libdir/libdoca_rdmi.so"
+  echo "cat $root/proc/modules"
+  echo "grep Huge $root/proc/meminfo"
+  echo "uname -r"
+  echo "ls $root/sys/bus/platform/devices"
+  echo "ls -l $root/dev/infiniband"
+  for fn in "$root"/sys/bus/pci/devices/*; do
+    d=$(realpath "$fn")
+    netdev=$(ls "$d/net")
+    ibdev=$(ls "$d/infiniband")
+    port=$d/infiniband/$ibdev/ports/1
+    echo "cat $d/vendor $d/device $d/subsystem_vendor $d/subsystem_device"
+    echo "ls $d/net $d/infiniband"
+    echo "cat $d/net/$netdev/operstate $d/net/$netdev/mtu $d/net/$netdev/address"
+    echo "cat $d/infiniband/$ibdev/fw_ver $d/infiniband/$ibdev/node_guid"
+    echo "cat $port/state $port/phys_state $port/link_layer"
+  done
+} >"$work/chain.sh"
+# What the live probe runs besides: the tools it asks for versions.
+{ cat "$work/chain.sh"; echo "$prefix/tools/doca_caps --version"; echo "$prefix/tools/dpacc --version"; } \
+  >"$work/chain-live.sh"
+chain_processes=$(($(wc -l <"$work/chain.sh") - 1))
+sh -e "$work/chain-live.sh" >/dev/null || { echo "run.sh: the manual chain fails" >&2; exit 2; }
+"$probe" --json --root "$root" >"$work/report.json" || true  # exit code: the verdict, not success
+
+hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
+  -n static "$probe --json --root $root" \
+  -n live "$probe --json --doca-prefix $prefix" \
+  -n chain "sh $work/chain.sh" \
+  -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
+lib=/libdoca_bench.so
+hyperfine -N -i --warmup 2 --runs "$(((runs + 4) / 5))" --export-json "$work/symbols.json" \
+  -n symbols-static "$probe symbols --json --root $lib100k --lib $lib --headers /include" \
+  -n symbols-live "$probe symbols --json --lib $lib100k$lib --headers $lib100k/include --timeout 120" \
+  -n symbols-manual "sh -c 'readelf --dyn-syms -W $lib100k$lib; nm -D $lib100k$lib'" >/dev/null 2>&1
+
+# Peak RSS (kB, the largest of 5 runs) of each probe form.
+peak() {
+  local max=0 kb
+  for _ in 1 2 3 4 5; do
+    /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 || true
+    kb=$(tail -1 "$work/rss")
+    ((kb > max)) && max=$kb
+  done
+  echo "$max"
+}
+{
+  echo "static $(peak "$probe" --json --root "$root")"
+  echo "live $(peak "$probe" --json --doca-prefix "$prefix")"
+  echo "symbols-static $(peak "$probe" symbols --json --root "$lib100k" --lib $lib --headers /include)"
+  echo "symbols-live $(peak "$probe" symbols --json --lib "$lib100k$lib" --headers "$lib100k/include" --timeout 120)"
+} >"$work/rss.txt"
+
+/usr/bin/python3 "$here/bench_tables.py" run --work "$work" --runs "$runs" \
+  --chain-processes "$chain_processes" --load "$load_at_start" \
+  --cores "$(nproc)"

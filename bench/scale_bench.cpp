@@ -1,0 +1,123 @@
+// Times one hot path in-process on inputs of growing size, for bench/scaling.sh's tables:
+//   scale_bench devices ROOT...   the devices probe (sysfs scan, platform, host kind, checks)
+//   scale_bench symbols DIR...    the static symbol audit: ELF read, header scan, classification
+//   scale_bench headers FILE...   the header scanner alone
+// DIR holds libdoca_bench.so and include/doca_bench.h (bench/gen_versioned_lib.py). Prints one
+// line per input: "<units> <median ms> <runs>", units being PCI functions, exported symbols or
+// declarations. Asserts nothing: the fit and the verdict are the script's.
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "elf/elf_reader.hpp"
+#include "elf/symbol_audit.hpp"
+#include "headers/header_scanner.hpp"
+#include "os/env.hpp"
+#include "os/rooted_fs.hpp"
+#include "probes/devices.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Median wall time of `run` in ms. Repeats until half a second has been spent (at least 5
+/// runs, at most 200) after one warm-up run, so that small inputs get enough samples.
+struct Timing {
+    double median_ms = 0;
+    int runs = 0;
+};
+Timing time_median(const std::function<void()>& run) {
+    run();
+    std::vector<double> ms;
+    double total = 0;
+    while (ms.size() < 200 && (ms.size() < 5 || total < 500.0)) {
+        const auto start = Clock::now();
+        run();
+        const double took = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        ms.push_back(took);
+        total += took;
+    }
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], static_cast<int>(ms.size())};
+}
+
+[[noreturn]] void die(const std::string& what) {
+    std::fprintf(stderr, "scale_bench: %s\n", what.c_str());
+    std::exit(2);
+}
+
+std::string read_or_die(const std::string& path) {
+    auto fs = rdmi::RootedFs::open("/");
+    if (!fs) die(fs.gap().message);
+    auto bytes = fs->read_file(path, std::size_t{512} << 20U);
+    if (!bytes) die(path + ": " + bytes.gap().message);
+    return std::move(bytes).value();
+}
+
+void print(std::size_t units, const Timing& t) {
+    std::printf("%zu %.4f %d\n", units, t.median_ms, t.runs);
+    std::fflush(stdout);
+}
+
+void devices(const std::string& root) {
+    auto fs = rdmi::RootedFs::open(root);
+    if (!fs) die(root + ": " + fs.gap().message);
+    auto log = spdlog::null_logger_st("scale_bench_" + root);
+    const rdmi::MapEnv env;
+    std::size_t functions = 0;
+    const auto timing = time_median([&] {
+        const rdmi::ProbeContext ctx{*fs,
+                                     env,
+                                     *log,
+                                     rdmi::Deadline(std::chrono::seconds(60)),
+                                     std::chrono::seconds(10),
+                                     std::nullopt,
+                                     false};
+        functions = rdmi::probe_devices(ctx, std::nullopt).inventory.functions.size();
+    });
+    print(functions, timing);
+}
+
+void symbols(const std::string& dir) {
+    const auto bytes = read_or_die(dir + "/libdoca_bench.so");
+    const auto header = read_or_die(dir + "/include/doca_bench.h");
+    std::size_t count = 0;
+    const auto timing = time_median([&] {
+        auto image = rdmi::parse_elf(bytes);
+        if (!image) die(dir + ": " + image.gap().message);
+        const auto scan = rdmi::scan_header(header, "doca_bench.h");
+        const auto audit = rdmi::classify(*image, {}, scan.decls, {},
+                                          rdmi::ClassifyOptions{"doca_bench_", "lib", ""});
+        count = audit.symbols.size();
+    });
+    print(count, timing);
+}
+
+void headers(const std::string& file) {
+    const auto text = read_or_die(file);
+    std::size_t decls = 0;
+    const auto timing = time_median([&] { decls = rdmi::scan_header(text, "h").decls.size(); });
+    print(decls, timing);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) die("usage: scale_bench devices|symbols|headers INPUT...");
+    const std::string_view mode = argv[1];
+    void (*each)(const std::string&) = nullptr;
+    if (mode == "devices") each = devices;
+    if (mode == "symbols") each = symbols;
+    if (mode == "headers") each = headers;
+    if (each == nullptr) die("unknown mode " + std::string(mode));
+    for (int i = 2; i < argc; ++i) each(argv[i]);
+    return 0;
+}
