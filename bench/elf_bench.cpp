@@ -19,7 +19,8 @@ std::string read_or_die(const std::string& path) {
     auto fs = rdmi::RootedFs::open("/");
     auto bytes = fs->read_file(path, std::size_t{512} << 20U);
     if (!bytes.ok()) {
-        std::fprintf(stderr, "elf_bench: %s: %s\n", path.c_str(), bytes.gap().message.c_str());
+        (void)std::fprintf(stderr, "elf_bench: %s: %s\n", path.c_str(),
+                           bytes.gap().message.c_str());
         std::exit(2);
     }
     return std::move(bytes).value();

@@ -44,8 +44,8 @@ const Fixture& fixture() {
     static const Fixture instance = [] {
         auto fs = rdmi::RootedFs::open(RDMI_BENCH_ROOT);
         if (!fs) {
-            std::fprintf(stderr, "report_bench: %s: %s\n", RDMI_BENCH_ROOT,
-                         fs.gap().message.c_str());
+            (void)std::fprintf(stderr, "report_bench: %s: %s\n", RDMI_BENCH_ROOT,
+                               fs.gap().message.c_str());
             std::exit(2);
         }
         return Fixture{*fs, {}};

@@ -50,7 +50,7 @@ Timing time_median(const std::function<void()>& run) {
 }
 
 [[noreturn]] void die(const std::string& what) {
-    std::fprintf(stderr, "scale_bench: %s\n", what.c_str());
+    (void)std::fprintf(stderr, "scale_bench: %s\n", what.c_str());
     std::exit(2);
 }
 
@@ -63,8 +63,8 @@ std::string read_or_die(const std::string& path) {
 }
 
 void print(std::size_t units, const Timing& t) {
-    std::printf("%zu %.4f %d\n", units, t.median_ms, t.runs);
-    std::fflush(stdout);
+    (void)std::printf("%zu %.4f %d\n", units, t.median_ms, t.runs);
+    (void)std::fflush(stdout);
 }
 
 void devices(const std::string& root) {
