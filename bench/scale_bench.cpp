@@ -70,13 +70,13 @@ void print(std::size_t units, const Timing& t) {
 void devices(const std::string& root) {
     auto fs = rdmi::RootedFs::open(root);
     if (!fs) die(root + ": " + fs.gap().message);
-    auto log = spdlog::null_logger_st("scale_bench_" + root);
+    spdlog::logger log("scale_bench", std::make_shared<spdlog::sinks::null_sink_st>());
     const rdmi::MapEnv env;
     std::size_t functions = 0;
     const auto timing = time_median([&] {
         const rdmi::ProbeContext ctx{*fs,
                                      env,
-                                     *log,
+                                     log,
                                      rdmi::Deadline(std::chrono::seconds(60)),
                                      std::chrono::seconds(10),
                                      std::nullopt,
