@@ -30,7 +30,7 @@ for need in "$probe" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_ben
 done
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[[ -n ${KEEP:-} ]] && echo "kept $work" >&2 || rm -rf "$work"' EXIT
 doca=$root/opt/mellanox/doca
 libdir=$doca/lib/x86_64-linux-gnu
 
@@ -76,6 +76,7 @@ sh -e "$work/chain-live.sh" >/dev/null || { echo "run.sh: the manual chain fails
 hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n static "$probe --json --root $root" \
   -n live "$probe --json --doca-prefix $prefix" \
+  -n floor "$probe --version" \
   -n chain "sh $work/chain.sh" \
   -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
 lib=/libdoca_bench.so
@@ -95,6 +96,7 @@ peak() {
   echo "$max"
 }
 {
+  echo "floor $(peak "$probe" --version)"
   echo "static $(peak "$probe" --json --root "$root")"
   echo "live $(peak "$probe" --json --doca-prefix "$prefix")"
   echo "symbols-static $(peak "$probe" symbols --json --root "$lib100k" --lib $lib --headers /include)"
