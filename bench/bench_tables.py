@@ -6,7 +6,7 @@
 
 run: DIR holds main.json and symbols.json (hyperfine --export-json), report.json (one
 `rdmi-probe --json --root` output) and rss.txt ("name kB" lines).
-scaling: DIR holds <kind>.inprocess ("units median_ms runs" lines from scale_bench) and
+scaling: DIR holds <kind>.inprocess ("units wall_ms cpu_ms runs" lines from scale_bench) and
 <kind>.json (hyperfine) for kind in devices, symbols, headers (headers has no hyperfine part).
 Only the standard library is used.
 """
@@ -169,20 +169,22 @@ def read_inprocess(path):
     rows = []
     with open(path) as f:
         for line in f:
-            units, ms, runs = line.split()
-            rows.append((int(units), float(ms), int(runs)))
+            units, wall, cpu, runs = line.split()
+            rows.append((int(units), float(wall), float(cpu), int(runs)))
     return rows
 
 
 def scaling_table(args, kind, title, unit, columns):
-    """columns: [(header, {units: ms})]; the first is the in-process one."""
+    """columns: [(header, {units: ms})] measured on whole processes; the in-process CPU and wall
+    times come first, and the per-unit column is the in-process CPU time's."""
     inproc = read_inprocess(os.path.join(args.work, f"{kind}.inprocess"))
-    sizes = [u for u, _, _ in inproc]
-    series = [("in-process (scale_bench)", {u: ms for u, ms, _ in inproc})] + columns
+    sizes = [u for u, _, _, _ in inproc]
+    series = [("in-process CPU (scale_bench)", {u: cpu for u, _, cpu, _ in inproc}),
+              ("in-process wall", {u: wall for u, wall, _, _ in inproc})] + columns
     print(f"### {title}")
     print()
     head = f"| {unit} | " + " | ".join(f"{h} ms" for h, _ in series) + \
-        f" | in-process µs per {singular(unit)} |"
+        f" | in-process CPU µs per {singular(unit)} |"
     print(head)
     print("|" + " --- |" * (len(series) + 2))
     for u in sizes:

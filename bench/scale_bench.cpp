@@ -3,15 +3,18 @@
 //   scale_bench symbols DIR...    the static symbol audit: ELF read, header scan, classification
 //   scale_bench headers FILE...   the header scanner alone
 // DIR holds libdoca_bench.so and include/doca_bench.h (bench/gen_versioned_lib.py). Prints one
-// line per input: "<units> <median ms> <runs>", units being PCI functions, exported symbols or
-// declarations. Asserts nothing: the fit and the verdict are the script's.
+// line per input: "<units> <median wall ms> <median CPU ms> <runs>", units being PCI functions,
+// exported symbols or declarations. Asserts nothing: the fit and the verdict are the script's.
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
+
+#include <time.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -28,25 +31,37 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Median wall time of `run` in ms. Repeats until half a second has been spent (at least 5
-/// runs, at most 200) after one warm-up run, so that small inputs get enough samples.
+/// CPU time this process has used (user + system), in ms.
+double process_cpu_ms() {
+    timespec now{};
+    (void)clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+/// Medians of the wall time and of the CPU time of `run`, in ms. CPU time is what a shared,
+/// loaded machine disturbs least. Repeats until half a second of wall time has been spent (at
+/// least 5 runs, at most 200) after one warm-up run, so that small inputs get enough samples.
 struct Timing {
-    double median_ms = 0;
+    double wall_ms = 0;
+    double cpu_ms = 0;
     int runs = 0;
 };
 Timing time_median(const std::function<void()>& run) {
     run();
-    std::vector<double> ms;
+    std::vector<double> wall;
+    std::vector<double> cpu;
     double total = 0;
-    while (ms.size() < 200 && (ms.size() < 5 || total < 500.0)) {
+    while (wall.size() < 200 && (wall.size() < 5 || total < 500.0)) {
         const auto start = Clock::now();
+        const double cpu_start = process_cpu_ms();
         run();
-        const double took = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        ms.push_back(took);
-        total += took;
+        cpu.push_back(process_cpu_ms() - cpu_start);
+        wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        total += wall.back();
     }
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], static_cast<int>(ms.size())};
+    std::sort(wall.begin(), wall.end());
+    std::sort(cpu.begin(), cpu.end());
+    return {wall[wall.size() / 2], cpu[cpu.size() / 2], static_cast<int>(wall.size())};
 }
 
 [[noreturn]] void die(const std::string& what) {
@@ -57,13 +72,13 @@ Timing time_median(const std::function<void()>& run) {
 std::string read_or_die(const std::string& path) {
     auto fs = rdmi::RootedFs::open("/");
     if (!fs) die(fs.gap().message);
-    auto bytes = fs->read_file(path, std::size_t{512} << 20U);
+    auto bytes = fs->read_file(std::filesystem::absolute(path).string(), std::size_t{512} << 20U);
     if (!bytes) die(path + ": " + bytes.gap().message);
     return std::move(bytes).value();
 }
 
 void print(std::size_t units, const Timing& t) {
-    (void)std::printf("%zu %.4f %d\n", units, t.median_ms, t.runs);
+    (void)std::printf("%zu %.4f %.4f %d\n", units, t.wall_ms, t.cpu_ms, t.runs);
     (void)std::fflush(stdout);
 }
 
