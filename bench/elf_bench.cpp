@@ -1,17 +1,26 @@
 // Benchmarks the symbol audit's static half on generated 20,000- and 100,000-symbol versioned
 // libraries (bench/gen_versioned_lib.py): the ELF read (.dynsym and its version sections), the
-// header scan, the classification, and the three together. The per_1k counter is the time per
-// 1,000 symbols (or declarations): equal at both sizes means linear growth.
+// header scan, the classification, the three together, and then the whole static `symbols`
+// probe (as `rdmi-probe symbols --root DIR --lib /libdoca_bench.so --headers /include` runs it)
+// and its JSON document. The per_1k counter is the CPU time per 1,000 symbols (or
+// declarations): equal at both sizes means linear growth.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "headers/header_scanner.hpp"
+#include "os/env.hpp"
 #include "os/rooted_fs.hpp"
+#include "probes/symbols.hpp"
+#include "report/json_common.hpp"
+#include "report/symbols_json.hpp"
 
 namespace {
 
@@ -91,6 +100,58 @@ void static_audit(benchmark::State& state, const char* dir) {
     per_thousand(state, symbols);
 }
 
+/// The symbols probe under --root DIR: nothing is loaded, no child runs.
+rdmi::Result<rdmi::SymbolsFacts> probe_static(const char* dir) {
+    auto fs = rdmi::RootedFs::open(dir);
+    if (!fs) return fs.gap();
+    const rdmi::MapEnv env;
+    spdlog::logger log("elf_bench", std::make_shared<spdlog::sinks::null_sink_st>());
+    const rdmi::ProbeContext ctx{*fs,
+                                 env,
+                                 log,
+                                 rdmi::Deadline(std::chrono::seconds(120)),
+                                 std::chrono::seconds(60),
+                                 std::nullopt,
+                                 false};
+    rdmi::SymbolsRequest request;
+    request.library = "/libdoca_bench.so";
+    request.headers_dir = "/include";
+    return rdmi::probe_symbols(ctx, request);
+}
+
+void symbols_probe(benchmark::State& state, const char* dir) {
+    std::size_t symbols = 0;
+    for (auto _ : state) {
+        auto facts = probe_static(dir);
+        if (!facts) {
+            state.SkipWithError(facts.gap().message.c_str());
+            return;
+        }
+        symbols = facts->audit.symbols.size();
+        benchmark::DoNotOptimize(facts);
+    }
+    per_thousand(state, symbols);
+}
+
+void symbols_json(benchmark::State& state, const char* dir) {
+    const auto facts = probe_static(dir);
+    if (!facts) {
+        state.SkipWithError(facts.gap().message.c_str());
+        return;
+    }
+    rdmi::RunInfo run;
+    run.root = dir;
+    run.live = false;
+    std::size_t bytes = 0;
+    for (auto _ : state) {
+        const auto text = rdmi::json::dump(rdmi::json::symbols_document(*facts, run));
+        bytes = text.size();
+        benchmark::DoNotOptimize(text.data());
+    }
+    per_thousand(state, facts->audit.symbols.size());
+    state.counters["doc_bytes"] = static_cast<double>(bytes);
+}
+
 }  // namespace
 
 BENCHMARK_CAPTURE(read_elf, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
@@ -101,4 +162,8 @@ BENCHMARK_CAPTURE(classify, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMilli
 BENCHMARK_CAPTURE(classify, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(static_audit, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(static_audit, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(symbols_probe, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(symbols_probe, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(symbols_json, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(symbols_json, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();
