@@ -30,7 +30,7 @@ std::string tally(const GateReport& gate) {
 std::string gate_text(const GateReport& gate) {
     std::string out;
     for (const auto& c : gate.checks) {
-        out += upper(c.status) + "  " + c.id + "  " + c.message + "\n";
+        out += upper(c.status) + "  " + c.id.str() + "  " + c.message + "\n";
         if (c.status != Status::pass && !c.remediation.empty())
             out += "      fix: " + c.remediation + "\n";
     }
@@ -92,7 +92,7 @@ std::string gate_junit(const GateReport& gate) {
            std::string(to_string(gate.result)) + "\"/>\n    </properties>\n";
     for (const auto& c : gate.checks) {
         out +=
-            "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id, true) + "\"";
+            "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id.str(), true) + "\"";
         const std::string body =
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
         if (c.status == Status::fail) {
@@ -145,11 +145,11 @@ std::string gate_github(const GateReport& gate) {
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
         if (c.status == Status::fail || c.status == Status::skip) {
             out += std::string(c.status == Status::fail ? "::error" : "::warning") +
-                   " title=" + github_escape_property("rdmi-probe check: " + c.id) +
+                   " title=" + github_escape_property("rdmi-probe check: " + c.id.str()) +
                    "::" + github_escape_data(message) + "\n";
         } else {
             // Not a command: a line starting "::" would be one, so escape only newlines.
-            out += "pass " + c.id + ": " + github_escape_data(c.message) + "\n";
+            out += "pass " + c.id.str() + ": " + github_escape_data(c.message) + "\n";
         }
     }
     out += "rdmi-probe check: " + std::string(to_string(gate.result)) + " (" + tally(gate) + ")\n";

@@ -80,8 +80,8 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
 std::string render_check(const TextStyle& style, const Check& check) {
     std::string line = paint(style, check.status, label(check.status));
     line.append(kIdColumn - label(check.status).size(), ' ');
-    line += check.id;
-    std::size_t column = kIdColumn + check.id.size();
+    line += check.id.str();
+    std::size_t column = kIdColumn + check.id.str().size();
     if (column + 2 > kMessageColumn) {
         line += "  ";
         column += 2;

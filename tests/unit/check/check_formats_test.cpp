@@ -9,9 +9,9 @@ namespace {
 GateReport sample() {
     GateReport gate;
     gate.spec_path = "ci/policy.json";
-    gate.checks = {{"min-version", Status::pass, "3.3.0105 >= 3.2", "", {}},
-                   {"dpa", Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
-                   {"port-active", Status::skip, "50% sure\nline two", "", {}}};
+    gate.checks = {{Finding::min_version, Status::pass, "3.3.0105 >= 3.2", "", {}},
+                   {Finding::dpa, Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
+                   {Finding::port_active, Status::skip, "50% sure\nline two", "", {}}};
     gate.result = Status::fail;
     return gate;
 }
