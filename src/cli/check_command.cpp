@@ -156,7 +156,7 @@ class CheckCommand final : public Command {
         else if (opts_.format == "github")
             document = check::gate_github(gate);
         else
-            document = check::gate_text(gate);
+            document = check::gate_text(gate, session.style());
         if (auto written = session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
