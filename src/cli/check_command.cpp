@@ -170,17 +170,17 @@ class CheckCommand final : public Command {
         const FindingInfo* only = nullptr;
         if (!opts_.explain.empty()) {
             only = find_finding(opts_.explain);
-            if (only == nullptr)
+            if (only == nullptr) {
                 return fail_input(session, "check: --explain " + opts_.explain +
                                                ": no such check id (check --list-checks lists "
                                                "them)");
+            }
         }
-        std::string document;
-        if (json_)
-            document = findings::catalog_json(only);
-        else
+        std::string document = findings::catalog_json(only);
+        if (!json_) {
             document = only != nullptr ? findings::finding_text(session.style(), *only)
                                        : findings::catalog_text(session.style());
+        }
         if (auto written = session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
