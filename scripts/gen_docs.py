@@ -5,6 +5,12 @@
   gen_docs.py --binary B bash  --out FILE
   gen_docs.py --binary B zsh   --out FILE
   gen_docs.py --binary B check-man MANPAGE   options in --help vs options in the man page
+  gen_docs.py --binary B --fixtures F readme README.md
+                                   rewrite README.md's generated sections: Troubleshooting (from
+                                   `check --list-checks --json`) and the BlueField-3 host samples
+                                   (the report on the fixture root F/roots/both-host)
+  gen_docs.py --binary B --fixtures F check-readme README.md
+                                   fail when those sections disagree with the program
   gen_docs.py --self-test                    the help parser and the man check on canned text
 
 Standard library only. The man page date is SOURCE_DATE_EPOCH when set (reproducible builds).
@@ -409,6 +415,151 @@ def render_zsh(model):
     return "\n".join(lines)
 
 
+# ---- README: Troubleshooting and samples ---------------------------------------------------
+
+SAMPLE_ROOT = "roots/both-host"  # complete DOCA 3.3 + BlueField-3 host sysfs (tests/contract)
+SAMPLE_ROOT_SHOWN = "build/tests/fixtures/" + SAMPLE_ROOT
+SAMPLE_EPOCH = "1700000000"
+SAMPLE_CHECKS = 3  # the JSON excerpt keeps this many checks (the last is the DPA verdict)
+
+
+def marker(name, end=False):
+    if end:
+        return f"<!-- END GENERATED {name} -->"
+    return f"<!-- BEGIN GENERATED {name}: scripts/gen_docs.py readme; do not edit -->"
+
+
+def md_text(text):
+    """Catalog prose for Markdown: <placeholders> would be read as HTML tags."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_troubleshooting(catalog):
+    lines = []
+    for f in catalog["findings"]:
+        line = f"* **`{f['id']}`** — *{md_text(f['emitted_by'])}*. {md_text(f['meaning'])}"
+        if f["fix"]:
+            line += f" **Fix:** {md_text(f['fix'])}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def troubleshooting_ids(section):
+    """The ids a Troubleshooting section documents, in order."""
+    return re.findall(r"^\* \*\*`([^`]+)`\*\*", section, re.MULTILINE)
+
+
+def run_sample(binary, fixtures, *args):
+    root = os.path.join(fixtures, SAMPLE_ROOT)
+    if not os.path.isdir(root):
+        raise SystemExit(f"gen_docs: no fixture root {root} (build the tests first)")
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "PKG_CONFIG_PATH",
+                                                              "PKG_CONFIG_LIBDIR", "LD_PRELOAD",
+                                                              "LD_LIBRARY_PATH")}
+    env["SOURCE_DATE_EPOCH"] = SAMPLE_EPOCH
+    proc = subprocess.run([binary, "report", "--root", root, "--color", "never", *args],
+                          capture_output=True, text=True, timeout=60, env=env)
+    if proc.returncode not in (0, 1, 3):
+        raise SystemExit(f"gen_docs: sample run exited {proc.returncode}: {proc.stderr.strip()}")
+    return proc.stdout.replace(os.path.abspath(root), SAMPLE_ROOT_SHOWN)
+
+
+def render_sample_text(binary, fixtures):
+    out = run_sample(binary, fixtures).rstrip("\n")
+    return (f"```\n$ rdmi-probe --root {SAMPLE_ROOT_SHOWN}\n{out}\n```")
+
+
+def render_sample_json(binary, fixtures):
+    doc = json.loads(run_sample(binary, fixtures, "--json"))
+    checks = doc.get("checks", [])
+    # The first checks, and the DPA verdict, which is what a BlueField-3 host is about.
+    shown = checks[:SAMPLE_CHECKS - 1] + [c for c in checks[SAMPLE_CHECKS - 1:]
+                                          if c.get("id") == "rdmi-dpa-device"]
+    excerpt, left_out = {}, []
+    for key, value in doc.items():
+        if key == "checks":
+            excerpt[key] = shown
+        elif key == "devices" and isinstance(value, dict) and value.get("summary"):
+            excerpt[key] = {"summary": value["summary"][:1]}
+        elif isinstance(value, (dict, list)) and key not in ("tool", "run", "summary"):
+            left_out.append(key)
+        else:
+            excerpt[key] = value
+    text = json.dumps(excerpt, indent=2, ensure_ascii=False)
+    note = (f"An excerpt of `rdmi-probe --root {SAMPLE_ROOT_SHOWN} --json` "
+            f"(`SOURCE_DATE_EPOCH={SAMPLE_EPOCH}`): {len(shown)} of {len(checks)} checks, the "
+            f"first device of `devices.summary`, and without the "
+            + ", ".join(f"`{k}`" for k in left_out) + " members.")
+    return f"{note}\n\n```json\n{text}\n```"
+
+
+def generated_sections(binary, fixtures):
+    catalog = json.loads(run_help(binary, "check", "--list-checks", "--json"))
+    return {
+        "troubleshooting": render_troubleshooting(catalog),
+        "sample-report-text": render_sample_text(binary, fixtures),
+        "sample-report-json": render_sample_json(binary, fixtures),
+    }, catalog
+
+
+def section_span(readme, name):
+    begin, end = marker(name), marker(name, end=True)
+    start = readme.find(begin)
+    stop = readme.find(end)
+    if start < 0 or stop < start:
+        return None
+    return start + len(begin), stop
+
+
+def replace_sections(readme, sections):
+    for name, body in sections.items():
+        span = section_span(readme, name)
+        if span is None:
+            raise SystemExit(f"gen_docs: README has no {marker(name)} ... {marker(name, True)}")
+        readme = readme[: span[0]] + "\n" + body + "\n" + readme[span[1]:]
+    return readme
+
+
+def normalise_volatile(text):
+    """What changes from run to run or release to release: durations and the tool version."""
+    text = re.sub(r"in [0-9]+(\.[0-9]+)? ms", "in N ms", text)
+    text = re.sub(r'"duration_ms": [0-9.eE+-]+', '"duration_ms": N', text)
+    text = re.sub(r'("name": "rdmi-probe",\s*"version": ")[^"]*"', r'\1V"', text)
+    text = re.sub(r"rdmi-probe [0-9][^ :]*:", "rdmi-probe V:", text)
+    return text
+
+
+def check_readme(readme, sections, catalog):
+    problems = []
+    for name, body in sections.items():
+        span = section_span(readme, name)
+        if span is None:
+            problems.append(f"README has no generated section {name!r}")
+            continue
+        have = readme[span[0]:span[1]].strip("\n")
+        if name == "troubleshooting":
+            documented = troubleshooting_ids(have)
+            catalogued = [f["id"] for f in catalog["findings"]]
+            for i in catalogued:
+                if i not in documented:
+                    problems.append(f"troubleshooting: {i} is in the catalog but not in README")
+            for i in documented:
+                if i not in catalogued:
+                    problems.append(f"troubleshooting: {i} is in README but not in the catalog")
+        if normalise_volatile(have) != normalise_volatile(body):
+            diff = [line for line in difflib_unified(have, body)][:20]
+            problems.append(f"{name}: README differs from the program's output "
+                            f"(regenerate with gen_docs.py readme):\n" + "\n".join(diff))
+    return problems
+
+
+def difflib_unified(a, b):
+    import difflib
+    return difflib.unified_diff(normalise_volatile(a).splitlines(),
+                                normalise_volatile(b).splitlines(), "README", "generated",
+                                lineterm="", n=1)
+
+
 # ---- self-test ------------------------------------------------------------------------------
 
 CANNED_MAIN = """rdmi-probe: environment
@@ -485,6 +636,32 @@ def self_test():
     expect("--color) echo \"auto always never\"" in bash, "bash values")
     zsh = render_zsh(model)
     expect("(auto always never)" in zsh, "zsh values")
+    catalog = {"findings": [
+        {"id": "doca-prefix", "emitted_by": "report", "meaning": "Where <prefix> is.",
+         "fix": "Install it."},
+        {"id": "module-<name>", "emitted_by": "report", "meaning": "A module.", "fix": None}]}
+    section = render_troubleshooting(catalog)
+    expect(troubleshooting_ids(section) == ["doca-prefix", "module-<name>"],
+           f"ids parsed back: {troubleshooting_ids(section)}")
+    expect("&lt;prefix&gt;" in section, "placeholders escaped for Markdown")
+    readme = ("# X\n" + marker("troubleshooting") + "\nold\n" + marker("troubleshooting", True)
+              + "\n")
+    fresh = replace_sections(readme, {"troubleshooting": section})
+    expect(check_readme(fresh, {"troubleshooting": section}, catalog) == [],
+           "a regenerated README agrees")
+    fewer = {"findings": catalog["findings"][:1]}
+    stale = check_readme(fresh, {"troubleshooting": render_troubleshooting(fewer)}, fewer)
+    expect(any("module-<name> is in README but not in the catalog" in p for p in stale),
+           f"an id only in README is caught: {stale}")
+    more = {"findings": catalog["findings"] + [
+        {"id": "dpa", "emitted_by": "check", "meaning": "A DPA.", "fix": None}]}
+    missing = check_readme(fresh, {"troubleshooting": render_troubleshooting(more)}, more)
+    expect(any("dpa is in the catalog but not in README" in p for p in missing),
+           f"an id only in the catalog is caught: {missing}")
+    expect(normalise_volatile("FAIL (1 failed) in 21.9 ms") ==
+           normalise_volatile("FAIL (1 failed) in 3 ms"), "durations normalised")
+    expect(normalise_volatile("FAIL (1 failed) in 3 ms") !=
+           normalise_volatile("FAIL (2 failed) in 3 ms"), "content is not normalised away")
     for f in failures:
         print("FAIL:", f)
     print(f"gen_docs self-test: {'FAILED' if failures else 'ok'}")
@@ -495,17 +672,34 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary")
     ap.add_argument("--self-test", action="store_true")
-    ap.add_argument("mode", nargs="?", choices=["man", "bash", "zsh", "check-man"])
+    ap.add_argument("mode", nargs="?",
+                    choices=["man", "bash", "zsh", "check-man", "readme", "check-readme"])
     ap.add_argument("manpage", nargs="?")
     ap.add_argument("--template")
     ap.add_argument("--version", default="0")
     ap.add_argument("--datadir", default="/usr/share")
     ap.add_argument("--out")
+    ap.add_argument("--fixtures", help="the test build's fixture directory (readme modes)")
     args = ap.parse_args()
     if args.self_test:
         return self_test()
     if not args.binary or not args.mode:
         ap.error("--binary and a mode are needed")
+    if args.mode in ("readme", "check-readme"):
+        if not args.fixtures or not args.manpage:
+            ap.error("readme modes need --fixtures DIR and the README path")
+        sections, catalog = generated_sections(args.binary, args.fixtures)
+        with open(args.manpage, encoding="utf-8") as f:
+            readme = f.read()
+        if args.mode == "readme":
+            with open(args.manpage, "w", encoding="utf-8") as f:
+                f.write(replace_sections(readme, sections))
+            return 0
+        problems = check_readme(readme, sections, catalog)
+        for p in problems:
+            print("FAIL:", p)
+        print(f"README vs the program: {len(problems)} problem(s)")
+        return 1 if problems else 0
     model = collect(args.binary)
     if args.mode == "man":
         with open(args.template, encoding="utf-8") as f:

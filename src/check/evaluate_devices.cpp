@@ -45,7 +45,7 @@ std::string wanted(const std::string& which) {
 
 Check device_check(const DevicesFacts& devices, const std::string& which,
                    const std::vector<const DeviceSummary*>& rows) {
-    Check check{"device", Status::pass, "", "", {{"sysfs", "/sys/bus/pci/devices"}}};
+    Check check{Finding::device, Status::pass, "", "", {{"sysfs", "/sys/bus/pci/devices"}}};
     if (!rows.empty()) {
         check.message = "found " + labels(rows);
         return check;
@@ -62,7 +62,7 @@ Check device_check(const DevicesFacts& devices, const std::string& which,
 }
 
 Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
-    Check check{"dpa", Status::pass, "", "", {{"derived", "devices"}}};
+    Check check{Finding::dpa, Status::pass, "", "", {{"derived", "devices"}}};
     if (rows.empty()) {
         check.status = Status::fail;
         check.message = "no " + wanted(which) + " found, so no DPA";
@@ -98,7 +98,7 @@ Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*
 }
 
 Check port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
-    Check check{"port-active", Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
+    Check check{Finding::port_active, Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
     std::vector<std::string> active;
     std::vector<std::string> other;
     for (const auto* row : rows) {
@@ -129,10 +129,10 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
         const std::string why = std::string("cannot be checked: no /sys/bus/pci/devices ") +
                                 (live ? "on this system (no device access)" : "under --root");
         const std::string fix = "run on the host that has the device (or a root with its /sys)";
-        if (policy.device) checks.push_back({"device", Status::skip, why, fix, {}});
-        if (policy.require_dpa) checks.push_back({"dpa", Status::skip, why, fix, {}});
+        if (policy.device) checks.push_back({Finding::device, Status::skip, why, fix, {}});
+        if (policy.require_dpa) checks.push_back({Finding::dpa, Status::skip, why, fix, {}});
         if (policy.require_port_active)
-            checks.push_back({"port-active", Status::skip, why, fix, {}});
+            checks.push_back({Finding::port_active, Status::skip, why, fix, {}});
         return checks;
     }
     if (policy.device) checks.push_back(device_check(devices, which, rows));

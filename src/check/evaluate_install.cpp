@@ -101,7 +101,7 @@ int compare_gate(DocaVersion have, const DocaVersion& want) {
     return compare_doca_versions(have, want);
 }
 
-Check version_check(const InstallFacts& install, const std::string& id, const std::string& op,
+Check version_check(const InstallFacts& install, Finding id, const std::string& op,
                     const std::string& wanted) {
     Check check{id, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
     auto have = stack_version(install, check);
@@ -144,7 +144,8 @@ const ModuleFacts* find_module(const InstallFacts& install, const std::string& n
 
 Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
     const std::string spelled = req.name + (req.op.empty() ? "" : " " + req.op + " " + req.version);
-    Check check{"module-" + req.name, Status::pass, "", "", {{"pkg-config", req.name}}};
+    Check check{
+        FindingId(Finding::module, req.name), Status::pass, "", "", {{"pkg-config", req.name}}};
     const ModuleFacts* module = find_module(install, req.name);
     if (module == nullptr || !module->found) {
         if (module != nullptr && module->gap && module->gap->reason != GapReason::not_found &&
@@ -188,7 +189,8 @@ std::string match_summary(const VersionMatch& match, const std::string& label) {
 }
 
 Check consistent_check(const InstallFacts& install) {
-    Check check{"consistent-versions", Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
+    Check check{
+        Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
     if (auto version = stack_version(install, check); !version) return check;
     const auto& contract = install.contract_versions;
     if (!contract.disagreeing.empty()) {
@@ -222,11 +224,12 @@ Check consistent_check(const InstallFacts& install) {
 std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install) {
     std::vector<Check> checks;
     if (policy.min_version)
-        checks.push_back(version_check(install, "min-version", ">=", *policy.min_version));
+        checks.push_back(version_check(install, Finding::min_version, ">=", *policy.min_version));
     if (policy.max_version)
-        checks.push_back(version_check(install, "max-version", "<=", *policy.max_version));
+        checks.push_back(version_check(install, Finding::max_version, "<=", *policy.max_version));
     if (policy.exact_version)
-        checks.push_back(version_check(install, "exact-version", "=", *policy.exact_version));
+        checks.push_back(
+            version_check(install, Finding::exact_version, "=", *policy.exact_version));
     for (const auto& req : policy.modules) checks.push_back(module_check(install, req));
     if (policy.require_consistent) checks.push_back(consistent_check(install));
     return checks;

@@ -10,7 +10,7 @@ std::string library_label(const SymbolsFacts& facts) {
     return facts.library.soname.empty() ? facts.library.path : facts.library.soname;
 }
 
-Check skipped(std::string id, const Gap& gap) {
+Check skipped(FindingId id, const Gap& gap) {
     return Check{std::move(id),
                  Status::skip,
                  "cannot be checked: " + gap.message,
@@ -19,7 +19,7 @@ Check skipped(std::string id, const Gap& gap) {
 }
 
 Check symbol_check(const SymbolsFacts& facts, const std::string& name, bool stable) {
-    Check check{(stable ? "stable-" : "symbol-") + name,
+    Check check{FindingId(stable ? Finding::stable : Finding::symbol, name),
                 Status::pass,
                 "",
                 "",
@@ -60,9 +60,9 @@ Check symbol_check(const SymbolsFacts& facts, const std::string& name, bool stab
 }
 
 // The symbols probe's own app check, under the same id.
-Check app_check(const SymbolsFacts& facts, const std::string& id) {
+Check app_check(const SymbolsFacts& facts, Finding id) {
     for (const auto& check : facts.checks) {
-        if (check.id == id) return check;
+        if (check.id.finding() == id) return check;
     }
     return Check{id, Status::skip, "the application was not audited", "", {}};
 }
@@ -73,18 +73,18 @@ std::vector<Check> symbols_gate(const Policy& policy, const Result<SymbolsFacts>
     std::vector<Check> checks;
     for (const auto& name : policy.symbols) {
         checks.push_back(symbols ? symbol_check(*symbols, name, false)
-                                 : skipped("symbol-" + name, symbols.gap()));
+                                 : skipped(FindingId(Finding::symbol, name), symbols.gap()));
     }
     for (const auto& name : policy.stable) {
         checks.push_back(symbols ? symbol_check(*symbols, name, true)
-                                 : skipped("stable-" + name, symbols.gap()));
+                                 : skipped(FindingId(Finding::stable, name), symbols.gap()));
     }
     if (policy.app.empty()) return checks;
-    checks.push_back(symbols ? app_check(*symbols, "app-resolves")
-                             : skipped("app-resolves", symbols.gap()));
+    checks.push_back(symbols ? app_check(*symbols, Finding::app_resolves)
+                             : skipped(Finding::app_resolves, symbols.gap()));
     if (policy.forbid_experimental) {
-        checks.push_back(symbols ? app_check(*symbols, "app-experimental")
-                                 : skipped("app-experimental", symbols.gap()));
+        checks.push_back(symbols ? app_check(*symbols, Finding::app_experimental)
+                                 : skipped(Finding::app_experimental, symbols.gap()));
     }
     return checks;
 }

@@ -13,6 +13,7 @@
 #include "cli/exit_codes.hpp"
 #include "report/check_formats.hpp"
 #include "report/check_json.hpp"
+#include "report/findings_output.hpp"
 #include "report/json_common.hpp"
 
 namespace rdmi::cli {
@@ -35,6 +36,8 @@ struct CheckOptions {
     bool require_consistent = false;
     std::string format = "text";
     bool strict_contract = false;
+    bool list_checks = false;
+    std::string explain;
 };
 
 // The policy file is the user's: read from the live file system even under --root, like --output
@@ -102,10 +105,18 @@ class CheckCommand final : public Command {
             ->check(CLI::IsMember({"text", "json", "junit", "github"}));
         sub.add_flag("--strict-contract", opts_.strict_contract,
                      "JSON: only the contract's fields (no x_rdmi_probe)");
+        auto* list = sub.add_flag("--list-checks", opts_.list_checks,
+                                  "list every check id rdmi-probe can emit, what it means and "
+                                  "how to fix it, and check nothing");
+        sub.add_option("--explain", opts_.explain,
+                       "what check ID means and how to fix it, and check nothing")
+            ->type_name("ID")
+            ->excludes(list);
     }
 
     int run(const Session& session) override {
         json_ = session.options().json || opts_.format == "json";
+        if (opts_.list_checks || !opts_.explain.empty()) return catalog(session);
         check::GateReport gate;
         check::Policy policy;
         if (!opts_.policy.empty()) {
@@ -145,7 +156,7 @@ class CheckCommand final : public Command {
         else if (opts_.format == "github")
             document = check::gate_github(gate);
         else
-            document = check::gate_text(gate);
+            document = check::gate_text(gate, session.style());
         if (auto written = session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
@@ -154,6 +165,29 @@ class CheckCommand final : public Command {
     }
 
   private:
+    // --list-checks and --explain: the finding catalog, not a gate run.
+    int catalog(const Session& session) const {
+        const FindingInfo* only = nullptr;
+        if (!opts_.explain.empty()) {
+            only = find_finding(opts_.explain);
+            if (only == nullptr) {
+                return fail_input(session, "check: --explain " + opts_.explain +
+                                               ": no such check id (check --list-checks lists "
+                                               "them)");
+            }
+        }
+        std::string document = findings::catalog_json(only);
+        if (!json_) {
+            document = only != nullptr ? findings::finding_text(session.style(), *only)
+                                       : findings::catalog_text(session.style());
+        }
+        if (auto written = session.emit(document); !written) {
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        return kExitOk;
+    }
+
     // Messages name the file as the user spelled it.
     static Result<check::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");

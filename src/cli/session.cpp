@@ -11,6 +11,7 @@
 #include <ctime>
 #include <filesystem>
 
+#include "cli/terminal_progress.hpp"
 #include "os/atomic_write.hpp"
 
 namespace rdmi::cli {
@@ -49,6 +50,7 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
       deadline_(std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0))) {
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
+    progress_ = make_progress(options_.quiet, options_.verbose, env_);
 }
 
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
@@ -76,7 +78,8 @@ ProbeContext Session::probe_context() const {
                      deadline_,
                      std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)),
                      std::nullopt,
-                     options_.allow_untrusted_libs};
+                     options_.allow_untrusted_libs,
+                     progress_ ? *progress_ : Progress::none()};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }
@@ -93,6 +96,8 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
 }
 
 Result<bool> Session::emit(const std::string& document) const {
+    // A status line left on the terminal would run into the document.
+    if (progress_) progress_->finish();
     if (!options_.output.empty()) return atomic_write(options_.output, document);
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
         std::fflush(stdout) != 0) {

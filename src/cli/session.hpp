@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/deadline.hpp"
+#include "core/progress.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/context.hpp"
@@ -62,6 +63,7 @@ class Session {
     std::shared_ptr<spdlog::logger> log_;
     text::TextStyle style_;
     Deadline deadline_;
+    std::unique_ptr<Progress> progress_;  ///< the terminal status line, or null: none
 };
 
 /// The ISO-8601 UTC time of this run; SOURCE_DATE_EPOCH pins it for reproducible documents.

@@ -141,7 +141,8 @@ class SymbolsCommand final : public Command {
         }
         if (!facts->app) return kExitOk;
         for (const auto& check : facts->checks) {
-            if ((check.id == "app-resolves" || check.id == "app-experimental") &&
+            if ((check.id.finding() == Finding::app_resolves ||
+                 check.id.finding() == Finding::app_experimental) &&
                 check.status == Status::fail)
                 return kExitFailed;
         }

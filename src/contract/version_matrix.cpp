@@ -128,7 +128,6 @@ VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFa
     const std::string prefix = install.prefix.value.value_or("/opt/mellanox/doca");
     facts.path = join_path(prefix, "share/version-matrix.json");
     Check& check = facts.check;
-    check.id = "version-matrix";
     check.sources = {{"file", facts.path}};
 
     const VersionMatch& match =

@@ -41,7 +41,7 @@ struct VersionMatrixFacts {
         gap;  ///< absent (not_found), unreadable, or malformed (then nothing is used)
     std::optional<VersionMatrix> matrix;
     Sourced<std::string> install_version;  ///< the version entries are compared with
-    Check check;
+    Check check{Finding::version_matrix, Status::info, "", "", {}};
 };
 
 /// Parses and validates matrix bytes against the contract's exact shape: every field present,

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/finding_catalog.hpp"
 #include "core/gap.hpp"
 #include "core/result.hpp"
 
@@ -47,10 +48,10 @@ enum class Status { pass, fail, skip, info };
 /// The stable JSON name of a status.
 std::string_view to_string(Status status);
 
-/// One finding: a stable kebab-case id, a verdict, one line of explanation, the fix, and the
-/// sources it was derived from.
+/// One finding: a stable kebab-case id from the finding catalog, a verdict, one line of
+/// explanation, the fix, and the sources it was derived from.
 struct Check {
-    std::string id;
+    FindingId id;
     Status status = Status::info;
     std::string message;
     std::string remediation;  ///< empty when there is nothing to do

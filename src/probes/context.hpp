@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/deadline.hpp"
+#include "core/progress.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
 
@@ -24,6 +25,7 @@ struct ProbeContext {
     std::chrono::milliseconds call_timeout;  ///< bound on one external call or device open
     std::optional<std::string> doca_prefix;  ///< --doca-prefix, in-root path
     bool allow_untrusted_libs = false;       ///< --allow-untrusted-libs
+    Progress& progress = Progress::none();   ///< how far a long operation got (never printed here)
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root.
     [[nodiscard]] bool live() const { return fs.is_live(); }

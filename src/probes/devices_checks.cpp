@@ -26,7 +26,8 @@ Provenance sysfs_source(const char* ref) {
 }
 
 Check dpa_verdict(const DevicesFacts& facts) {
-    Check check{"rdmi-dpa-device", Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
+    Check check{
+        Finding::rdmi_dpa_device, Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
     if (!facts.pci_bus_present) {
         check.status = Status::info;
         check.message = "devices not examined: no /sys/bus/pci/devices under this root";
@@ -92,7 +93,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
     return check;
 }
 
-Check module_check(const char* id, const char* name, const sysfs::ModuleState& state,
+Check module_check(Finding id, const char* name, const sysfs::ModuleState& state,
                    bool devices_present) {
     Check check{
         id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
@@ -115,7 +116,7 @@ Check module_check(const char* id, const char* name, const sysfs::ModuleState& s
 }
 
 Check uverbs_check(const DevicesFacts& facts, bool live) {
-    Check check{"uverbs-access", Status::info, "", "", {{"file", "/dev/infiniband"}}};
+    Check check{Finding::uverbs_access, Status::info, "", "", {{"file", "/dev/infiniband"}}};
     const bool rdma = !facts.inventory.rdma_devices.empty();
     if (!facts.platform.uverbs.ok()) {
         check.status = rdma ? Status::fail : Status::info;
@@ -164,7 +165,7 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
 
 Check verbs_check(const DevicesFacts& facts, bool live) {
     const auto& verbs = facts.verbs;
-    Check check{"verbs-devices", Status::info, "", "", {{"api", "ibv_get_device_list"}}};
+    Check check{Finding::verbs_devices, Status::info, "", "", {{"api", "ibv_get_device_list"}}};
     if (!live) {
         check.message = "libibverbs not consulted (not the live system)";
         return check;
@@ -229,7 +230,7 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
 
 Check doca_check(const DevicesFacts& facts, bool live) {
     const auto& doca = facts.doca;
-    Check check{"doca-devices", Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
+    Check check{Finding::doca_devices, Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
     if (!live) {
         check.message = "DOCA libraries not consulted (not the live system)";
         return check;
@@ -260,7 +261,7 @@ Check hugepages_check(const DevicesFacts& facts) {
         for (const auto& m : *p.hugetlbfs_mounts.value)
             mounts += (mounts.empty() ? "" : ", ") + m.mount_point;
     }
-    return Check{"hugepages",
+    return Check{Finding::hugepages,
                  Status::info,
                  "hugepages " + pool("2M", p.hugepages_2m) + "; " + pool("1G", p.hugepages_1g) +
                      "; hugetlbfs " +
@@ -274,8 +275,8 @@ Check hugepages_check(const DevicesFacts& facts) {
 std::vector<Check> device_checks(const DevicesFacts& facts, bool live) {
     const bool devices = !facts.summary.empty();
     return {dpa_verdict(facts),
-            module_check("driver-mlx5-core", "mlx5_core", facts.platform.mlx5_core, devices),
-            module_check("driver-mlx5-ib", "mlx5_ib", facts.platform.mlx5_ib, devices),
+            module_check(Finding::driver_mlx5_core, "mlx5_core", facts.platform.mlx5_core, devices),
+            module_check(Finding::driver_mlx5_ib, "mlx5_ib", facts.platform.mlx5_ib, devices),
             uverbs_check(facts, live),
             verbs_check(facts, live),
             doca_check(facts, live),

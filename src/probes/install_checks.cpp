@@ -15,7 +15,7 @@ std::string join(const std::vector<std::string>& items, const char* sep = ", ") 
     return out;
 }
 
-Check make(std::string id, Status status, std::string message, std::string remediation,
+Check make(FindingId id, Status status, std::string message, std::string remediation,
            std::vector<Provenance> sources) {
     return Check{std::move(id), status, std::move(message), std::move(remediation),
                  std::move(sources)};
@@ -24,17 +24,19 @@ Check make(std::string id, Status status, std::string message, std::string remed
 Check prefix_check(const InstallFacts& facts) {
     const std::string& prefix = *facts.prefix.value;
     if (!facts.prefix_exists) {
-        return make("doca-prefix", Status::fail, "DOCA not found: " + prefix + " does not exist",
+        return make(Finding::doca_prefix, Status::fail,
+                    "DOCA not found: " + prefix + " does not exist",
                     "install the DOCA SDK, or pass --doca-prefix DIR where it is installed",
                     {facts.prefix.source});
     }
     if (facts.layout == DocaLayout::none) {
-        return make("doca-prefix", Status::fail, "no DOCA pkg-config directory under " + prefix,
+        return make(Finding::doca_prefix, Status::fail,
+                    "no DOCA pkg-config directory under " + prefix,
                     "reinstall DOCA; expected lib/<triplet>/pkgconfig, lib64/pkgconfig or "
                     "infrastructure/lib/pkgconfig",
                     {facts.prefix.source});
     }
-    return make("doca-prefix", Status::pass,
+    return make(Finding::doca_prefix, Status::pass,
                 "DOCA at " + prefix + " (" + std::string(to_string(facts.layout)) +
                     " layout, .pc files in " + facts.pc_dir + ")",
                 "", {facts.prefix.source});
@@ -43,7 +45,7 @@ Check prefix_check(const InstallFacts& facts) {
 std::vector<Check> module_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     for (const auto& module : facts.stack) {
-        const std::string id = "module-" + module.name;
+        const FindingId id(Finding::module, module.name);
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
         if (!module.found) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
@@ -76,7 +78,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
                                    ": " + req.problem);
             }
             checks.push_back(
-                make(id + "-requires", Status::fail,
+                make(FindingId(Finding::module_requires, module.name), Status::fail,
                      module.name + " requires what does not resolve: " + join(problems, "; "),
                      "install or fix the required modules so that `pkg-config --cflags --libs " +
                          module.name + "` succeeds",
@@ -86,7 +88,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
     return checks;
 }
 
-Check version_check(const std::string& id, const std::string& what, const VersionMatch& match,
+Check version_check(Finding id, const std::string& what, const VersionMatch& match,
                     bool doca_found) {
     std::vector<Provenance> sources;
     std::vector<std::string> listing;
@@ -162,15 +164,15 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
         if (!header.present) missing.push_back(header.name);
     }
     if (!doca_found)
-        return make("rdmi-headers", Status::skip, "DOCA not found; RDMI headers not looked for",
-                    "install DOCA", {});
+        return make(Finding::rdmi_headers, Status::skip,
+                    "DOCA not found; RDMI headers not looked for", "install DOCA", {});
     if (!missing.empty()) {
-        return make("rdmi-headers", Status::fail,
+        return make(Finding::rdmi_headers, Status::fail,
                     "missing in " + facts.include_dir + ": " + join(missing),
                     "partial install: reinstall the DOCA RDMI development package", sources);
     }
     return make(
-        "rdmi-headers", Status::pass,
+        Finding::rdmi_headers, Status::pass,
         "all " + std::to_string(facts.headers.size()) + " RDMI headers in " + facts.include_dir, "",
         sources);
 }
@@ -178,7 +180,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
 std::vector<Check> library_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     for (const auto& lib : facts.libraries) {
-        const std::string id = "library-" + lib.name;
+        const FindingId id(Finding::library, lib.name);
         if (lib.present && lib.gap) {
             checks.push_back(
                 make(id, Status::fail, lib.gap->message,
@@ -201,8 +203,8 @@ std::vector<Check> library_checks(const InstallFacts& facts) {
     return checks;
 }
 
-Check tool_check(const InstalledFile& tool, const std::string& id, const std::string& purpose,
-                 bool doca_found, Status when_missing) {
+Check tool_check(const InstalledFile& tool, Finding id, const std::string& purpose, bool doca_found,
+                 Status when_missing) {
     if (tool.present) {
         std::string message = tool.path;
         if (!tool.detail.empty()) message += " (version " + tool.detail + ")";
@@ -227,25 +229,26 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
     checks.push_back(prefix_check(facts));
     const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
     for (auto& check : module_checks(facts)) checks.push_back(std::move(check));
-    checks.push_back(version_check("rdmi-stack-versions", "RDMI stack versions",
+    checks.push_back(version_check(Finding::rdmi_stack_versions, "RDMI stack versions",
                                    facts.stack_versions, doca_found));
-    checks.push_back(version_check("contract-versions", "DOCA version sources",
+    checks.push_back(version_check(Finding::contract_versions, "DOCA version sources",
                                    facts.contract_versions, doca_found));
     checks.push_back(headers_check(facts, doca_found));
     for (auto& check : library_checks(facts)) checks.push_back(std::move(check));
     if (facts.samples.present) {
-        checks.push_back(make("rdmi-samples", Status::info, "RDMI samples in " + facts.samples.path,
-                              "", {{"file", facts.samples.path}}));
+        checks.push_back(make(Finding::rdmi_samples, Status::info,
+                              "RDMI samples in " + facts.samples.path, "",
+                              {{"file", facts.samples.path}}));
     } else {
-        checks.push_back(make("rdmi-samples", Status::info,
+        checks.push_back(make(Finding::rdmi_samples, Status::info,
                               "no RDMI samples at " + facts.samples.path,
                               "samples ship in the DOCA samples package; install it to get them",
                               {{"file", facts.samples.path}}));
     }
-    checks.push_back(tool_check(facts.dpacc, "dpacc",
+    checks.push_back(tool_check(facts.dpacc, Finding::dpacc,
                                 "the DPA compiler, needed to build DPA kernels", doca_found,
                                 Status::fail));
-    checks.push_back(tool_check(facts.doca_caps, "doca-caps",
+    checks.push_back(tool_check(facts.doca_caps, Finding::doca_caps,
                                 "one of the contract's version sources", doca_found, Status::info));
     return checks;
 }

@@ -85,7 +85,7 @@ LoopbackVerdict run_loopback_from_files(const std::vector<std::string>& library_
 }
 
 LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJournal&)>& body,
-                                  const Deadline& deadline) {
+                                  const Deadline& deadline, Progress& progress) {
     struct Shared {
         StepJournal journal;
         std::mutex mutex;
@@ -94,6 +94,7 @@ LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJourna
         LoopbackVerdict verdict;
     };
     auto shared = std::make_shared<Shared>();
+    shared->journal.report_to(progress);
     std::thread worker([shared, body] {
         LoopbackVerdict verdict = body(shared->journal);
         std::lock_guard lock(shared->mutex);
@@ -120,22 +121,26 @@ LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJourna
 
 LoopbackVerdict run_loopback_isolated(const std::vector<std::string>& library_paths,
                                       const LoopbackOptions& options, const Deadline& deadline,
-                                      const LoopbackVerdict& so_far) {
+                                      const LoopbackVerdict& so_far, Progress& progress) {
     // Waits stop early enough to leave the teardown time before the watchdog fires.
     const auto budget = deadline.remaining();
     const auto reserve = std::min<std::chrono::milliseconds>(budget / 4, std::chrono::seconds(1));
     const Deadline watchdog = deadline;
     const Deadline waits(budget - reserve);
     const Deadline kill(budget + kChildMargin);
+    // Shown here, so that this process knows to erase whatever the child's steps showed.
+    progress.update("loopback: starting the DOCA child", 0, 0);
     auto child = run_isolated(
-        [library_paths, options, watchdog, waits]() {
+        [library_paths, options, watchdog, waits, &progress]() {
+            // The child reports to the parent's terminal through the stderr it inherited.
             return encode_verdict(run_with_watchdog(
                 [library_paths, options, waits](StepJournal& journal) {
                     return run_loopback_from_files(library_paths, options, waits, journal);
                 },
-                watchdog));
+                watchdog, progress));
         },
         kill, "loopback");
+    progress.finish();
     LoopbackVerdict verdict;
     if (child) {
         if (auto decoded = decode_verdict(*child)) {

@@ -13,9 +13,15 @@ double elapsed_ms(std::chrono::steady_clock::time_point since) {
 }  // namespace
 
 void StepJournal::begin(std::string id, int level) {
+    progress_->update("loopback: " + id, 0, 0);
     std::lock_guard lock(mutex_);
     running_ = LoopbackStep{std::move(id), level, StepOutcome::pass, 0, {}, {}};
     started_ = std::chrono::steady_clock::now();
+}
+
+void StepJournal::iteration(int done, int total) const {
+    progress_->update("loopback: write", static_cast<std::size_t>(done),
+                      static_cast<std::size_t>(total));
 }
 
 void StepJournal::end(StepOutcome outcome, std::string message, std::optional<DocaFailure> error) {

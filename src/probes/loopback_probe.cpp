@@ -128,7 +128,7 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
     }
     verdict.steps.push_back(LoopbackStep{
         "locate-plugin", 0, StepOutcome::pass, ms_since(start), options.plugin_path, {}});
-    return loopback::run_loopback_isolated(paths, options, ctx.deadline, verdict);
+    return loopback::run_loopback_isolated(paths, options, ctx.deadline, verdict, ctx.progress);
 }
 
 }  // namespace rdmi

@@ -529,6 +529,7 @@ class Run {
     std::string write() {
         std::vector<double> latencies;
         for (int i = 0; i < options_.iterations; ++i) {
+            journal_.iteration(i, options_.iterations);
             std::memset(dst_.get(), 0, options_.bytes);
             check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
             const std::uint64_t signal_value = static_cast<std::uint64_t>(i) + 1;

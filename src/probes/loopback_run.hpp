@@ -12,6 +12,7 @@
 
 #include "api/doca_dpa_api.hpp"
 #include "core/deadline.hpp"
+#include "core/progress.hpp"
 #include "os/dynamic_library.hpp"
 #include "probes/loopback.hpp"
 
@@ -20,8 +21,12 @@ namespace rdmi::loopback {
 /// A thread-safe record of the run so far, so that a watchdog can report a hung step.
 class StepJournal {
   public:
-    /// Starts a step; the previous one must have ended.
+    /// Where step starts and write iterations are reported (default: nowhere).
+    void report_to(Progress& progress) { progress_ = &progress; }
+    /// Starts a step; the previous one must have ended. Reported to the progress sink.
     void begin(std::string id, int level);
+    /// Reports write iteration `done` of `total` to the progress sink.
+    void iteration(int done, int total) const;
     /// Ends the running step.
     void end(StepOutcome outcome, std::string message, std::optional<DocaFailure> error = {});
     /// Records a step that did not run a DOCA call (skip, or a static finding).
@@ -39,6 +44,7 @@ class StepJournal {
     LoopbackVerdict verdict_;
     std::optional<LoopbackStep> running_;
     std::chrono::steady_clock::time_point started_;
+    Progress* progress_ = &Progress::none();
 };
 
 /// The plugin's exports (dpa_kernels/include/rdmi_probe_dpa_abi.h).
@@ -75,14 +81,15 @@ LoopbackVerdict run_loopback_from_files(const std::vector<std::string>& library_
 /// running step marked `timeout`. Only for use in a process that exits afterwards (the child of
 /// run_isolated): the abandoned thread is never joined.
 LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJournal&)>& body,
-                                  const Deadline& deadline);
+                                  const Deadline& deadline, Progress& progress = Progress::none());
 
 /// The whole live part in a child process: run_loopback_from_files under the watchdog at
 /// `deadline`, the child itself killed a margin later. A child that crashes gives a failed
 /// verdict that says so. `journal` holds the parent's steps so far and receives the child's.
 LoopbackVerdict run_loopback_isolated(const std::vector<std::string>& library_paths,
                                       const LoopbackOptions& options, const Deadline& deadline,
-                                      const LoopbackVerdict& so_far);
+                                      const LoopbackVerdict& so_far,
+                                      Progress& progress = Progress::none());
 
 /// Derives result, level reached, failed step, layer, first action and notes from the steps.
 void finish_verdict(LoopbackVerdict& verdict);

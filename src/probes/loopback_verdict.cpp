@@ -243,9 +243,7 @@ void finish_verdict(LoopbackVerdict& verdict) {
 }  // namespace loopback
 
 Check loopback_check(const LoopbackVerdict& verdict) {
-    Check check;
-    check.id = "dpa-loopback";
-    check.status = verdict.result;
+    Check check{Finding::dpa_loopback, verdict.result, "", "", {}};
     check.message =
         "DPA loopback (level " + std::to_string(verdict.level_requested) + "): " + verdict.reason;
     if (verdict.result == Status::fail) {

@@ -19,18 +19,18 @@ void run_devices(const ProbeContext& ctx, Report& report) {
                          report.devices->checks.end());
 }
 
-// Ids gain "rdmi-": the report audits doca-rdmi, and its check ids say so.
+// Ids gain "rdmi-" (rdmi_variant): the report audits doca-rdmi, and its check ids say so.
 void run_symbols(const ProbeContext& ctx, Report& report) {
     if (!report.install) return;
     report.symbols = probe_rdmi_symbols(ctx, *report.install);
     if (!report.symbols) return;
     if (!*report.symbols) {
-        report.checks.push_back(
-            Check{"rdmi-symbols-exported", Status::skip, report.symbols->gap().message, "", {}});
+        report.checks.push_back(Check{
+            Finding::rdmi_symbols_exported, Status::skip, report.symbols->gap().message, "", {}});
         return;
     }
     for (auto check : (*report.symbols)->checks) {
-        check.id = "rdmi-" + check.id;
+        check.id = rdmi_variant(check.id.finding());
         report.checks.push_back(std::move(check));
     }
 }
@@ -75,7 +75,7 @@ void run_probes(const ProbeContext& ctx, Report& report) {
         } catch (const std::exception& e) {
             report.probe_errors.push_back({std::string(probe.id), e.what()});
             report.checks.push_back(
-                Check{std::string(probe.id) + "-probe",
+                Check{FindingId(Finding::probe_error, probe.id),
                       Status::fail,
                       std::string(probe.title) + ": internal error: " + e.what(),
                       "report this as a bug in rdmi-probe, with the command line",

@@ -27,7 +27,7 @@ std::string library_label(const SymbolsFacts& facts) {
 
 Check exported_check(const SymbolsFacts& facts) {
     const auto& audit = facts.audit;
-    Check check{"symbols-exported", Status::pass, "", "", {{"file", facts.library.path}}};
+    Check check{Finding::symbols_exported, Status::pass, "", "", {{"file", facts.library.path}}};
     if (!audit.headers_scanned) {
         check.status = Status::info;
         check.message = library_label(facts) + ": " + std::to_string(audit.symbols.size()) +
@@ -59,12 +59,13 @@ Check stability_check(const SymbolsFacts& facts) {
     if (!facts.audit.version_nodes_mark_stability && !facts.audit.headers_scanned &&
         !facts.audit.archive_sections_mark_stability)
         message += " (the library carries no stability marks and no headers were scanned)";
-    return Check{"symbols-stability", Status::info, message, "", {{"file", facts.library.path}}};
+    return Check{
+        Finding::symbols_stability, Status::info, message, "", {{"file", facts.library.path}}};
 }
 
 Check agreement_check(const SymbolsFacts& facts) {
     const auto& audit = facts.audit;
-    Check check{"symbols-agreement", Status::info, "", "", {{"file", facts.library.path}}};
+    Check check{Finding::symbols_agreement, Status::info, "", "", {{"file", facts.library.path}}};
     if (audit.disagreements.empty() && audit.exported_not_declared.empty()) {
         check.status = Status::pass;
         check.message = "headers, version nodes, sections and the loader agree";
@@ -86,7 +87,7 @@ Check agreement_check(const SymbolsFacts& facts) {
 Check loader_check(const SymbolsFacts& facts) {
     const LoaderFacts& loader = *facts.loader;
     const auto& p = loader.prediction;
-    Check check{"loader-path", Status::pass, "", "", {{"derived", "ld.so search order"}}};
+    Check check{Finding::loader_path, Status::pass, "", "", {{"derived", "ld.so search order"}}};
     if (!p.path) {
         check.status = Status::info;
         check.message = p.soname + ": the loader would not find it (" +
@@ -117,7 +118,7 @@ Check loader_check(const SymbolsFacts& facts) {
 
 Check runtime_check(const SymbolsFacts& facts) {
     const RuntimeFacts& rt = facts.runtime;
-    Check check{"symbols-runtime", Status::pass, "", "", {{"api", "dlopen/dlsym/dlvsym"}}};
+    Check check{Finding::symbols_runtime, Status::pass, "", "", {{"api", "dlopen/dlsym/dlvsym"}}};
     if (!rt.loaded) {
         const bool failed =
             rt.gap && (rt.gap->reason == GapReason::error || rt.gap->reason == GapReason::timeout);
@@ -143,7 +144,7 @@ Check runtime_check(const SymbolsFacts& facts) {
 void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
     const AppAudit& app = *facts.app;
     const Provenance from{"file", *facts.application};
-    Check resolves{"app-resolves", Status::pass, "", "", {from}};
+    Check resolves{Finding::app_resolves, Status::pass, "", "", {from}};
     std::vector<std::string> missing = app.missing;
     missing.insert(missing.end(), app.missing_versions.begin(), app.missing_versions.end());
     if (!missing.empty()) {
@@ -158,7 +159,7 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
                            " doca_* dependencies checked; none would fail to resolve";
     }
     checks.push_back(std::move(resolves));
-    Check experimental{"app-experimental", Status::pass, "", "", {from}};
+    Check experimental{Finding::app_experimental, Status::pass, "", "", {from}};
     if (!app.unaccepted_experimental.empty()) {
         experimental.status = Status::fail;
         experimental.message =

@@ -62,8 +62,12 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         facts.gap = devices.gap();
         return facts;
     }
+    const std::size_t total = devices->size();
+    std::size_t done = 0;
     for (auto& listed_device : devices.value()) {
         const std::string name = listed_device.name;
+        // Each open may wait up to the call timeout: with many devices that is seconds.
+        ctx.progress.update("libibverbs: opening " + name, done++, total);
         auto answer = run_isolated(
             [&path, &name]() {
                 silence_stderr();
@@ -81,6 +85,7 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
             facts.devices.push_back(std::move(listed_device));
         }
     }
+    ctx.progress.finish();
     return facts;
 }
 

@@ -3,21 +3,10 @@
 
 #include <string>
 
+#include "report/text_style.hpp"
+
 namespace rdmi::check {
 namespace {
-
-std::string upper(Status status) {
-    switch (status) {
-        case Status::pass:
-            return "PASS";
-        case Status::fail:
-            return "FAIL";
-        case Status::skip:
-            return "SKIP";
-        default:
-            return "INFO";
-    }
-}
 
 std::string tally(const GateReport& gate) {
     const auto counts = count_statuses(gate.checks);
@@ -27,14 +16,21 @@ std::string tally(const GateReport& gate) {
 
 }  // namespace
 
-std::string gate_text(const GateReport& gate) {
+std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     std::string out;
+    const bool quiet = style.verbosity < 0;
     for (const auto& c : gate.checks) {
-        out += upper(c.status) + "  " + c.id + "  " + c.message + "\n";
+        if (quiet && c.status != Status::fail) continue;
+        out += text::paint(style, c.status, text::status_label(c.status)) + "  " + c.id.str() +
+               "  " + c.message + "\n";
         if (c.status != Status::pass && !c.remediation.empty())
             out += "      fix: " + c.remediation + "\n";
     }
-    out += "Result: " + upper(gate.result) + " (" + tally(gate) + ")\n";
+    // Quiet is failures only, as in the report: the exit code carries the verdict.
+    if (!quiet) {
+        out += "Result: " + text::paint(style, gate.result, text::status_label(gate.result)) +
+               " (" + tally(gate) + ")\n";
+    }
     return out;
 }
 
@@ -91,8 +87,8 @@ std::string gate_junit(const GateReport& gate) {
            xml_escape(gate.spec_path, true) + "\"/>\n      <property name=\"result\" value=\"" +
            std::string(to_string(gate.result)) + "\"/>\n    </properties>\n";
     for (const auto& c : gate.checks) {
-        out +=
-            "    <testcase classname=\"rdmi-probe.check\" name=\"" + xml_escape(c.id, true) + "\"";
+        out += "    <testcase classname=\"rdmi-probe.check\" name=\"" +
+               xml_escape(c.id.str(), true) + "\"";
         const std::string body =
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
         if (c.status == Status::fail) {
@@ -145,11 +141,11 @@ std::string gate_github(const GateReport& gate) {
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
         if (c.status == Status::fail || c.status == Status::skip) {
             out += std::string(c.status == Status::fail ? "::error" : "::warning") +
-                   " title=" + github_escape_property("rdmi-probe check: " + c.id) +
+                   " title=" + github_escape_property("rdmi-probe check: " + c.id.str()) +
                    "::" + github_escape_data(message) + "\n";
         } else {
             // Not a command: a line starting "::" would be one, so escape only newlines.
-            out += "pass " + c.id + ": " + github_escape_data(c.message) + "\n";
+            out += "pass " + c.id.str() + ": " + github_escape_data(c.message) + "\n";
         }
     }
     out += "rdmi-probe check: " + std::string(to_string(gate.result)) + " (" + tally(gate) + ")\n";

@@ -5,11 +5,13 @@
 #include <string_view>
 
 #include "check/evaluate.hpp"
+#include "report/text_style.hpp"
 
 namespace rdmi::check {
 
-/// One line per check ("FAIL  min-version  details", then "      fix: ..."), then the verdict.
-std::string gate_text(const GateReport& gate);
+/// One line per check ("FAIL  min-version  details", then "      fix: ..."), then the verdict;
+/// labels coloured as `style` says; quiet (verbosity < 0): the failures only.
+std::string gate_text(const GateReport& gate, const text::TextStyle& style = {});
 
 /// JUnit XML: one <testcase> per check; fail → <failure>, skip → <skipped>.
 std::string gate_junit(const GateReport& gate);

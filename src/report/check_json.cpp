@@ -15,7 +15,7 @@ contract::Document check_document(const check::GateReport& gate) {
     contract::Json checks = contract::Json::array();
     for (std::size_t i = 0; i < gate.checks.size(); ++i) {
         const auto& c = gate.checks[i];
-        checks.push_back({{"name", c.id},
+        checks.push_back({{"name", c.id.str()},
                           {"status", to_string(c.status)},
                           {"details", c.message},
                           {"remediation", c.remediation.empty() ? contract::Json(nullptr)

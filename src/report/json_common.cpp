@@ -30,7 +30,7 @@ Json check(const Check& check) {
     Json sources = Json::array();
     for (const auto& source : check.sources) sources.push_back(provenance(source));
     return Json{
-        {"id", check.id},
+        {"id", check.id.str()},
         {"status", to_string(check.status)},
         {"message", check.message},
         {"remediation", check.remediation.empty() ? Json(nullptr) : Json(check.remediation)},

@@ -12,20 +12,6 @@ namespace {
 constexpr std::size_t kIdColumn = 6;
 constexpr std::size_t kMessageColumn = 28;
 
-std::string_view label(Status status) {
-    switch (status) {
-        case Status::pass:
-            return "PASS";
-        case Status::fail:
-            return "FAIL";
-        case Status::skip:
-            return "SKIP";
-        case Status::info:
-            return "INFO";
-    }
-    return "INFO";
-}
-
 int rank(Status status) {
     switch (status) {
         case Status::fail:
@@ -41,6 +27,20 @@ int rank(Status status) {
 }
 
 }  // namespace
+
+std::string_view status_label(Status status) {
+    switch (status) {
+        case Status::pass:
+            return "PASS";
+        case Status::fail:
+            return "FAIL";
+        case Status::skip:
+            return "SKIP";
+        case Status::info:
+            return "INFO";
+    }
+    return "INFO";
+}
 
 std::string paint(const TextStyle& style, Status status, std::string_view text) {
     if (!style.color) return std::string(text);
@@ -78,10 +78,10 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
 }
 
 std::string render_check(const TextStyle& style, const Check& check) {
-    std::string line = paint(style, check.status, label(check.status));
-    line.append(kIdColumn - label(check.status).size(), ' ');
-    line += check.id;
-    std::size_t column = kIdColumn + check.id.size();
+    std::string line = paint(style, check.status, status_label(check.status));
+    line.append(kIdColumn - status_label(check.status).size(), ' ');
+    line += check.id.str();
+    std::size_t column = kIdColumn + check.id.str().size();
     if (column + 2 > kMessageColumn) {
         line += "  ";
         column += 2;
@@ -122,7 +122,7 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
 std::string render_verdict(const TextStyle& style, const std::vector<Check>& checks) {
     const auto counts = count_statuses(checks);
     const Status overall = overall_status(checks);
-    std::string word = std::string(label(overall));
+    std::string word = std::string(status_label(overall));
     return "Result: " + paint(style, overall, word) + " (" + std::to_string(counts.fail) +
            " failed, " + std::to_string(counts.skip) + " skipped, " + std::to_string(counts.pass) +
            " passed, " + std::to_string(counts.info) + " info)\n";

@@ -15,6 +15,9 @@ struct TextStyle {
     std::size_t width = 80;
 };
 
+/// "PASS", "FAIL", "SKIP" or "INFO": the label every human output shows for a status.
+std::string_view status_label(Status status);
+
 /// `text` wrapped in the ANSI colour for `status` when colour is on.
 std::string paint(const TextStyle& style, Status status, std::string_view text);
 

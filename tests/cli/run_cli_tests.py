@@ -91,6 +91,86 @@ class Config:
 class Outcome:
     status: str  # PASS FAIL SKIP
     problems: list
+    ids: set = field(default_factory=set)  # the check ids the run emitted
+
+
+# ---------------------------------------------------------------- the finding catalog
+
+STATUSES = {"pass", "fail", "skip", "info"}
+STATUS_LINE = re.compile(r"^(?:\x1b\[[0-9;]*m)?(?:PASS|FAIL|SKIP|INFO)(?:\x1b\[0m)?  +(\S+)", re.MULTILINE)
+JUNIT_CASE = re.compile(r'<testcase classname="rdmi-probe\.check" name="([^"]+)"')
+GITHUB_LINE = re.compile(r"^(?:::(?:error|warning) title=rdmi-probe check%3A ([^:]+)::|pass ([^: ]+): )", re.MULTILINE)
+
+
+def emitted_check_ids(text: str) -> set:
+    """Every check id in an output: JSON /checks arrays (id or the contract's name), the human
+    status lines, JUnit test cases and GitHub annotations."""
+    ids: set = set()
+    try:
+        document = json.loads(text)
+    except ValueError:
+        document = None
+    if document is not None:
+        stack = [document]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                checks = node.get("checks")
+                if isinstance(checks, list):
+                    for c in checks:
+                        if isinstance(c, dict) and c.get("status") in STATUSES:
+                            name = c.get("id", c.get("name"))
+                            if isinstance(name, str):
+                                ids.add(name)
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        return ids
+    ids.update(STATUS_LINE.findall(text))
+    ids.update(JUNIT_CASE.findall(text))
+    for error_id, pass_id in GITHUB_LINE.findall(text):
+        ids.add(error_id or pass_id)
+    return ids
+
+
+def catalog_matcher(catalog: dict):
+    """A function id -> the catalog entry's id that covers it, or None."""
+    exact = set()
+    patterns = []
+    for f in catalog.get("findings", []):
+        if f.get("pattern"):
+            prefix, rest = f["id"].split("<", 1)
+            suffix = rest.split(">", 1)[1]
+            patterns.append((re.compile(re.escape(prefix) + r".+" + re.escape(suffix) + "$"), f["id"]))
+        else:
+            exact.add(f["id"])
+
+    def covering(check_id: str):
+        if check_id in exact:
+            return check_id
+        return next((entry for rx, entry in patterns if rx.match(check_id)), None)
+
+    return covering
+
+
+def check_catalog(cfg: Config, emitted: dict, out) -> bool:
+    """Every id the cases saw is in the binary's finding catalog. Returns False on a problem."""
+    try:
+        proc = subprocess.run([str(cfg.binary), "check", "--list-checks", "--json"], capture_output=True,
+                              timeout=cfg.timeout, stdin=subprocess.DEVNULL)
+        catalog = json.loads(proc.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        print(f"FAIL catalog: cannot read the finding catalog: {e}", file=out)
+        return False
+    covering = catalog_matcher(catalog)
+    missing = {i: cases for i, cases in emitted.items() if covering(i) is None}
+    for check_id, cases in sorted(missing.items()):
+        print(f"FAIL catalog: {check_id!r} (emitted by {', '.join(sorted(cases)[:3])}) is not in the finding catalog", file=out)
+    covered = {covering(i) for i in emitted} - {None}
+    never = [f["id"] for f in catalog.get("findings", []) if f["id"] not in covered]
+    print(f"catalog: {len(emitted)} distinct check ids emitted, {len(missing)} not catalogued; "
+          f"{len(never)} catalog entries no case emits: {', '.join(never) or '-'}", file=out)
+    return not missing
 
 
 # ---------------------------------------------------------------- schemas
@@ -349,13 +429,20 @@ def run_case(path: Path, cfg: Config, schemas: SchemaStore) -> Outcome:
         err = proc.stderr.decode(errors="replace")
         check_streams(case, proc.returncode, out, err, problems)
         check_document(case, args, out, places, cfg, schemas, problems)
+        ids = emitted_check_ids(out)
+        where = case.get("document", "stdout")
+        if where != "stdout":
+            try:
+                ids |= emitted_check_ids(Path(substitute(where, places)).read_text())
+            except OSError:
+                pass  # check_document reported it
 
     if problems:
         problems.append(f"command: {' '.join([argv0 or cfg.binary.name, *args])}")
         problems.append("stdout:\n" + show(out))
         problems.append("stderr:\n" + show(err))
-        return Outcome("FAIL", problems)
-    return Outcome("PASS", [])
+        return Outcome("FAIL", problems, ids)
+    return Outcome("PASS", [], ids)
 
 
 def check_streams(case: dict, code: int, out: str, err: str, problems: list) -> None:
@@ -469,8 +556,11 @@ def run_all(cfg: Config, out=sys.stdout) -> tuple[int, int, int]:
     if cfg.filters:
         cases = [c for c in cases if any(f in c.stem for f in cfg.filters)]
     passed = failed = skipped = 0
+    emitted: dict = {}
     for path in cases:
         outcome = run_case(path, cfg, schemas)
+        for check_id in outcome.ids:
+            emitted.setdefault(check_id, set()).add(path.stem)
         print(f"{outcome.status} {path.stem}", file=out)
         for problem in outcome.problems:
             print(f"    {problem}", file=out)
@@ -482,6 +572,8 @@ def run_all(cfg: Config, out=sys.stdout) -> tuple[int, int, int]:
             failed += 1
     if not cases:
         print(f"no cases found in {cfg.cases}", file=out)
+    elif not check_catalog(cfg, emitted, out):
+        failed += 1
     if skipped:
         print(f"{skipped} skipped", file=out)
     print(f"{passed} passed, {failed} failed", file=out)

@@ -24,6 +24,9 @@ fail) echo "fake: failing" >&2; exit "$2" ;;
 cat) cat ;;
 write) echo '{"schema": "demo", "value": 7, "items": []}' > "$2" ;;
 uid) id -u ;;
+check) echo '{"findings": [{"id": "demo-check", "pattern": false}, {"id": "module-<name>", "pattern": true}]}' ;;
+report) echo '{"schema": "demo", "value": 1, "items": [], "checks": [{"id": "demo-check", "status": "pass"}, {"id": "module-doca", "status": "fail"}]}' ;;
+stray) printf 'PASS  demo-check  fine\nFAIL  stray-id  not catalogued\n' ;;
 *) echo "fake: unknown" >&2; exit 2 ;;
 esac
 """
@@ -101,6 +104,7 @@ CASES = {
     "fail_unknown_root": ({"root": "no-such-scenario", "args": ["version"]}, "FAIL"),
     "fail_placeholder_without_root": ({"args": ["env"], "env": {"FOO": "{root}"}}, "FAIL"),
     "fail_output_file_absent": ({"args": ["version"], "document": "{tmp}/none.json"}, "FAIL"),
+    "pass_catalogued_ids": ({"args": ["report"], "stdout_contains": ["module-doca"]}, "PASS"),
 }
 
 
@@ -164,6 +168,21 @@ def self_test(runner) -> int:
         p2, f2, _ = runner.run_all(cfg, out=log2)
         if (p2, f2) != (2, 0):
             failures.append(f"after --regen: {p2} passed, {f2} failed:\n{log2.getvalue()}")
+
+        # An emitted id that the catalog lacks fails the run, though its case passes.
+        (tmp / "cases" / "zz_stray.json").write_text(
+            json.dumps({"description": "stray", "args": ["stray"], "stdout_contains": ["stray-id"]}))
+        cfg.filters = ["zz_stray", "pass_catalogued_ids"]
+        log3 = io.StringIO()
+        p3, f3, _ = runner.run_all(cfg, out=log3)
+        if (p3, f3) != (2, 1) or "FAIL catalog: 'stray-id'" not in log3.getvalue() \
+                or "module-doca" in log3.getvalue().split("FAIL catalog")[-1].split("\n")[0]:
+            failures.append(f"stray id: {p3} passed, {f3} failed:\n{log3.getvalue()}")
+        if runner.emitted_check_ids("<testcase classname=\"rdmi-probe.check\" name=\"dpa\">\n"
+                                    "::error title=rdmi-probe check%3A device::x\npass port-active: y\n") \
+                != {"dpa", "device", "port-active"}:
+            failures.append("ids from JUnit and GitHub output")
+        cfg.filters = []
 
         # The runner's JSON pointer follows RFC 6901 escaping and array rules.
         doc = {"a/b": {"m~n": [10, 20]}, "": 1}

@@ -9,9 +9,9 @@ namespace {
 GateReport sample() {
     GateReport gate;
     gate.spec_path = "ci/policy.json";
-    gate.checks = {{"min-version", Status::pass, "3.3.0105 >= 3.2", "", {}},
-                   {"dpa", Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
-                   {"port-active", Status::skip, "50% sure\nline two", "", {}}};
+    gate.checks = {{Finding::min_version, Status::pass, "3.3.0105 >= 3.2", "", {}},
+                   {Finding::dpa, Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
+                   {Finding::port_active, Status::skip, "50% sure\nline two", "", {}}};
     gate.result = Status::fail;
     return gate;
 }
@@ -23,6 +23,30 @@ TEST_CASE("text: one line per check, fixes, the verdict") {
           "      fix: use a \"BF3\"\n"
           "SKIP  port-active  50% sure\nline two\n"
           "Result: FAIL (1 failed, 1 skipped, 1 passed)\n");
+}
+
+TEST_CASE("text: quiet prints the failures only, with their fix and no verdict") {
+    text::TextStyle quiet;
+    quiet.verbosity = -1;
+    CHECK(gate_text(sample(), quiet) ==
+          "FAIL  dpa  no DPA on <a & b>\n"
+          "      fix: use a \"BF3\"\n");
+    GateReport passing = sample();
+    passing.checks.erase(passing.checks.begin() + 1, passing.checks.end());
+    passing.result = Status::pass;
+    CHECK(gate_text(passing, quiet).empty());
+}
+
+TEST_CASE("text: colour paints the labels and the verdict as the report does") {
+    text::TextStyle color;
+    color.color = true;
+    const std::string out = gate_text(sample(), color);
+    CHECK(out.find(text::paint(color, Status::fail, "FAIL") + "  dpa  no DPA") !=
+          std::string::npos);
+    CHECK(out.find(text::paint(color, Status::pass, "PASS") + "  min-version") !=
+          std::string::npos);
+    CHECK(out.find("Result: \033[1;31mFAIL\033[0m (1 failed") != std::string::npos);
+    CHECK(gate_text(sample()).find('\033') == std::string::npos);
 }
 
 TEST_CASE("xml_escape") {

@@ -174,8 +174,8 @@ SymbolsFacts symbols_of() {
                            verdict("doca_rdmi_b", Stability::experimental, true),
                            verdict("doca_rdmi_c", Stability::unknown, true),
                            verdict("doca_rdmi_d", Stability::unknown, false)};
-    facts.checks = {{"app-resolves", Status::pass, "ok", "", {}},
-                    {"app-experimental", Status::fail, "2 experimental", "fix", {}}};
+    facts.checks = {{Finding::app_resolves, Status::pass, "ok", "", {}},
+                    {Finding::app_experimental, Status::fail, "2 experimental", "fix", {}}};
     return facts;
 }
 
@@ -277,11 +277,11 @@ TEST_CASE("unknown DPA and no PCI bus skip") {
 }
 
 TEST_CASE("gate_result and exit codes") {
-    std::vector<Check> checks{{"a", Status::pass, "", "", {}}};
+    std::vector<Check> checks{{Finding::min_version, Status::pass, "", "", {}}};
     CHECK(gate_result(checks) == Status::pass);
-    checks.push_back({"b", Status::skip, "", "", {}});
+    checks.push_back({Finding::device, Status::skip, "", "", {}});
     CHECK(gate_result(checks) == Status::skip);
-    checks.push_back({"c", Status::fail, "", "", {}});
+    checks.push_back({Finding::dpa, Status::fail, "", "", {}});
     CHECK(gate_result(checks) == Status::fail);
     CHECK(gate_result({}) == Status::pass);
     CHECK(gate_exit_code(Status::pass) == 0);

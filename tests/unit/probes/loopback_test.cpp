@@ -2,6 +2,7 @@
 // failure injected at every DOCA call in turn, a kernel that never completes, a corrupted write.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
@@ -110,6 +111,38 @@ TEST_CASE("loopback measures latency over iterations and bandwidth for large tra
     const auto small = run_fake(options);
     REQUIRE(small.measurements.has_value());
     CHECK_FALSE(small.measurements->bandwidth_mb_s.has_value());
+}
+
+// Records what a probe reports, as the CLI's status line would show it.
+class RecordingProgress final : public Progress {
+  public:
+    void update(std::string_view what, std::size_t done, std::size_t total) override {
+        updates.push_back(std::string(what) + " " + std::to_string(done) + "/" +
+                          std::to_string(total));
+    }
+    void finish() override { ++finished; }
+    std::vector<std::string> updates;
+    int finished = 0;
+};
+
+TEST_CASE("loopback reports each step and each write iteration to the progress sink") {
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    auto options = fake_options(3);
+    options.iterations = 3;
+    RecordingProgress progress;
+    loopback::StepJournal journal;
+    journal.report_to(progress);
+    const auto verdict =
+        loopback::run_loopback_from_files({RDMI_TEST_FAKE_DOCA}, options, Deadline(5s), journal);
+    REQUIRE(verdict.result == Status::pass);
+    const auto& u = progress.updates;
+    CHECK(std::find(u.begin(), u.end(), "loopback: load-libraries 0/0") != u.end());
+    CHECK(std::find(u.begin(), u.end(), "loopback: open-device 0/0") != u.end());
+    for (const char* line : {"loopback: write 0/3", "loopback: write 1/3", "loopback: write 2/3"})
+        CHECK(std::find(u.begin(), u.end(), line) != u.end());
+    CHECK(std::find(u.begin(), u.end(), "loopback: write 3/3") == u.end());
+    check_clean(fake, verdict);
 }
 
 TEST_CASE("a failure injected at each DOCA call gives the right verdict and a full teardown") {

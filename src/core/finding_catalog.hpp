@@ -1,0 +1,115 @@
+// The finding catalog: every check id the program can emit, what it means and how to fix it.
+// A Check's id is a FindingId, and a FindingId can only be made from a catalog entry, so an id
+// that is not catalogued cannot be emitted.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace rdmi {
+
+/// One catalogued finding. The order is the catalog's (and the README's) order.
+enum class Finding : std::uint8_t {
+    // install probe
+    doca_prefix,
+    module,
+    module_requires,
+    rdmi_stack_versions,
+    contract_versions,
+    rdmi_headers,
+    library,
+    rdmi_samples,
+    dpacc,
+    doca_caps,
+    // devices probe
+    rdmi_dpa_device,
+    driver_mlx5_core,
+    driver_mlx5_ib,
+    uverbs_access,
+    verbs_devices,
+    doca_devices,
+    hugepages,
+    // symbols probe, as the report names it (doca-rdmi)
+    rdmi_symbols_exported,
+    rdmi_symbols_stability,
+    rdmi_symbols_agreement,
+    rdmi_loader_path,
+    rdmi_symbols_runtime,
+    // version-matrix and environment probes, a probe's own failure
+    version_matrix,
+    env_ld_preload,
+    env_ld_library_path,
+    probe_error,
+    // symbols subcommand (any module or library)
+    symbols_exported,
+    symbols_stability,
+    symbols_agreement,
+    loader_path,
+    symbols_runtime,
+    app_resolves,
+    app_experimental,
+    // loopback subcommand
+    dpa_loopback,
+    // check subcommand (the CI gate)
+    min_version,
+    max_version,
+    exact_version,
+    consistent_versions,
+    symbol,
+    stable,
+    device,
+    dpa,
+    port_active,
+};
+
+/// A catalog entry. `id` is the check id, or a pattern with one `<placeholder>`
+/// ("module-<name>") for ids that name a module, symbol or probe.
+struct FindingInfo {
+    Finding finding;
+    std::string_view id;
+    std::string_view emitted_by;  ///< the command (and probe or option) that emits it
+    std::string_view meaning;     ///< one line: what the check answers
+    std::string_view fix;         ///< how to fix a failure or skip; empty when never judged
+};
+
+/// Every finding, in catalog order.
+std::span<const FindingInfo> finding_catalog();
+
+/// The entry of `finding`.
+const FindingInfo& finding_info(Finding finding);
+
+/// The entry whose id is `id` or whose pattern matches it (the most specific pattern wins:
+/// "module-doca-dpa-requires" is module-<name>-requires); nullptr when none does.
+const FindingInfo* find_finding(std::string_view id);
+
+/// Whether an entry's id is a pattern ("library-<module>").
+bool is_pattern(const FindingInfo& info);
+
+/// A check id, made only from the catalog.
+class FindingId {
+  public:
+    /// The id of a finding with a fixed id. Deliberately implicit: `Check{Finding::dpa, ...}`
+    /// reads as what it is. Throws std::logic_error for a pattern entry (a programming error).
+    FindingId(Finding finding);  // NOLINT(google-explicit-constructor)
+    /// The id of a pattern entry with its placeholder filled ("module-" + "doca-dpa").
+    /// Throws std::logic_error for a fixed entry or an empty parameter.
+    FindingId(Finding finding, std::string_view parameter);
+
+    [[nodiscard]] Finding finding() const { return finding_; }
+    [[nodiscard]] const std::string& str() const { return text_; }
+
+    friend bool operator==(const FindingId& a, const FindingId& b) { return a.text_ == b.text_; }
+    friend bool operator==(const FindingId& a, std::string_view b) { return a.text_ == b; }
+
+  private:
+    Finding finding_;
+    std::string text_;
+};
+
+/// The report's id for a symbols-subcommand finding: the report audits doca-rdmi, so
+/// symbols-exported becomes rdmi-symbols-exported. Findings without such a variant stay.
+Finding rdmi_variant(Finding finding);
+
+}  // namespace rdmi
