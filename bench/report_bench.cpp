@@ -122,7 +122,7 @@ void BM_emit_symbols(benchmark::State& state) {
     rdmi::RunInfo run;
     run.root = RDMI_BENCH_ROOT;
     run.live = false;
-    emit_loop(state, [&] { return rdmi::json::dump(rdmi::json::symbols_document(*facts, run)); });
+    emit_loop(state, [&] { return rdmi::json::symbols_document(*facts, run); });
 }
 
 }  // namespace

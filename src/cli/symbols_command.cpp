@@ -133,7 +133,7 @@ class SymbolsCommand final : public Command {
         if (!facts) return fail_input(session, facts.gap().message);
         const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
-                                         ? json::dump(json::symbols_document(*facts, run))
+                                         ? json::symbols_document(*facts, run)
                                          : text::symbols(session.style(), *facts);
         if (auto written = session.emit(document); !written) {
             session.log().error("{}", written.gap().message);

@@ -35,7 +35,12 @@ struct Fallback {
 struct Document {
     std::string kind;       ///< "doca-env", "capability-snapshot", "collect-host-state", ...
     std::string schema_id;  ///< "urn:rdmi-probe:schema:doca-env", ...
-    Json body = Json::object();
+    /// Room for every member up front: growing an ordered_json object deep-copies its members.
+    Json body = [] {
+        Json empty = Json::object();
+        empty.get_ref<Json::object_t&>().reserve(24);
+        return empty;
+    }();
     std::vector<std::pair<std::string, Provenance>> provenance;  ///< pointer -> source
     std::vector<FieldGap> gaps;
     std::vector<Fallback> fallbacks;

@@ -50,6 +50,56 @@ struct PkgReleaser {
     ~PkgReleaser() { pkgconf_pkg_unref(client, pkg); }
 };
 
+// Points the client's error and warn handlers at `messages` for one parse, and away again after.
+class HandlerScope {
+  public:
+    HandlerScope(pkgconf_client_t* client, std::vector<std::string>* messages) : client_(client) {
+        pkgconf_client_set_error_handler(client_, capture_message, messages);
+        pkgconf_client_set_warn_handler(client_, capture_message, messages);
+    }
+    ~HandlerScope() {
+        pkgconf_client_set_error_handler(client_, nullptr, nullptr);
+        pkgconf_client_set_warn_handler(client_, nullptr, nullptr);
+    }
+    HandlerScope(const HandlerScope&) = delete;
+    HandlerScope& operator=(const HandlerScope&) = delete;
+
+  private:
+    pkgconf_client_t* client_;
+};
+
+// One client per thread and sysroot setting, reused across files: creating a client (its
+// personality's directory lists) costs as much as parsing a small .pc file. The client keeps no
+// per-file state: pkgconf_pkg_new_from_file does not touch its package cache.
+pkgconf_client_t* client_for(const ParseOptions& options) {
+    struct Cached {
+        ParseOptions options;
+        std::unique_ptr<pkgconf_client_t, ClientDeleter> client;
+    };
+    thread_local std::vector<Cached> cache;
+    for (auto& entry : cache) {
+        if (entry.options.sysroot == options.sysroot &&
+            entry.options.fdo_sysroot_rules == options.fdo_sysroot_rules)
+            return entry.client.get();
+    }
+    // The default personality only supplies system include/lib dirs for filtering; the client's
+    // search list stays empty (pkgconf_client_dir_list_build is never called), so libpkgconf
+    // never opens a file itself.
+    std::unique_ptr<pkgconf_client_t, ClientDeleter> client(
+        pkgconf_client_new(nullptr, nullptr, pkgconf_cross_personality_default()));
+    if (!client) return nullptr;
+    // No trace handler: libpkgconf then skips formatting a trace line for every step it takes.
+    // (pkgconf_client_set_trace_handler(NULL) would install a no-op handler that still formats.)
+    client->trace_handler = nullptr;
+    if (options.sysroot) pkgconf_client_set_sysroot_dir(client.get(), options.sysroot->c_str());
+    if (options.fdo_sysroot_rules) {
+        pkgconf_client_set_flags(client.get(), pkgconf_client_get_flags(client.get()) |
+                                                   PKGCONF_PKG_PKGF_FDO_SYSROOT_RULES);
+    }
+    cache.push_back({options, std::move(client)});
+    return cache.back().client.get();
+}
+
 std::string comparator_text(pkgconf_pkg_comparator_t compare) {
     switch (compare) {
         case PKGCONF_CMP_NOT_EQUAL:
@@ -118,18 +168,10 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
     if (check.fatal) return malformed(*check.fatal);
 
     std::vector<std::string> messages;
-    // The default personality only supplies system include/lib dirs for filtering; the client's
-    // search list stays empty (pkgconf_client_dir_list_build is never called), so libpkgconf
-    // never opens a file itself.
-    std::unique_ptr<pkgconf_client_t, ClientDeleter> client(
-        pkgconf_client_new(capture_message, &messages, pkgconf_cross_personality_default()));
-    if (!client) return make_gap(GapReason::error, path + ": cannot create a libpkgconf client");
-    pkgconf_client_set_warn_handler(client.get(), capture_message, &messages);
-    if (options.sysroot) pkgconf_client_set_sysroot_dir(client.get(), options.sysroot->c_str());
-    if (options.fdo_sysroot_rules) {
-        pkgconf_client_set_flags(client.get(), pkgconf_client_get_flags(client.get()) |
-                                                   PKGCONF_PKG_PKGF_FDO_SYSROOT_RULES);
-    }
+    pkgconf_client_t* client = client_for(options);
+    if (client == nullptr)
+        return make_gap(GapReason::error, path + ": cannot create a libpkgconf client");
+    const HandlerScope capture{client, &messages};
 
     std::string buffer(bytes);
     FILE* in = ::fmemopen(buffer.data(), buffer.size(), "r");
@@ -137,7 +179,7 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
         return make_gap(GapReason::error, path + ": cannot open an in-memory stream");
     // libpkgconf 1.8 closes the stream itself (pkgconf_parser_parse ends in fclose), also when
     // it rejects the file: `in` must not be touched after this call.
-    pkgconf_pkg_t* pkg = pkgconf_pkg_new_from_file(client.get(), path.c_str(), in);
+    pkgconf_pkg_t* pkg = pkgconf_pkg_new_from_file(client, path.c_str(), in);
     if (pkg == nullptr) {
         std::string problem;
         for (const auto& msg : messages) {
@@ -147,7 +189,7 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
         }
         return malformed(problem.empty() ? "rejected by libpkgconf" : problem);
     }
-    PkgReleaser release{client.get(), pkg};
+    PkgReleaser release{client, pkg};
 
     Module module;
     module.name = text_of(pkg->id);
@@ -161,8 +203,8 @@ Result<Module> parse_pc(std::string_view bytes, std::string_view pc_path,
         // pkgconf_tuple_find, like `pkg-config --variable`: a global (pc_sysrootdir) shadows
         // the per-package value libpkgconf sets for a .pc outside the sysroot.
         if (tuple->key != nullptr) {
-            module.variables.emplace(
-                tuple->key, text_of(pkgconf_tuple_find(client.get(), &pkg->vars, tuple->key)));
+            module.variables.emplace(tuple->key,
+                                     text_of(pkgconf_tuple_find(client, &pkg->vars, tuple->key)));
         }
     }
     module.libs = tokens_of(pkg->libs);

@@ -119,12 +119,24 @@ PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extr
 }
 
 Result<Module> PkgConfig::load_file(std::string_view pc_path) const {
+    auto hit = parsed_.find(pc_path);
+    if (hit == parsed_.end()) hit = parsed_.emplace(pc_path, load_file_uncached(pc_path)).first;
+    return hit->second;
+}
+
+Result<Module> PkgConfig::find(std::string_view name) const {
+    auto hit = found_.find(name);
+    if (hit == found_.end()) hit = found_.emplace(name, find_uncached(name)).first;
+    return hit->second;
+}
+
+Result<Module> PkgConfig::load_file_uncached(std::string_view pc_path) const {
     auto bytes = fs_.read_file(pc_path, kMaxPcFileBytes);
     if (!bytes) return bytes.gap();
     return parse_pc(*bytes, pc_path, options_);
 }
 
-Result<Module> PkgConfig::find(std::string_view name) const {
+Result<Module> PkgConfig::find_uncached(std::string_view name) const {
     if (ends_with(name, kPcSuffix)) return load_file(name);
     const std::string module_name(name);
     if (name.empty() || name.find('/') != std::string_view::npos ||

@@ -21,6 +21,7 @@
 // comparisons are pkgconf_compare_version's.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -116,10 +117,17 @@ class PkgConfig {
         const Module& module, RequiresScope scope = RequiresScope::public_only) const;
 
   private:
+    [[nodiscard]] Result<Module> load_file_uncached(std::string_view pc_path) const;
+    [[nodiscard]] Result<Module> find_uncached(std::string_view name) const;
+
     const Fs& fs_;
     std::vector<SearchDir> search_path_;
     ParseOptions options_;
     bool try_uninstalled_ = true;
+    // A run asks for the same modules and files many times (the stack, Requires chains, the
+    // contract's listing); each is read and parsed once.
+    mutable std::map<std::string, Result<Module>, std::less<>> parsed_;
+    mutable std::map<std::string, Result<Module>, std::less<>> found_;
 };
 
 }  // namespace rdmi::pkgconfig

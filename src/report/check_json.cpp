@@ -5,6 +5,7 @@
 #include <string>
 
 #include "contract/kinds.hpp"
+#include "report/json_common.hpp"
 
 namespace rdmi::json {
 
@@ -15,17 +16,18 @@ contract::Document check_document(const check::GateReport& gate) {
     contract::Json checks = contract::Json::array();
     for (std::size_t i = 0; i < gate.checks.size(); ++i) {
         const auto& c = gate.checks[i];
-        checks.push_back({{"name", c.id.str()},
-                          {"status", to_string(c.status)},
-                          {"details", c.message},
-                          {"remediation", c.remediation.empty() ? contract::Json(nullptr)
-                                                                : contract::Json(c.remediation)}});
+        checks.push_back(
+            object({{"name", c.id.str()},
+                    {"status", to_string(c.status)},
+                    {"details", c.message},
+                    {"remediation", c.remediation.empty() ? contract::Json(nullptr)
+                                                          : contract::Json(c.remediation)}}));
         if (!c.sources.empty()) doc.source("/checks/" + std::to_string(i), c.sources.front());
     }
-    doc.body = contract::Json{{"library", kValidateLibrary},
-                              {"spec_path", gate.spec_path},
-                              {"result", to_string(gate.result)},
-                              {"checks", std::move(checks)}};
+    doc.body = object({{"library", kValidateLibrary},
+                       {"spec_path", gate.spec_path},
+                       {"result", to_string(gate.result)},
+                       {"checks", std::move(checks)}});
     return doc;
 }
 

@@ -2,6 +2,7 @@
 #include "contract/kinds.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
+#include "report/json_common.hpp"
 
 namespace rdmi::json {
 
@@ -37,7 +38,7 @@ contract::Document caps_document(const contract::ContractFacts& facts) {
         Json libs = Json::object();
         for (const auto& [library, flags] : device.library_capabilities) libs[library] = flags;
         doc.body["devices"].push_back(
-            Json{{"pcie_address", device.pcie_address}, {"library_capabilities", libs}});
+            object({{"pcie_address", device.pcie_address}, {"library_capabilities", libs}}));
         const std::string base = "/devices/" + std::to_string(i++);
         for (const auto& from : device.sources) doc.source(base + "/library_capabilities", from);
     }

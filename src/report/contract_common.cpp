@@ -113,28 +113,28 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
     for (const auto& [pointer, from] : doc.provenance) provenance_map[pointer] = provenance(from);
     Json gaps = Json::array();
     for (const auto& g : doc.gaps) {
-        gaps.push_back({{"pointer", g.pointer},
-                        {"reason", to_string(g.gap.reason)},
-                        {"message", g.gap.message}});
+        gaps.push_back(object({{"pointer", g.pointer},
+                               {"reason", to_string(g.gap.reason)},
+                               {"message", g.gap.message}}));
     }
     Json fallbacks = Json::array();
     for (const auto& f : doc.fallbacks) {
-        fallbacks.push_back({{"pointer", f.pointer},
-                             {"primary", f.primary},
-                             {"used", f.used.empty() ? Json(nullptr) : Json(f.used)},
-                             {"note", f.note}});
+        fallbacks.push_back(object({{"pointer", f.pointer},
+                                    {"primary", f.primary},
+                                    {"used", f.used.empty() ? Json(nullptr) : Json(f.used)},
+                                    {"note", f.note}}));
     }
-    return Json{{"tool", build_info::kToolName},
-                {"tool_version", build_info::kVersion},
-                {"schema", doc.schema_id},
-                {"schema_version", contract::kContractSchemaVersion},
-                {"document", doc.kind},
-                {"generated_at", run.generated_at},
-                {"root", run.root},
-                {"live", run.live},
-                {"provenance", std::move(provenance_map)},
-                {"gaps", std::move(gaps)},
-                {"fallbacks", std::move(fallbacks)}};
+    return object({{"tool", build_info::kToolName},
+                   {"tool_version", build_info::kVersion},
+                   {"schema", doc.schema_id},
+                   {"schema_version", contract::kContractSchemaVersion},
+                   {"document", doc.kind},
+                   {"generated_at", run.generated_at},
+                   {"root", run.root},
+                   {"live", run.live},
+                   {"provenance", std::move(provenance_map)},
+                   {"gaps", std::move(gaps)},
+                   {"fallbacks", std::move(fallbacks)}});
 }
 
 }  // namespace

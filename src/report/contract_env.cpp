@@ -1,5 +1,6 @@
 // The doca-env document.
 #include "report/contract_documents.hpp"
+#include "report/json_common.hpp"
 
 #include "contract/kinds.hpp"
 #include "report/contract_common.hpp"
@@ -60,9 +61,9 @@ void libraries(Document& doc, const contract::ContractFacts& facts) {
     for (const ModuleFacts* m : contract::public_libraries(facts.install)) {
         const std::string base = "/libraries/" + std::to_string(i++);
         doc.body["libraries"].push_back(
-            Json{{"pkg_config_name", m->name},
-                 {"installed", m->found},
-                 {"pc_path", m->pc_path.empty() ? Json(nullptr) : Json(m->pc_path)}});
+            object({{"pkg_config_name", m->name},
+                    {"installed", m->found},
+                    {"pc_path", m->pc_path.empty() ? Json(nullptr) : Json(m->pc_path)}}));
         doc.source(base + "/installed", {"pkg-config", m->pc_path.empty() ? m->name : m->pc_path});
         if (!m->found && m->gap) doc.gap(base + "/pc_path", *m->gap);
     }
@@ -75,7 +76,7 @@ void samples(Document& doc, const contract::ContractFacts& facts) {
     doc.source("/sample_paths", {"file", root});
     if (facts.samples_gap) doc.gap("/sample_paths", *facts.samples_gap);
     for (const auto& s : facts.samples)
-        doc.body["sample_paths"].push_back(Json{{"library", s.library}, {"path", s.path}});
+        doc.body["sample_paths"].push_back(object({{"library", s.library}, {"path", s.path}}));
 }
 
 void drivers(Document& doc, const sysfs::PlatformFacts& p) {

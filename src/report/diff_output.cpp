@@ -8,7 +8,7 @@ namespace rdmi::diff {
 namespace {
 
 Json input(const std::string& path, const std::optional<std::string>& document) {
-    return Json{{"path", path}, {"document", document ? Json(*document) : Json(nullptr)}};
+    return json::object({{"path", path}, {"document", document ? Json(*document) : Json(nullptr)}});
 }
 
 std::string short_value(const Json& value) {
@@ -26,21 +26,22 @@ std::string short_value(const Json& value) {
 Json to_json(const Outcome& outcome) {
     Json changes = Json::array();
     for (const auto& c : outcome.changes) {
-        Json entry{{"pointer", c.pointer}, {"change", to_string(c.kind)}};
+        Json entry = json::object({{"pointer", c.pointer}, {"change", to_string(c.kind)}});
         if (c.a) entry["a"] = *c.a;
         if (c.b) entry["b"] = *c.b;
         changes.push_back(std::move(entry));
     }
-    return Json{{"schema", contract::kDiffSchema},
-                {"schema_version", contract::kContractSchemaVersion},
-                {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
-                {"kind", outcome.kind},
-                {"a", input(outcome.a_path, outcome.a_document)},
-                {"b", input(outcome.b_path, outcome.b_document)},
-                {"equal", outcome.changes.empty()},
-                {"ignored", outcome.ignored},
-                {"changes", std::move(changes)},
-                {"symbols", outcome.symbols ? to_json(*outcome.symbols) : Json(nullptr)}};
+    return json::object(
+        {{"schema", contract::kDiffSchema},
+         {"schema_version", contract::kContractSchemaVersion},
+         {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
+         {"kind", outcome.kind},
+         {"a", input(outcome.a_path, outcome.a_document)},
+         {"b", input(outcome.b_path, outcome.b_document)},
+         {"equal", outcome.changes.empty()},
+         {"ignored", outcome.ignored},
+         {"changes", std::move(changes)},
+         {"symbols", outcome.symbols ? to_json(*outcome.symbols) : Json(nullptr)}});
 }
 
 std::string to_text(const text::TextStyle& style, const Outcome& outcome) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "report/diff_document.hpp"
+#include "report/json_common.hpp"
 
 namespace rdmi::diff {
 namespace {
@@ -64,11 +65,11 @@ SymbolsView symbols_view(const Json& a, const Json& b) {
 }
 
 Json to_json(const SymbolsView& view) {
-    return Json{{"added", view.added},
-                {"removed", view.removed},
-                {"promoted", view.promoted},
-                {"deprecated", view.deprecated},
-                {"changed", view.changed}};
+    return json::object({{"added", view.added},
+                         {"removed", view.removed},
+                         {"promoted", view.promoted},
+                         {"deprecated", view.deprecated},
+                         {"changed", view.changed}});
 }
 
 }  // namespace rdmi::diff

@@ -10,17 +10,18 @@ std::string catalog_json(const FindingInfo* only) {
     json::Json list = json::Json::array();
     for (const auto& info : finding_catalog()) {
         if (only != nullptr && only != &info) continue;
-        list.push_back({{"id", info.id},
-                        {"pattern", is_pattern(info)},
-                        {"emitted_by", info.emitted_by},
-                        {"meaning", info.meaning},
-                        {"fix", info.fix.empty() ? json::Json(nullptr) : json::Json(info.fix)}});
+        list.push_back(
+            json::object({{"id", info.id},
+                          {"pattern", is_pattern(info)},
+                          {"emitted_by", info.emitted_by},
+                          {"meaning", info.meaning},
+                          {"fix", info.fix.empty() ? json::Json(nullptr) : json::Json(info.fix)}}));
     }
-    return json::dump(
-        json::Json{{"schema", kFindingsSchemaId},
-                   {"schema_version", "1.0.0"},
-                   {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
-                   {"findings", std::move(list)}});
+    return json::dump(json::object(
+        {{"schema", kFindingsSchemaId},
+         {"schema_version", "1.0.0"},
+         {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
+         {"findings", std::move(list)}}));
 }
 
 std::string finding_text(const text::TextStyle& style, const FindingInfo& info) {

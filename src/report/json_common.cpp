@@ -3,16 +3,25 @@
 
 namespace rdmi::json {
 
+Json object(std::initializer_list<Member> members, std::size_t room) {
+    Json out = Json::object();
+    auto& map = out.get_ref<Json::object_t&>();
+    map.reserve(members.size() + room);
+    for (const auto& member : members)
+        map.emplace(std::string(member.key), std::move(member.value));
+    return out;
+}
+
 std::string dump(const Json& document) {
     return document.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 Json provenance(const Provenance& source) {
-    return Json{{"kind", source.kind}, {"ref", source.ref}};
+    return object({{"kind", source.kind}, {"ref", source.ref}});
 }
 
 Json gap(const Gap& gap) {
-    return Json{{"reason", to_string(gap.reason)}, {"message", gap.message}};
+    return object({{"reason", to_string(gap.reason)}, {"message", gap.message}});
 }
 
 Json optional_gap(const std::optional<Gap>& maybe) {
@@ -20,8 +29,8 @@ Json optional_gap(const std::optional<Gap>& maybe) {
 }
 
 Json sourced(const Sourced<std::string>& value) {
-    Json out{{"value", value.value ? Json(*value.value) : Json(nullptr)},
-             {"source", provenance(value.source)}};
+    Json out = object({{"value", value.value ? Json(*value.value) : Json(nullptr)},
+                       {"source", provenance(value.source)}});
     if (value.gap) out["gap"] = gap(*value.gap);
     return out;
 }
@@ -29,12 +38,12 @@ Json sourced(const Sourced<std::string>& value) {
 Json check(const Check& check) {
     Json sources = Json::array();
     for (const auto& source : check.sources) sources.push_back(provenance(source));
-    return Json{
-        {"id", check.id.str()},
-        {"status", to_string(check.status)},
-        {"message", check.message},
-        {"remediation", check.remediation.empty() ? Json(nullptr) : Json(check.remediation)},
-        {"sources", std::move(sources)}};
+    return object(
+        {{"id", check.id.str()},
+         {"status", to_string(check.status)},
+         {"message", check.message},
+         {"remediation", check.remediation.empty() ? Json(nullptr) : Json(check.remediation)},
+         {"sources", std::move(sources)}});
 }
 
 Json checks(const std::vector<Check>& list) {
@@ -44,8 +53,10 @@ Json checks(const std::vector<Check>& list) {
 }
 
 Json status_counts(const StatusCounts& counts) {
-    return Json{
-        {"pass", counts.pass}, {"fail", counts.fail}, {"skip", counts.skip}, {"info", counts.info}};
+    return object({{"pass", counts.pass},
+                   {"fail", counts.fail},
+                   {"skip", counts.skip},
+                   {"info", counts.info}});
 }
 
 }  // namespace rdmi::json

@@ -9,6 +9,20 @@ namespace rdmi::json {
 
 using Json = nlohmann::ordered_json;
 
+/// One member of an object built by object(); its value is moved out when the object is built.
+struct Member {
+    // NOLINTNEXTLINE(google-explicit-constructor): {"key", value} pairs are the point.
+    Member(std::string_view name, Json content) : key(name), value(std::move(content)) {}
+    std::string_view key;
+    mutable Json value;
+};
+
+/// The object with `members`, in order. Prefer it to Json{{...}}: ordered_json keeps members in a
+/// vector of pair<const string, json>, which cannot be moved, so every growth of that vector
+/// deep-copies the members already in it; this builds the vector at its final size, with `room`
+/// free slots for members added afterwards (such as an optional "gap").
+Json object(std::initializer_list<Member> members, std::size_t room = 1);
+
 /// The document as text, indented, with a trailing newline; invalid UTF-8 (a file name from a
 /// broken tree) is replaced rather than thrown on.
 std::string dump(const Json& document);

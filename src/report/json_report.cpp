@@ -16,45 +16,45 @@ Json string_or_null(const std::string& text) {
 Json module(const ModuleFacts& m) {
     Json unresolved = Json::array();
     for (const auto& req : m.unresolved) {
-        unresolved.push_back({{"name", req.name},
-                              {"constraint", string_or_null(req.constraint)},
-                              {"problem", req.problem}});
+        unresolved.push_back(object({{"name", req.name},
+                                     {"constraint", string_or_null(req.constraint)},
+                                     {"problem", req.problem}}));
     }
     Json libs = Json::array();
     for (const auto& name : m.library_names) libs.push_back(name);
-    return Json{{"name", m.name},
-                {"found", m.found},
-                {"on_search_path", m.on_search_path},
-                {"pc_path", string_or_null(m.pc_path)},
-                {"version", string_or_null(m.version)},
-                {"prefix", string_or_null(m.prefix)},
-                {"libdir", string_or_null(m.libdir)},
-                {"includedir", string_or_null(m.includedir)},
-                {"libraries", std::move(libs)},
-                {"unresolved_requires", std::move(unresolved)},
-                {"gap", optional_gap(m.gap)}};
+    return object({{"name", m.name},
+                   {"found", m.found},
+                   {"on_search_path", m.on_search_path},
+                   {"pc_path", string_or_null(m.pc_path)},
+                   {"version", string_or_null(m.version)},
+                   {"prefix", string_or_null(m.prefix)},
+                   {"libdir", string_or_null(m.libdir)},
+                   {"includedir", string_or_null(m.includedir)},
+                   {"libraries", std::move(libs)},
+                   {"unresolved_requires", std::move(unresolved)},
+                   {"gap", optional_gap(m.gap)}});
 }
 
 Json version_match(const VersionMatch& match) {
     Json sources = Json::array();
     for (const auto& src : match.sources) {
-        Json entry{{"name", src.name}, {"raw", sourced(src.raw)}};
+        Json entry = object({{"name", src.name}, {"raw", sourced(src.raw)}});
         entry["normalized"] = src.version ? Json(src.version->to_string()) : Json(nullptr);
         sources.push_back(std::move(entry));
     }
-    return Json{{"consistent", match.consistent},
-                {"agreed", match.agreed ? Json(match.agreed->to_string()) : Json(nullptr)},
-                {"absent", match.absent},
-                {"disagreeing", match.disagreeing},
-                {"sources", std::move(sources)}};
+    return object({{"consistent", match.consistent},
+                   {"agreed", match.agreed ? Json(match.agreed->to_string()) : Json(nullptr)},
+                   {"absent", match.absent},
+                   {"disagreeing", match.disagreeing},
+                   {"sources", std::move(sources)}});
 }
 
 Json file(const InstalledFile& f) {
-    return Json{{"name", f.name},
-                {"path", f.path},
-                {"present", f.present},
-                {"detail", string_or_null(f.detail)},
-                {"gap", optional_gap(f.gap)}};
+    return object({{"name", f.name},
+                   {"path", f.path},
+                   {"present", f.present},
+                   {"detail", string_or_null(f.detail)},
+                   {"gap", optional_gap(f.gap)}});
 }
 
 Json files(const std::vector<InstalledFile>& list) {
@@ -66,24 +66,24 @@ Json files(const std::vector<InstalledFile>& list) {
 Json environment(const EnvironmentFacts& facts) {
     Json variables = Json::array();
     for (const auto& v : facts.variables)
-        variables.push_back({{"name", v.name},
-                             {"value", v.value ? Json(*v.value) : Json(nullptr)},
-                             {"source", provenance({"env", v.name})}});
-    return {{"applies", facts.applies}, {"variables", std::move(variables)}};
+        variables.push_back(object({{"name", v.name},
+                                    {"value", v.value ? Json(*v.value) : Json(nullptr)},
+                                    {"source", provenance({"env", v.name})}}));
+    return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
 }
 
 }  // namespace
 
 Json tool() {
-    return Json{{"name", build_info::kToolName}, {"version", build_info::kVersion}};
+    return object({{"name", build_info::kToolName}, {"version", build_info::kVersion}});
 }
 
 Json run_info(const RunInfo& run) {
-    return Json{{"root", run.root},
-                {"live", run.live},
-                {"generated_at", run.generated_at},
-                {"duration_ms", run.duration_ms},
-                {"timeout_s", run.timeout_s}};
+    return object({{"root", run.root},
+                   {"live", run.live},
+                   {"generated_at", run.generated_at},
+                   {"duration_ms", run.duration_ms},
+                   {"timeout_s", run.timeout_s}});
 }
 
 Json install(const InstallFacts& facts) {
@@ -91,33 +91,34 @@ Json install(const InstallFacts& facts) {
     for (const auto& m : facts.stack) stack.push_back(module(m));
     Json doca_modules = Json::array();
     for (const auto& m : facts.doca_modules) doca_modules.push_back(module(m));
-    return Json{{"prefix", sourced(facts.prefix)},
-                {"prefix_exists", facts.prefix_exists},
-                {"layout", to_string(facts.layout)},
-                {"pc_dir", string_or_null(facts.pc_dir)},
-                {"search_path", facts.search_path},
-                {"stack", std::move(stack)},
-                {"doca_modules", std::move(doca_modules)},
-                {"stack_versions", version_match(facts.stack_versions)},
-                {"contract_versions", version_match(facts.contract_versions)},
-                {"include_dir", string_or_null(facts.include_dir)},
-                {"headers", files(facts.headers)},
-                {"libraries", files(facts.libraries)},
-                {"samples", file(facts.samples)},
-                {"tools", Json::array({file(facts.doca_caps), file(facts.dpacc)})}};
+    return object({{"prefix", sourced(facts.prefix)},
+                   {"prefix_exists", facts.prefix_exists},
+                   {"layout", to_string(facts.layout)},
+                   {"pc_dir", string_or_null(facts.pc_dir)},
+                   {"search_path", facts.search_path},
+                   {"stack", std::move(stack)},
+                   {"doca_modules", std::move(doca_modules)},
+                   {"stack_versions", version_match(facts.stack_versions)},
+                   {"contract_versions", version_match(facts.contract_versions)},
+                   {"include_dir", string_or_null(facts.include_dir)},
+                   {"headers", files(facts.headers)},
+                   {"libraries", files(facts.libraries)},
+                   {"samples", file(facts.samples)},
+                   {"tools", Json::array({file(facts.doca_caps), file(facts.dpacc)})}});
 }
 
 Json report(const Report& report) {
     Json errors = Json::array();
     for (const auto& e : report.probe_errors)
-        errors.push_back({{"probe", e.probe}, {"message", e.message}});
-    Json out{{"schema", kReportSchemaId},
-             {"schema_version", kReportSchemaVersion},
-             {"tool", tool()},
-             {"run", run_info(report.run)},
-             {"result", to_string(overall_status(report.checks))},
-             {"summary", status_counts(count_statuses(report.checks))},
-             {"checks", checks(report.checks)}};
+        errors.push_back(object({{"probe", e.probe}, {"message", e.message}}));
+    Json out = object({{"schema", kReportSchemaId},
+                       {"schema_version", kReportSchemaVersion},
+                       {"tool", tool()},
+                       {"run", run_info(report.run)},
+                       {"result", to_string(overall_status(report.checks))},
+                       {"summary", status_counts(count_statuses(report.checks))},
+                       {"checks", checks(report.checks)}},
+                      6);
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
     out["symbols"] = !report.symbols   ? Json(nullptr)

@@ -12,82 +12,82 @@ Json string_or_null(const std::string& text) {
 }
 
 Json counts(const StabilityCounts& c) {
-    return Json{{"experimental", c.experimental},
-                {"stable", c.stable},
-                {"deprecated", c.deprecated},
-                {"unknown", c.unknown}};
+    return object({{"experimental", c.experimental},
+                   {"stable", c.stable},
+                   {"deprecated", c.deprecated},
+                   {"unknown", c.unknown}});
 }
 
 Json loader(const std::optional<LoaderFacts>& maybe) {
     if (!maybe) return nullptr;
     const LoaderFacts& l = *maybe;
-    return Json{{"soname", l.prediction.soname},
-                {"path", l.prediction.path ? Json(*l.prediction.path) : Json(nullptr)},
-                {"real_path", string_or_null(l.predicted_real_path)},
-                {"via", to_string(l.prediction.source)},
-                {"ld_library_path_used", l.ld_library_path_used},
-                {"other_file", l.other_file},
-                {"searched", l.prediction.searched},
-                {"notes", l.prediction.notes}};
+    return object({{"soname", l.prediction.soname},
+                   {"path", l.prediction.path ? Json(*l.prediction.path) : Json(nullptr)},
+                   {"real_path", string_or_null(l.predicted_real_path)},
+                   {"via", to_string(l.prediction.source)},
+                   {"ld_library_path_used", l.ld_library_path_used},
+                   {"other_file", l.other_file},
+                   {"searched", l.prediction.searched},
+                   {"notes", l.prediction.notes}});
 }
 
 Json runtime(const RuntimeFacts& rt) {
-    return Json{{"loaded", rt.loaded},
-                {"path", string_or_null(rt.path)},
-                {"loaded_path", string_or_null(rt.loaded_path)},
-                {"resolved", rt.resolved},
-                {"unresolved", rt.unresolved},
-                {"foreign", rt.foreign},
-                {"gap", optional_gap(rt.gap)}};
+    return object({{"loaded", rt.loaded},
+                   {"path", string_or_null(rt.path)},
+                   {"loaded_path", string_or_null(rt.loaded_path)},
+                   {"resolved", rt.resolved},
+                   {"unresolved", rt.unresolved},
+                   {"foreign", rt.foreign},
+                   {"gap", optional_gap(rt.gap)}});
 }
 
 Json library(const SymbolsFacts& facts) {
     const LibraryIdentity& id = facts.library;
     Json archive = nullptr;
     if (!facts.archive_path.empty())
-        archive = Json{{"path", facts.archive_path},
-                       {"sections_mark_stability", facts.audit.archive_sections_mark_stability},
-                       {"gap", optional_gap(facts.archive_gap)}};
-    return Json{{"path", id.path},
-                {"real_path", id.real_path},
-                {"soname", string_or_null(id.soname)},
-                {"machine", id.machine},
-                {"class", id.elf_class},
-                {"endian", to_string(id.endian)},
-                {"needed", id.needed},
-                {"version_nodes", facts.version_defs},
-                {"version_nodes_mark_stability", facts.audit.version_nodes_mark_stability},
-                {"archive", std::move(archive)}};
+        archive = object({{"path", facts.archive_path},
+                          {"sections_mark_stability", facts.audit.archive_sections_mark_stability},
+                          {"gap", optional_gap(facts.archive_gap)}});
+    return object({{"path", id.path},
+                   {"real_path", id.real_path},
+                   {"soname", string_or_null(id.soname)},
+                   {"machine", id.machine},
+                   {"class", id.elf_class},
+                   {"endian", to_string(id.endian)},
+                   {"needed", id.needed},
+                   {"version_nodes", facts.version_defs},
+                   {"version_nodes_mark_stability", facts.audit.version_nodes_mark_stability},
+                   {"archive", std::move(archive)}});
 }
 
 Json headers(const SymbolsFacts& facts) {
     Json scanned = Json::array();
     for (const auto& h : facts.headers)
-        scanned.push_back({{"path", h.path},
-                           {"declarations", h.declarations},
-                           {"notes", h.notes},
-                           {"gap", optional_gap(h.gap)}});
-    return Json{{"dir", string_or_null(facts.headers_dir)},
-                {"scanned", facts.audit.headers_scanned},
-                {"files", std::move(scanned)},
-                {"skipped_device_side", facts.skipped_headers}};
+        scanned.push_back(object({{"path", h.path},
+                                  {"declarations", h.declarations},
+                                  {"notes", h.notes},
+                                  {"gap", optional_gap(h.gap)}}));
+    return object({{"dir", string_or_null(facts.headers_dir)},
+                   {"scanned", facts.audit.headers_scanned},
+                   {"files", std::move(scanned)},
+                   {"skipped_device_side", facts.skipped_headers}});
 }
 
 Json verdict(const SymbolVerdict& v) {
     Json evidence = Json::array();
     for (const auto& e : v.evidence)
-        evidence.push_back({{"source", to_string(e.source)},
-                            {"says", to_string(e.says)},
-                            {"detail", e.detail},
-                            {"ref", e.ref}});
-    return Json{{"name", v.name},
-                {"stability", to_string(v.stability)},
-                {"exported", v.exported},
-                {"declared", v.declared},
-                {"type", v.exported ? Json(to_string(v.type)) : Json(nullptr)},
-                {"versions", v.versions},
-                {"agreement", v.sources_agree},
-                {"evidence", std::move(evidence)}};
+        evidence.push_back(object({{"source", to_string(e.source)},
+                                   {"says", to_string(e.says)},
+                                   {"detail", e.detail},
+                                   {"ref", e.ref}}));
+    return object({{"name", v.name},
+                   {"stability", to_string(v.stability)},
+                   {"exported", v.exported},
+                   {"declared", v.declared},
+                   {"type", v.exported ? Json(to_string(v.type)) : Json(nullptr)},
+                   {"versions", v.versions},
+                   {"agreement", v.sources_agree},
+                   {"evidence", std::move(evidence)}});
 }
 
 Json application(const SymbolsFacts& facts) {
@@ -95,79 +95,104 @@ Json application(const SymbolsFacts& facts) {
     const AppAudit& app = *facts.app;
     Json deps = Json::array();
     for (const auto& d : app.dependencies)
-        deps.push_back({{"name", d.name},
-                        {"version", string_or_null(d.version)},
-                        {"version_file", string_or_null(d.version_file)},
-                        {"member", string_or_null(d.member)},
-                        {"resolution", to_string(d.resolution)},
-                        {"provider", string_or_null(d.provider)},
-                        {"stability", to_string(d.stability)},
-                        {"accepted", d.accepted}});
+        deps.push_back(object({{"name", d.name},
+                               {"version", string_or_null(d.version)},
+                               {"version_file", string_or_null(d.version_file)},
+                               {"member", string_or_null(d.member)},
+                               {"resolution", to_string(d.resolution)},
+                               {"provider", string_or_null(d.provider)},
+                               {"stability", to_string(d.stability)},
+                               {"accepted", d.accepted}}));
     Json needs = Json::array();
     for (const auto& n : app.version_needs)
-        needs.push_back({{"file", n.file}, {"version", n.version}, {"provided", n.provided}});
-    return Json{{"path", *facts.application},
-                {"kind", app.is_archive ? "archive" : to_string(app.kind)},
-                {"accepted_experimental", facts.accepted_experimental},
-                {"dependencies", std::move(deps)},
-                {"version_needs", std::move(needs)},
-                {"missing", app.missing},
-                {"missing_versions", app.missing_versions},
-                {"experimental", app.experimental},
-                {"unaccepted_experimental", app.unaccepted_experimental}};
+        needs.push_back(
+            object({{"file", n.file}, {"version", n.version}, {"provided", n.provided}}));
+    return object({{"path", *facts.application},
+                   {"kind", app.is_archive ? "archive" : to_string(app.kind)},
+                   {"accepted_experimental", facts.accepted_experimental},
+                   {"dependencies", std::move(deps)},
+                   {"version_needs", std::move(needs)},
+                   {"missing", app.missing},
+                   {"missing_versions", app.missing_versions},
+                   {"experimental", app.experimental},
+                   {"unaccepted_experimental", app.unaccepted_experimental}});
 }
 
 Json target(const SymbolsFacts& facts) {
-    return Json{{"module", string_or_null(facts.module)},
-                {"module_version", string_or_null(facts.module_version)},
-                {"pc_path", string_or_null(facts.pc_path)},
-                {"libdir", string_or_null(facts.libdir)},
-                {"prefix", facts.audit.prefix}};
+    return object({{"module", string_or_null(facts.module)},
+                   {"module_version", string_or_null(facts.module_version)},
+                   {"pc_path", string_or_null(facts.pc_path)},
+                   {"libdir", string_or_null(facts.libdir)},
+                   {"prefix", facts.audit.prefix}});
 }
 
 }  // namespace
 
-Json symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
-    Json symbols = Json::array();
-    for (const auto& v : facts.audit.symbols) symbols.push_back(verdict(v));
-    return Json{{"schema", kSymbolsSchemaId},
-                {"schema_version", kSymbolsSchemaVersion},
-                {"tool", tool()},
-                {"run", run_info(run)},
-                {"result", to_string(overall_status(facts.checks))},
-                {"summary", status_counts(count_statuses(facts.checks))},
-                {"checks", checks(facts.checks)},
-                {"target", target(facts)},
-                {"library", library(facts)},
-                {"headers", headers(facts)},
-                {"counts", counts(facts.audit.counts)},
-                {"declared_not_exported", facts.audit.declared_not_exported},
-                {"exported_not_declared", facts.audit.exported_not_declared},
-                {"disagreements", facts.audit.disagreements},
-                {"loader", loader(facts.loader)},
-                {"runtime", runtime(facts.runtime)},
-                {"symbols", std::move(symbols)},
-                {"application", application(facts)}};
+std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
+    const Json document = object({{"schema", kSymbolsSchemaId},
+                                  {"schema_version", kSymbolsSchemaVersion},
+                                  {"tool", tool()},
+                                  {"run", run_info(run)},
+                                  {"result", to_string(overall_status(facts.checks))},
+                                  {"summary", status_counts(count_statuses(facts.checks))},
+                                  {"checks", checks(facts.checks)},
+                                  {"target", target(facts)},
+                                  {"library", library(facts)},
+                                  {"headers", headers(facts)},
+                                  {"counts", counts(facts.audit.counts)},
+                                  {"declared_not_exported", facts.audit.declared_not_exported},
+                                  {"exported_not_declared", facts.audit.exported_not_declared},
+                                  {"disagreements", facts.audit.disagreements},
+                                  {"loader", loader(facts.loader)},
+                                  {"runtime", runtime(facts.runtime)},
+                                  {"symbols", Json::array()},
+                                  {"application", application(facts)}});
+    // The per-symbol array is serialised one verdict at a time into the empty array's place: a
+    // library with 100k symbols would otherwise hold a DOM ten times the size of its text.
+    std::string text = dump(document);
+    constexpr std::string_view kSlot = "\n  \"symbols\": []";
+    const auto slot = text.find(kSlot);
+    if (slot == std::string::npos || facts.audit.symbols.empty()) return text;
+    const auto array_at = slot + kSlot.size() - 2;
+    std::string out;
+    out.reserve(text.size() + facts.audit.symbols.size() * 512);
+    out.append(text, 0, array_at);
+    out += '[';
+    for (const auto& v : facts.audit.symbols) {
+        out += out.back() == '[' ? "\n    " : ",\n    ";
+        // An element of a top-level array sits four spaces in; its text has no raw newlines
+        // inside strings (they are escaped), so every newline starts one of its lines.
+        const std::string element = verdict(v).dump(2, ' ', false, Json::error_handler_t::replace);
+        std::string_view rest = element;
+        for (auto nl = rest.find('\n'); nl != std::string_view::npos; nl = rest.find('\n')) {
+            out.append(rest.substr(0, nl + 1)).append("    ");
+            rest.remove_prefix(nl + 1);
+        }
+        out.append(rest);
+    }
+    out += "\n  ]";
+    out.append(text, array_at + 2);
+    return out;
 }
 
 Json symbols_summary(const SymbolsFacts& facts) {
-    return Json{{"module", string_or_null(facts.module)},
-                {"library", facts.library.path},
-                {"soname", string_or_null(facts.library.soname)},
-                {"prefix", facts.audit.prefix},
-                {"version_nodes", facts.version_defs},
-                {"headers_scanned", facts.audit.headers_scanned},
-                {"counts", counts(facts.audit.counts)},
-                {"declared_not_exported", facts.audit.declared_not_exported},
-                {"exported_not_declared", facts.audit.exported_not_declared},
-                {"disagreements", facts.audit.disagreements},
-                {"loader", loader(facts.loader)},
-                {"runtime", runtime(facts.runtime)},
-                {"gap", nullptr}};
+    return object({{"module", string_or_null(facts.module)},
+                   {"library", facts.library.path},
+                   {"soname", string_or_null(facts.library.soname)},
+                   {"prefix", facts.audit.prefix},
+                   {"version_nodes", facts.version_defs},
+                   {"headers_scanned", facts.audit.headers_scanned},
+                   {"counts", counts(facts.audit.counts)},
+                   {"declared_not_exported", facts.audit.declared_not_exported},
+                   {"exported_not_declared", facts.audit.exported_not_declared},
+                   {"disagreements", facts.audit.disagreements},
+                   {"loader", loader(facts.loader)},
+                   {"runtime", runtime(facts.runtime)},
+                   {"gap", nullptr}});
 }
 
 Json symbols_gap(const Gap& gap) {
-    return Json{{"gap", json::gap(gap)}};
+    return object({{"gap", json::gap(gap)}});
 }
 
 }  // namespace rdmi::json

@@ -2,6 +2,8 @@
 // embedded in the full report.
 #pragma once
 
+#include <string>
+
 #include "probes/report.hpp"
 #include "probes/symbols.hpp"
 #include "report/json_common.hpp"
@@ -13,8 +15,8 @@ inline constexpr const char* kSymbolsSchemaId = "urn:rdmi-probe:schema:symbols";
 /// The version of that schema.
 inline constexpr const char* kSymbolsSchemaVersion = "1.0.0";
 
-/// The whole `rdmi-probe symbols --json` document.
-Json symbols_document(const SymbolsFacts& facts, const RunInfo& run);
+/// The whole `rdmi-probe symbols --json` document, as text (json::dump's format).
+std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run);
 
 /// The report's `symbols` section: counts, lists, loader and runtime, no per-symbol detail.
 Json symbols_summary(const SymbolsFacts& facts);
