@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/watchdog.hpp"
 #include "core/deadline.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
@@ -51,6 +52,7 @@ class Session {
     [[nodiscard]] RunInfo run_info(std::chrono::steady_clock::time_point start) const;
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
+    /// Disarms the run's watchdog first: once the document is being written, the run is done.
     [[nodiscard]] Result<bool> emit(const std::string& document) const;
 
   private:
@@ -62,6 +64,8 @@ class Session {
     std::shared_ptr<spdlog::logger> log_;
     text::TextStyle style_;
     Deadline deadline_;
+    /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
+    std::unique_ptr<Watchdog> watchdog_;
 };
 
 /// The ISO-8601 UTC time of this run; SOURCE_DATE_EPOCH pins it for reproducible documents.
