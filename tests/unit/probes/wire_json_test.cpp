@@ -66,7 +66,9 @@ void check_hostile_numbers(const std::string& good, const Decoder& decode) {
     const nlohmann::json hostile[] = {1e300, -1.5,    -1,   4294967296.0,           1.5e10,
                                       "x",   nullptr, true, nlohmann::json::array()};
     int replaced = 0;
-    for (const auto& [pointer, value] : flat.items()) {
+    for (const auto& item : flat.items()) {
+        const std::string& pointer = item.key();
+        const auto& value = item.value();
         if (!value.is_number()) continue;
         for (const auto& h : hostile) {
             auto bad = doc;
