@@ -265,7 +265,9 @@ class Context:
                 os.setgroups([])
                 os.setgid(entry.pw_gid)
                 os.setuid(entry.pw_uid)
-        proc = subprocess.run([str(self.cfg.binary), *args, "--json", "--timeout", "5"], env=env,
+        # --timeout bounds the whole run (the watchdog ends it 1 s later); these cases test
+        # corrupt inputs, not time, and a sanitized build on a loaded machine is slow.
+        proc = subprocess.run([str(self.cfg.binary), *args, "--json", "--timeout", "30"], env=env,
                               capture_output=True, timeout=60, preexec_fn=preexec, stdin=subprocess.DEVNULL)
         problems = []
         if proc.returncode < 0 or proc.returncode > 3:
