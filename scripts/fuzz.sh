@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan) and runs each for SECONDS (default 60), then
-# prints executions, coverage and crashes per target. Exit status 1 when any target crashed.
+# prints executions, coverage and crashes per target. Exit status 1 when any target crashed,
+# leaked or timed out, 2 when the targets could not be built.
 # Usage: scripts/fuzz.sh [SECONDS] [TARGET...]     (env: FUZZ_BUILD_DIR, FUZZ_FIXTURE_BUILD)
+# FUZZ_BUILD_DIR names the build tree (default build-fuzz). A tree already configured with
+# -DRDMI_PROBE_FUZZ=ON (such as scripts/test.sh's clang sanitizer build, build-asan) is reused
+# as it is: only the fuzz targets and their seed corpora are brought up to date. Otherwise a
+# dedicated clang tree is configured, seeded from FUZZ_FIXTURE_BUILD's fixtures (default build).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 build=${FUZZ_BUILD_DIR:-build-fuzz}
 fixtures=${FUZZ_FIXTURE_BUILD:-$PWD/build}
-cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
-      -DRDMI_PROBE_FUZZ=ON -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_DPA=OFF \
-      -DRDMI_PROBE_FUZZ_FIXTURE_BUILD="$fixtures" >/dev/null || exit 2
+if ! grep -qs '^RDMI_PROBE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
+        -DRDMI_PROBE_FUZZ=ON -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_DPA=OFF \
+        -DRDMI_PROBE_FUZZ_FIXTURE_BUILD="$fixtures" >/dev/null || exit 2
+fi
 cmake --build "$build" -j2 --target fuzz_all >/dev/null || exit 2
 targets=("$@")
 (( ${#targets[@]} )) || targets=(fuzz_elf fuzz_archive fuzz_header fuzz_sysfs fuzz_pc fuzz_ld_cache fuzz_json)

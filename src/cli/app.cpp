@@ -38,7 +38,8 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
                    "/opt/mellanox/doca)")
         ->type_name("DIR");
     app.add_option("--timeout", opts.timeout_s,
-                   "bound on the whole run and on each external call, in seconds")
+                   "bound on the whole run (a run still going 1 s later is ended, exit 2) and "
+                   "on each external call, in seconds")
         ->type_name("SECONDS")
         ->check(CLI::Range(0.001, 3600.0))
         ->default_str("10");

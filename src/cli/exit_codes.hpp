@@ -7,7 +7,8 @@ namespace rdmi::cli {
 inline constexpr int kExitOk = 0;
 /// A check failed.
 inline constexpr int kExitFailed = 1;
-/// Usage error, unreadable input, or an internal error.
+/// Usage error, unreadable input (also a run the watchdog ended: --timeout overrun), or an
+/// internal error.
 inline constexpr int kExitUsage = 2;
 /// Nothing failed, but something could not be checked (skip).
 inline constexpr int kExitSkipped = 3;
@@ -17,7 +18,7 @@ inline constexpr const char* kExitCodeHelp =
     "Exit codes:\n"
     "  0  everything checked passed (read-only subcommands: the document was produced)\n"
     "  1  a check failed\n"
-    "  2  usage error, unreadable input, or internal error\n"
+    "  2  usage error, unreadable input (also a run that overran --timeout), or internal error\n"
     "  3  nothing failed, but something could not be checked (skip)\n";
 
 }  // namespace rdmi::cli

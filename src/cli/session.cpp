@@ -48,6 +48,11 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
       fs_(std::move(fs)),
       log_(std::move(log)),
       deadline_(std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0))) {
+    watchdog_ = std::make_unique<Watchdog>(
+        std::chrono::steady_clock::now() +
+            std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)) +
+            kWatchdogGrace,
+        options_.timeout_s, options_.json);
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
@@ -98,6 +103,7 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
 Result<bool> Session::emit(const std::string& document) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
+    watchdog_->disarm();
     if (!options_.output.empty()) return atomic_write(options_.output, document);
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
         std::fflush(stdout) != 0) {

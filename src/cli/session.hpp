@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "cli/watchdog.hpp"
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
 #include "os/env.hpp"
@@ -52,6 +53,7 @@ class Session {
     [[nodiscard]] RunInfo run_info(std::chrono::steady_clock::time_point start) const;
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
+    /// Disarms the run's watchdog first: once the document is being written, the run is done.
     [[nodiscard]] Result<bool> emit(const std::string& document) const;
 
   private:
@@ -64,6 +66,8 @@ class Session {
     text::TextStyle style_;
     Deadline deadline_;
     std::unique_ptr<Progress> progress_;  ///< the terminal status line, or null: none
+    /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
+    std::unique_ptr<Watchdog> watchdog_;
 };
 
 /// The ISO-8601 UTC time of this run; SOURCE_DATE_EPOCH pins it for reproducible documents.

@@ -13,4 +13,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/state_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_progress.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/watchdog.cpp
 )

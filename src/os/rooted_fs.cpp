@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "os/activity.hpp"
 #include "os/errno_gap.hpp"
 #include "os/path_resolver.hpp"
 
@@ -257,6 +258,8 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
 }
 
 Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_bytes) const {
+    // Named for the run's watchdog: a read on a hung mount blocks here, in the kernel.
+    const activity::Scope doing(activity::Kind::reading, path);
     auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
     if (!fd) return fd.gap();
     const Fd owned(*fd);
@@ -268,6 +271,7 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
 
 Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view path,
                                                             std::size_t max_bytes) const {
+    const activity::Scope doing(activity::Kind::reading, path);
     auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
     if (!fd) return fd.gap();
     const Fd owned(*fd);
@@ -291,6 +295,7 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
 }
 
 Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
+    const activity::Scope doing(activity::Kind::listing, path);
     auto fd = open_path(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK, true);
     if (!fd) return fd.gap();
     std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(*fd), &::closedir);
@@ -319,6 +324,7 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
 }
 
 Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
+    const activity::Scope doing(activity::Kind::examining, path);
     auto fd = open_path(path, O_PATH, follow);
     if (!fd) return fd.gap();
     const Fd owned(*fd);
@@ -329,6 +335,7 @@ Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
 }
 
 Result<std::string> RootedFs::read_link(std::string_view path) const {
+    const activity::Scope doing(activity::Kind::examining, path);
     auto fd = open_path(path, O_PATH, false);
     if (!fd) return fd.gap();
     const Fd owned(*fd);
@@ -345,6 +352,7 @@ Result<std::string> RootedFs::read_link(std::string_view path) const {
 }
 
 Result<std::string> RootedFs::real_path(std::string_view path) const {
+    const activity::Scope doing(activity::Kind::examining, path);
     if (is_live()) {
         std::unique_ptr<char, decltype(&std::free)> canonical(
             ::realpath(std::string(path).c_str(), nullptr), &std::free);

@@ -8,6 +8,7 @@
 
 #include "os/isolated_call.hpp"
 #include "os/library_trust.hpp"
+#include "probes/wire_json.hpp"
 
 namespace rdmi {
 namespace {
@@ -162,11 +163,18 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
 }
 
 Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
+    constexpr std::string_view kWhat = "DOCA child sent an unreadable answer";
+    auto parsed = parse_wire_json(text, "DOCA child's answer");
+    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
     try {
-        const Json j = Json::parse(text);
+        const Json& j = *parsed;
         DocaCapsFacts facts;
         facts.libraries = j.at("libraries").get<std::vector<std::string>>();
-        for (const auto& g : j.at("library_gaps")) facts.library_gaps.push_back(*gap_from(g));
+        for (const auto& g : j.at("library_gaps")) {
+            auto gap = gap_from(g);
+            if (!gap) throw std::runtime_error("a library gap is null");
+            facts.library_gaps.push_back(std::move(*gap));
+        }
         facts.predicates = j.at("predicates").get<std::vector<std::string>>();
         facts.error_names = j.at("error_names").get<std::string>();
         facts.gap = gap_from(j.at("gap"));
@@ -196,8 +204,7 @@ Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
         }
         return facts;
     } catch (const std::exception& e) {
-        return make_gap(GapReason::malformed,
-                        std::string("DOCA child sent an unreadable answer: ") + e.what());
+        return wire_gap(kWhat, e.what());
     }
 }
 

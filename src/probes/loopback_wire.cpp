@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "probes/loopback_run.hpp"
+#include "probes/wire_json.hpp"
 
 namespace rdmi::loopback {
 namespace {
@@ -82,8 +83,11 @@ std::string encode_verdict(const LoopbackVerdict& verdict) {
 }
 
 Result<LoopbackVerdict> decode_verdict(std::string_view text) {
+    constexpr std::string_view kWhat = "loopback: the child's verdict is unreadable";
+    auto parsed = parse_wire_json(text, "verdict");
+    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
     try {
-        const Json j = Json::parse(text);
+        const Json& j = *parsed;
         LoopbackVerdict verdict;
         for (const auto& s : j.at("steps")) {
             verdict.steps.push_back(LoopbackStep{
@@ -122,8 +126,7 @@ Result<LoopbackVerdict> decode_verdict(std::string_view text) {
         finish_verdict(verdict);
         return verdict;
     } catch (const std::exception& e) {
-        return make_gap(GapReason::malformed,
-                        std::string("loopback: the child's verdict is unreadable: ") + e.what());
+        return wire_gap(kWhat, e.what());
     }
 }
 

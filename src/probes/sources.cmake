@@ -26,4 +26,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/verbs_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_wire.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/wire_json.cpp
 )

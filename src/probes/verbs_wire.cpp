@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include "probes/verbs.hpp"
+#include "probes/wire_json.hpp"
 
 namespace rdmi {
 namespace {
@@ -126,15 +127,17 @@ std::string encode_verbs_devices(const std::vector<VerbsDevice>& devices) {
 }
 
 Result<std::vector<VerbsDevice>> decode_verbs_devices(std::string_view text) {
+    constexpr std::string_view kWhat = "verbs child sent an unreadable answer";
+    auto parsed = parse_wire_json(text, "verbs child's answer");
+    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
     try {
-        const Json j = Json::parse(text);
+        const Json& j = *parsed;
         if (!j.is_array()) throw std::runtime_error("not an array");
         std::vector<VerbsDevice> out;
         for (const auto& d : j) out.push_back(device_from(d));
         return out;
     } catch (const std::exception& e) {
-        return make_gap(GapReason::malformed,
-                        std::string("verbs child sent an unreadable answer: ") + e.what());
+        return wire_gap(kWhat, e.what());
     }
 }
 

@@ -48,7 +48,10 @@ def main(argv):
         a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
         size = big_env(a, 54_000_000, True)
         big_env(b, 54_000_000, False)
-        proc, secs = run(args.binary, a, b, "--json")
+        # --timeout bounds the whole run (the watchdog ends it 1 s later): a 50 MB diff takes
+        # about 10 s in an unoptimised or sanitized build, so this size test lifts the bound.
+        unbounded = ("--timeout", "3600")
+        proc, secs = run(args.binary, a, b, "--json", *unbounded)
         print(f"50 MB: {size} bytes, exit {proc.returncode}, {secs:.1f} s")
         if size < 50_000_000:
             problems.append(f"test setup: the big document has only {size} bytes")
@@ -58,7 +61,7 @@ def main(argv):
             doc = json.loads(proc.stdout)
             if len(doc["changes"]) != 1 or not doc["changes"][0]["pointer"].endswith("/installed"):
                 problems.append(f"50 MB diff: changes {doc['changes'][:3]}")
-        proc, secs = run(args.binary, a, a)
+        proc, secs = run(args.binary, a, a, *unbounded)
         print(f"50 MB identical: exit {proc.returncode}, {secs:.1f} s")
         if proc.returncode != 0:
             problems.append(f"50 MB identical: exit {proc.returncode}")

@@ -7,8 +7,10 @@ against its schema), a one-line message naming the broken file, no crash or sani
 
 Categories: elf (symbols --lib: exit 2 and an error document), pc (report --root: the module
 check fails, exit 1), header (symbols --headers: notes, exit 0), sysfs (report --root: a gap
-on the attribute). JSON inputs are covered by tests/unit/core/json_input_test.cpp until a
-JSON-reading command exists. Exits 1 when any case breaks the contract.
+on the attribute). JSON inputs are covered elsewhere: tests/unit/core/json_input_test.cpp (the
+bounded parser), tests/contract/test_diff_inputs.py (diff's inputs) and
+tests/unit/probes/wire_json_test.cpp (the forked children's answers). Exits 1 when any case
+breaks the contract.
 """
 
 import argparse
@@ -265,7 +267,9 @@ class Context:
                 os.setgroups([])
                 os.setgid(entry.pw_gid)
                 os.setuid(entry.pw_uid)
-        proc = subprocess.run([str(self.cfg.binary), *args, "--json", "--timeout", "5"], env=env,
+        # --timeout bounds the whole run (the watchdog ends it 1 s later); these cases test
+        # corrupt inputs, not time, and a sanitized build on a loaded machine is slow.
+        proc = subprocess.run([str(self.cfg.binary), *args, "--json", "--timeout", "30"], env=env,
                               capture_output=True, timeout=60, preexec_fn=preexec, stdin=subprocess.DEVNULL)
         problems = []
         if proc.returncode < 0 or proc.returncode > 3:

@@ -2,13 +2,17 @@
 """Hang resistance, measured: each case gives rdmi-probe something that would block forever and
 asserts that the whole run ends within --timeout plus a small margin, with a valid document.
 
-    test_hangs.py --binary PATH --fixtures DIR [--timeout S] [--margin S] [-k SUBSTRING]
+    test_hangs.py --binary PATH --fixtures DIR [--slow-read-lib SO] [--timeout S] [--margin S]
+                  [-k SUBSTRING]
 
 Cases: FIFOs where sysfs attributes are expected (one with a writer that trickles a byte a
-second: the closest a test can get to a slow filesystem read), FIFOs where .pc files are
-expected, doca_caps/dpacc stand-ins that never exit (one ignores SIGTERM and leaves a grandchild
-holding the output pipe), a verbs library whose ibv_open_device never returns, and all of the
-hanging tools and devices in one run. Exits 1 when any bound is broken.
+second), FIFOs where .pc files are expected, doca_caps/dpacc stand-ins that never exit (one
+ignores SIGTERM and leaves a grandchild holding the output pipe), a verbs library whose
+ibv_open_device never returns, and all of the hanging tools and devices in one run: these end
+with the run's own document (the call deadlines bound them). Then regular files whose read(2)
+blocks, as on a hung NFS mount (the LD_PRELOAD library --slow-read-lib stalls every read of one
+chosen file): the run's watchdog ends these at --timeout plus its grace, with an error document
+that names the file, exit 2. Exits 1 when any bound is broken.
 """
 
 import argparse
@@ -96,11 +100,16 @@ def hanging_prefix(fixtures: Path, tmp: Path, stubborn: bool) -> Path:
     return prefix
 
 
-def run_case(name, args, env_extra, cfg, expect_in_doc=None):
+ERROR_SCHEMA = "urn:rdmi-probe:schema:error"
+
+
+def run_case(name, args, env_extra, cfg, expect_in_doc=None, expect_error=False, json_mode=True):
+    """Runs one case; the document must be the run's own, or with expect_error the error
+    document of a run the watchdog ended (exit 2). Returns a failure text or None."""
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     env.setdefault("PATH", "/usr/bin:/bin")
     env.update(env_extra)
-    argv = [str(cfg.binary), *args, "--json", "--timeout", str(cfg.timeout)]
+    argv = [str(cfg.binary), *args, *(["--json"] if json_mode else []), "--timeout", str(cfg.timeout)]
     bound = cfg.timeout + cfg.margin
     start = time.monotonic()
     try:
@@ -113,12 +122,35 @@ def run_case(name, args, env_extra, cfg, expect_in_doc=None):
         problems.append(f"took {elapsed:.2f}s, bound --timeout {cfg.timeout} + {cfg.margin} = {bound:.2f}s")
     if proc.returncode not in (0, 1, 2, 3):
         problems.append(f"exit code {proc.returncode} (a signal or crash)")
-    try:
-        doc = json.loads(proc.stdout)
-    except ValueError as e:
-        problems.append(f"stdout is not one JSON document: {e}")
-        doc = None
-    text = proc.stdout.decode(errors="replace")
+    if expect_error and proc.returncode != 2:
+        problems.append(f"exit code {proc.returncode}, expected 2 (the watchdog's)")
+    stderr_lines = proc.stderr.decode(errors="replace").splitlines()
+    if not json_mode:
+        # Text mode: nothing on stdout from a run the watchdog ended, one line on stderr.
+        doc = {}
+        text = stderr_lines[-1] if stderr_lines else ""
+        if proc.stdout:
+            problems.append(f"stdout is not empty: {proc.stdout[:200]!r}")
+        if not text.startswith("rdmi-probe: timeout: "):
+            problems.append(f"last stderr line is not the timeout message: {text!r}")
+    else:
+        try:
+            doc = json.loads(proc.stdout)
+        except ValueError as e:
+            problems.append(f"stdout is not one JSON document: {e}")
+            doc = None
+        text = proc.stdout.decode(errors="replace")
+    if json_mode and doc is not None:
+        is_error = doc.get("schema") == ERROR_SCHEMA
+        if is_error != expect_error:
+            problems.append("an error document (the watchdog fired)" if is_error
+                            else "the run's own document, expected the watchdog's error document")
+        if expect_error and is_error:
+            message = doc["error"]["message"]
+            if doc["error"]["exit_code"] != 2 or "\n" in message:
+                problems.append(f"error document: exit_code {doc['error']['exit_code']}, message {message!r}")
+            if f"rdmi-probe: {message}" not in stderr_lines:
+                problems.append("stderr does not carry the document's message on one line")
     for needle in expect_in_doc or []:
         if needle not in text:
             problems.append(f"document does not mention {needle!r}")
@@ -132,10 +164,35 @@ def run_case(name, args, env_extra, cfg, expect_in_doc=None):
     return None if doc is not None else f"{name}: no document"
 
 
+def slow_read_cases(cfg, fixtures: Path, tmp: Path, selected):
+    """A regular file whose reads block: the watchdog must end the run at --timeout + its grace
+    (inside the bound), naming the file; a read slow by less than that must not trip it."""
+    root = tmp / "root"
+    shutil.copytree(fixtures / "roots" / "complete-3.3", root, symlinks=True)
+    in_root = "/opt/mellanox/doca/applications/VERSION"
+    host = os.path.realpath(root / in_root.lstrip("/"))
+    preload = {"LD_PRELOAD": str(cfg.slow_read_lib.resolve()), "SLOW_READ_PATH": host,
+               # a GCC ASan runtime wants to come first; the clang one is linked in
+               "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")}
+    args = ["report", "--root", str(root)]
+    out = []
+    if selected("hung-read"):
+        out.append(run_case("hung-read (json)", args, preload, cfg, [f"still reading {in_root}"], expect_error=True))
+    if selected("hung-read"):
+        out.append(run_case("hung-read (text)", args, preload, cfg, [f"still reading {in_root}"],
+                            expect_error=True, json_mode=False))
+    if selected("slow-read"):
+        # Slow but inside the bound: the run's own document, with the file read.
+        slow = dict(preload, SLOW_READ_SECONDS=str(cfg.timeout / 4))
+        out.append(run_case("slow-read-within-bound", args, slow, cfg, ["applications/VERSION=3.3.0105"]))
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, required=True)
     parser.add_argument("--fixtures", type=Path, required=True)
+    parser.add_argument("--slow-read-lib", type=Path, help="the slow_read_preload library")
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--margin", type=float, default=1.5)
     parser.add_argument("-k", action="append", default=[])
@@ -181,6 +238,10 @@ def main() -> int:
         if selected("everything-hangs"):
             prefix = hanging_prefix(fixtures, tmp / "e", stubborn=True)
             failures.append(run_case("everything-hangs", ["report", "--doca-prefix", str(prefix)], verbs, cfg, ["timeout"]))
+        if cfg.slow_read_lib:
+            failures.extend(slow_read_cases(cfg, fixtures, tmp / "f", selected))
+        elif any(selected(n) for n in ("slow-read", "hung-read")):
+            failures.append("slow-read cases: --slow-read-lib not given")
     failures = [f for f in failures if f]
     for f in failures:
         print(f"FAILED {f}")

@@ -365,7 +365,8 @@ TEST_CASE("parse_elf agrees with readelf on real Debian libraries, symbol by sym
         REQUIRE(rows.size() == image.dynamic_symbols.size());
         int hidden = 0;
         for (const auto& [index, row] : rows) {
-            CAPTURE(index);
+            const auto symbol_index = index;  // clang 14 lambdas cannot capture a binding
+            CAPTURE(symbol_index);
             const auto& s = image.dynamic_symbols.at(index - 1);
             REQUIRE(s.name == row.name);
             CHECK(s.defined == !row.undefined);

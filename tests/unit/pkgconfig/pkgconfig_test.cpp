@@ -442,7 +442,8 @@ TEST_CASE("agrees with the pkg-config command on fixture modules (live root)") {
         std::string names;
         for (const auto& [name, value] : m->variables) {
             names += (names.empty() ? "" : "\n") + name;
-            CAPTURE(name);
+            const std::string& variable = name;  // clang 14 lambdas cannot capture a binding
+            CAPTURE(variable);
             CHECK(value == run_pkg_config(shell_env, "--variable=" + name + " doca-common"));
         }
         auto cli_names = run_pkg_config(shell_env, "--print-variables doca-common | sort");

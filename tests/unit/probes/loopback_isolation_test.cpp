@@ -19,7 +19,8 @@ TEST_CASE("a hung DOCA call is reported as a timeout of its step, on time") {
         {"doca_rdma_connect#2", "connect"},
         {"doca_dpa_kernel_launch_update_set#2", "write"}};
     for (const auto& [call, step_id] : cases) {
-        CAPTURE(call);
+        const auto& failing_call = call;  // clang 14 lambdas cannot capture a binding
+        CAPTURE(failing_call);
         fake.reset();
         fake.set("hang", call);  // inherited by the forked child
         LoopbackVerdict so_far;

@@ -58,7 +58,8 @@ TEST_CASE("loopback passes at every level and tears everything down") {
           "register-memory", "signal-event", "status-word", "write", "verify"}},
     };
     for (const auto& [level, ids] : expected) {
-        CAPTURE(level);
+        const int requested = level;  // clang 14 lambdas cannot capture a binding
+        CAPTURE(requested);
         fake.reset();
         const auto verdict = run_fake(fake_options(level));
         CHECK(verdict.result == Status::pass);
@@ -229,7 +230,8 @@ TEST_CASE("a kernel that never completes times out on the wall clock and still t
                                                                    {3, {"write_never", "write"}}};
     for (const auto& [level, setup] : cases) {
         const auto& [mode, step_id] = setup;
-        CAPTURE(level);
+        const int requested = level;  // clang 14 lambdas cannot capture a binding
+        CAPTURE(requested);
         fake.reset();
         fake.set("kernel", mode);
         const auto start = std::chrono::steady_clock::now();

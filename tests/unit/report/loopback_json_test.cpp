@@ -49,7 +49,8 @@ TEST_CASE("every kind of loopback document validates against its schema") {
                                                            {"lenient", "1"},
                                                            {"fail", "doca_dpa_start#1=18"}};
     for (const auto& [key, value] : plans) {
-        CAPTURE(key);
+        const auto& plan = key;  // clang 14 lambdas cannot capture a binding
+        CAPTURE(plan);
         fake.reset();
         if (*key != '\0') fake.set(key, value);
         auto options = test::fake_options(3);

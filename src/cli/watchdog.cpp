@@ -1,0 +1,82 @@
+// Watchdog: a condition-variable sleep on its own thread; when it fires, plain write(2) calls
+// and _exit, because the main thread may be stuck anywhere (holding no lock we need: it is in a
+// system call, or computing).
+#include "cli/watchdog.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <string_view>
+
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+void write_all(int fd, std::string_view text) {
+    while (!text.empty()) {
+        const ssize_t n = ::write(fd, text.data(), text.size());
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;  // nowhere to report to: exit anyway
+        text.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
+std::string seconds_text(double seconds) {
+    std::array<char, 32> buf{};
+    std::snprintf(buf.data(), buf.size(), "%g", seconds);  // NOLINT(cert-err33-c)
+    return buf.data();
+}
+
+}  // namespace
+
+std::string timeout_message(double timeout_s, const activity::Snapshot& activity) {
+    std::string message =
+        "timeout: the run did not finish within --timeout " + seconds_text(timeout_s) + " s (+" +
+        seconds_text(std::chrono::duration<double>(kWatchdogGrace).count()) + " s grace); ";
+    if (!activity.recorded) {
+        message += "no file system call had started";
+    } else if (activity.in_progress) {
+        message += "still " + activity.description;
+    } else {
+        message += "not in a file system call (the last one was " + activity.description + ")";
+    }
+    return message;
+}
+
+Watchdog::Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json)
+    : timeout_s_(timeout_s), json_(json), thread_([this, deadline] { watch(deadline); }) {}
+
+Watchdog::~Watchdog() {
+    disarm();
+    thread_.join();
+}
+
+void Watchdog::disarm() {
+    std::unique_lock lock(mutex_);
+    if (state_ == State::fired) {
+        // The watchdog is writing its report and will end the process; wait for that.
+        lock.unlock();
+        while (true) ::pause();
+    }
+    state_ = State::disarmed;
+    wake_.notify_one();
+}
+
+void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
+    {
+        std::unique_lock lock(mutex_);
+        wake_.wait_until(lock, deadline, [this] { return state_ != State::armed; });
+        if (state_ != State::armed) return;
+        state_ = State::fired;
+    }
+    const std::string message = timeout_message(timeout_s_, activity::snapshot());
+    write_all(STDERR_FILENO, "rdmi-probe: " + message + "\n");
+    if (json_) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
+    ::_exit(kExitUsage);
+}
+
+}  // namespace rdmi::cli

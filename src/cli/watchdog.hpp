@@ -1,0 +1,53 @@
+// Watchdog: the whole-run bound of --timeout, for what no call deadline can stop (a read(2) on
+// a hung network file system blocks in the kernel, in this process).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "os/activity.hpp"
+
+namespace rdmi::cli {
+
+/// How long after --timeout the watchdog waits. Every external call's deadline is capped by the
+/// run's, so a run slowed only by hanging tools or devices ends (with its document) just after
+/// --timeout; the grace lets it, and the watchdog ends only a run stuck somewhere else.
+inline constexpr std::chrono::milliseconds kWatchdogGrace{1000};
+
+/// One thread per run that sleeps until `deadline`. If the run has not disarmed it by then, it
+/// writes the timeout message (one line on stderr and, when `json`, an error document on
+/// stdout), then ends the process with _exit(2): no destructor runs, so nothing races the thread
+/// that is stuck.
+class Watchdog {
+  public:
+    Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json);
+    /// Disarms and joins the thread.
+    ~Watchdog();
+    Watchdog(const Watchdog&) = delete;
+    Watchdog& operator=(const Watchdog&) = delete;
+
+    /// Called before the run writes its own output. Returns once the watchdog can no longer
+    /// fire; when it has fired already, never returns (the process is being ended), so the two
+    /// never both write.
+    void disarm();
+
+  private:
+    enum class State { armed, disarmed, fired };
+
+    void watch(std::chrono::steady_clock::time_point deadline);
+
+    double timeout_s_;
+    bool json_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    State state_ = State::armed;
+    std::thread thread_;
+};
+
+/// The one-line message of a run that overran: the bound, and what was in progress.
+std::string timeout_message(double timeout_s, const activity::Snapshot& activity);
+
+}  // namespace rdmi::cli

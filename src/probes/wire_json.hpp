@@ -1,0 +1,23 @@
+// The parent's side of the JSON wire between a forked child (verbs, DOCA, loopback) and the
+// probe: bounded parsing, and numbers the decoders can convert without undefined behaviour.
+#pragma once
+
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "core/gap.hpp"
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// Parses a child's answer with parse_json_input (size and depth capped, never throws on bad
+/// bytes), then refuses floating-point numbers that the decoders' integer fields could not
+/// hold (negative, not finite, 2^31 or more): converting those is undefined behaviour, not an
+/// exception. `name` names the answer in messages ("verbs child's answer").
+Result<nlohmann::json> parse_wire_json(std::string_view text, std::string_view name);
+
+/// A malformed-answer Gap "<what>: <detail>" on one line, whatever the detail holds.
+Gap wire_gap(std::string_view what, std::string_view detail);
+
+}  // namespace rdmi

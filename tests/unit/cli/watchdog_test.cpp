@@ -1,0 +1,127 @@
+// Tests for the run's watchdog: it ends an overrunning process with its report, and stays
+// silent when disarmed in time. The firing cases run in a forked child (the watchdog _exits).
+#include "cli/watchdog.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "os/activity.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct ChildResult {
+    int status = -1;
+    std::string out;
+    std::string err;
+    double seconds = 0;
+};
+
+std::string drain(int fd) {
+    std::string text;
+    char buf[4096];
+    ssize_t n = 0;
+    while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
+    ::close(fd);
+    return text;
+}
+
+/// Runs `body` in a child with stdout and stderr on pipes; the child _exits 0 if body returns.
+template <typename Body>
+ChildResult in_child(Body body) {
+    int out[2];
+    int err[2];
+    REQUIRE(::pipe(out) == 0);
+    REQUIRE(::pipe(err) == 0);
+    const auto start = std::chrono::steady_clock::now();
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        ::dup2(out[1], STDOUT_FILENO);
+        ::dup2(err[1], STDERR_FILENO);
+        ::close(out[0]);
+        ::close(err[0]);
+        body();
+        ::_exit(0);
+    }
+    ::close(out[1]);
+    ::close(err[1]);
+    ChildResult r;
+    r.out = drain(out[0]);
+    r.err = drain(err[0]);
+    ::waitpid(pid, &r.status, 0);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("timeout_message names the bound and what was in progress") {
+    activity::Snapshot none;
+    CHECK(timeout_message(2, none) ==
+          "timeout: the run did not finish within --timeout 2 s (+1 s grace); no file system "
+          "call had started");
+    activity::Snapshot stuck{true, true, "reading /etc/ld.so.cache"};
+    CHECK(timeout_message(0.5, stuck) ==
+          "timeout: the run did not finish within --timeout 0.5 s (+1 s grace); still reading "
+          "/etc/ld.so.cache");
+    activity::Snapshot done{true, false, "listing /sys"};
+    CHECK(timeout_message(10, done).find("not in a file system call (the last one was listing "
+                                         "/sys)") != std::string::npos);
+}
+
+TEST_CASE("a watchdog that fires writes its document and ends the process with exit 2") {
+    auto r = in_child([] {
+        const activity::Scope stuck(activity::Kind::reading, "/mnt/nfs/hung.pc");
+        const Watchdog watchdog(std::chrono::steady_clock::now() + 100ms, 0.1, true);
+        std::this_thread::sleep_for(30s);  // the stuck read; the watchdog ends it
+    });
+    REQUIRE(WIFEXITED(r.status));
+    CHECK(WEXITSTATUS(r.status) == 2);
+    CHECK(r.seconds < 10);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["schema"] == "urn:rdmi-probe:schema:error");
+    CHECK(doc["error"]["exit_code"] == 2);
+    const std::string message = doc["error"]["message"];
+    CHECK(message.find("still reading /mnt/nfs/hung.pc") != std::string::npos);
+    CHECK(r.err == "rdmi-probe: " + message + "\n");
+}
+
+TEST_CASE("in text mode the watchdog writes one line on stderr and nothing on stdout") {
+    auto r = in_child([] {
+        const Watchdog watchdog(std::chrono::steady_clock::now() + 50ms, 0.05, false);
+        std::this_thread::sleep_for(30s);
+    });
+    REQUIRE(WIFEXITED(r.status));
+    CHECK(WEXITSTATUS(r.status) == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("rdmi-probe: timeout: the run did not finish within --timeout 0.05 s", 0) ==
+          0);
+    CHECK(r.err.find('\n') == r.err.size() - 1);
+}
+
+TEST_CASE("a disarmed watchdog never fires, and disarming costs no wait") {
+    auto r = in_child([] {
+        Watchdog watchdog(std::chrono::steady_clock::now() + 100ms, 0.1, true);
+        watchdog.disarm();
+        std::this_thread::sleep_for(300ms);  // past the deadline: nothing may happen
+    });
+    REQUIRE(WIFEXITED(r.status));
+    CHECK(WEXITSTATUS(r.status) == 0);
+    CHECK(r.out.empty());
+    CHECK(r.err.empty());
+    // In this process: created and destroyed well before its deadline, quickly.
+    const auto start = std::chrono::steady_clock::now();
+    { const Watchdog watchdog(std::chrono::steady_clock::now() + 1h, 3600, true); }
+    CHECK(std::chrono::steady_clock::now() - start < 1s);
+}
+
+}  // namespace rdmi::cli
