@@ -3,6 +3,7 @@
 
 #include "build_info.hpp"
 #include "report/json_report.hpp"
+#include "report/verdict_writer.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -73,23 +74,6 @@ Json headers(const SymbolsFacts& facts) {
                    {"skipped_device_side", facts.skipped_headers}});
 }
 
-Json verdict(const SymbolVerdict& v) {
-    Json evidence = Json::array();
-    for (const auto& e : v.evidence)
-        evidence.push_back(object({{"source", to_string(e.source)},
-                                   {"says", to_string(e.says)},
-                                   {"detail", e.detail},
-                                   {"ref", e.ref}}));
-    return object({{"name", v.name},
-                   {"stability", to_string(v.stability)},
-                   {"exported", v.exported},
-                   {"declared", v.declared},
-                   {"type", v.exported ? Json(to_string(v.type)) : Json(nullptr)},
-                   {"versions", v.versions},
-                   {"agreement", v.sources_agree},
-                   {"evidence", std::move(evidence)}});
-}
-
 Json application(const SymbolsFacts& facts) {
     if (!facts.app) return nullptr;
     const AppAudit& app = *facts.app;
@@ -147,8 +131,8 @@ std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
                                   {"runtime", runtime(facts.runtime)},
                                   {"symbols", Json::array()},
                                   {"application", application(facts)}});
-    // The per-symbol array is serialised one verdict at a time into the empty array's place: a
-    // library with 100k symbols would otherwise hold a DOM ten times the size of its text.
+    // The per-symbol array is written straight into the empty array's place: a library with 100k
+    // symbols would otherwise hold a DOM ten times the size of its text.
     std::string text = dump(document);
     constexpr std::string_view kSlot = "\n  \"symbols\": []";
     const auto slot = text.find(kSlot);
@@ -160,15 +144,7 @@ std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
     out += '[';
     for (const auto& v : facts.audit.symbols) {
         out += out.back() == '[' ? "\n    " : ",\n    ";
-        // An element of a top-level array sits four spaces in; its text has no raw newlines
-        // inside strings (they are escaped), so every newline starts one of its lines.
-        const std::string element = verdict(v).dump(2, ' ', false, Json::error_handler_t::replace);
-        std::string_view rest = element;
-        for (auto nl = rest.find('\n'); nl != std::string_view::npos; nl = rest.find('\n')) {
-            out.append(rest.substr(0, nl + 1)).append("    ");
-            rest.remove_prefix(nl + 1);
-        }
-        out.append(rest);
+        append_verdict(out, v, 4);  // an element of a top-level array
     }
     out += "\n  ]";
     out.append(text, array_at + 2);

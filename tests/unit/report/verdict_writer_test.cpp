@@ -1,0 +1,110 @@
+// append_verdict must write exactly what json::dump writes for the same object, nested.
+#include "report/verdict_writer.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "report/json_common.hpp"
+
+namespace rdmi::json {
+namespace {
+
+// The reference: the verdict as an nlohmann object, dumped, then indented like an element of a
+// top-level array (json::dump puts those four spaces in).
+std::string reference(const SymbolVerdict& v) {
+    Json evidence = Json::array();
+    for (const auto& e : v.evidence) {
+        Json item = Json::object();
+        item["source"] = to_string(e.source);
+        item["says"] = to_string(e.says);
+        item["detail"] = e.detail;
+        item["ref"] = e.ref;
+        evidence.push_back(item);
+    }
+    Json expected = Json::object();
+    expected["name"] = v.name;
+    expected["stability"] = to_string(v.stability);
+    expected["exported"] = v.exported;
+    expected["declared"] = v.declared;
+    expected["type"] = v.exported ? Json(to_string(v.type)) : Json(nullptr);
+    expected["versions"] = v.versions;
+    expected["agreement"] = v.sources_agree;
+    expected["evidence"] = evidence;
+    std::string text = expected.dump(2, ' ', false, Json::error_handler_t::replace);
+    std::string indented;
+    for (const char c : text) {
+        indented += c;
+        if (c == '\n') indented += "    ";
+    }
+    return indented;
+}
+
+std::string written(const SymbolVerdict& v) {
+    std::string out;
+    append_verdict(out, v, 4);
+    return out;
+}
+
+SymbolVerdict typical() {
+    SymbolVerdict v;
+    v.name = "doca_rdmi_connection_create";
+    v.stability = Stability::experimental;
+    v.exported = true;
+    v.declared = true;
+    v.type = SymbolType::func;
+    v.versions = {"@@EXPERIMENTAL"};
+    v.evidence = {
+        {EvidenceSource::version_node, Stability::experimental, "EXPERIMENTAL",
+         "libdoca_rdmi.so.3"},
+        {EvidenceSource::header, Stability::experimental, "DOCA_EXPERIMENTAL",
+         "doca_rdmi_connection.h:42"},
+    };
+    return v;
+}
+
+TEST_CASE("append_verdict writes json::dump's layout for a typical verdict") {
+    const auto v = typical();
+    CHECK(written(v) == reference(v));
+}
+
+TEST_CASE("append_verdict writes empty arrays and a null type as json::dump does") {
+    SymbolVerdict v;
+    v.name = "doca_rdmi_only_declared";
+    v.declared = true;
+    v.sources_agree = false;
+    CHECK(written(v) == reference(v));
+    CHECK(written(v).find("\"type\": null") != std::string::npos);
+    CHECK(written(v).find("\"versions\": []") != std::string::npos);
+}
+
+TEST_CASE("append_verdict escapes what json::dump escapes and replaces invalid UTF-8") {
+    auto v = typical();
+    SUBCASE("quotes and backslashes") {
+        v.name = R"(doca_"quoted"\name)";
+    }
+    SUBCASE("control characters") {
+        v.evidence[0].detail = std::string("tab\there\nnl\x01", 13);
+    }
+    SUBCASE("valid UTF-8 stays as it is") {
+        v.evidence[1].ref = "h\xc3\xa9" "ader.h:1";
+    }
+    SUBCASE("invalid UTF-8 becomes U+FFFD") {
+        v.versions = {"@@NODE\xff\xfe", ""};
+    }
+    SUBCASE("a NUL byte") {
+        v.name = std::string("doca_a\0b", 8);
+    }
+    CHECK(written(v) == reference(v));
+}
+
+TEST_CASE("append_verdict nests at any indent") {
+    const auto v = typical();
+    std::string out;
+    append_verdict(out, v, 0);
+    CHECK(Json::parse(out)["evidence"][1]["ref"] == "doca_rdmi_connection.h:42");
+    CHECK(out.find("\n  \"name\"") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmi::json
