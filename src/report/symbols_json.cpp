@@ -139,7 +139,9 @@ std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
     if (slot == std::string::npos || facts.audit.symbols.empty()) return text;
     const auto array_at = slot + kSlot.size() - 2;
     std::string out;
-    out.reserve(text.size() + facts.audit.symbols.size() * 512);
+    // About 570 bytes per verdict with two pieces of evidence: reserving enough up front avoids
+    // copying tens of megabytes when the string grows.
+    out.reserve(text.size() + facts.audit.symbols.size() * 640);
     out.append(text, 0, array_at);
     out += '[';
     for (const auto& v : facts.audit.symbols) {
