@@ -54,7 +54,7 @@ TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
     CHECK(id.finding() == Finding::symbol);
     CHECK(id == "symbol-doca_rdmi_x");
     CHECK_FALSE(id == "symbol-doca_rdmi_y");
-    CHECK_THROWS_AS(FindingId(Finding::module), std::logic_error);
+    CHECK_THROWS_AS(FindingId{Finding::module}, std::logic_error);
     CHECK_THROWS_AS(FindingId(Finding::dpa, "x"), std::logic_error);
     CHECK_THROWS_AS(FindingId(Finding::module, ""), std::logic_error);
 }
