@@ -8,8 +8,10 @@ scripts/setup.sh --tests
 jobs=$(nproc)
 
 # -O2 without debug information: optimised code under test, and a compile that fits CI's time.
+# Dependencies linked shared here: compiling spdlog and fmt into every file (what the static
+# default needs) costs a fifth more compile time, and the behaviour under test is the same.
 cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 -DCMAKE_C_FLAGS=-O2 \
-      -DRDMI_PROBE_WERROR=ON -DRDMI_PROBE_TESTS=ON >/dev/null
+      -DRDMI_PROBE_WERROR=ON -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_STATIC_DEPS=OFF >/dev/null
 cmake --build build-test -j"$jobs"
 ctest --test-dir build-test --output-on-failure -j"$jobs"
 

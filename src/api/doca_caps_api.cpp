@@ -60,9 +60,10 @@ int visit(dl_phdr_info* info, std::size_t, void* data) {
     search->found = true;
     const ElfW(Dyn)* dynamic = nullptr;
     for (int i = 0; i < info->dlpi_phnum; ++i) {
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC) {
             dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr +  // NOLINT
                                                          info->dlpi_phdr[i].p_vaddr);
+        }
     }
     if (dynamic == nullptr) return 1;
     const ElfW(Sym)* symtab = nullptr;
@@ -102,9 +103,10 @@ std::optional<CapSymbol> classify_cap_symbol(std::string_view name) {
                          std::string(rest.substr(0, rest.size() - kIsSupported.size()))};
     }
     constexpr std::string_view kSupported = "_supported";
-    if (library == "sync_event" && ends_with(rest, kSupported) && rest.size() > kSupported.size())
+    if (library == "sync_event" && ends_with(rest, kSupported) && rest.size() > kSupported.size()) {
         return CapSymbol{std::string(name), library,
                          std::string(rest.substr(0, rest.size() - kSupported.size()))};
+    }
     return std::nullopt;
 }
 

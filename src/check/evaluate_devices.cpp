@@ -72,13 +72,14 @@ Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*
     std::vector<std::string> yes;
     std::vector<std::string> unknown;
     for (const auto* row : rows) {
-        if (row->dpa.value && row->dpa.value->support == sysfs::DpaSupport::yes)
+        if (row->dpa.value && row->dpa.value->support == sysfs::DpaSupport::yes) {
             yes.push_back(row->function);
-        else if (!row->dpa.value || row->dpa.value->support == sysfs::DpaSupport::unknown)
+        } else if (!row->dpa.value || row->dpa.value->support == sysfs::DpaSupport::unknown) {
             unknown.push_back(row->function + ": " +
                               (row->dpa.gap     ? row->dpa.gap->message
                                : row->dpa.value ? row->dpa.value->detail
                                                 : std::string("unknown")));
+        }
     }
     if (!yes.empty()) {
         check.message = "DPA supported on " + join(yes);

@@ -227,9 +227,10 @@ std::vector<Check> install_gate(const Policy& policy, const InstallFacts& instal
         checks.push_back(version_check(install, Finding::min_version, ">=", *policy.min_version));
     if (policy.max_version)
         checks.push_back(version_check(install, Finding::max_version, "<=", *policy.max_version));
-    if (policy.exact_version)
+    if (policy.exact_version) {
         checks.push_back(
             version_check(install, Finding::exact_version, "=", *policy.exact_version));
+    }
     for (const auto& req : policy.modules) checks.push_back(module_check(install, req));
     if (policy.require_consistent) checks.push_back(consistent_check(install));
     return checks;

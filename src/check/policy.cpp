@@ -33,12 +33,13 @@ std::string pointer(std::string_view parent, std::string_view key) {
     std::string out(parent);
     out += '/';
     for (char c : key) {
-        if (c == '~')
+        if (c == '~') {
             out += "~0";
-        else if (c == '/')
+        } else if (c == '/') {
             out += "~1";
-        else
+        } else {
             out += c;
+        }
     }
     return out;
 }
@@ -130,10 +131,11 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "schema_version") {
         if (!value.is_number_integer())
             return r.at(where, "expected an integer, found " + type_name(value));
-        if (value.get<long long>() != kPolicySchemaVersion)
+        if (value.get<long long>() != kPolicySchemaVersion) {
             return r.at(where, "unsupported schema_version " + value.dump() +
                                    " (this build reads " + std::to_string(kPolicySchemaVersion) +
                                    ")");
+        }
         return true;
     }
     if (key == "$schema" || key == "description") {
@@ -168,9 +170,10 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
             if (value.get<bool>()) p.device = "";
             return true;
         }
-        if (!value.is_string())
+        if (!value.is_string()) {
             return r.at(where, "expected true, false or a PCI address or ibdev name, found " +
                                    type_name(value));
+        }
         auto v = r.string(value, where);
         if (!v) return v.gap();
         p.device = std::move(v).value();
@@ -196,9 +199,10 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
     while (end < whole.size() && is_module_char(whole[end])) ++end;
     ModuleRequirement req;
     req.name = std::string(whole.substr(0, end));
-    if (req.name.empty())
+    if (req.name.empty()) {
         return malformed("\"" + std::string(text) +
                          "\": expected a module name (NAME[OP VERSION])");
+    }
     std::string_view rest = trim(whole.substr(end));
     if (rest.empty()) return req;
     for (auto op : kOperators) {
@@ -207,15 +211,17 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
         req.version = std::string(trim(rest.substr(op.size())));
         break;
     }
-    if (req.op.empty())
+    if (req.op.empty()) {
         return malformed("\"" + std::string(text) + "\": expected one of >= <= != = < > after " +
                          req.name);
+    }
     bool digit = false;
     for (char c : req.version) {
         if (c >= '0' && c <= '9') digit = true;
-        if (!is_module_char(c) && c != '~')
+        if (!is_module_char(c) && c != '~') {
             return malformed("\"" + std::string(text) + "\": \"" + req.version +
                              "\" is not a version");
+        }
     }
     if (!digit)
         return malformed("\"" + std::string(text) + "\": \"" + req.version + "\" is not a version");
@@ -243,19 +249,21 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
         auto [line, column] = line_column(bytes, offset);
         std::string what = e.what();
-        if (auto pos = what.find("syntax error while parsing value - "); pos != std::string::npos)
+        if (auto pos = what.find("syntax error while parsing value - "); pos != std::string::npos) {
             what = what.substr(pos + 35);
-        else if (auto colon = what.find("]: "); colon != std::string::npos)
+        } else if (auto colon = what.find("]: "); colon != std::string::npos) {
             what = what.substr(colon + 3);
+        }
         return malformed(where + ":" + std::to_string(line) + ":" + std::to_string(column) +
                          ": not valid JSON: " + what);
     }
     const Reader reader(path);
     if (!document.is_object())
         return reader.at("(document)", "expected a JSON object, found " + type_name(document));
-    if (!document.contains("schema_version"))
+    if (!document.contains("schema_version")) {
         return reader.at("/schema_version",
                          "missing (this build reads " + std::to_string(kPolicySchemaVersion) + ")");
+    }
     Policy policy;
     for (const auto& [key, value] : document.items()) {
         if (auto ok = apply(reader, key, value, policy); !ok) return ok.gap();

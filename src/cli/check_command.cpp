@@ -128,10 +128,11 @@ class CheckCommand final : public Command {
         auto extra = flags();
         if (!extra) return fail_input(session, extra.gap().message);
         check::merge_policy(policy, *extra);
-        if (policy.empty())
+        if (policy.empty()) {
             return fail_input(session,
                               "check: no requirements (give --policy FILE or a --min-version, "
                               "--require-* or --app flag; see check --help)");
+        }
         if (!policy.allow_experimental.empty() && !policy.forbid_experimental)
             return fail_input(session, "check: --allow-experimental needs --forbid-experimental");
         if (policy.forbid_experimental && policy.app.empty())
@@ -149,14 +150,15 @@ class CheckCommand final : public Command {
         run.live = session.fs().is_live();
         run.generated_at = generation_time(session.env());
         std::string document;
-        if (json_)
+        if (json_) {
             document = json::dump(json::check_json(gate, run, opts_.strict_contract));
-        else if (opts_.format == "junit")
+        } else if (opts_.format == "junit") {
             document = check::gate_junit(gate);
-        else if (opts_.format == "github")
+        } else if (opts_.format == "github") {
             document = check::gate_github(gate);
-        else
+        } else {
             document = check::gate_text(gate, session.style());
+        }
         if (auto written = session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;

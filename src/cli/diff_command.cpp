@@ -77,16 +77,18 @@ class DiffCommand final : public Command {
     static Result<Input> load(const Fs& fs, std::string_view label, const std::string& given) {
         std::error_code ec;
         const std::string path = std::filesystem::absolute(given, ec).lexically_normal().string();
-        if (ec)
+        if (ec) {
             return make_gap(GapReason::error,
                             std::string(label) + ": " + given + ": " + ec.message());
+        }
         auto document = contract::read_document(fs, path);
         if (!document)
             return Gap{document.gap().reason, std::string(label) + ": " + document.gap().message};
         auto kind = contract::identify_document(*document);
-        if (!kind)
+        if (!kind) {
             return Gap{kind.gap().reason,
                        std::string(label) + ": " + path + ": " + kind.gap().message};
+        }
         return Input{path, std::move(document).value(), *kind};
     }
 

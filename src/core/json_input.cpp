@@ -79,17 +79,19 @@ std::string reason_of(const std::string& what) {
 
 Result<nlohmann::json> parse_json_input(std::string_view bytes, std::string_view name) {
     const std::string shown(name);
-    if (bytes.size() > kMaxJsonInputBytes)
+    if (bytes.size() > kMaxJsonInputBytes) {
         return make_gap(GapReason::malformed, shown + ": JSON input too large (" +
                                                   std::to_string(bytes.size()) + " bytes, limit " +
                                                   std::to_string(kMaxJsonInputBytes) + ")");
+    }
     if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return make_gap(GapReason::malformed, shown + ": empty JSON input");
     if (const auto deep = json_too_deep_at(bytes, kMaxJsonInputDepth);
-        deep != std::string_view::npos)
+        deep != std::string_view::npos) {
         return make_gap(GapReason::malformed, shown + ": JSON nested deeper than " +
                                                   std::to_string(kMaxJsonInputDepth) + " levels" +
                                                   at(bytes, deep));
+    }
     try {
         return nlohmann::json::parse(bytes.begin(), bytes.end());
     } catch (const nlohmann::json::parse_error& e) {

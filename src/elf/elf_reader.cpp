@@ -78,17 +78,19 @@ struct Layout {
 const char* string_at(Elf* elf, std::size_t strtab_index, std::uint64_t offset,
                       const std::string& what) {
     const char* text = elf_strptr(elf, strtab_index, offset);
-    if (text == nullptr)
+    if (text == nullptr) {
         fail(what + ": string offset " + std::to_string(offset) + " outside string table " +
              std::to_string(strtab_index));
+    }
     return text;
 }
 
 Elf_Data* section_data(const SectionInfo& section, const char* what) {
     Elf_Data* data = elf_getdata(section.scn, nullptr);
-    if (data == nullptr)
+    if (data == nullptr) {
         fail(std::string("cannot read ") + what + " (section " + std::to_string(section.index) +
              "): " + libelf_error());
+    }
     return data;
 }
 
@@ -126,13 +128,15 @@ void check_table(const char* what, std::uint64_t offset, std::uint64_t count,
                  std::uint64_t entry_size, std::uint64_t expected_entry_size,
                  std::uint64_t file_size) {
     if (count == 0) return;
-    if (entry_size != expected_entry_size)
+    if (entry_size != expected_entry_size) {
         fail(std::string(what) + " entry size " + std::to_string(entry_size) + ", expected " +
              std::to_string(expected_entry_size));
-    if (!fits(offset, table_bytes(count, entry_size, what), file_size))
+    }
+    if (!fits(offset, table_bytes(count, entry_size, what), file_size)) {
         fail(std::string(what) + " (" + std::to_string(count) + " entries at offset " +
              std::to_string(offset) + ") extends past the end of the file (" +
              std::to_string(file_size) + " bytes)");
+    }
 }
 
 // Checks the header tables against the file size before libelf walks them. The raw ELF header
@@ -144,12 +148,14 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
     const std::uint64_t ehdr_size = is32 ? sizeof(Elf32_Ehdr) : sizeof(Elf64_Ehdr);
     const std::uint64_t shent = is32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
     const std::uint64_t phent = is32 ? sizeof(Elf32_Phdr) : sizeof(Elf64_Phdr);
-    if (file_size < ehdr_size)
+    if (file_size < ehdr_size) {
         fail("truncated ELF header (" + std::to_string(file_size) + " of " +
              std::to_string(ehdr_size) + " bytes)");
-    if (ehdr.e_ehsize != ehdr_size)
+    }
+    if (ehdr.e_ehsize != ehdr_size) {
         fail("ELF header size " + std::to_string(ehdr.e_ehsize) + ", expected " +
              std::to_string(ehdr_size));
+    }
     // e_shnum == 0 with e_shoff != 0 means the count lives in section 0 (extended numbering).
     const std::uint64_t raw_shnum = ehdr.e_shoff != 0 && ehdr.e_shnum == 0 ? 1 : ehdr.e_shnum;
     check_table("section header table", ehdr.e_shoff, raw_shnum, ehdr.e_shentsize, shent,
@@ -169,9 +175,10 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
     std::size_t shstrndx = 0;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         fail("bad section-name string table index: " + libelf_error());
-    if (shstrndx >= shnum)
+    if (shstrndx >= shnum) {
         fail("section-name string table index " + std::to_string(shstrndx) +
              " past the section table (" + std::to_string(shnum) + " sections)");
+    }
     image.section_names.reserve(shnum);
     for (std::size_t i = 0; i < shnum; ++i) {
         SectionInfo info;
@@ -181,10 +188,11 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
             fail("cannot read section header " + std::to_string(i) + ": " + libelf_error());
         const std::string where = "section " + std::to_string(i);
         if (info.shdr.sh_type != SHT_NOBITS && i != 0 &&
-            !fits(info.shdr.sh_offset, info.shdr.sh_size, file_size))
+            !fits(info.shdr.sh_offset, info.shdr.sh_size, file_size)) {
             fail(where + " (offset " + std::to_string(info.shdr.sh_offset) + ", size " +
                  std::to_string(info.shdr.sh_size) + ") extends past the end of the file (" +
                  std::to_string(file_size) + " bytes)");
+        }
         // e_shstrndx == SHN_UNDEF is legal: the sections simply have no names.
         image.section_names.emplace_back(
             i == 0 || shstrndx == SHN_UNDEF
@@ -229,11 +237,12 @@ void read_dynamic(Elf* elf, const SectionInfo& dynamic, ElfImage& image) {
         if (gelf_getdyn(data, static_cast<int>(i), &dyn) == nullptr)
             fail(".dynamic entry " + std::to_string(i) + " unreadable: " + libelf_error());
         if (dyn.d_tag == DT_NULL) break;
-        if (dyn.d_tag == DT_SONAME)
+        if (dyn.d_tag == DT_SONAME) {
             image.soname = string_at(elf, dynamic.shdr.sh_link, dyn.d_un.d_val, "DT_SONAME");
-        else if (dyn.d_tag == DT_NEEDED)
+        } else if (dyn.d_tag == DT_NEEDED) {
             image.needed.emplace_back(
                 string_at(elf, dynamic.shdr.sh_link, dyn.d_un.d_val, "DT_NEEDED"));
+        }
     }
 }
 
@@ -269,19 +278,22 @@ void read_verdef(Elf* elf, const SectionInfo& verdef, ElfImage& image) {
             if (gelf_getverdaux(data, aux_offset, &aux) == nullptr)
                 fail(".gnu.version_d aux entry unreadable: " + libelf_error());
             std::string name = string_at(elf, verdef.shdr.sh_link, aux.vda_name, "verdef name");
-            if (a == 0)
+            if (a == 0) {
                 out.name = std::move(name);
-            else
+            } else {
                 out.parents.push_back(std::move(name));
-            if (a + 1 < def.vd_cnt)
+            }
+            if (a + 1 < def.vd_cnt) {
                 aux_offset = advance(static_cast<std::uint64_t>(aux_offset), aux.vda_next,
                                      data->d_size, ".gnu.version_d aux");
+            }
         }
         image.version_defs.push_back(std::move(out));
         if (def.vd_next == 0) {
-            if (n + 1 < verdef.shdr.sh_info)
+            if (n + 1 < verdef.shdr.sh_info) {
                 fail(".gnu.version_d announces " + std::to_string(verdef.shdr.sh_info) +
                      " entries, its chain ends after " + std::to_string(n + 1));
+            }
             break;
         }
         offset = advance(static_cast<std::uint64_t>(offset), def.vd_next, data->d_size,
@@ -313,15 +325,17 @@ void read_verneed(Elf* elf, const SectionInfo& verneed, ElfImage& image) {
             entry.is_weak = (aux.vna_flags & VER_FLG_WEAK) != 0;
             entry.name = string_at(elf, verneed.shdr.sh_link, aux.vna_name, "verneed name");
             out.versions.push_back(std::move(entry));
-            if (a + 1 < need.vn_cnt)
+            if (a + 1 < need.vn_cnt) {
                 aux_offset = advance(static_cast<std::uint64_t>(aux_offset), aux.vna_next,
                                      data->d_size, ".gnu.version_r aux");
+            }
         }
         image.version_needs.push_back(std::move(out));
         if (need.vn_next == 0) {
-            if (n + 1 < verneed.shdr.sh_info)
+            if (n + 1 < verneed.shdr.sh_info) {
                 fail(".gnu.version_r announces " + std::to_string(verneed.shdr.sh_info) +
                      " entries, its chain ends after " + std::to_string(n + 1));
+            }
             break;
         }
         offset = advance(static_cast<std::uint64_t>(offset), need.vn_next, data->d_size,
@@ -417,9 +431,10 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
     for (std::size_t i = 1; i < count; ++i) {
         GElf_Sym sym;
         Elf32_Word extended_index = 0;
-        if (gelf_getsymshndx(data, shndx, static_cast<int>(i), &sym, &extended_index) == nullptr)
+        if (gelf_getsymshndx(data, shndx, static_cast<int>(i), &sym, &extended_index) == nullptr) {
             fail(std::string(what) + " symbol " + std::to_string(i) +
                  " unreadable: " + libelf_error());
+        }
         ElfSymbol out;
         const std::string where = std::string(what) + " symbol " + std::to_string(i);
         out.name = string_at(elf, table.shdr.sh_link, sym.st_name, where);
@@ -442,9 +457,10 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
         } else if (out.defined && sym.st_shndx != SHN_XINDEX && sym.st_shndx >= SHN_LORESERVE) {
             out.section = "*RES*";
         } else if (out.defined) {
-            if (section >= image.section_names.size())
+            if (section >= image.section_names.size()) {
                 fail(where + ": section index " + std::to_string(section) +
                      " past the section table");
+            }
             out.section = image.section_names[section];
         }
         symbols.push_back(std::move(out));
@@ -458,9 +474,10 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
     const std::size_t entry = gelf_fsize(elf, ELF_T_HALF, 1, EV_CURRENT);
     const std::size_t count = entry == 0 ? 0 : versym.shdr.sh_size / entry;
     // .gnu.version is parallel to .dynsym including its null entry 0.
-    if (count < image.dynamic_symbols.size() + 1)
+    if (count < image.dynamic_symbols.size() + 1) {
         fail(".gnu.version has " + std::to_string(count) + " entries for " +
              std::to_string(image.dynamic_symbols.size() + 1) + " dynamic symbols");
+    }
     const auto slots = version_slots(image);
     for (std::size_t i = 0; i < image.dynamic_symbols.size(); ++i) {
         GElf_Versym raw = 0;
@@ -470,9 +487,10 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
         // 0 is VER_NDX_LOCAL and 1 VER_NDX_GLOBAL: unversioned.
         if (index <= 1) continue;
         auto& symbol = image.dynamic_symbols[i];
-        if (index >= slots.size() || slots[index].name == nullptr)
+        if (index >= slots.size() || slots[index].name == nullptr) {
             fail(".gnu.version entry " + std::to_string(i + 1) + " (" + symbol.name +
                  "): version index " + std::to_string(index) + " names no version");
+        }
         symbol.version = *slots[index].name;
         if (slots[index].file != nullptr) {
             symbol.version_file = *slots[index].file;
@@ -498,9 +516,10 @@ ElfImage read_image(Elf* elf, std::uint64_t file_size) {
     read_verneed(elf, layout.verneed, image);
     image.dynamic_symbols = read_symbols(elf, layout.dynsym, {}, image, ".dynsym");
     apply_versions(elf, layout.versym, image);
-    if (image.kind == ElfKind::relocatable)
+    if (image.kind == ElfKind::relocatable) {
         image.static_symbols =
             read_symbols(elf, layout.symtab, layout.symtab_shndx, image, ".symtab");
+    }
     return image;
 }
 
@@ -528,13 +547,14 @@ std::uint64_t declared_member_size(std::string_view archive, std::uint64_t at) {
 // Why libelf did not recognise `bytes` as ELF (it says only "not ELF").
 std::string identification_problem(std::string_view bytes) {
     if (!bytes.starts_with("\x7f"
-                           "ELF"))
+                           "ELF")) {
         return bytes.size() < 4 && std::string_view(
                                        "\x7f"
                                        "ELF")
                                        .starts_with(bytes)
                    ? "truncated ELF identification (" + std::to_string(bytes.size()) + " bytes)"
                    : "not an ELF file (no \\x7fELF magic)";
+    }
     if (bytes.size() < EI_NIDENT)
         return "truncated ELF identification (" + std::to_string(bytes.size()) + " bytes)";
     const auto elf_class = static_cast<unsigned char>(bytes[EI_CLASS]);
@@ -591,9 +611,10 @@ std::string printable_name(std::string name) {
 
 Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
     if (bytes.empty()) return make_gap(GapReason::malformed, "empty file");
-    if (bytes.starts_with("!<thin>\n"))
+    if (bytes.starts_with("!<thin>\n")) {
         return make_gap(GapReason::malformed,
                         "a thin archive: its members are separate files, not read");
+    }
     if (!looks_like_archive(bytes))
         return make_gap(GapReason::malformed, "not a static archive (no !<arch> magic)");
     try {
@@ -621,11 +642,12 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             const std::uint64_t size = declared_member_size(buffer, static_cast<std::uint64_t>(at));
             // The 60-byte `ar` member header, then the data padded to an even size.
             next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
-            if (next_header - (size % 2) > buffer.size())
+            if (next_header - (size % 2) > buffer.size()) {
                 fail("truncated: member " + printable_name(name) + " needs " +
                      std::to_string(size) + " bytes at byte " +
                      std::to_string(static_cast<std::uint64_t>(at) + 60) + " of " +
                      std::to_string(buffer.size()));
+            }
             cmd = elf_next(member.get());
             // "/" is the symbol index, "//" the long-name table, "/SYM64/" the 64-bit index.
             if (name == "/" || name == "//" || name == "/SYM64/") continue;
@@ -642,9 +664,10 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             }
             members.push_back(std::move(out));
         }
-        if (next_header + 1 < buffer.size())  // one byte of padding may remain
+        if (next_header + 1 < buffer.size()) {  // one byte of padding may remain
             fail("archive unreadable at byte " + std::to_string(next_header) + ": " +
                  libelf_error());
+        }
         return members;
     } catch (const MalformedElf& error) {
         return make_gap(GapReason::malformed, error.what());

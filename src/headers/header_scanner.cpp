@@ -117,10 +117,11 @@ class Lexer {
             while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n') {
                 pos_ += text_[pos_] == '\\' && pos_ + 1 < text_.size() ? 2 : 1;
             }
-            if (pos_ < text_.size() && text_[pos_] == c)
+            if (pos_ < text_.size() && text_[pos_] == c) {
                 ++pos_;
-            else
+            } else {
                 notes_.push_back("line " + std::to_string(line_) + ": unterminated literal");
+            }
             return {TokenKind::string, text_.substr(start, pos_ - start), line_};
         }
         ++pos_;
@@ -186,10 +187,11 @@ bool is_word(const Token& token, std::string_view word) {
 std::size_t skip_group(const std::vector<Token>& tokens, std::size_t open) {
     int depth = 0;
     for (std::size_t i = open; i < tokens.size(); ++i) {
-        if (is_punct(tokens[i], '('))
+        if (is_punct(tokens[i], '(')) {
             ++depth;
-        else if (is_punct(tokens[i], ')') && --depth == 0)
+        } else if (is_punct(tokens[i], ')') && --depth == 0) {
             return i + 1;
+        }
     }
     return tokens.size();
 }
@@ -261,10 +263,11 @@ class StatementAnalyzer {
             }
             if (token.kind == TokenKind::ident && opens && !one_of(token.text, kTypeWords) &&
                 !data_cut) {
-                if (is_macro_spelling(token.text))
+                if (is_macro_spelling(token.text)) {
                     macro_like = &token;
-                else
+                } else {
                     function = &token;
+                }
                 i = skip_group(tokens, i + 1);
                 continue;
             }
@@ -373,18 +376,20 @@ HeaderScan scan_header(std::string_view text, std::string_view file_name) {
             continue;
         }
         if (close_brace) {
-            if (braces.empty())
+            if (braces.empty()) {
                 scan.notes.push_back("line " + std::to_string(token->line) + ": unbalanced '}'");
-            else
+            } else {
                 braces.pop_back();
+            }
             statement.clear();
             paren_depth = 0;
             continue;
         }
-        if (is_punct(*token, '('))
+        if (is_punct(*token, '(')) {
             ++paren_depth;
-        else if (is_punct(*token, ')') && paren_depth > 0)
+        } else if (is_punct(*token, ')') && paren_depth > 0) {
             --paren_depth;
+        }
         if (is_punct(*token, ';') && paren_depth == 0) {
             analyzer.analyze(statement);
             statement.clear();
@@ -392,9 +397,10 @@ HeaderScan scan_header(std::string_view text, std::string_view file_name) {
         }
         statement.push_back(*token);
     }
-    if (!braces.empty())
+    if (!braces.empty()) {
         scan.notes.push_back("end of file inside " + std::to_string(braces.size()) +
                              " unclosed '{'");
+    }
     return scan;
 }
 

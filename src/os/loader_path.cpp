@@ -78,9 +78,10 @@ bool is_regular(const Fs& fs, const std::string& path) {
 
 Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
     if (bytes.size() < kHeaderSize || bytes.substr(0, kCacheMagic.size()) != kCacheMagic) {
-        if (bytes.starts_with("ld.so-1.7.0"))
+        if (bytes.starts_with("ld.so-1.7.0")) {
             return make_gap(GapReason::malformed,
                             "old ld.so-1.7.0 cache format (glibc < 2.32) is not read");
+        }
         return make_gap(GapReason::malformed, "not a glibc-ld.so.cache1.1 file");
     }
     // The flags byte records the writer's byte order: 2 little, 3 big, 0 unknown (host's).
@@ -88,9 +89,10 @@ Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
     const bool big = order == 3 || (order == 0 && host_is_big_endian());
     const CacheReader reader(bytes, big);
     const std::uint64_t nlibs = reader.read(20, 4);
-    if (nlibs > (bytes.size() - kHeaderSize) / kEntrySize)
+    if (nlibs > (bytes.size() - kHeaderSize) / kEntrySize) {
         return make_gap(GapReason::malformed, std::to_string(nlibs) + " entries do not fit in " +
                                                   std::to_string(bytes.size()) + " bytes");
+    }
     std::vector<LdCacheEntry> entries;
     entries.reserve(static_cast<std::size_t>(nlibs));
     for (std::size_t i = 0; i < nlibs; ++i) {
@@ -100,9 +102,10 @@ Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
         // String offsets are relative to the start of the new-format header, here the file.
         auto key = reader.string_at(reader.read(at + 4, 4));
         auto value = reader.string_at(reader.read(at + 8, 4));
-        if (!key || !value)
+        if (!key || !value) {
             return make_gap(GapReason::malformed,
                             "entry " + std::to_string(i) + " points past the end of the file");
+        }
         entry.soname = std::move(*key);
         entry.path = std::move(*value);
         entry.hwcap = reader.read(at + 16, 8);

@@ -51,9 +51,10 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
             for (const auto& name : fn.rdma_devices) {
                 auto it = verbs_by_name.find(name);
                 std::string status = "not listed";
-                if (it != verbs_by_name.end())
+                if (it != verbs_by_name.end()) {
                     status =
                         it->second->gap ? std::string(to_string(it->second->gap->reason)) : "ok";
+                }
                 if (row.verbs_status.empty() || status != "ok") row.verbs_status = status;
             }
         }

@@ -60,20 +60,22 @@ Check dpa_verdict(const DevicesFacts& facts) {
         const bool driver = fn != nullptr && fn->driver.ok() && *fn->driver.value == "mlx5_core";
         const std::string label =
             row.function + (row.rdma_devices.empty() ? "" : " (" + join(row.rdma_devices) + ")");
-        if (!driver)
+        if (!driver) {
             blocked.push_back(label + ": no driver (mlx5_core not bound)");
-        else if (row.rdma_devices.empty())
+        } else if (row.rdma_devices.empty()) {
             blocked.push_back(label + ": no RDMA device (mlx5_ib not loaded?)");
-        else if (!row.port_active)
+        } else if (!row.port_active) {
             blocked.push_back(label + ": port " +
                               (row.port_state.empty() ? "state unknown" : row.port_state));
-        else
+        } else {
             possible.push_back(label);
+        }
     }
-    if (doca_answered)
+    if (doca_answered) {
         check.sources.push_back({"api", "doca_dpa_cap_is_supported"});
-    else
+    } else {
         check.sources.push_back({"derived", "DPA inferred from the PCI device id"});
+    }
     check.sources.push_back(sysfs_source("/sys/class/infiniband"));
     if (!possible.empty()) {
         check.status = Status::pass;
@@ -121,9 +123,10 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
     if (!facts.platform.uverbs.ok()) {
         check.status = rdma ? Status::fail : Status::info;
         check.message = "/dev/infiniband: " + why(facts.platform.uverbs);
-        if (rdma)
+        if (rdma) {
             check.remediation =
                 "in a container, mount the host's /dev/infiniband (--device /dev/infiniband)";
+        }
         return check;
     }
     const auto& nodes = *facts.platform.uverbs.value;
@@ -139,10 +142,11 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
     std::vector<std::string> denied;
     bool decided = true;
     for (const auto& node : nodes) {
-        if (!node.accessible.ok())
+        if (!node.accessible.ok()) {
             decided = false;
-        else if (!*node.accessible.value)
+        } else if (!*node.accessible.value) {
             denied.push_back(node.path);
+        }
     }
     if (!live || !decided) {
         check.message = std::to_string(nodes.size()) + " uverbs node(s); access not judged (" +
@@ -215,11 +219,12 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
     std::vector<std::string> ok;
     std::vector<std::string> failed;
     for (const auto& d : verbs.devices) {
-        if (d.gap)
+        if (d.gap) {
             failed.push_back(d.name + ": " + std::string(to_string(d.gap->reason)) + " (" +
                              d.gap->message + ")");
-        else
+        } else {
             ok.push_back(d.name);
+        }
     }
     check.status = failed.empty() ? Status::pass : Status::fail;
     check.message = "libibverbs opened " + (ok.empty() ? std::string("no device") : join(ok));

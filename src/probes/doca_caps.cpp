@@ -140,9 +140,10 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
         Json errors = Json::array();
         for (const auto& e : d.errors) errors.push_back({e.symbol, e.error, e.description});
         Json verbs = nullptr;
-        if (d.verbs)
+        if (d.verbs) {
             verbs = Json{pairs_json(d.verbs->values), d.verbs->atomic_cap, d.verbs->supported,
                          d.verbs->missing, gap_json(d.verbs->gap)};
+        }
         devices.push_back(Json{{"pci", d.pci_address},
                                {"ibdev", d.ibdev_name},
                                {"iface", d.iface_name},
@@ -185,21 +186,24 @@ Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
             device.iface_name = d.at("iface").get<std::string>();
             device.pci_func_type = d.at("func").get<std::string>();
             if (!d.at("dpa").is_null()) device.dpa = d.at("dpa").get<bool>();
-            for (const auto& a : d.at("answers"))
+            for (const auto& a : d.at("answers")) {
                 device.answers.push_back({a.at(0).get<std::string>(), a.at(1).get<std::string>(),
                                           a.at(2).get<std::string>(), a.at(3).get<bool>(),
                                           a.at(4).get<std::string>(), a.at(5).get<std::string>()});
+            }
             device.supported =
                 d.at("supported").get<std::map<std::string, std::vector<std::string>>>();
             device.rdma_values = pairs_from(d.at("rdma"));
-            for (const auto& e : d.at("errors"))
+            for (const auto& e : d.at("errors")) {
                 device.errors.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(),
                                          e.at(2).get<std::string>()});
-            if (const auto& v = d.at("verbs"); !v.is_null())
+            }
+            if (const auto& v = d.at("verbs"); !v.is_null()) {
                 device.verbs =
                     DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
                                    v.at(2).get<std::vector<std::string>>(),
                                    v.at(3).get<std::vector<std::string>>(), gap_from(v.at(4))};
+            }
             facts.devices.push_back(std::move(device));
         }
         return facts;

@@ -199,31 +199,35 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
         };
         std::array<char, doca::kIfaceNameSize> buf{};
         if (pci != nullptr) {
-            if (const int rc = pci(info, buf.data()); rc == 0)
+            if (const int rc = pci(info, buf.data()); rc == 0) {
                 device.pci_address.assign(buf.data(), strnlen(buf.data(), doca::kPciAddrSize));
-            else
+            } else {
                 call_error("doca_devinfo_get_pci_addr_str", rc);
+            }
         }
         if (ibdev != nullptr) {
             buf.fill('\0');
-            if (const int rc = ibdev(info, buf.data(), doca::kIbdevNameSize); rc == 0)
+            if (const int rc = ibdev(info, buf.data(), doca::kIbdevNameSize); rc == 0) {
                 device.ibdev_name.assign(buf.data(), strnlen(buf.data(), doca::kIbdevNameSize));
-            else
+            } else {
                 call_error("doca_devinfo_get_ibdev_name", rc);
+            }
         }
         if (iface != nullptr) {
             buf.fill('\0');
-            if (const int rc = iface(info, buf.data(), doca::kIfaceNameSize); rc == 0)
+            if (const int rc = iface(info, buf.data(), doca::kIfaceNameSize); rc == 0) {
                 device.iface_name.assign(buf.data(), strnlen(buf.data(), doca::kIfaceNameSize));
-            else
+            } else {
                 call_error("doca_devinfo_get_iface_name", rc);
+            }
         }
         if (func_type != nullptr) {
             int type = -1;
-            if (const int rc = func_type(info, &type); rc == 0)
+            if (const int rc = func_type(info, &type); rc == 0) {
                 device.pci_func_type = func_type_name(type);
-            else
+            } else {
                 call_error("doca_devinfo_get_pci_func_type", rc);
+            }
         }
         for (const auto& [cap, fn] : predicates) {
             const int rc = fn(info);
@@ -243,10 +247,11 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
             auto fn = find<doca::fn::u32_getter>(libs, getter.symbol);
             if (fn == nullptr) continue;
             std::uint32_t value = 0;
-            if (const int rc = fn(info, &value); rc == 0)
+            if (const int rc = fn(info, &value); rc == 0) {
                 device.rdma_values.emplace_back(getter.name, value);
-            else
+            } else {
                 call_error(getter.symbol, rc);
+            }
         }
         if (verbs != nullptr) device.verbs = query_verbs_attrs(*verbs, info, names);
         facts.devices.push_back(std::move(device));

@@ -163,9 +163,10 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
         sources.push_back({"file", header.path});
         if (!header.present) missing.push_back(header.name);
     }
-    if (!doca_found)
+    if (!doca_found) {
         return make(Finding::rdmi_headers, Status::skip,
                     "DOCA not found; RDMI headers not looked for", "install DOCA", {});
+    }
     if (!missing.empty()) {
         return make(Finding::rdmi_headers, Status::fail,
                     "missing in " + facts.include_dir + ": " + join(missing),
@@ -215,9 +216,10 @@ Check tool_check(const InstalledFile& tool, Finding id, const std::string& purpo
         }
         return make(id, Status::pass, message, "", {{"file", tool.path}});
     }
-    if (!doca_found)
+    if (!doca_found) {
         return make(id, Status::skip, tool.name + " not found; DOCA is not installed",
                     "install DOCA", {});
+    }
     return make(id, when_missing, tool.name + " not found (" + purpose + ")",
                 "install the DOCA package that ships " + tool.name, {{"file", tool.path}});
 }

@@ -90,9 +90,10 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
         file.path = join_path(facts.include_dir, header);
         auto info = ctx.fs.stat(file.path);
         file.present = info.ok() && info->type == FileType::regular;
-        if (!file.present)
+        if (!file.present) {
             file.gap = info.ok() ? Gap{GapReason::malformed, file.path + ": not a regular file"}
                                  : info.gap();
+        }
         facts.headers.push_back(std::move(file));
     }
     for (const auto& module : facts.stack) {
@@ -105,10 +106,11 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
     facts.samples.path = join_path(prefix, "samples/doca_rdmi");
     auto samples = ctx.fs.stat(facts.samples.path);
     facts.samples.present = samples.ok() && samples->type == FileType::directory;
-    if (!facts.samples.present)
+    if (!facts.samples.present) {
         facts.samples.gap =
             samples.ok() ? Gap{GapReason::malformed, facts.samples.path + ": not a directory"}
                          : samples.gap();
+    }
 
     facts.doca_caps = find_tool(ctx, prefix, "doca_caps");
     facts.dpacc = find_tool(ctx, prefix, "dpacc");
@@ -121,9 +123,10 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
                 if (line.rfind("dpacc version ", 0) == 0) facts.dpacc.detail = line.substr(14);
                 pos = end + 1;
             }
-            if (facts.dpacc.detail.empty())
+            if (facts.dpacc.detail.empty()) {
                 facts.dpacc.gap = Gap{GapReason::malformed,
                                       facts.dpacc.path + " --version: no 'dpacc version' line"};
+            }
         } else {
             facts.dpacc.gap = out.gap();
         }

@@ -29,21 +29,24 @@ VersionSource source_of(std::string name, Sourced<std::string> raw, bool free_te
 /// (its constructors run there, not here) and only from a trusted path.
 Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts& facts) {
     Provenance from{"api", "doca_version_runtime()"};
-    if (!ctx.live())
+    if (!ctx.live()) {
         return Sourced<std::string>::missing(
             {GapReason::not_applicable, "libraries are not loaded under --root"}, from);
+    }
     const InstalledFile* lib = nullptr;
     for (const auto& file : facts.libraries) {
         if (file.name == "doca-common" && file.present) lib = &file;
     }
-    if (lib == nullptr)
+    if (lib == nullptr) {
         return Sourced<std::string>::missing({GapReason::not_installed, "libdoca_common not found"},
                                              from);
+    }
     from.ref = "doca_version_runtime() in " + lib->path;
     if (auto untrusted = check_library_trust(lib->path)) {
-        if (!ctx.allow_untrusted_libs)
+        if (!ctx.allow_untrusted_libs) {
             return Sourced<std::string>::missing(
                 Gap{GapReason::untrusted, untrusted->message + "; not loaded"}, from);
+        }
         ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", lib->path,
                      untrusted->message);
     }

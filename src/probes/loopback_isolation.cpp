@@ -37,9 +37,10 @@ Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
     if (app_slot == nullptr) missing.emplace_back(RDMI_PROBE_DPA_APP_SYMBOL);
     if (loaded.plugin.noop_kernel == nullptr) missing.emplace_back(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
     if (loaded.plugin.write_kernel == nullptr) missing.emplace_back(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
-    if (!missing.empty())
+    if (!missing.empty()) {
         return make_gap(GapReason::not_found, path + " does not export " + join(missing) +
                                                   " (a plugin of another rdmi-probe version?)");
+    }
     loaded.plugin.app = *app_slot;
     if (loaded.plugin.app == nullptr)
         return make_gap(GapReason::malformed, path + ": " RDMI_PROBE_DPA_APP_SYMBOL " is NULL");

@@ -57,10 +57,11 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
         loopback::finish_verdict(verdict);
         return verdict;
     };
-    if (!ctx.live())
+    if (!ctx.live()) {
         return stop("locate-libraries", StepOutcome::skip,
                     "--root is set: the loopback loads DOCA and opens a device, which happens only "
                     "on the live system");
+    }
 
     auto start = std::chrono::steady_clock::now();
     const InstallFacts install = probe_install(ctx);
@@ -70,31 +71,34 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
             std::find(dirs.begin(), dirs.end(), module.libdir) == dirs.end())
             dirs.push_back(module.libdir);
     }
-    if (dirs.empty())
+    if (dirs.empty()) {
         return stop(
             "locate-libraries", StepOutcome::skip,
             "DOCA is not installed: no doca-common, doca-dpa or doca-rdmi pkg-config module "
             "under " +
                 install.prefix.value.value_or("?"),
             ms_since(start));
+    }
     std::vector<std::string> paths;
     for (const auto& library : kLibraries) {
         auto found = find_library(ctx.fs, dirs, library.stem);
         if (!found) {
-            if (library.required)
+            if (library.required) {
                 return stop("locate-libraries", StepOutcome::skip,
                             std::string("DOCA is incomplete: ") + library.stem +
                                 ".so not found in " + dirs.front(),
                             ms_since(start));
+            }
             continue;
         }
         auto host = ctx.fs.host_path(*found);
         const std::string path = host ? *host : *found;
         if (auto untrusted = check_library_trust(path)) {
-            if (!ctx.allow_untrusted_libs)
+            if (!ctx.allow_untrusted_libs) {
                 return stop("locate-libraries", StepOutcome::skip,
                             untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
                             ms_since(start));
+            }
             ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", path,
                          untrusted->message);
         }
@@ -110,19 +114,22 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
                      {}});
 
     start = std::chrono::steady_clock::now();
-    if (options.plugin_path.empty())
+    if (options.plugin_path.empty()) {
         return stop("locate-plugin", StepOutcome::skip,
                     "no DPA plugin: rdmi-probe-dpa.so is built only where DOCA and dpacc are found "
                     "(RDMI_PROBE_DPA); none beside the binary and no --plugin given",
                     ms_since(start));
-    if (auto info = ctx.fs.stat(options.plugin_path); !info)
+    }
+    if (auto info = ctx.fs.stat(options.plugin_path); !info) {
         return stop("locate-plugin", StepOutcome::skip, "no DPA plugin: " + info.gap().message,
                     ms_since(start));
+    }
     if (auto untrusted = check_library_trust(options.plugin_path)) {
-        if (!ctx.allow_untrusted_libs)
+        if (!ctx.allow_untrusted_libs) {
             return stop("locate-plugin", StepOutcome::skip,
                         untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
                         ms_since(start));
+        }
         ctx.log.warn("loading untrusted plugin {} because of --allow-untrusted-libs ({})",
                      options.plugin_path, untrusted->message);
     }

@@ -74,9 +74,10 @@ class Teardown {
             entries_.pop_back();
             const doca::doca_error_t error = entry.undo();
             ++released_;
-            if (error != 0)
+            if (error != 0) {
                 errors_.push_back(std::string(entry.call) + ": " + api_.error_name(error) + ": " +
                                   api_.error_description(error));
+            }
         }
     }
 
@@ -127,11 +128,12 @@ class Run {
         ok = ok && level >= 1 && step("open-device", 1, [this] { return open_device(); });
         ok = ok && step("create-dpa", 1, [this] { return create_dpa(); });
         if (options_.lifecycle_selftest) {
-            if (ok)
+            if (ok) {
                 step("lifecycle-selftest", 1, [this] { return selftest(); });
-            else if (level < 1)
+            } else if (level < 1) {
                 journal_.record("lifecycle-selftest", 1, StepOutcome::skip,
                                 "the self-test needs a started DPA context: use --level 1 or more");
+            }
         }
         ok = ok && level >= 2 && step("empty-kernel", 2, [this] { return empty_kernel(); });
         if (ok && level >= 3) {
@@ -181,9 +183,10 @@ class Run {
         check("doca_dpa_completion_start", api_.dpa_completion_start(comp));
         teardown.push("doca_dpa_completion_stop",
                       [this, comp] { return api_.dpa_completion_stop(comp); });
-        if (handle != nullptr)
+        if (handle != nullptr) {
             check("doca_dpa_completion_get_dpa_handle",
                   api_.dpa_completion_get_dpa_handle(comp, handle));
+        }
         return comp;
     }
 
@@ -355,9 +358,10 @@ class Run {
         journal_.update([&](LoopbackVerdict& v) { v.selftest = result; });
         if (result.result == Status::fail) {
             std::optional<DocaFailure> error;
-            if (late != 0)
+            if (late != 0) {
                 error =
                     DocaFailure{call, late, api_.error_name(late), api_.error_description(late)};
+            }
             throw StepStop{StepOutcome::fail, result.message, error};
         }
         return "on " + result.objects + ": " + result.message;
@@ -378,10 +382,11 @@ class Run {
         check("doca_dpa_kernel_launch_update_set",
               api_.dpa_kernel_launch_update_set(dpa_, nullptr, 0, comp_event_, ++completions_, 1,
                                                 plugin_.noop_kernel));
-        if (!wait_for(comp_event_, completions_))
+        if (!wait_for(comp_event_, completions_)) {
             throw StepStop{
                 StepOutcome::timeout,
                 "the empty kernel's completion event did not arrive before the deadline"};
+        }
         const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
         check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
         return "completion event arrived " + std::to_string(static_cast<long long>(us)) +
@@ -543,12 +548,13 @@ class Run {
                       std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
                       std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
                       std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit));
-            if (!wait_for(comp_event_, completions_))
+            if (!wait_for(comp_event_, completions_)) {
                 throw StepStop{StepOutcome::timeout,
                                "iteration " + std::to_string(i + 1) + "/" +
                                    std::to_string(options_.iterations) +
                                    ": the completion event did not arrive before the deadline "
                                    "(the kernel did not finish)"};
+            }
             latencies.push_back(
                 std::chrono::duration<double, std::micro>(Clock::now() - start).count());
             check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
@@ -582,9 +588,10 @@ class Run {
                                   : (latencies[mid - 1] + latencies[mid]) / 2.0;
         double total_us = 0;
         for (double us : latencies) total_us += us;
-        if (options_.bytes >= kLoopbackBandwidthMinBytes && total_us > 0)
+        if (options_.bytes >= kLoopbackBandwidthMinBytes && total_us > 0) {
             m.bandwidth_mb_s =
                 static_cast<double>(options_.bytes) * static_cast<double>(m.iterations) / total_us;
+        }
         journal_.update([&m](LoopbackVerdict& v) { v.measurements = m; });
     }
 

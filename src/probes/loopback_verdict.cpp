@@ -111,9 +111,10 @@ Layer layer_of(std::string_view step, int error, bool rdmi_objects) {
 }
 
 std::string first_action(Layer layer, int error, StepOutcome outcome) {
-    if (outcome == StepOutcome::timeout)
+    if (outcome == StepOutcome::timeout) {
         return "a DOCA call or the DPA did not answer before the deadline: capture dmesg and the "
                "device state, then retry with a larger --timeout";
+    }
     switch (error) {
         case kBadState:
             return "re-walk the lifecycle order";
@@ -209,10 +210,11 @@ void finish_verdict(LoopbackVerdict& verdict) {
                 "the DPA hit a fatal error: read /tmp/doca_dpa_fatal.<pid>.crash and the DPA log, "
                 "and check the kernel's arguments";
         }
-        if (fail_it->id == "lifecycle-selftest" && code == 0)
+        if (fail_it->id == "lifecycle-selftest" && code == 0) {
             verdict.first_action =
                 "the installed library does not enforce the documented lifecycle: report it with "
                 "the DOCA version, and do not rely on DOCA_ERROR_BAD_STATE to catch ordering bugs";
+        }
         verdict.reason = fail_it->id + ": " + fail_it->message;
         verdict.notes = unconfirmed_notes(fail_it->id, rdmi_objects);
         return;

@@ -62,9 +62,10 @@ std::string encode_verdict(const LoopbackVerdict& verdict) {
            {"measurements", nullptr},
            {"mismatch_offset", nullptr},
            {"selftest", nullptr}};
-    if (verdict.device)
+    if (verdict.device) {
         j["device"] =
             Json{{"pci_addr", verdict.device->pci_addr}, {"ibdev", verdict.device->ibdev}};
+    }
     if (const auto& m = verdict.measurements) {
         j["measurements"] = Json{{"bytes", m->bytes},        {"iterations", m->iterations},
                                  {"min", m->latency_min_us}, {"median", m->latency_median_us},
@@ -101,9 +102,10 @@ Result<LoopbackVerdict> decode_verdict(std::string_view text) {
         verdict.teardown.released = t.at("released").get<int>();
         verdict.teardown.errors = t.at("errors").get<std::vector<std::string>>();
         verdict.teardown.complete = t.at("complete").get<bool>();
-        if (const auto& d = j.at("device"); !d.is_null())
+        if (const auto& d = j.at("device"); !d.is_null()) {
             verdict.device = LoopbackDevice{d.at("pci_addr").get<std::string>(),
                                             d.at("ibdev").get<std::string>()};
+        }
         if (const auto& m = j.at("measurements"); !m.is_null()) {
             LoopbackMeasurements measurements;
             measurements.bytes = m.at("bytes").get<std::size_t>();

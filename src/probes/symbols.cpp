@@ -45,9 +45,10 @@ Result<ElfImage> read_library(const Fs& fs, const std::string& path) {
     if (!bytes) return bytes.gap();
     auto image = parse_elf((*bytes)->bytes());
     if (!image) return Gap{image.gap().reason, path + ": " + image.gap().message};
-    if (image->kind == ElfKind::relocatable)
+    if (image->kind == ElfKind::relocatable) {
         return make_gap(GapReason::malformed,
                         path + ": a relocatable object, not a shared library (use --check)");
+    }
     return image;
 }
 

@@ -72,9 +72,10 @@ Check agreement_check(const SymbolsFacts& facts) {
         return check;
     }
     std::string message;
-    if (!audit.disagreements.empty())
+    if (!audit.disagreements.empty()) {
         message = std::to_string(audit.disagreements.size()) +
                   " symbols whose sources disagree: " + some(audit.disagreements);
+    }
     if (!audit.exported_not_declared.empty()) {
         if (!message.empty()) message += "; ";
         message += std::to_string(audit.exported_not_declared.size()) +

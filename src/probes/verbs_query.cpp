@@ -116,9 +116,10 @@ std::vector<VerbsDevice> list_verbs_devices(const std::string& library) {
     ibv::Device** list = loaded.api.get_device_list(&count);
     // rdma-core answers ENOSYS when /sys/class/infiniband_verbs is absent: no verbs device.
     if (list == nullptr && errno == ENOSYS) return {};
-    if (list == nullptr)
+    if (list == nullptr) {
         throw std::runtime_error(std::string("ibv_get_device_list failed: ") +
                                  std::strerror(errno));  // NOLINT
+    }
     std::vector<VerbsDevice> out;
     for (int i = 0; i < count && list[i] != nullptr; ++i) {
         VerbsDevice device;
@@ -137,9 +138,10 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
     const auto& api = loaded.api;
     int count = 0;
     ibv::Device** list = api.get_device_list(&count);
-    if (list == nullptr)
+    if (list == nullptr) {
         throw std::runtime_error(std::string("ibv_get_device_list failed: ") +
                                  std::strerror(errno));  // NOLINT
+    }
     VerbsDevice device;
     device.name = name;
     ibv::Device* found = nullptr;

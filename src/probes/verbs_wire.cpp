@@ -77,9 +77,10 @@ Json device_json(const VerbsDevice& d) {
     Json ports = Json::array();
     for (const auto& p : d.ports) ports.push_back(port_json(p));
     Json odp = nullptr;
-    if (d.odp_caps)
+    if (d.odp_caps) {
         odp = Json{flags_json(d.odp_caps->general_caps), flags_json(d.odp_caps->rc_odp_caps),
                    flags_json(d.odp_caps->uc_odp_caps), flags_json(d.odp_caps->ud_odp_caps)};
+    }
     return Json{{"name", d.name},
                 {"node_guid", d.node_guid},
                 {"gap", gap_json(d.gap)},
@@ -111,9 +112,10 @@ VerbsDevice device_from(const Json& j) {
         d.limits.emplace_back(l.at(0).get<std::string>(), l.at(1).get<std::uint64_t>());
     d.atomic_cap = j.at("atomic_cap").get<std::string>();
     d.device_cap_flags = flags_from(j.at("flags"));
-    if (const auto& odp = j.at("odp"); !odp.is_null())
+    if (const auto& odp = j.at("odp"); !odp.is_null()) {
         d.odp_caps = VerbsOdpCaps{flags_from(odp.at(0)), flags_from(odp.at(1)),
                                   flags_from(odp.at(2)), flags_from(odp.at(3))};
+    }
     for (const auto& p : j.at("ports")) d.ports.push_back(port_from(p));
     return d;
 }

@@ -66,10 +66,11 @@ std::string xml_escape(std::string_view text, bool attribute) {
                 break;
             default:
                 // XML 1.0 has no way to write other C0 controls, not even as references.
-                if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+                if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
                     out += "\xEF\xBF\xBD";
-                else
+                } else {
                     out += ch;
+                }
         }
     }
     return out;
@@ -109,14 +110,15 @@ std::string gate_junit(const GateReport& gate) {
 std::string github_escape_data(std::string_view text) {
     std::string out;
     for (char ch : text) {
-        if (ch == '%')
+        if (ch == '%') {
             out += "%25";
-        else if (ch == '\r')
+        } else if (ch == '\r') {
             out += "%0D";
-        else if (ch == '\n')
+        } else if (ch == '\n') {
             out += "%0A";
-        else
+        } else {
             out += ch;
+        }
     }
     return out;
 }
@@ -124,12 +126,13 @@ std::string github_escape_data(std::string_view text) {
 std::string github_escape_property(std::string_view text) {
     std::string out;
     for (char ch : github_escape_data(text)) {
-        if (ch == ':')
+        if (ch == ':') {
             out += "%3A";
-        else if (ch == ',')
+        } else if (ch == ',') {
             out += "%2C";
-        else
+        } else {
             out += ch;
+        }
     }
     return out;
 }

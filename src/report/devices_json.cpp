@@ -139,9 +139,10 @@ Json platform(const sysfs::PlatformFacts& p) {
          {"hugetlbfs_mounts", sv(p.hugetlbfs_mounts,
                                  [](const std::vector<sysfs::HugetlbfsMount>& mounts) {
                                      Json out = Json::array();
-                                     for (const auto& m : mounts)
+                                     for (const auto& m : mounts) {
                                          out.push_back(object({{"mount_point", m.mount_point},
                                                                {"page_size", m.page_size}}));
+                                     }
                                      return out;
                                  })},
          {"uverbs", sv(p.uverbs,
@@ -214,11 +215,12 @@ Json verbs_device(const VerbsDevice& d) {
                                 {"gap", optional_gap(p.gap)}}));
     }
     Json odp = nullptr;
-    if (d.odp_caps)
+    if (d.odp_caps) {
         odp = object({{"general_caps", flags(d.odp_caps->general_caps)},
                       {"rc_odp_caps", flags(d.odp_caps->rc_odp_caps)},
                       {"uc_odp_caps", flags(d.odp_caps->uc_odp_caps)},
                       {"ud_odp_caps", flags(d.odp_caps->ud_odp_caps)}});
+    }
     const bool queried = !d.gap;
     return object({{"name", d.name},
                    {"node_guid", d.node_guid.empty() ? Json(nullptr) : Json(d.node_guid)},
@@ -247,7 +249,7 @@ Json verbs(const VerbsFacts& v) {
 
 Json doca_device(const DocaDevice& d) {
     Json answers = Json::array();
-    for (const auto& a : d.answers)
+    for (const auto& a : d.answers) {
         answers.push_back(
             {{"symbol", a.symbol},
              {"library", a.library},
@@ -255,14 +257,16 @@ Json doca_device(const DocaDevice& d) {
              {"supported", a.supported},
              {"error", a.error.empty() ? Json(nullptr) : Json(a.error)},
              {"description", a.description.empty() ? Json(nullptr) : Json(a.description)}});
+    }
     Json errors = Json::array();
-    for (const auto& e : d.errors)
+    for (const auto& e : d.errors) {
         errors.push_back(
             {{"symbol", e.symbol}, {"error", e.error}, {"description", e.description}});
+    }
     Json supported = Json::object();
     for (const auto& [lib, names] : d.supported) supported[lib] = names;
     Json verbs_attrs = nullptr;
-    if (d.verbs)
+    if (d.verbs) {
         verbs_attrs =
             object({{"source", provenance({"api", "doca_verbs_query_device"})},
                     {"values", pairs(d.verbs->values)},
@@ -271,6 +275,7 @@ Json doca_device(const DocaDevice& d) {
                     {"supported", d.verbs->supported},
                     {"missing", d.verbs->missing},
                     {"gap", optional_gap(d.verbs->gap)}});
+    }
     auto or_null = [](const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); };
     return object({{"pci_address", or_null(d.pci_address)},
                    {"ibdev_name", or_null(d.ibdev_name)},

@@ -82,9 +82,10 @@ std::string devices(const TextStyle& style, const DevicesFacts& facts) {
     if (style.verbosity > 0) {
         out += verbs_details(facts.verbs);
         out += doca_details(facts.doca);
-        if (!facts.host.bf_mode_command.empty() && !facts.host.bf_mode)
+        if (!facts.host.bf_mode_command.empty() && !facts.host.bf_mode) {
             out += "  BlueField mode undecided without privilege; would be decided by: " +
                    facts.host.bf_mode_command + "\n";
+        }
     }
     return out + "\n";
 }

@@ -155,12 +155,14 @@ class Comparer {
         const std::size_t common = std::min(a.size(), b.size());
         for (std::size_t i = 0; i < common; ++i)
             walk(a[i], b[i], pointer + "/" + std::to_string(i), false);
-        for (std::size_t i = common; i < a.size(); ++i)
+        for (std::size_t i = common; i < a.size(); ++i) {
             changes_.push_back(
                 Change{pointer + "/" + std::to_string(i), ChangeKind::removed, a[i], std::nullopt});
-        for (std::size_t i = common; i < b.size(); ++i)
+        }
+        for (std::size_t i = common; i < b.size(); ++i) {
             changes_.push_back(
                 Change{pointer + "/" + std::to_string(i), ChangeKind::added, std::nullopt, b[i]});
+        }
     }
 
     const Options& options_;

@@ -65,10 +65,11 @@ Json files(const std::vector<InstalledFile>& list) {
 
 Json environment(const EnvironmentFacts& facts) {
     Json variables = Json::array();
-    for (const auto& v : facts.variables)
+    for (const auto& v : facts.variables) {
         variables.push_back(object({{"name", v.name},
                                     {"value", v.value ? Json(*v.value) : Json(nullptr)},
                                     {"source", provenance({"env", v.name})}}));
+    }
     return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
 }
 

@@ -52,9 +52,10 @@ Json dpa_loopback(const LoopbackVerdict& verdict) {
                        {"plugin", nullable(verdict.plugin_path)},
                        {"libraries", verdict.libraries},
                        {"notes", verdict.notes}});
-    if (verdict.device)
+    if (verdict.device) {
         out["device"] =
             object({{"pci_addr", verdict.device->pci_addr}, {"ibdev", verdict.device->ibdev}});
+    }
     if (verdict.result == Status::fail) {
         out["failure"] =
             object({{"step", verdict.failed_step.value_or("")},

@@ -53,9 +53,10 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
     }
     if (verdict.result == Status::fail) {
         out += "\n";
-        if (verdict.error)
+        if (verdict.error) {
             out += "error: " + verdict.error->name + " from " + verdict.error->call + ": " +
                    verdict.error->description + "\n";
+        }
         if (verdict.layer) out += "layer: " + std::string(to_string(*verdict.layer)) + "\n";
         if (verdict.mismatch_offset)
             out += "first mismatch at byte " + std::to_string(*verdict.mismatch_offset) + "\n";
@@ -69,10 +70,11 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         if (m->bandwidth_mb_s) out += ", " + format("%.1f", *m->bandwidth_mb_s) + " MB/s";
         out += "\n";
     }
-    if (const auto& s = verdict.selftest)
+    if (const auto& s = verdict.selftest) {
         out += "\nlifecycle self-test (" + (s->objects.empty() ? "?" : s->objects) +
                "): " + paint(style, s->result, std::string(to_string(s->result))) + ": " +
                s->message + "\n";
+    }
     if (!verdict.teardown.errors.empty()) {
         out += "\nteardown:\n";
         for (const auto& error : verdict.teardown.errors)

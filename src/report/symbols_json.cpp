@@ -45,10 +45,11 @@ Json runtime(const RuntimeFacts& rt) {
 Json library(const SymbolsFacts& facts) {
     const LibraryIdentity& id = facts.library;
     Json archive = nullptr;
-    if (!facts.archive_path.empty())
+    if (!facts.archive_path.empty()) {
         archive = object({{"path", facts.archive_path},
                           {"sections_mark_stability", facts.audit.archive_sections_mark_stability},
                           {"gap", optional_gap(facts.archive_gap)}});
+    }
     return object({{"path", id.path},
                    {"real_path", id.real_path},
                    {"soname", string_or_null(id.soname)},
@@ -63,11 +64,12 @@ Json library(const SymbolsFacts& facts) {
 
 Json headers(const SymbolsFacts& facts) {
     Json scanned = Json::array();
-    for (const auto& h : facts.headers)
+    for (const auto& h : facts.headers) {
         scanned.push_back(object({{"path", h.path},
                                   {"declarations", h.declarations},
                                   {"notes", h.notes},
                                   {"gap", optional_gap(h.gap)}}));
+    }
     return object({{"dir", string_or_null(facts.headers_dir)},
                    {"scanned", facts.audit.headers_scanned},
                    {"files", std::move(scanned)},
@@ -78,7 +80,7 @@ Json application(const SymbolsFacts& facts) {
     if (!facts.app) return nullptr;
     const AppAudit& app = *facts.app;
     Json deps = Json::array();
-    for (const auto& d : app.dependencies)
+    for (const auto& d : app.dependencies) {
         deps.push_back(object({{"name", d.name},
                                {"version", string_or_null(d.version)},
                                {"version_file", string_or_null(d.version_file)},
@@ -87,10 +89,12 @@ Json application(const SymbolsFacts& facts) {
                                {"provider", string_or_null(d.provider)},
                                {"stability", to_string(d.stability)},
                                {"accepted", d.accepted}}));
+    }
     Json needs = Json::array();
-    for (const auto& n : app.version_needs)
+    for (const auto& n : app.version_needs) {
         needs.push_back(
             object({{"file", n.file}, {"version", n.version}, {"provided", n.provided}}));
+    }
     return object({{"path", *facts.application},
                    {"kind", app.is_archive ? "archive" : to_string(app.kind)},
                    {"accepted_experimental", facts.accepted_experimental},

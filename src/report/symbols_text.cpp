@@ -31,9 +31,10 @@ std::string summary(const TextStyle& style, const SymbolsFacts& facts) {
     std::string out = "Library: " + facts.library.path;
     if (!facts.library.soname.empty()) out += " (soname " + facts.library.soname + ")";
     out += "\n";
-    if (!facts.module.empty())
+    if (!facts.module.empty()) {
         out +=
             "  module " + facts.module + " " + facts.module_version + " (" + facts.pc_path + ")\n";
+    }
     out += "  " + facts.library.machine + ", " + std::to_string(facts.library.elf_class) +
            "-bit; version nodes:";
     if (facts.version_defs.empty()) out += " none";

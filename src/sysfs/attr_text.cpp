@@ -80,9 +80,10 @@ Result<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
     auto [ptr, ec] = std::from_chars(text.data(), end, value, 10);
     if (text.empty() || ec == std::errc::invalid_argument || ptr != end)
         return malformed("not a decimal number: " + quote_for_message(text));
-    if (ec == std::errc::result_out_of_range || value > max)
+    if (ec == std::errc::result_out_of_range || value > max) {
         return malformed("out of range (max " + std::to_string(max) +
                          "): " + quote_for_message(text));
+    }
     return value;
 }
 

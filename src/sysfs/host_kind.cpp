@@ -59,9 +59,10 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
     HostClassification out;
     auto& ev = out.host_kind_evidence;
     bool markers = false;  // facts that exist only on the BlueField Arm side
-    if (platform.architecture.ok())
+    if (platform.architecture.ok()) {
         ev.push_back(
             {"architecture " + *platform.architecture.value, platform.architecture.source});
+    }
     if (platform.bluefield_platform_devices.ok()) {
         for (const auto& name : *platform.bluefield_platform_devices.value) {
             ev.push_back({"BlueField ACPI platform device " + name,
@@ -118,15 +119,17 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
     // In DPU (embedded CPU) mode the Arm side owns the eswitch: it has the host's
     // representors and the SFs of the OVS data path. In NIC mode it has neither.
     for (const auto& fn : devices.functions) {
-        if (fn.kind == FunctionKind::sf)
+        if (fn.kind == FunctionKind::sf) {
             out.bf_mode_evidence.push_back(
                 {"scalable function " + fn.name, provenance_of(fn.sysfs_path)});
+        }
     }
     for (const auto& nd : devices.netdevs) {
-        if (is_representor(nd))
+        if (is_representor(nd)) {
             out.bf_mode_evidence.push_back({"representor " + nd.name + " (" +
                                                 std::string(to_string(nd.port_name->flavour)) + ")",
                                             nd.phys_port_name.source});
+        }
     }
     const bool eswitch_owner = !out.bf_mode_evidence.empty();
     if (platform.bfb.ok())

@@ -96,12 +96,13 @@ std::optional<PortName> parse_port_name(std::string_view name) {
             out.flavour = PortFlavour::pcipf;
             return out;
         }
-        if (take_prefix(rest, "vf"))
+        if (take_prefix(rest, "vf")) {
             out.flavour = PortFlavour::pcivf;
-        else if (take_prefix(rest, "sf"))
+        } else if (take_prefix(rest, "sf")) {
             out.flavour = PortFlavour::pcisf;
-        else
+        } else {
             return std::nullopt;
+        }
         out.index = take_number(rest);
         if (!out.index || !rest.empty()) return std::nullopt;
         return out;

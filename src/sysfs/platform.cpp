@@ -58,9 +58,10 @@ Sourced<std::vector<std::string>> mlx5_modules(const Fs& fs,
                 builtin = true;
         }
     }
-    if (!loaded && !sys)
+    if (!loaded && !sys) {
         return Sourced<std::vector<std::string>>::missing(loaded.gap(),
                                                           provenance_of(kProcModules));
+    }
     Provenance from = provenance_of(loaded ? kProcModules : kSysModule);
     if (loaded && builtin) from.ref += " + /sys/module (built-in)";
     return Sourced<std::vector<std::string>>::of(
@@ -77,11 +78,12 @@ bool may_open_rw(const FileInfo& info, const LiveHost& who) {
     // Root passes DAC checks (CAP_DAC_OVERRIDE); others need both bits in the applicable class.
     if (who.uid == 0) return true;
     std::uint32_t bits = info.mode & 07U;
-    if (info.uid == who.uid)
+    if (info.uid == who.uid) {
         bits = (info.mode >> 6U) & 07U;
-    else if (info.gid == who.gid ||
-             std::find(who.groups.begin(), who.groups.end(), info.gid) != who.groups.end())
+    } else if (info.gid == who.gid ||
+               std::find(who.groups.begin(), who.groups.end(), info.gid) != who.groups.end()) {
         bits = (info.mode >> 3U) & 07U;
+    }
     return (bits & 06U) == 06U;
 }
 

@@ -34,11 +34,12 @@ Sourced<std::string> product_of(const Sourced<std::uint32_t>& device) {
         return Sourced<std::string>::missing(*device.gap, Provenance{"derived", "PCI id table"});
     const Provenance from{"derived", "PCI id table, device " + hex_id(*device.value)};
     auto product = find_product(*device.value);
-    if (!product)
+    if (!product) {
         return Sourced<std::string>::missing(
             Gap{GapReason::not_found,
                 "PCI device id " + hex_id(*device.value) + " is not in the product table"},
             from);
+    }
     return Sourced<std::string>::of(std::string(product->name), from);
 }
 
@@ -102,10 +103,11 @@ void fill_sriov(const AttrDir& dir, Function& fn) {
     for (const auto& entry : *entries) {
         if (entry.name.rfind("virtfn", 0) != 0 || entry.name.size() == 6) continue;
         auto target = dir.link_name(entry.name);
-        if (target.ok())
+        if (target.ok()) {
             vfs.emplace_back(virtfn_number(entry.name), *target.value);
-        else
+        } else {
             fn.gaps.push_back(*target.gap);
+        }
     }
     std::sort(vfs.begin(), vfs.end());
     for (auto& vf : vfs) fn.virtfns.push_back(std::move(vf.second));
@@ -227,17 +229,19 @@ void infer_dpa(DeviceInventory& inventory) {
         if (fn.kind == FunctionKind::pf) pfs.emplace(fn.name, &fn);
     }
     auto own = [](const Function& fn) -> Sourced<DpaCapability> {
-        if (!fn.device.ok())
+        if (!fn.device.ok()) {
             return Sourced<DpaCapability>::missing(
                 Gap{fn.device.gap->reason, "cannot infer DPA: " + fn.device.gap->message},
                 Provenance{"derived", "inferred from the PCI device id"});
+        }
         const std::string id = hex_id(*fn.device.value);
         const Provenance from{"derived", "inferred from PCI device id " + id};
         auto product = find_product(*fn.device.value);
-        if (!product)
+        if (!product) {
             return Sourced<DpaCapability>::of(
                 DpaCapability{DpaSupport::unknown, "device id " + id + " is not in the table"},
                 from);
+        }
         return Sourced<DpaCapability>::of(
             DpaCapability{product->dpa, std::string(product->dpa_note)}, from);
     };

@@ -87,7 +87,9 @@ TEST_CASE("append_verdict escapes what json::dump escapes and replaces invalid U
         v.evidence[0].detail = std::string("tab\there\nnl\x01", 13);
     }
     SUBCASE("valid UTF-8 stays as it is") {
-        v.evidence[1].ref = "h\xc3\xa9" "ader.h:1";
+        v.evidence[1].ref =
+            "h\xc3\xa9"
+            "ader.h:1";
     }
     SUBCASE("invalid UTF-8 becomes U+FFFD") {
         v.versions = {"@@NODE\xff\xfe", ""};
