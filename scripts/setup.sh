@@ -1,46 +1,117 @@
 #!/usr/bin/env bash
-# Installs what rdmi-probe needs from Debian packages; fast when everything is there.
-# Usage: scripts/setup.sh [--tests] [--bench]   (--tests adds what the test suite needs; --bench
-# adds the benchmarks' tools on top of it: bench/run.sh times the probe on the test fixtures)
+# Installs what rdmi-probe needs from the distribution's packages; fast when everything is there.
+# Usage: scripts/setup.sh [--tests] [--bench] [--cross-arm64] [--release] [--dry-run]
+#                         [--manager apt|dnf]
+#   --tests        what the test suite needs        --bench    the benchmarks' tools (+ --tests)
+#   --cross-arm64  the aarch64 cross compiler, qemu user-mode and the arm64 libraries (apt only;
+#                  adds the arm64 architecture to dpkg)
+#   --release      what scripts/release.sh needs (rpmbuild, objdump; implies --cross-arm64)
+#   --dry-run      print the package manager and the packages, install nothing
+#   --manager M    use M instead of detecting it (apt on Debian/Ubuntu, dnf on Fedora/RHEL)
+# The names come from scripts/packages.tsv, one column per package manager.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+table=${RDMI_SETUP_TABLE:-$here/packages.tsv}
 
-packages=(g++ cmake ninja-build pkgconf git
-          libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev
-          libpkgconf-dev libelf-dev)
-want_tests=0
-want_bench=0
-for arg in "$@"; do
-  case $arg in
-    --tests) want_tests=1 ;;
-    --bench) want_tests=1 want_bench=1 ;;
-    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+groups=(build)
+dry_run=0
+manager=""
+while (($#)); do
+  case $1 in
+    --tests) groups+=(tests) ;;
+    --bench) groups+=(tests bench) ;;
+    --cross-arm64) groups+=(cross) ;;
+    --release) groups+=(cross release) ;;
+    --dry-run) dry_run=1 ;;
+    --manager)
+      (($# >= 2)) || { echo "setup: --manager needs apt or dnf" >&2; exit 2; }
+      manager=$2
+      shift ;;
+    *) echo "setup: unknown option $1" >&2; exit 2 ;;
   esac
+  shift
 done
-if ((want_tests)); then
-  # python3-jsonschema validates every document; libibverbs1 is the real verbs library the
-  # tests probe on a machine without RDMA devices; the aarch64 assembler builds a foreign ELF.
-  # lintian, zsh and rpm check the packages and the shell completions.
-  packages+=(doctest-dev python3 python3-jsonschema libibverbs1 ibverbs-providers
-             binutils-aarch64-linux-gnu clang libclang-rt-14-dev lintian zsh rpm file)
-fi
-if ((want_bench)); then
-  # Google Benchmark for the micro-benchmarks, hyperfine for whole processes, GNU time for the
-  # peak RSS, valgrind (callgrind) for profiles.
-  packages+=(libbenchmark-dev hyperfine time valgrind)
-fi
 
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  if [[ $(id -u) -ne 0 ]]; then
-    echo "setup: missing Debian packages: ${missing[*]}" >&2
-    echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+if [[ -z $manager ]]; then
+  if command -v apt-get >/dev/null && command -v dpkg-query >/dev/null; then
+    manager=apt
+  elif command -v dnf >/dev/null; then
+    manager=dnf
+  else
+    echo "setup: neither apt-get nor dnf found; install the packages of scripts/packages.tsv by hand" >&2
     exit 2
   fi
-  echo "setup: installing ${missing[*]}"
+fi
+case $manager in
+  apt) column=3 ;;
+  dnf) column=4 ;;
+  *) echo "setup: unknown package manager '$manager' (apt or dnf)" >&2; exit 2 ;;
+esac
+[[ -r $table ]] || { echo "setup: cannot read the package table $table" >&2; exit 2; }
+
+packages=()
+unavailable=()
+want=" ${groups[*]} "
+while IFS=$'\t' read -r group what apt_name dnf_name extra; do
+  [[ -z $group || $group == \#* ]] && continue
+  if [[ -z ${dnf_name:-} || -n ${extra:-} ]]; then
+    echo "setup: $table: malformed row for '$what' (want 4 tab-separated columns)" >&2
+    exit 2
+  fi
+  [[ $want == *" $group "* ]] || continue
+  name=$apt_name
+  ((column == 4)) && name=$dnf_name
+  if [[ $name == - ]]; then
+    unavailable+=("$what")
+  else
+    # A name may be needed by two groups (rpmbuild): list it once.
+    [[ " ${packages[*]} " == *" $name "* ]] || packages+=("$name")
+  fi
+done <"$table"
+
+if ((${#unavailable[@]})); then
+  printf 'setup: no %s package for: %s\n' "$manager" "$(IFS=,; echo "${unavailable[*]}" | sed 's/,/, /g')" >&2
+fi
+if ((dry_run)); then
+  echo "manager: $manager"
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
+if [[ $manager == dnf && " ${groups[*]} " == *" cross "* ]]; then
+  echo "setup: the arm64 cross build needs Debian multiarch (apt); on dnf it is not supported" >&2
+  exit 2
+fi
+
+installed() {
+  if [[ $manager == apt ]]; then
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"
+  else
+    rpm -q --quiet "$1" 2>/dev/null
+  fi
+}
+missing=()
+for p in "${packages[@]}"; do
+  installed "$p" || missing+=("$p")
+done
+((${#missing[@]})) || exit 0
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup: missing $manager packages: ${missing[*]}" >&2
+  if [[ $manager == apt ]]; then
+    echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+  else
+    echo "setup: run as root, or: sudo dnf install ${missing[*]}" >&2
+  fi
+  exit 2
+fi
+echo "setup: installing ${missing[*]}"
+if [[ $manager == apt ]]; then
   export DEBIAN_FRONTEND=noninteractive
+  if [[ " ${missing[*]}" == *:arm64* ]] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64
+  fi
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+  # cli11, json, spdlog, fmt and doctest are in EPEL on RHEL 9 (Fedora has them in its own repos).
+  dnf install -y "${missing[@]}"
 fi
