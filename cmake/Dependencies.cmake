@@ -4,7 +4,7 @@ pkg_check_modules(LIBPKGCONF REQUIRED IMPORTED_TARGET libpkgconf)
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
-find_package(spdlog 1.10 REQUIRED)
+find_package(spdlog 1.9 REQUIRED)
 
 # Start-up cost: a probe run is a few milliseconds, and resolving libstdc++'s, libfmt's and
 # spdlog's symbols at load time was a sixth of it. By default the program links its own
@@ -13,19 +13,33 @@ find_package(spdlog 1.10 REQUIRED)
 # Sanitizer and fuzz builds keep everything shared: a static libstdc++ would hide operator new
 # from the sanitizers' interceptors.
 option(RDMI_PROBE_STATIC_DEPS "Link libstdc++, libpkgconf, libelf, spdlog and fmt statically" ON)
+# The release link (scripts/release.sh): with the static libstdc++, need no glibc symbol newer
+# than 2.34 whatever glibc the build machine has (docs/release.md).
+option(RDMI_PROBE_GLIBC_COMPAT "Static link that loads on glibc 2.34 (shared libgcc_s, own arc4random)"
+       OFF)
 if(RDMI_PROBE_SANITIZE OR RDMI_PROBE_FUZZ)
   set(RDMI_PROBE_STATIC_DEPS OFF)
 endif()
 add_library(rdmi_deps INTERFACE)
 if(RDMI_PROBE_STATIC_DEPS)
-  find_package(fmt REQUIRED)
+  find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
   target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
                                             ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A} z)
-  target_link_options(rdmi_deps INTERFACE -static-libstdc++ -static-libgcc)
+  target_link_options(rdmi_deps INTERFACE -static-libstdc++)
+  if(RDMI_PROBE_GLIBC_COMPAT)
+    # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object
+    # (GLIBC_2.35); the system's libgcc_s.so.1 does the same lookup with whatever its glibc has.
+    # arc4random.cpp keeps libstdc++'s random-device object off arc4random@GLIBC_2.36; an INTERFACE
+    # source only executables take (a static library's copy would be scanned too early to win).
+    target_sources(rdmi_deps INTERFACE
+      $<$<STREQUAL:$<TARGET_PROPERTY:TYPE>,EXECUTABLE>:${CMAKE_CURRENT_SOURCE_DIR}/src/compat/arc4random.cpp>)
+  else()
+    target_link_options(rdmi_deps INTERFACE -static-libgcc)
+  endif()
 else()
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF)
 endif()
