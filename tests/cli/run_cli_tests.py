@@ -3,6 +3,7 @@
 
     run_cli_tests.py --binary PATH --fixtures DIR [--build DIR] [--source DIR] [--cases DIR]
                      [--golden DIR] [--schemas DIR] [--timeout S] [--regen] [-k SUBSTRING]...
+                     [--emulator "qemu-aarch64 -L /usr/aarch64-linux-gnu"]
     run_cli_tests.py --self-test
 
 One JSON object per case file. Fields (all but "description" optional):
@@ -16,6 +17,9 @@ One JSON object per case file. Fields (all but "description" optional):
   timeout              seconds before the case fails as hung (default --timeout)
   as_user              when run as root, drop to this user (e.g. "nobody") for the case
   skip                 a reason: the case is reported SKIP and not run
+  arch                 the case holds only for an rdmi-probe of this machine ("x86_64" or
+                       "aarch64"): what is native or foreign to the binary differs (a cross
+                       build run under qemu); SKIP, saying so, for a binary of another machine
   stdout_contains, stdout_not_contains, stderr_contains, stderr_not_contains
                        lists of substrings
   stdout_matches, stderr_matches
@@ -38,6 +42,10 @@ If args contain --json, the document must be valid JSON (or empty) and is always
 validated: against "schema", else the schema its "$schema"/"schema" field (or
 x_rdmi_probe.schema) names by $id or by file name.
 
+--emulator (or the environment's RDMI_PROBE_EMULATOR) prefixes every spawn of the binary: a
+cross-built rdmi-probe runs under qemu user-mode without binfmt_misc. argv0 cases still work:
+qemu passes the path it was given (the symlink) on as argv[0].
+
 Placeholders: {root} {prefix} {fixtures} {build} {source} {tmp} {bin}.
 Ends with the line "N passed, M failed"; exits 1 if anything failed.
 """
@@ -50,6 +58,7 @@ import json
 import os
 import pwd
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -63,7 +72,7 @@ HERE = Path(__file__).resolve().parent
 SOURCE = HERE.parent.parent
 
 KNOWN_FIELDS = {
-    "description", "root", "args", "argv0", "env", "stdin", "exit", "timeout", "as_user", "skip",
+    "description", "root", "args", "argv0", "env", "stdin", "exit", "timeout", "as_user", "skip", "arch",
     "stdout_contains", "stdout_not_contains", "stderr_contains", "stderr_not_contains",
     "stdout_matches", "stderr_matches", "stdout_equals", "stderr_lines", "document", "json",
     "schema", "golden", "normalize", "checks", "failed_checks", "skipped_checks",
@@ -85,6 +94,8 @@ class Config:
     timeout: float
     regen: bool = False
     filters: list = field(default_factory=list)
+    emulator: list = field(default_factory=list)  # prefix of every spawn (qemu-user)
+    machine: Optional[str] = None  # the binary's ELF machine ("x86_64", "aarch64"), None if unknown
 
 
 @dataclass
@@ -92,6 +103,23 @@ class Outcome:
     status: str  # PASS FAIL SKIP
     problems: list
     ids: set = field(default_factory=set)  # the check ids the run emitted
+
+
+# ---------------------------------------------------------------- the binary's machine
+
+ELF_MACHINES = {62: "x86_64", 183: "aarch64"}
+
+
+def elf_machine(path: Path) -> Optional[str]:
+    """The machine of a little-endian ELF executable (e_machine), None for anything else."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return None
+    if len(head) < 20 or head[:4] != b"\x7fELF" or head[5] != 1:
+        return None
+    return ELF_MACHINES.get(int.from_bytes(head[18:20], "little"))
 
 
 # ---------------------------------------------------------------- the finding catalog
@@ -156,7 +184,7 @@ def catalog_matcher(catalog: dict):
 def check_catalog(cfg: Config, emitted: dict, out) -> bool:
     """Every id the cases saw is in the binary's finding catalog. Returns False on a problem."""
     try:
-        proc = subprocess.run([str(cfg.binary), "check", "--list-checks", "--json"], capture_output=True,
+        proc = subprocess.run([*cfg.emulator, str(cfg.binary), "check", "--list-checks", "--json"], capture_output=True,
                               timeout=cfg.timeout, stdin=subprocess.DEVNULL)
         catalog = json.loads(proc.stdout)
     except (OSError, ValueError, subprocess.TimeoutExpired) as e:
@@ -359,6 +387,12 @@ def run_case(path: Path, cfg: Config, schemas: SchemaStore) -> Outcome:
         return Outcome("FAIL", ["missing \"description\""])
     if case.get("skip"):
         return Outcome("SKIP", [str(case["skip"])])
+    arch = case.get("arch")
+    if arch is not None:
+        if arch not in ELF_MACHINES.values():
+            return Outcome("FAIL", [f"arch {arch!r} is none of {sorted(ELF_MACHINES.values())}"])
+        if arch != cfg.machine:
+            return Outcome("SKIP", [f"holds for an {arch} rdmi-probe; this one is {cfg.machine or 'unknown'}"])
 
     with tempfile.TemporaryDirectory(prefix="rdmi-cli-") as tmp:
         os.chmod(tmp, 0o755)
@@ -411,7 +445,7 @@ def run_case(path: Path, cfg: Config, schemas: SchemaStore) -> Outcome:
         stdin = case.get("stdin")
         try:
             proc = subprocess.run(
-                [program, *args],
+                [*cfg.emulator, program, *args],
                 input=stdin.encode() if stdin is not None else None,
                 stdin=subprocess.DEVNULL if stdin is None else None,
                 capture_output=True,
@@ -590,6 +624,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--golden", type=Path, default=HERE / "golden")
     parser.add_argument("--schemas", type=Path)
     parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument("--emulator", default=os.environ.get("RDMI_PROBE_EMULATOR", ""),
+                        help="command line every spawn of the binary goes through (qemu user-mode)")
     parser.add_argument("--regen", action="store_true", help="rewrite golden files from actual output")
     parser.add_argument("-k", dest="filters", action="append", default=[], help="run cases whose name contains this")
     parser.add_argument("--self-test", action="store_true", help="check that this runner can fail")
@@ -612,6 +648,8 @@ def main(argv: list[str]) -> int:
         timeout=args.timeout,
         regen=args.regen,
         filters=args.filters,
+        emulator=shlex.split(args.emulator),
+        machine=elf_machine(args.binary),
     )
     passed, failed, skipped = run_all(cfg)
     return 1 if failed or passed + skipped == 0 else 0

@@ -82,6 +82,9 @@ CASES = {
     "pass_golden": ({"root": "demo", "args": ["json", "{root}", "--json"], "golden": "demo.json"}, "PASS"),
     "pass_exit_code": ({"args": ["fail", "3"], "exit": 3, "stderr_lines": 1}, "PASS"),
     "skip_reason": ({"skip": "not yet", "args": []}, "SKIP"),
+    "skip_other_arch": ({"arch": "aarch64", "args": ["fail", "1"]}, "SKIP"),
+    "pass_own_arch": ({"arch": "x86_64", "args": ["version"], "stdout_contains": ["1.2.3"]}, "PASS"),
+    "fail_unknown_arch": ({"arch": "sparc", "args": ["version"]}, "FAIL"),
     "fail_exit": ({"args": ["fail", "1"]}, "FAIL"),
     "fail_contains": ({"args": ["version"], "stdout_contains": ["9.9.9"]}, "FAIL"),
     "fail_not_contains": ({"args": ["version"], "stdout_not_contains": ["fake"]}, "FAIL"),
@@ -140,6 +143,7 @@ def self_test(runner) -> int:
             golden=tmp / "golden",
             schemas=tmp / "schemas",
             timeout=10.0,
+            machine="x86_64",  # the fake is a script: the machine the "arch" cases compare with
         )
         log = io.StringIO()
         passed, failed, skipped = runner.run_all(cfg, out=log)
@@ -156,7 +160,8 @@ def self_test(runner) -> int:
         want_fail = sum(1 for _, e in cases.values() if e == "FAIL")
         if text.splitlines()[-1] != f"{want_pass} passed, {want_fail} failed":
             failures.append(f"last line is {text.splitlines()[-1]!r}")
-        if (passed, failed, skipped) != (want_pass, want_fail, 1):
+        want_skip = sum(1 for _, e in cases.values() if e == "SKIP")
+        if (passed, failed, skipped) != (want_pass, want_fail, want_skip):
             failures.append(f"counts {(passed, failed, skipped)}")
 
         # --regen rewrites a golden file so that the case passes afterwards.
