@@ -13,6 +13,18 @@ set(_man_dir ${CMAKE_CURRENT_BINARY_DIR}/man)
 set(_compl_dir ${CMAKE_CURRENT_BINARY_DIR}/completions)
 set(RDMI_PROBE_MAN_PAGE ${_man_dir}/rdmi-probe.1.gz)
 set(_docs_outputs "")
+# A cross build reads the --help of a binary this machine cannot run natively: through the
+# emulator (qemu user-mode) the toolchain file names.
+set(_gen_emulator "")
+if(CMAKE_CROSSCOMPILING AND RDMI_PROBE_DOCS)
+  if(NOT CMAKE_CROSSCOMPILING_EMULATOR)
+    message(FATAL_ERROR "cross build without CMAKE_CROSSCOMPILING_EMULATOR: the man page and "
+                        "completions need the built binary run (install qemu-user, or "
+                        "-DRDMI_PROBE_DOCS=OFF)")
+  endif()
+  list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " _gen_emulator_line)
+  set(_gen_emulator --emulator "${_gen_emulator_line}")
+endif()
 
 if(RDMI_PROBE_DOCS)
   # The helper names that get a man page link and a completion link; doca-validate joins
@@ -20,7 +32,7 @@ if(RDMI_PROBE_DOCS)
   add_custom_command(
     OUTPUT ${RDMI_PROBE_MAN_PAGE}
     COMMAND ${CMAKE_COMMAND} -E rm -rf ${_man_dir}
-    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} --binary $<TARGET_FILE:rdmi-probe> man
+    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> man
             --template ${CMAKE_CURRENT_SOURCE_DIR}/docs/man/rdmi-probe.1.in
             --version ${PROJECT_VERSION}
             --datadir ${CMAKE_INSTALL_FULL_DATADIR} --out ${_man_dir}
@@ -30,9 +42,9 @@ if(RDMI_PROBE_DOCS)
   add_custom_command(
     OUTPUT ${_compl_dir}/bash/rdmi-probe ${_compl_dir}/zsh/_rdmi-probe
     COMMAND ${CMAKE_COMMAND} -E make_directory ${_compl_dir}/bash ${_compl_dir}/zsh
-    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} --binary $<TARGET_FILE:rdmi-probe> bash
+    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> bash
             --out ${_compl_dir}/bash/rdmi-probe
-    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} --binary $<TARGET_FILE:rdmi-probe> zsh
+    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> zsh
             --out ${_compl_dir}/zsh/_rdmi-probe
     DEPENDS rdmi-probe ${_gen}
     COMMENT "bash and zsh completions from rdmi-probe --help"

@@ -21,6 +21,7 @@ import gzip
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -104,8 +105,13 @@ def parse_help(text):
     return out
 
 
+# A cross-built binary runs under an emulator (--emulator "qemu-aarch64 -L ..."): every spawn
+# goes through it.
+EMULATOR = []
+
+
 def run_help(binary, *args):
-    proc = subprocess.run([binary, *args], capture_output=True, text=True, timeout=30)
+    proc = subprocess.run([*EMULATOR, binary, *args], capture_output=True, text=True, timeout=30)
     if proc.returncode != 0:
         raise SystemExit(f"gen_docs: {binary} {' '.join(args)} exited {proc.returncode}: "
                          f"{proc.stderr.strip()}")
@@ -457,7 +463,7 @@ def run_sample(binary, fixtures, *args):
                                                               "PKG_CONFIG_LIBDIR", "LD_PRELOAD",
                                                               "LD_LIBRARY_PATH")}
     env["SOURCE_DATE_EPOCH"] = SAMPLE_EPOCH
-    proc = subprocess.run([binary, "report", "--root", root, "--color", "never", *args],
+    proc = subprocess.run([*EMULATOR, binary, "report", "--root", root, "--color", "never", *args],
                           capture_output=True, text=True, timeout=60, env=env)
     if proc.returncode not in (0, 1, 3):
         raise SystemExit(f"gen_docs: sample run exited {proc.returncode}: {proc.stderr.strip()}")
@@ -680,7 +686,10 @@ def main():
     ap.add_argument("--datadir", default="/usr/share")
     ap.add_argument("--out")
     ap.add_argument("--fixtures", help="the test build's fixture directory (readme modes)")
+    ap.add_argument("--emulator", default="",
+                    help="command line the binary runs under (a cross build's qemu user-mode)")
     args = ap.parse_args()
+    EMULATOR[:] = shlex.split(args.emulator)
     if args.self_test:
         return self_test()
     if not args.binary or not args.mode:

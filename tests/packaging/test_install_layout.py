@@ -5,18 +5,24 @@ binary runs under every name from there. Also checks an unpacked .deb with --tre
 
     test_install_layout.py --build DIR          install the build, then check
     test_install_layout.py --tree ROOT/usr      check an existing tree (e.g. dpkg-deb -x)
+    --emulator "qemu-aarch64 -L /usr/aarch64-linux-gnu"   run a foreign tree's binary through it
 """
 import argparse
 import gzip
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
 
 HELPERS = ["doca-env", "doca-capability-snapshot", "doca-collect-host-state",
            "doca-collect-dpu-state"]
+
+
+# Prefix of every spawn of the installed binary: qemu user-mode for a cross-built tree.
+EMULATOR = []
 
 
 def check_tree(prefix, plugin_expected, schemas_expected):
@@ -90,12 +96,12 @@ def check_tree(prefix, plugin_expected, schemas_expected):
         for name in ["rdmi-probe"] + helpers:
             exe = rel("bin", name)
             for argv, codes in (([exe, "--version"], (0,)), ([exe, "--help"], (0,))):
-                p = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60)
+                p = subprocess.run([*EMULATOR, *argv], capture_output=True, text=True, env=env, timeout=60)
                 need(p.returncode in codes and p.stdout.strip(),
                      f"{name} {argv[1]}: exit {p.returncode} {p.stderr.strip()[:200]}")
             # doca-validate (check) needs a requirement; an empty root cannot meet it.
             extra = ["--require-consistent"] if name == "doca-validate" else []
-            p = subprocess.run([exe, "--json", "--root", empty_root, *extra], capture_output=True,
+            p = subprocess.run([*EMULATOR, exe, "--json", "--root", empty_root, *extra], capture_output=True,
                                text=True, env=env, timeout=60)
             try:
                 doc_ = json.loads(p.stdout)
@@ -104,7 +110,7 @@ def check_tree(prefix, plugin_expected, schemas_expected):
             except ValueError as e:
                 problems.append(f"{name} --json: not JSON ({e}); exit {p.returncode}; "
                                 f"{p.stderr.strip()[:200]}")
-        p = subprocess.run([rel("bin", "rdmi-probe"), "--version"], capture_output=True,
+        p = subprocess.run([*EMULATOR, rel("bin", "rdmi-probe"), "--version"], capture_output=True,
                            text=True, env=env)
         need(p.stdout.startswith("rdmi-probe "), f"--version says {p.stdout.strip()!r}")
     return checks, problems
@@ -115,7 +121,9 @@ def main():
     ap.add_argument("--build")
     ap.add_argument("--tree")
     ap.add_argument("--source", default=os.path.join(os.path.dirname(__file__), "..", ".."))
+    ap.add_argument("--emulator", default="", help="run the binary through this (qemu user-mode)")
     args = ap.parse_args()
+    EMULATOR[:] = shlex.split(args.emulator)
     schemas = sorted(n for n in os.listdir(os.path.join(args.source, "schemas"))
                      if n.endswith(".json"))
     if args.tree:
