@@ -1,0 +1,188 @@
+#!/usr/bin/env bash
+# Builds the release artifacts into dist/: for amd64 and arm64 each a .deb, an .rpm and a tarball
+# (the binary, the helper links, the man pages, the completions, the schemas) -- six in all.
+# Every shipped binary is checked to need no glibc symbol newer than GLIBC_2.34 (RHEL 9; Ubuntu
+# 22.04 has 2.35), and the packages' dependencies are checked to say the same. docs/release.md
+# says how the link gets there and what older systems would take.
+#
+#   scripts/release.sh [--arch amd64|arm64|all] [--out DIR] [--jobs N] [--max-glibc 2.34]
+#   scripts/release.sh --check-glibc FILE [MAX]   only the glibc check of one ELF file:
+#                                                 exit 0 at most MAX, 1 above, 2 not checkable
+# Needs: scripts/setup.sh --release (the aarch64 cross compiler, qemu-user, the arm64 libraries,
+# rpmbuild, lintian). Builds in build-release-<arch>/ with the shared compiler cache, niced.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source_dir=$PWD
+
+max_glibc=2.34
+arches=(amd64 arm64)
+out=dist
+jobs=2
+
+die() { echo "release.sh: $*" >&2; exit 1; }
+usage() { echo "release.sh: $*" >&2; exit 2; }
+
+objdump_for() {  # the objdump that reads this ELF file's machine
+  local machine
+  machine=$(LC_ALL=C readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p')
+  case $machine in
+    *X86-64*) echo objdump ;;
+    *AArch64*) echo aarch64-linux-gnu-objdump ;;
+    *) return 1 ;;
+  esac
+}
+
+# Prints the highest GLIBC_ version FILE needs; exit 1 when above MAX, 2 when it cannot tell.
+check_glibc() {
+  local file=$1 max=${2:-$max_glibc} tool versions highest
+  [[ -f $file ]] || { echo "release.sh: $file: no such file" >&2; return 2; }
+  tool=$(objdump_for "$file") || { echo "release.sh: $file: not an x86-64 or aarch64 ELF file" >&2; return 2; }
+  command -v "$tool" >/dev/null || { echo "release.sh: $tool missing (scripts/setup.sh --release)" >&2; return 2; }
+  versions=$("$tool" -T "$file" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV) ||
+    { echo "release.sh: $file: no GLIBC_ versions in its dynamic symbols (static, or not linked with glibc)" >&2; return 2; }
+  highest=$(tail -n1 <<<"$versions")
+  # Which symbols need the highest version: the first thing to look at when this fails.
+  if [[ $(printf '%s\n%s\n' "$highest" "$max" | sort -V | tail -n1) != "$max" ]]; then
+    echo "release.sh: $file needs GLIBC_$highest, above GLIBC_$max:" >&2
+    "$tool" -T "$file" | grep -F "GLIBC_$highest" | awk '{print "  " $NF}' >&2
+    return 1
+  fi
+  echo "$highest"
+}
+
+if [[ ${1:-} == --check-glibc ]]; then
+  (($# == 2 || $# == 3)) || usage "--check-glibc FILE [MAX]"
+  rc=0
+  highest=$(check_glibc "$2" "${3:-$max_glibc}") || rc=$?
+  ((rc == 0)) && echo "$2: GLIBC_$highest (at most GLIBC_${3:-$max_glibc})"
+  exit $rc
+fi
+
+while (($#)); do
+  case $1 in
+    --arch)
+      (($# >= 2)) || usage "--arch needs amd64, arm64 or all"
+      case $2 in amd64 | arm64) arches=("$2") ;; all) arches=(amd64 arm64) ;; *) usage "unknown arch $2" ;; esac
+      shift ;;
+    --out) (($# >= 2)) || usage "--out needs a directory"; out=$2; shift ;;
+    --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage "--jobs needs a number"; jobs=$2; shift ;;
+    --max-glibc) [[ ${2:-} =~ ^2\.[0-9]+$ ]] || usage "--max-glibc needs a version like 2.34"; max_glibc=$2; shift ;;
+    *) usage "unknown option $1" ;;
+  esac
+  shift
+done
+
+version=$(sed -n 's/^project(rdmi-probe VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+[[ -n $version ]] || die "no project version in CMakeLists.txt"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+# Same sources, same artifacts: timestamps in the archives come from the last commit.
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
+export SOURCE_DATE_EPOCH
+# The shared compiler cache; its precompiled-header objects are reusable only with this
+# sloppiness (the build uses precompiled headers).
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
+command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
+
+# Highest version of the C library in a package's dependencies: dpkg's "libc6 (>= 2.34)", rpm's
+# "libc.so.6(GLIBC_2.34)(64bit)".
+check_deb_depends() {
+  local deb=$1 depends need
+  depends=$(dpkg-deb -f "$deb" Depends)
+  need=$(grep -o 'libc6 (>= [0-9.]*)' <<<"$depends" | grep -o '[0-9][0-9.]*' | sort -V | tail -n1)
+  [[ -n $need ]] || die "$(basename "$deb"): Depends names no libc6 version: $depends"
+  [[ $(printf '%s\n%s\n' "$need" "$max_glibc" | sort -V | tail -n1) == "$max_glibc" ]] ||
+    die "$(basename "$deb"): Depends wants libc6 >= $need, above $max_glibc"
+  echo "  Depends: $depends"
+}
+check_rpm_requires() {
+  local rpm_file=$1 requires need
+  requires=$(rpm -qp --requires "$rpm_file" 2>/dev/null)
+  need=$(grep -o 'GLIBC_[0-9][0-9.]*' <<<"$requires" | sed 's/GLIBC_//' | sort -V | tail -n1)
+  [[ -n $need ]] || die "$(basename "$rpm_file"): Requires names no GLIBC_ version"
+  [[ $(printf '%s\n%s\n' "$need" "$max_glibc" | sort -V | tail -n1) == "$max_glibc" ]] ||
+    die "$(basename "$rpm_file"): Requires GLIBC_$need, above $max_glibc"
+  echo "  Requires: $(grep -v '^rpmlib(' <<<"$requires" | tr '\n' ' ')"
+}
+
+build_arch() {
+  local arch=$1 build=build-release-$1 triplet rpm_arch emulator=() toolchain=()
+  case $arch in
+    amd64) triplet=x86_64-linux-gnu rpm_arch=x86_64 ;;
+    arm64)
+      triplet=aarch64-linux-gnu rpm_arch=aarch64
+      toolchain=(--toolchain "$source_dir/cmake/toolchains/aarch64-linux-gnu.cmake")
+      emulator=("${qemu[@]}")
+      command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null ||
+        die "arm64 needs the cross compiler and qemu-user: scripts/setup.sh --release" ;;
+  esac
+  echo "== $arch: configure and build in $build"
+  # The release link: static libstdc++ and dependencies, shared libgcc_s, glibc <= 2.34.
+  cmake -S . -B "$build" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=Release \
+    -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_GLIBC_COMPAT=ON \
+    -DRDMI_PROBE_DOCS=ON >"$build.configure.log" 2>&1 ||
+    { cat "$build.configure.log" >&2; die "$arch: configure failed"; }
+  rm -f "$build.configure.log"
+  nice cmake --build "$build" -j"$jobs" --target rdmi-probe rdmi_probe_docs >/dev/null ||
+    die "$arch: build failed (run: cmake --build $build)"
+
+  local binary=$build/rdmi-probe highest
+  highest=$(check_glibc "$binary") || die "$arch: $binary needs too new a glibc (see above)"
+  echo "  $binary: highest glibc symbol version GLIBC_$highest (at most GLIBC_$max_glibc)"
+  "${emulator[@]}" "$binary" --version | sed 's/^/  --version: /'
+
+  echo "== $arch: packages"
+  rm -rf "$build/packages"
+  # dpkg-shlibdeps reads the target's symbols files (libc6:arm64) when told the host architecture.
+  (cd "$build" && DEB_HOST_ARCH=$arch cpack -G "DEB;RPM" -B "$PWD/packages" >/dev/null) ||
+    die "$arch: cpack failed"
+  local deb rpm_file
+  deb=$(ls "$build"/packages/*.deb)
+  rpm_file=$(ls "$build"/packages/*.rpm)
+  [[ $(dpkg-deb -f "$deb" Architecture) == "$arch" ]] || die "$(basename "$deb"): not Architecture $arch"
+  [[ $(rpm -qp --qf '%{ARCH}' "$rpm_file" 2>/dev/null) == "$rpm_arch" ]] || die "$(basename "$rpm_file"): not $rpm_arch"
+  check_deb_depends "$deb"
+  check_rpm_requires "$rpm_file"
+  lintian --fail-on error,warning "$deb" >"$build/lintian.log" 2>&1 ||
+    { grep -v "running with root privileges" "$build/lintian.log" >&2; die "$(basename "$deb"): lintian errors or warnings"; }
+  echo "  lintian: clean"
+
+  # Every binary the packages ship, checked as shipped (stripped, unpacked).
+  local root
+  root=$(mktemp -d)
+  dpkg-deb -x "$deb" "$root/deb"
+  mkdir -p "$root/rpm" && (cd "$root/rpm" && rpm2cpio "$rpm_file" | cpio -idm --quiet)
+  local f
+  while IFS= read -r f; do
+    check_glibc "$f" >/dev/null || { rm -rf "$root"; die "$arch: shipped $f needs too new a glibc"; }
+  done < <(find "$root" -type f -exec sh -c 'head -c4 "$1" | grep -q "ELF"' _ {} \; -print)
+  local emu_line=""
+  ((${#emulator[@]})) && emu_line="${emulator[*]}"
+  /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$root/deb/usr" --source . \
+    --emulator "$emu_line" >/dev/null || { rm -rf "$root"; die "$arch: the .deb's tree fails the layout test"; }
+  rm -rf "$root"
+
+  echo "== $arch: tarball"
+  local name=rdmi-probe-$version-linux-$rpm_arch stage
+  stage=$(mktemp -d)
+  DESTDIR=$stage/$name cmake --install "$build" --prefix / --strip >/dev/null
+  # lintian's overrides mean nothing outside a .deb.
+  rm -rf "$stage/$name/share/lintian"
+  /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$stage/$name" --source . \
+    --emulator "$emu_line" >/dev/null || { rm -rf "$stage"; die "$arch: the tarball's tree fails the layout test"; }
+  tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+    -C "$stage" -czf "$out/$name.tar.gz" "$name"
+  rm -rf "$stage"
+
+  cp "$deb" "$rpm_file" "$out/"
+}
+
+for arch in "${arches[@]}"; do
+  build_arch "$arch"
+done
+echo "== dist"
+(cd "$out" && ls -1 ./*.deb ./*.rpm ./*.tar.gz 2>/dev/null | sed 's|^\./||' | while read -r f; do
+  printf '  %-48s %8s bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)"
+done)
+echo "release.sh: ok"
