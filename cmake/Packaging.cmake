@@ -113,6 +113,11 @@ if(RDMI_PROBE_RPMBUILD)
   set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
   # CPack 3.25 has no Recommends variable: the weak dependencies go in as spec header lines.
   set(CPACK_RPM_SPEC_MORE_DEFINE "Recommends: libibverbs\nRecommends: pkgconfig")
+  # CPack strips with the target's strip; rpmbuild's own post-install pass would run the build
+  # machine's strip and fail on a cross build's binary (and has nothing left to do elsewhere).
+  if(CMAKE_CROSSCOMPILING)
+    set(CPACK_RPM_SPEC_INSTALL_POST "/bin/true")
+  endif()
   set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
       /usr/share/man /usr/share/man/man1 /usr/share/bash-completion
       /usr/share/bash-completion/completions /usr/share/zsh /usr/share/zsh/vendor-completions

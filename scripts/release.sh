@@ -134,8 +134,9 @@ build_arch() {
 
   echo "== $arch: packages"
   rm -rf "$build/packages"
-  # dpkg-shlibdeps reads the target's symbols files (libc6:arm64) when told the host architecture.
-  (cd "$build" && DEB_HOST_ARCH=$arch cpack -G "DEB;RPM" -B "$PWD/packages" >/dev/null) ||
+  # dpkg-shlibdeps reads the ELF file's machine and the symbols files of that architecture's
+  # libc6 (libc6:arm64 comes with the cross libraries).
+  (cd "$build" && cpack -G "DEB;RPM" -B "$PWD/packages" >/dev/null) ||
     die "$arch: cpack failed"
   local deb rpm_file
   deb=$(ls "$build"/packages/*.deb)
