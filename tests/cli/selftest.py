@@ -189,6 +189,29 @@ def self_test(runner) -> int:
             failures.append("ids from JUnit and GitHub output")
         cfg.filters = []
 
+        # --emulator: every spawn goes through the prefix (qemu-aarch64 -L ... for a cross build),
+        # argv0 cases included; here a wrapper that marks the environment, then runs the program.
+        wrapper = tmp / "fake-emulator"
+        wrapper.write_text('#!/bin/sh\nFOO="via emulator: $(basename "$1")"; export FOO; exec "$@"\n')
+        wrapper.chmod(0o755)
+        (tmp / "cases" / "zz_emulated.json").write_text(json.dumps(
+            {"description": "emulated", "args": ["env"], "stdout_equals": "via emulator: fake-probe\n"}))
+        (tmp / "cases" / "zz_emulated_argv0.json").write_text(json.dumps(
+            {"description": "emulated argv0", "argv0": "doca-env", "args": ["name"],
+             "stdout_equals": "doca-env\n", "env": {"FOO": "unused"}}))
+        cfg.filters = ["zz_emulated"]
+        cfg.emulator = [str(wrapper)]
+        log4 = io.StringIO()
+        p4, f4, _ = runner.run_all(cfg, out=log4)
+        if (p4, f4) != (2, 0):
+            failures.append(f"--emulator: {p4} passed, {f4} failed:\n{log4.getvalue()}")
+        cfg.emulator = []
+        log5 = io.StringIO()
+        p5, f5, _ = runner.run_all(cfg, out=log5)
+        if (p5, f5) != (1, 1):
+            failures.append(f"without --emulator the marked case must fail: {p5} passed, {f5} failed")
+        cfg.filters = []
+
         # The runner's JSON pointer follows RFC 6901 escaping and array rules.
         doc = {"a/b": {"m~n": [10, 20]}, "": 1}
         checks = [
