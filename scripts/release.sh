@@ -8,8 +8,9 @@
 #   scripts/release.sh [--arch amd64|arm64|all] [--out DIR] [--jobs N] [--max-glibc 2.34]
 #   scripts/release.sh --check-glibc FILE [MAX]   only the glibc check of one ELF file:
 #                                                 exit 0 at most MAX, 1 above, 2 not checkable
-# Needs: scripts/setup.sh --release (the aarch64 cross compiler, qemu-user, the arm64 libraries,
-# rpmbuild, lintian). Builds in build-release-<arch>/ with the shared compiler cache, niced.
+# Runs scripts/setup.sh --tests --release first (the aarch64 cross compiler, qemu-user, the arm64
+# libraries, rpmbuild, lintian). Builds in build-release-<arch>/ with the shared compiler cache,
+# niced.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source_dir=$PWD
@@ -72,6 +73,8 @@ while (($#)); do
   shift
 done
 
+# The cross compiler, qemu-user, the arm64 libraries, rpmbuild, rpm2cpio, cpio, lintian.
+scripts/setup.sh --tests --release
 version=$(sed -n 's/^project(rdmi-probe VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 [[ -n $version ]] || die "no project version in CMakeLists.txt"
 mkdir -p "$out"
@@ -107,15 +110,13 @@ check_rpm_requires() {
 }
 
 build_arch() {
-  local arch=$1 build=build-release-$1 triplet rpm_arch emulator=() toolchain=()
+  local arch=$1 build=build-release-$1 rpm_arch emulator=() toolchain=()
   case $arch in
-    amd64) triplet=x86_64-linux-gnu rpm_arch=x86_64 ;;
+    amd64) rpm_arch=x86_64 ;;
     arm64)
-      triplet=aarch64-linux-gnu rpm_arch=aarch64
+      rpm_arch=aarch64
       toolchain=(--toolchain "$source_dir/cmake/toolchains/aarch64-linux-gnu.cmake")
-      emulator=("${qemu[@]}")
-      command -v aarch64-linux-gnu-g++ >/dev/null && command -v qemu-aarch64 >/dev/null ||
-        die "arm64 needs the cross compiler and qemu-user: scripts/setup.sh --release" ;;
+      emulator=("${qemu[@]}") ;;
   esac
   echo "== $arch: configure and build in $build"
   # The release link: static libstdc++ and dependencies, shared libgcc_s, glibc <= 2.34.
@@ -185,7 +186,8 @@ for arch in "${arches[@]}"; do
   build_arch "$arch"
 done
 echo "== dist"
-(cd "$out" && ls -1 ./*.deb ./*.rpm ./*.tar.gz 2>/dev/null | sed 's|^\./||' | while read -r f; do
-  printf '  %-48s %8s bytes  sha256 %s\n' "$f" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)"
-done)
+shopt -s nullglob
+for f in "$out"/*.deb "$out"/*.rpm "$out"/*.tar.gz; do
+  printf '  %-48s %8s bytes  sha256 %s\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(sha256sum "$f" | cut -c1-16)"
+done
 echo "release.sh: ok"
