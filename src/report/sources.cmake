@@ -12,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diff_compare.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/doca_error_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findings_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
