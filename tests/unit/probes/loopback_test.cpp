@@ -326,7 +326,7 @@ TEST_CASE("device choice: first DPA-capable PF, --device by ibdev or PCI, skips 
     CHECK(verdict.result == Status::skip);
     CHECK(verdict.reason ==
           "find-device: device mlx5_0 is not a DPA-capable DOCA device; mlx5_0 "
-          "(0000:03:00.0): no DPA");
+          "(0000:03:00.0): doca_dpa_cap_is_supported answered DOCA_ERROR_NOT_SUPPORTED (no DPA)");
     check_clean(fake, verdict);
 
     fake.reset();
@@ -347,7 +347,8 @@ TEST_CASE("device choice: first DPA-capable PF, --device by ibdev or PCI, skips 
     fake.set("devices", "nodpa");
     verdict = run_fake(fake_options(3));
     CHECK(verdict.result == Status::skip);
-    CHECK(verdict.reason.find("mlx5_0 (0000:03:00.0): no DPA") != std::string::npos);
+    CHECK(verdict.reason.find("mlx5_0 (0000:03:00.0): doca_dpa_cap_is_supported answered "
+                              "DOCA_ERROR_NOT_SUPPORTED (no DPA)") != std::string::npos);
     check_clean(fake, verdict);
 }
 
