@@ -53,28 +53,23 @@ EOF
   fi
   measure "env --json, $n extra .pc files" "$probe" env --json --root "$root"
 done
-for mb in 8 16 60; do
+for mb in 8 15 60; do
   a=$work/doc-$mb-a.json
   b=$work/doc-$mb-b.json
   if [[ ! -e $b ]]; then
-    /usr/bin/python3 - "$a" "$b" "$mb" <<'EOF'
+    /usr/bin/python3 - "$a" "$b" "$mb" "$(dirname "$0")/../tests/cli/golden/env_host.json" <<'EOF'
 import json, sys
-a, b, mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
-# A doca-env document whose devices list is padded to the size: the shape diff really reads.
-devices = []
-i = 0
-size = 0
-while size < mb << 20:
-    d = {"pcie_address": f"0000:{i // 256 % 256:02x}:{i % 256:02x}.0", "kind": "pf",
-         "name": f"ens{i}", "state": "up", "mtu": 1500, "representor_of": None}
-    devices.append(d)
-    size += 120
-    i += 1
-doc = {"schema": "doca-env", "schema_version": 1, "generated_at": "2026-01-01T00:00:00Z",
-       "tool": {"name": "rdmi-probe", "version": "x"}, "body": {"devices": devices}}
-open(a, "w").write(json.dumps(doc))
-devices[len(devices) // 2]["mtu"] = 9000
-open(b, "w").write(json.dumps(doc))
+a, b, mb, golden = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+# A doca-env document (the golden one) whose libraries list is padded to the size: the shape
+# test_diff_inputs.py uses.
+base = json.load(open(golden))
+entry = {"pkg_config_name": "", "installed": True,
+         "pc_path": "/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig/" + "x" * 40}
+count = (mb << 20) // (len(json.dumps(entry)) + 30)
+base["libraries"] = [{**entry, "pkg_config_name": f"doca-lib{i:07d}"} for i in range(count)]
+open(a, "w").write(json.dumps(base))
+base["libraries"][count // 2]["installed"] = False
+open(b, "w").write(json.dumps(base))
 EOF
   fi
   measure "diff, two $(du -m "$a" | cut -f1) MiB documents" "$probe" diff "$a" "$b"

@@ -79,8 +79,11 @@ bool wants_json(int argc, const char* const* argv) {
 }
 
 int fail_usage(bool json, std::string message) {
-    // One line, whatever the exception text or a user-named path held: escaped like every
-    // human output (the JSON document keeps the exact text).
+    // One line, whatever the exception text held; a user-named path is escaped like every
+    // human output.
+    for (char& c : message) {
+        if (c == '\n' || c == '\r') c = ' ';
+    }
     const std::string shown = text::terminal_safe(message);
     std::fprintf(stderr, "rdmi-probe: %s\n", shown.c_str());  // NOLINT(cert-err33-c)
     if (json)
