@@ -79,7 +79,9 @@ class LoopbackCommand final : public Command {
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);
-        if (auto written = session.emit(document); !written) {
+        if (auto written =
+                session.options().json ? session.emit(document) : session.emit_text(document);
+            !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
