@@ -2,7 +2,7 @@
 # Reproduces the README's Performance table:
 #
 #   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
-#         -DCMAKE_C_FLAGS=-O2 -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON
+#         -DCMAKE_C_FLAGS=-O2 -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON
 #   cmake --build build-bench -j2
 #   bench/run.sh build-bench [RUNS]
 #
@@ -26,7 +26,7 @@ for tool in hyperfine pkg-config readelf nm /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is needed (scripts/setup.sh --bench)" >&2; exit 2; }
 done
 for need in "$probe" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_bench.so"; do
-  [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
+  [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
 done
 
 work=$(mktemp -d)
