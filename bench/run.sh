@@ -10,7 +10,8 @@
 # (the complete DOCA 3.3 fixture install with 8 PCI functions, built by bench/CMakeLists.txt),
 # the live `rdmi-probe --json --doca-prefix PREFIX` (loads the runtime library, runs doca_caps and
 # dpacc; it sees this machine's /sys), and the manual chain that yields the facts the report
-# gives, each command the separate process a user would run (written out below). Then the
+# gives, each command the separate process a user would run (written out below), and /bin/true
+# (a bare process start: the floor the probe is judged against). Then the
 # symbol audit of a 100,000-symbol library against readelf + nm, and the probe's peak RSS.
 # Prints a markdown table and the targets met or missed. Asserts nothing else.
 set -euo pipefail
@@ -77,6 +78,7 @@ hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n static "$probe --json --root $root" \
   -n live "$probe --json --doca-prefix $prefix" \
   -n floor "$probe --version" \
+  -n true /bin/true \
   -n chain "sh $work/chain.sh" \
   -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
 lib=/libdoca_bench.so
