@@ -5,8 +5,9 @@
 # A batch never mixes directories: file-local helpers only have to be distinct within one
 # directory, and adding a file shifts the batches of its own directory only. Two files of one
 # directory that define the same file-local name keep one of them out of the batches
-# (rdmi_unity_exclude); -DRDMI_PROBE_UNITY=OFF compiles every file on its own (what a check that
-# each file includes what it uses wants).
+# (rdmi_unity_exclude). -DRDMI_PROBE_UNITY=OFF compiles every file on its own: what clang-tidy
+# needs (its compile_commands.json then names each source) and what shows a file that does not
+# include what it uses.
 
 # Puts every C++ source of `target` into a batch of at most `batch_size` files of its directory.
 function(rdmi_unity_batches target batch_size)
