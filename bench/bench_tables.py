@@ -21,6 +21,10 @@ TARGET_STATIC_MS = 10.0
 TARGET_RATIO = 10.0
 TARGET_RSS_MB = 16.0
 TARGET_AUDIT_100K_MS = 100.0
+TARGET_STATIC_VS_TRUE = 2.0  # the static probe within 2x of /bin/true in the same run
+TARGET_VERSION_OVER_TRUE_MS = 0.3  # --version at most this much above /bin/true
+TARGET_AUDIT_VS_MANUAL = 4.0  # the audit at least 4x faster than readelf + nm
+TARGET_AUDIT_RSS_MB = 64.0
 
 
 def hyperfine(path):
@@ -88,6 +92,8 @@ def cmd_run(args):
           f"| – | {rss['floor']:.1f} MB |" if "floor" in rss else
           f"| `rdmi-probe --version` (the floor of any run) | {floor_median:.2f} ms ± {floor_sd:.2f} "
           f"| {floor_cpu:.2f} ms | – | – |")
+    if "true" in main:
+        print(baseline("`/bin/true` (a bare process start)", "true", main))
     print(baseline(f"the manual chain: {args.chain_processes} processes (pkg-config ×5, cat, ls, "
                    "readelf ×6, nm, cat /proc/modules, grep meminfo, uname, ls ×2, 5 per device)",
                    "chain", main))
@@ -112,6 +118,18 @@ def cmd_run(args):
           f"peak RSS ≤ {TARGET_RSS_MB:g} MB: {peak:.1f} MB, {met(peak <= TARGET_RSS_MB)}; "
           f"100k-symbol audit ≤ {TARGET_AUDIT_100K_MS:g} ms: {audit:.1f} ms (static), "
           f"{met(audit <= TARGET_AUDIT_100K_MS)}.")
+    audit_rss = rss.get("symbols-static", 0)
+    audit_ratio = manual_syms / audit
+    print(f"100k-symbol audit ≥ {TARGET_AUDIT_VS_MANUAL:g}× faster than readelf + nm: "
+          f"{audit_ratio:.2f}×, {met(audit_ratio >= TARGET_AUDIT_VS_MANUAL)}; its peak RSS ≤ "
+          f"{TARGET_AUDIT_RSS_MB:g} MB: {audit_rss:.1f} MB, {met(audit_rss <= TARGET_AUDIT_RSS_MB)}.")
+    if "true" in main:
+        true = main["true"][0]
+        print(f"Against `/bin/true` in the same run ({true:.2f} ms): static report ≤ "
+              f"{TARGET_STATIC_VS_TRUE:g}×: {static / true:.2f}×, "
+              f"{met(static <= TARGET_STATIC_VS_TRUE * true)}; `--version` ≤ /bin/true + "
+              f"{TARGET_VERSION_OVER_TRUE_MS:g} ms: +{floor_median - true:.2f} ms, "
+              f"{met(floor_median - true <= TARGET_VERSION_OVER_TRUE_MS)}.")
 
 
 def fit(points):

@@ -2,7 +2,7 @@
 # Reproduces the README's Performance table:
 #
 #   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
-#         -DCMAKE_C_FLAGS=-O2 -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON
+#         -DCMAKE_C_FLAGS=-O2 -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON
 #   cmake --build build-bench -j2
 #   bench/run.sh build-bench [RUNS]
 #
@@ -10,7 +10,8 @@
 # (the complete DOCA 3.3 fixture install with 8 PCI functions, built by bench/CMakeLists.txt),
 # the live `rdmi-probe --json --doca-prefix PREFIX` (loads the runtime library, runs doca_caps and
 # dpacc; it sees this machine's /sys), and the manual chain that yields the facts the report
-# gives, each command the separate process a user would run (written out below). Then the
+# gives, each command the separate process a user would run (written out below), and /bin/true
+# (a bare process start: the floor the probe is judged against). Then the
 # symbol audit of a 100,000-symbol library against readelf + nm, and the probe's peak RSS.
 # Prints a markdown table and the targets met or missed. Asserts nothing else.
 set -euo pipefail
@@ -26,7 +27,7 @@ for tool in hyperfine pkg-config readelf nm /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is needed (scripts/setup.sh --bench)" >&2; exit 2; }
 done
 for need in "$probe" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_bench.so"; do
-  [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
+  [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
 done
 
 work=$(mktemp -d)
@@ -77,6 +78,7 @@ hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n static "$probe --json --root $root" \
   -n live "$probe --json --doca-prefix $prefix" \
   -n floor "$probe --version" \
+  -n true /bin/true \
   -n chain "sh $work/chain.sh" \
   -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
 lib=/libdoca_bench.so

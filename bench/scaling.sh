@@ -5,7 +5,7 @@
 # R²) and whether growth is linear. Prints three markdown tables.
 #
 #   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
-#         -DCMAKE_C_FLAGS=-O2 -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_BENCH=ON
+#         -DCMAKE_C_FLAGS=-O2 -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON
 #   cmake --build build-bench -j2
 #   bench/scaling.sh build-bench
 #

@@ -15,7 +15,7 @@ build=${FUZZ_BUILD_DIR:-build-fuzz}
 fixtures=${FUZZ_FIXTURE_BUILD:-$PWD/build}
 if ! grep -qs '^RDMI_PROBE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 \
-        -DRDMI_PROBE_FUZZ=ON -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_DPA=OFF \
+        -DRDMI_PROBE_FUZZ=ON -DBUILD_TESTING=OFF -DRDMI_PROBE_DPA=OFF \
         -DRDMI_PROBE_FUZZ_FIXTURE_BUILD="$fixtures" >/dev/null || exit 2
 fi
 cmake --build "$build" -j2 --target fuzz_all >/dev/null || exit 2

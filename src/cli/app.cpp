@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -138,9 +139,23 @@ void write_out_of_memory_document() noexcept {
     // NOLINTEND(cert-err33-c)
 }
 
+// A subcommand runs only when its name is one of the arguments, so only those named get their
+// options: every run used to build every subcommand's options (CLI11 option objects, validators,
+// default strings) before parsing. A name that is really an option's value ("--root report")
+// only costs one unused set of options; parsing is the same.
+bool named(const std::vector<std::string>& args, std::string_view command) {
+    return std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), command) != args.end();
+}
+
 int run_unguarded(int argc, char** argv) {
     std::string program;
     const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
+    // The floor of every run, answered before any parser is built; the same text CLI11 prints.
+    if (arg_strings.size() == 2 && arg_strings[1] == "--version") {
+        // NOLINTNEXTLINE(cert-err33-c)
+        std::printf("%s %s\n", build_info::kToolName, build_info::kVersion);
+        return 0;
+    }
     std::vector<const char*> arg_ptrs;
     for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
     const int count = static_cast<int>(arg_ptrs.size());
@@ -158,7 +173,7 @@ int run_unguarded(int argc, char** argv) {
         CLI::App* sub =
             app.add_subcommand(std::string(command->name()), std::string(command->summary()));
         sub->fallthrough();
-        command->add_options(*sub);
+        if (named(arg_strings, command->name())) command->add_options(*sub);
         subs.emplace_back(sub, command.get());
     }
     const bool json = wants_json(count, args);

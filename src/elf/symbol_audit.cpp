@@ -102,11 +102,14 @@ class Builder {
         return !name.empty() && name.starts_with(prefix_);
     }
 
-    SymbolVerdict& at(const std::string& name) {
+    // The index keys view the callers' names (the library's symbols, the archive members', the
+    // header declarations', the runtime evidence's), which all outlive the builder: indexing a
+    // 100k-symbol library then copies no name.
+    SymbolVerdict& at(std::string_view name) {
         auto [it, inserted] = index_.try_emplace(name, verdicts_.size());
         if (inserted) {
             verdicts_.emplace_back();
-            verdicts_.back().name = name;
+            verdicts_.back().name = std::string(name);
         }
         return verdicts_[it->second];
     }
@@ -115,7 +118,7 @@ class Builder {
 
   private:
     std::string prefix_;
-    std::unordered_map<std::string, std::size_t> index_;
+    std::unordered_map<std::string_view, std::size_t> index_;
     std::vector<SymbolVerdict> verdicts_;
 };
 
