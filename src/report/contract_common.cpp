@@ -108,6 +108,20 @@ void representor_of(Document& doc, const std::string& base) {
                {"derived", "a PCI/auxiliary function is not a representor netdev"});
 }
 
+// Why a field is blank, in the three words an agent acts on: there is nothing (absent), the
+// question does not apply here (not_applicable), or something is there but could not be read.
+std::string blank_kind(GapReason reason) {
+    switch (reason) {
+        case GapReason::not_found:
+        case GapReason::not_installed:
+            return "absent";
+        case GapReason::not_applicable:
+            return "not_applicable";
+        default:
+            return "unreadable";
+    }
+}
+
 Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
     Json provenance_map = Json::object();
     for (const auto& [pointer, from] : doc.provenance) provenance_map[pointer] = provenance(from);
@@ -115,6 +129,7 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
     for (const auto& g : doc.gaps) {
         gaps.push_back(object({{"pointer", g.pointer},
                                {"reason", to_string(g.gap.reason)},
+                               {"blank", blank_kind(g.gap.reason)},
                                {"message", g.gap.message}}));
     }
     Json fallbacks = Json::array();
@@ -124,17 +139,19 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
                                     {"used", f.used.empty() ? Json(nullptr) : Json(f.used)},
                                     {"note", f.note}}));
     }
-    return object({{"tool", build_info::kToolName},
-                   {"tool_version", build_info::kVersion},
-                   {"schema", doc.schema_id},
-                   {"schema_version", contract::kContractSchemaVersion},
-                   {"document", doc.kind},
-                   {"generated_at", run.generated_at},
-                   {"root", run.root},
-                   {"live", run.live},
-                   {"provenance", std::move(provenance_map)},
-                   {"gaps", std::move(gaps)},
-                   {"fallbacks", std::move(fallbacks)}});
+    Json out = object({{"tool", build_info::kToolName},
+                       {"tool_version", build_info::kVersion},
+                       {"schema", doc.schema_id},
+                       {"schema_version", contract::kContractSchemaVersion},
+                       {"document", doc.kind},
+                       {"generated_at", run.generated_at},
+                       {"root", run.root},
+                       {"live", run.live},
+                       {"provenance", std::move(provenance_map)},
+                       {"gaps", std::move(gaps)},
+                       {"fallbacks", std::move(fallbacks)}});
+    for (const auto& [key, value] : doc.extension.items()) out[key] = value;
+    return out;
 }
 
 }  // namespace

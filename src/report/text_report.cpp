@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "build_info.hpp"
+#include "core/fix_plan.hpp"
+#include "probes/device_choice.hpp"
 #include "report/devices_text.hpp"
 
 namespace rdmi::text {
@@ -32,6 +34,20 @@ std::string report(const TextStyle& style, const Report& report) {
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
     out += render_checks(style, report.checks);
+    if (style.verbosity >= 0 && report.devices) {
+        const DeviceChoice choice = recommend_device(*report.devices);
+        out += "\nRecommended device for an RDMI DPA workload: " +
+               (choice.function ? choice.reason : "none (" + choice.reason + ")") + "\n";
+    }
+    if (const auto steps = plan_fixes(report.checks); style.verbosity >= 0 && !steps.empty()) {
+        out += "\nWhat to do (the step that resolves the most first):\n";
+        int number = 0;
+        for (const auto& step : steps) {
+            std::string ids;
+            for (const auto& id : step.resolves) ids += (ids.empty() ? "" : ", ") + id;
+            out += fmt::format("  {}. {}\n     resolves: {}\n", ++number, step.action, ids);
+        }
+    }
     if (style.verbosity >= 0) {
         const std::string timing = fmt::format(" in {:.1f} ms", report.run.duration_ms);
         std::string verdict = render_verdict(style, report.checks);
