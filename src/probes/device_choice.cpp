@@ -50,14 +50,17 @@ DeviceChoice recommend_device(const DevicesFacts& facts) {
     }
     std::vector<const DeviceSummary*> qualified;
     std::string misses;
+    std::size_t missed = 0;
+    constexpr std::size_t kNamed = 8;  // one line even on a host with hundreds of VFs
     for (const auto& row : facts.summary) {
         const std::string why = shortfall(row);
         if (why.empty()) {
             qualified.push_back(&row);
-        } else {
+        } else if (++missed <= kNamed) {
             misses += (misses.empty() ? "" : "; ") + label(row) + ": " + why;
         }
     }
+    if (missed > kNamed) misses += "; and " + std::to_string(missed - kNamed) + " more";
     if (qualified.empty()) {
         choice.reason = facts.summary.empty() ? "no NVIDIA RDMA/BlueField function found"
                                               : "none qualifies: " + misses;

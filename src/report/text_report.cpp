@@ -36,8 +36,12 @@ std::string report(const TextStyle& style, const Report& report) {
     out += render_checks(style, report.checks);
     if (style.verbosity >= 0 && report.devices) {
         const DeviceChoice choice = recommend_device(*report.devices);
-        out += "\nRecommended device for an RDMI DPA workload: " +
-               (choice.function ? choice.reason : "none (" + choice.reason + ")") + "\n";
+        out += "\n" +
+               wrap(style,
+                    "Recommended device for an RDMI DPA workload: " +
+                        (choice.function ? choice.reason : "none (" + choice.reason + ")"),
+                    0, 4) +
+               "\n";
     }
     if (const auto steps = plan_fixes(report.checks); style.verbosity >= 0 && !steps.empty()) {
         out += "\nWhat to do (the step that resolves the most first):\n";
@@ -45,7 +49,8 @@ std::string report(const TextStyle& style, const Report& report) {
         for (const auto& step : steps) {
             std::string ids;
             for (const auto& id : step.resolves) ids += (ids.empty() ? "" : ", ") + id;
-            out += fmt::format("  {}. {}\n     resolves: {}\n", ++number, step.action, ids);
+            out += wrap(style, fmt::format("  {}. {}", ++number, step.action), 0, 5) + "\n" +
+                   wrap(style, "     resolves: " + ids, 0, 15) + "\n";
         }
     }
     if (style.verbosity >= 0) {

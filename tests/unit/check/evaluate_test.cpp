@@ -115,12 +115,16 @@ TEST_CASE("no DOCA: the version gate skips; a partial stack fails") {
 
 TEST_CASE("an unreadable .pc skips instead of failing") {
     auto facts = install_of(kGood, "3.3.0105");
-    facts.stack_versions.sources[1].raw.gap = Gap{GapReason::permission_denied, "x: EACCES"};
+    // Unreadable: no text and no version, only the reason (a source with a version is present).
+    auto& verbs = facts.stack_versions.sources[1];
+    verbs.raw = Sourced<std::string>::missing({GapReason::permission_denied, "x: EACCES"}, {});
+    verbs.version.reset();
     Policy p;
     p.min_version = "3.2";
     auto check = only(install_gate(p, facts));
     CHECK(check.status == Status::skip);
-    CHECK(check.message.starts_with("doca-verbs.pc: x: EACCES"));
+    CHECK(check.message.starts_with("doca-verbs.pc: unreadable (x: EACCES)"));
+    CHECK(check.remediation == "rerun as a user who can read DOCA's pkg-config files");
 }
 
 TEST_CASE("module requirements") {

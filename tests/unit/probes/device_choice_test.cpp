@@ -43,6 +43,11 @@ TEST_CASE("none qualifies: each function's shortfall is named") {
     CHECK(choice.reason ==
           "none qualifies: 0000:03:00.0: no ACTIVE port (DOWN); 0000:3b:00.0: no DPA; "
           "0000:81:00.0: no RDMA device (mlx5_ib not bound)");
+    // Hundreds of VFs: the reason stays one bounded line.
+    for (int i = 0; i < 17; ++i)
+        facts.summary.push_back(
+            row("0000:81:01." + std::to_string(i), "VF", sysfs::DpaSupport::no, true));
+    CHECK(recommend_device(facts).reason.ends_with("; and 12 more"));
     facts.pci_bus_present = false;
     CHECK(recommend_device(facts).reason.find("no /sys/bus/pci/devices") != std::string::npos);
 }
