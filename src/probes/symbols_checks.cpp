@@ -221,6 +221,27 @@ Check runtime_check(const SymbolsFacts& facts) {
     return check;
 }
 
+// A missing release node ("libdoca_rdmi.so.3:DOCA_3.3") names the release the application was
+// built against: the fix can name it too.
+// Only when the installed module is older (or unknown, as with --lib): a library whose .pc
+// already says that release but lacks the node is another problem, and gets the general fix.
+std::string app_fix(const std::vector<std::string>& missing_versions,
+                    const std::string& module_version) {
+    const auto installed = parse_doca_version(module_version);
+    for (const auto& entry : missing_versions) {
+        const auto node = entry.rfind(":DOCA_");
+        if (node == std::string::npos) continue;
+        const std::string release = entry.substr(node + 6);
+        const auto needed = parse_doca_version(release + ".0");
+        if (!needed || (installed && compare_doca_versions(*installed, *needed) >= 0)) continue;
+        return "the application was built against DOCA " + release + " (it needs the " +
+               entry.substr(node + 1) + " node): install DOCA " + release +
+               " or newer, or rebuild it against the installed headers";
+    }
+    return "build against the installed headers, or install the DOCA release the application "
+           "was built for";
+}
+
 void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
     const AppAudit& app = *facts.app;
     const Provenance from{"file", *facts.application};
@@ -231,9 +252,7 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         resolves.status = Status::fail;
         resolves.message = std::to_string(missing.size()) + " needed by " + *facts.application +
                            " not provided by " + library_label(facts) + ": " + some(missing);
-        resolves.remediation =
-            "build against the installed headers, or install the DOCA release the application "
-            "was built for";
+        resolves.remediation = app_fix(app.missing_versions, facts.module_version);
     } else {
         resolves.message = std::to_string(app.dependencies.size()) +
                            " doca_* dependencies checked; none would fail to resolve";
