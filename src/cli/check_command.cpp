@@ -146,7 +146,7 @@ class CheckCommand final : public Command {
                 return fail_input(session, "check: --app " + info.gap().message);
             // An application that does not read is bad input (exit 2, as symbols --check), not
             // a skipped check whose fix would be installing DOCA.
-            if (auto app = read_application(session.fs(), policy.app); !app)
+            if (auto app = read_application(*user_fs, policy.app); !app)
                 return fail_input(session, "check: --app " + app.gap().message);
         }
 
