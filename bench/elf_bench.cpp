@@ -1,8 +1,8 @@
 // Benchmarks the symbol audit's static half on generated 20,000- and 100,000-symbol versioned
 // libraries (bench/gen_versioned_lib.py): the ELF read (.dynsym and its version sections), the
 // header scan, the classification, the three together, and then the whole static `symbols`
-// probe (as `rdmi-probe symbols --root DIR --lib /libdoca_bench.so --headers /include` runs it)
-// and its JSON document. The per_1k counter is the CPU time per 1,000 symbols (or
+// probe (as `rdmi-probe symbols --root DIR --lib DIR/libdoca_bench.so --headers DIR/include`
+// runs it) and its JSON document. The per_1k counter is the CPU time per 1,000 symbols (or
 // declarations): equal at both sizes means linear growth.
 #include <benchmark/benchmark.h>
 

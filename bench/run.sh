@@ -83,7 +83,7 @@ hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
 lib=/libdoca_bench.so
 hyperfine -N -i --warmup 2 --runs "$(((runs + 4) / 5))" --export-json "$work/symbols.json" \
-  -n symbols-static "$probe symbols --json --root $lib100k --lib $lib --headers /include" \
+  -n symbols-static "$probe symbols --json --root $lib100k --lib $lib100k$lib --headers $lib100k/include" \
   -n symbols-live "$probe symbols --json --lib $lib100k$lib --headers $lib100k/include --timeout 120" \
   -n symbols-manual "sh -c 'readelf --dyn-syms -W $lib100k$lib; nm -D $lib100k$lib'" >/dev/null 2>&1
 
@@ -101,7 +101,7 @@ peak() {
   echo "floor $(peak "$probe" --version)"
   echo "static $(peak "$probe" --json --root "$root")"
   echo "live $(peak "$probe" --json --doca-prefix "$prefix")"
-  echo "symbols-static $(peak "$probe" symbols --json --root "$lib100k" --lib $lib --headers /include)"
+  echo "symbols-static $(peak "$probe" symbols --json --root "$lib100k" --lib "$lib100k$lib" --headers "$lib100k/include")"
   echo "symbols-live $(peak "$probe" symbols --json --lib "$lib100k$lib" --headers "$lib100k/include" --timeout 120)"
 } >"$work/rss.txt"
 

@@ -57,7 +57,7 @@ for n in "${devices[@]}"; do args+=(-n "report-$n" "$probe --json --root $work/d
 args=()
 for n in "${symbols[@]}"; do
   d=$work/symbols-$n
-  args+=(-n "static-$n" "$probe symbols --json --root $d --lib /libdoca_bench.so --headers /include"
+  args+=(-n "static-$n" "$probe symbols --json --root $d --lib $d/libdoca_bench.so --headers $d/include"
          -n "live-$n" "$probe symbols --json --lib $d/libdoca_bench.so --headers $d/include --timeout 120"
          -n "manual-$n" "sh -c 'readelf --dyn-syms -W $d/libdoca_bench.so; nm -D $d/libdoca_bench.so'")
 done

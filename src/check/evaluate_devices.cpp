@@ -128,6 +128,45 @@ Check port_check(const std::string& which, const std::vector<const DeviceSummary
     return check;
 }
 
+bool has_dpa(const DeviceSummary& row) {
+    return row.dpa.value && row.dpa.value->support == sysfs::DpaSupport::yes;
+}
+
+// --require-dpa with --require-port-active: both must hold on one device, since an RDMI DPA
+// kernel posts through the port of the function whose DPA runs it. The port is judged only on
+// the DPA-capable functions; an active port elsewhere is named as the closest miss.
+Check one_device_port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows,
+                            const std::optional<Gap>& unread) {
+    std::vector<const DeviceSummary*> dpa_rows;
+    for (const auto* row : rows) {
+        if (has_dpa(*row)) dpa_rows.push_back(row);
+    }
+    if (dpa_rows.empty()) return port_check(which, rows, unread);  // dpa_check says why
+    std::vector<std::string> both;
+    for (const auto* row : dpa_rows) {
+        if (row->port_active) both.push_back(label(*row));
+    }
+    if (!both.empty()) {
+        Check check = port_check(which, dpa_rows, unread);
+        check.message = "DPA and an ACTIVE port on one device: " + join(both);
+        return check;
+    }
+    Check check = port_check(which, dpa_rows, unread);
+    if (check.status == Status::skip) return check;  // the ports were never seen
+    std::vector<std::string> elsewhere;
+    for (const auto* row : rows) {
+        if (!has_dpa(*row) && row->port_active) elsewhere.push_back(label(*row));
+    }
+    check.message =
+        "no device has both DPA and an ACTIVE port; the DPA-capable ones: " + labels(dpa_rows) +
+        " (" + check.message + ")";
+    if (!elsewhere.empty())
+        check.message += "; an ACTIVE port only on " + join(elsewhere) + ", which has no DPA";
+    check.remediation = "bring up the link of a DPA-capable function (" + labels(dpa_rows) +
+                        "): connect the cable, check ibstat / mlxlink";
+    return check;
+}
+
 }  // namespace
 
 std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& devices, bool live) {
@@ -146,8 +185,14 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
     }
     if (policy.device) checks.push_back(device_check(devices, which, rows));
     if (policy.require_dpa) checks.push_back(dpa_check(which, rows));
-    if (policy.require_port_active)
-        checks.push_back(port_check(which, rows, devices.inventory.rdma_class_gap));
+    if (policy.require_port_active) {
+        const auto& unread = devices.inventory.rdma_class_gap;
+        if (policy.require_dpa) {
+            checks.push_back(one_device_port_check(which, rows, unread));
+        } else {
+            checks.push_back(port_check(which, rows, unread));
+        }
+    }
     return checks;
 }
 

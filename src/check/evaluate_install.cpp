@@ -4,6 +4,7 @@
 
 #include "check/evaluate.hpp"
 #include "pkgconfig/version.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::check {
 namespace {
@@ -33,15 +34,25 @@ std::string fix_for(const std::optional<Gap>& gap) {
     return kInstallFix;
 }
 
-// Why the stack cannot be judged at all (nothing installed, or unreadable): nullopt when it can.
-std::optional<std::string> unevaluable(const InstallFacts& install) {
+// Why the stack cannot be judged at all (nothing installed, unreadable, or a version that is not
+// a DOCA version): nullopt when it can. Source states are version_consistency's.
+std::optional<std::string> unevaluable(const InstallFacts& install, std::optional<Gap>& gap) {
     bool any = false;
     for (const auto& src : install.stack_versions.sources) {
         if (!is_pc(src)) continue;
-        if (src.version) any = true;
-        if (src.raw.gap && src.raw.gap->reason != GapReason::not_found &&
-            src.raw.gap->reason != GapReason::malformed)
-            return src.name + ": " + src.raw.gap->message;
+        switch (source_state(src)) {
+            case SourceState::present:
+                any = true;
+                break;
+            case SourceState::unreadable:
+                gap = src.raw.gap;
+                return src.name + ": " + describe_source(src);
+            case SourceState::unparseable:
+                gap = Gap{GapReason::malformed, ""};
+                return src.name + ": " + describe_source(src) + ", so it cannot be compared";
+            default:
+                break;
+        }
     }
     if (any) return std::nullopt;
     if (install.prefix.gap) return "no DOCA install: " + install.prefix.gap->message;
@@ -52,14 +63,14 @@ std::optional<std::string> unevaluable(const InstallFacts& install) {
 
 // The stack's one version, or the failing check explaining why there is none.
 std::optional<DocaVersion> stack_version(const InstallFacts& install, Check& check) {
-    if (auto why = unevaluable(install)) {
+    std::optional<Gap> gap;
+    if (auto why = unevaluable(install, gap)) {
         check.status = Status::skip;
         check.message = *why;
-        check.remediation = kInstallFix;
-        for (const auto& src : install.stack_versions.sources) {
-            if (src.raw.gap && why->starts_with(src.name + ": "))
-                check.remediation = fix_for(src.raw.gap);
-        }
+        check.remediation = gap && gap->reason == GapReason::malformed
+                                ? "reinstall the module from a DOCA release: its .pc Version is "
+                                  "not a DOCA version"
+                                : fix_for(gap);
         return std::nullopt;
     }
     const auto& match = install.stack_versions;
@@ -155,7 +166,8 @@ Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
             check.remediation = fix_for(module->gap);
             return check;
         }
-        if (auto why = unevaluable(install); why && install.doca_modules.empty()) {
+        std::optional<Gap> unused;
+        if (auto why = unevaluable(install, unused); why && install.doca_modules.empty()) {
             check.status = Status::skip;
             check.message = spelled + ": cannot be checked: " + *why;
             check.remediation = kInstallFix;
@@ -167,6 +179,19 @@ Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
         return check;
     }
     check.sources = {{"pkg-config", module->pc_path}};
+    if (!req.op.empty() && !parse_doca_version(module->version)) {
+        // The same text --min-version refuses to compare: both say so, neither guesses.
+        VersionSource src{
+            module->name + ".pc",
+            Sourced<std::string>::of(module->version, {"pkg-config", module->pc_path}),
+            std::nullopt};
+        check.status = Status::skip;
+        check.message = spelled + " required; " + src.name + " is " + describe_source(src) +
+                        ", so it cannot be compared";
+        check.remediation =
+            "reinstall the module from a DOCA release: its .pc Version is not a DOCA version";
+        return check;
+    }
     if (req.op.empty() || pkgconfig::satisfies(module->version, req.op, req.version)) {
         check.message = spelled + " required; found " + req.name + " " + module->version;
         return check;
@@ -192,30 +217,27 @@ Check consistent_check(const InstallFacts& install) {
     Check check{
         Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
     if (auto version = stack_version(install, check); !version) return check;
-    const auto& contract = install.contract_versions;
-    if (!contract.disagreeing.empty()) {
-        std::vector<std::string> odd;
-        for (const auto& src : contract.sources) {
-            if (std::find(contract.disagreeing.begin(), contract.disagreeing.end(), src.name) !=
-                contract.disagreeing.end())
-                odd.push_back(src.name + " says " + raw_of(src));
-        }
-        check.status = Status::fail;
-        check.message = "the DOCA version sources disagree: " + join(odd) + " while the rest say " +
-                        (contract.agreed ? contract.agreed->to_string() : "?");
-        check.remediation = "reinstall DOCA from one release (and the BFB matching it on a DPU)";
+    // judge_consistency() is the one definition env's version.consistent and the report's
+    // version checks use too: pass here exactly when env says true.
+    const Consistency verdict = judge_consistency(install);
+    if (verdict.consistent) {
+        check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") +
+                        "; " + match_summary(install.contract_versions, "DOCA version sources");
         return check;
     }
-    if (!contract.consistent) {
-        check.status = Status::skip;
-        check.message = match_summary(install.stack_versions, "RDMI stack") +
-                        "; the DOCA version sources cannot be compared: fewer than two present (" +
-                        join(contract.absent) + " absent)";
-        check.remediation = "run on the live system or install applications/VERSION with DOCA";
-        return check;
-    }
-    check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") + "; " +
-                    match_summary(contract, "DOCA version sources");
+    const bool fails =
+        verdict.stack == MatchState::disagree || verdict.contract == MatchState::disagree;
+    check.status = fails ? Status::fail : Status::skip;
+    check.message = "not consistent: " + verdict.reason;
+    std::vector<std::string> fixes;
+    if (verdict.stack != MatchState::agree)
+        fixes.push_back(match_fix(install.stack_versions, true));
+    if (verdict.contract != MatchState::agree)
+        fixes.push_back(match_fix(install.contract_versions, false));
+    std::erase(fixes, std::string());
+    check.remediation = fixes.empty() ? "run on the live system, where every version source can "
+                                        "be read"
+                                      : join(fixes);
     return check;
 }
 

@@ -122,6 +122,19 @@ std::vector<std::string> effective_args(int argc, char** argv, std::string& prog
     return args;
 }
 
+/// Under a helper name the helper is the whole program: its usage line is "doca-env [OPTIONS]",
+/// not the parser's "doca-env env [OPTIONS]" (which would be rejected as an extra argument).
+class HelperFormatter : public CLI::Formatter {
+  public:
+    explicit HelperFormatter(std::string program) : program_(std::move(program)) {}
+    std::string make_usage(const CLI::App* app, std::string /*name*/) const override {
+        return CLI::Formatter::make_usage(app, program_);
+    }
+
+  private:
+    std::string program_;
+};
+
 // error_document() without allocating: the same document, from fixed pieces.
 void write_out_of_memory_document() noexcept {
     // NOLINTBEGIN(cert-err33-c)
@@ -174,6 +187,10 @@ int run_unguarded(int argc, char** argv) {
             app.add_subcommand(std::string(command->name()), std::string(command->summary()));
         sub->fallthrough();
         if (named(arg_strings, command->name())) command->add_options(*sub);
+        for (const auto& helper : kHelperNames) {
+            if (program == helper.name && command->name() == helper.command)
+                sub->formatter(std::make_shared<HelperFormatter>(program));
+        }
         subs.emplace_back(sub, command.get());
     }
     const bool json = wants_json(count, args);

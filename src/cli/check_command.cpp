@@ -50,12 +50,6 @@ std::string live_absolute(const std::string& path) {
     return ec ? path : full.lexically_normal().string();
 }
 
-// The application is looked at where the probes look: in the root.
-std::string in_root(const Session& session, const std::string& path) {
-    if (path.empty() || path.front() == '/') return path;
-    return session.fs().is_live() ? live_absolute(path) : "/" + path;
-}
-
 void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
     for (const auto& value : values) {
         std::size_t pos = 0;
@@ -89,7 +83,9 @@ class CheckCommand final : public Command {
         sub.add_option("--require-stable", opts_.stable,
                        "libdoca_rdmi exports NAME, neither experimental nor deprecated");
         sub.add_option("--app", opts_.app,
-                       "the application BINARY resolves against the installed libdoca_rdmi");
+                       "the application BINARY resolves against the installed libdoca_rdmi "
+                       "(a path on this machine, relative to the working directory, also "
+                       "under --root)");
         sub.add_flag("--forbid-experimental", opts_.forbid_experimental,
                      "with --app: it calls no experimental name outside --allow-experimental");
         sub.add_option("--allow-experimental", opts_.allow,
@@ -99,9 +95,11 @@ class CheckCommand final : public Command {
                              ->expected(0, 1);
         sub.add_flag("--require-dpa", opts_.require_dpa, "the (required) device has a DPA");
         sub.add_flag("--require-port-active", opts_.require_port_active,
-                     "the (required) device has an ACTIVE port");
+                     "the (required) device has an ACTIVE port; with --require-dpa, on the "
+                     "same device as the DPA");
         sub.add_flag("--require-consistent", opts_.require_consistent,
-                     "both four-way version matches hold (RDMI stack; DOCA version sources)");
+                     "both four-way version matches hold (RDMI stack; DOCA version sources): "
+                     "passes exactly when env says version.consistent true");
         sub.add_option("--format", opts_.format, "text, json, junit or github")
             ->check(CLI::IsMember({"text", "json", "junit", "github"}));
         sub.add_flag("--strict-contract", opts_.strict_contract,
@@ -138,17 +136,21 @@ class CheckCommand final : public Command {
             return fail_input(session, "check: --allow-experimental needs --forbid-experimental");
         if (policy.forbid_experimental && policy.app.empty())
             return fail_input(session, "check: --forbid-experimental needs --app");
-        policy.app = in_root(session, policy.app);
+        // The application is the user's file, like the policy: a path on this machine, relative
+        // to the working directory, even under --root (which is only where DOCA is probed).
+        auto user_fs = RootedFs::open("/");
+        if (!user_fs) return fail_input(session, user_fs.gap().message);
+        policy.app = live_absolute(policy.app);
         if (!policy.app.empty()) {
-            if (auto info = session.fs().stat(policy.app); !info)
+            if (auto info = user_fs->stat(policy.app); !info)
                 return fail_input(session, "check: --app " + info.gap().message);
             // An application that does not read is bad input (exit 2, as symbols --check), not
             // a skipped check whose fix would be installing DOCA.
-            if (auto app = read_application(session.fs(), policy.app); !app)
+            if (auto app = read_application(*user_fs, policy.app); !app)
                 return fail_input(session, "check: --app " + app.gap().message);
         }
 
-        gate.checks = evaluate(session, policy);
+        gate.checks = evaluate(session, policy, *user_fs);
         gate.result = check::gate_result(gate.checks);
         json::RunFacts run;
         run.root = session.fs().root();
@@ -245,7 +247,8 @@ class CheckCommand final : public Command {
         return p;
     }
 
-    static std::vector<Check> evaluate(const Session& session, const check::Policy& policy) {
+    static std::vector<Check> evaluate(const Session& session, const check::Policy& policy,
+                                       const Fs& user_fs) {
         const ProbeContext ctx = session.probe_context();
         const InstallFacts install = probe_install(ctx);
         check::GateFacts facts;
@@ -255,6 +258,7 @@ class CheckCommand final : public Command {
         if (check::needs_symbols(policy)) {
             SymbolsRequest request;
             request.application = policy.app;
+            request.user_fs = &user_fs;
             request.accepted_experimental = policy.allow_experimental;
             // The audit covers doca_rdmi_* by default; a required name outside it widens it.
             for (const auto* names : {&policy.symbols, &policy.stable}) {

@@ -32,11 +32,11 @@ struct SymbolsOptions {
     std::vector<std::string> allow;
 };
 
-// Relative paths mean what they mean to the shell on the live system; under --root they are
-// taken from the root's top.
-std::string absolute(const Session& session, const std::string& path) {
+// The paths the user names are paths on this machine, relative to the working directory, even
+// under --root (to name a file inside the root, pass ROOT/...): messages then name the file
+// that was really tried.
+std::string absolute(const std::string& path) {
     if (path.empty() || path.front() == '/') return path;
-    if (!session.fs().is_live()) return "/" + path;
     std::error_code ec;
     auto full = std::filesystem::absolute(path, ec);
     return ec ? path : full.lexically_normal().string();
@@ -101,7 +101,10 @@ class SymbolsCommand final : public Command {
     void add_options(CLI::App& sub) override {
         sub.add_option("--module", opts_.module,
                        "pkg-config module whose library is audited (default doca-rdmi)");
-        sub.add_option("--lib", opts_.lib, "audit this shared object instead of a module's");
+        sub.add_option("--lib", opts_.lib,
+                       "audit this shared object instead of a module's (--lib, --headers and "
+                       "--check name files on this machine, relative to the working directory, "
+                       "also under --root)");
         prefix_option_ =
             sub.add_option("--prefix", opts_.prefix,
                            "audit only names starting with this (default: the module's own, e.g. "
@@ -122,10 +125,13 @@ class SymbolsCommand final : public Command {
         const auto start = std::chrono::steady_clock::now();
         SymbolsRequest request;
         request.module = opts_.module;
-        request.library = absolute(session, opts_.lib);
+        request.library = absolute(opts_.lib);
         if (prefix_option_ != nullptr && prefix_option_->count() > 0) request.prefix = opts_.prefix;
-        request.headers_dir = absolute(session, opts_.headers);
-        request.application = absolute(session, opts_.check);
+        request.headers_dir = absolute(opts_.headers);
+        request.application = absolute(opts_.check);
+        auto user_fs = RootedFs::open("/");
+        if (!user_fs) return fail_input(session, user_fs.gap().message);
+        request.user_fs = &*user_fs;
         auto accepted = allow_list(opts_.allow);
         if (!accepted) return fail_input(session, accepted.gap().message);
         request.accepted_experimental = std::move(accepted).value();

@@ -44,6 +44,9 @@ struct Document {
     std::vector<std::pair<std::string, Provenance>> provenance;  ///< pointer -> source
     std::vector<FieldGap> gaps;
     std::vector<Fallback> fallbacks;
+    /// Facts the contract has no field for, written as members of x_rdmi_probe (after the
+    /// fixed ones); `diff` compares them.
+    Json extension = Json::object();
 
     /// Records where the value at `pointer` came from.
     void source(std::string pointer, Provenance from);

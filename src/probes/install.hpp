@@ -64,12 +64,15 @@ struct VersionSource {
     std::optional<DocaVersion> version;  ///< parsed; nullopt when absent or unparseable
 };
 
-/// One of the two "four-way matches": the RDMI stack's, or the contract's.
+/// One of the two "four-way matches": the RDMI stack's, or the contract's. Whether it holds is
+/// decided by match_state() (probes/version_consistency.hpp); `consistent` caches that verdict.
 struct VersionMatch {
     std::vector<VersionSource> sources;
-    bool consistent = false;               ///< every present source agrees
+    bool consistent = false;               ///< match_state() == agree
     std::optional<DocaVersion> agreed;     ///< the version they agree on (the majority's)
-    std::vector<std::string> absent;       ///< sources with no value
+    std::vector<std::string> absent;       ///< applicable sources that do not exist
+    std::vector<std::string> unreadable;   ///< sources that exist but could not be read
+    std::vector<std::string> unparseable;  ///< sources whose text is not a DOCA version
     std::vector<std::string> disagreeing;  ///< sources that differ from the majority
 };
 
@@ -79,7 +82,8 @@ struct InstalledFile {
     std::string path;  ///< in-root path where it was looked for (or found)
     bool present = false;
     std::optional<Gap> gap;
-    std::string detail;  ///< e.g. the soname of a library, the version line of a tool
+    std::string detail;    ///< e.g. the soname of a library, the version line of a tool
+    std::string resolved;  ///< in-root path after symlinks (libraries), "" when not resolved
 };
 
 /// Everything the install probe learned.

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "probes/install_parts.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::install {
 namespace {
@@ -90,61 +91,42 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
 
 Check version_check(Finding id, const std::string& what, const VersionMatch& match,
                     bool doca_found) {
+    // The verdict is match_state()'s, the same rule env's `consistent` and check use.
     std::vector<Provenance> sources;
     std::vector<std::string> listing;
     std::vector<std::string> not_applicable;
     std::size_t present = 0;
     for (const auto& src : match.sources) {
         sources.push_back(src.raw.source);
-        if (src.version) {
+        const SourceState state = source_state(src);
+        if (state == SourceState::present) {
             ++present;
             listing.push_back(src.name + "=" + src.version->to_string());
-        } else if (src.raw.gap && src.raw.gap->reason == GapReason::not_applicable) {
+        } else if (state == SourceState::not_applicable) {
             not_applicable.push_back(src.name);
         } else {
-            listing.push_back(src.name + "=absent");
+            listing.push_back(src.name + "=" + std::string(to_string(state)));
         }
     }
     const std::string unchecked =
         not_applicable.empty() ? "" : "; not applicable here: " + join(not_applicable);
-    if (!match.disagreeing.empty()) {
-        std::string odd;
-        for (const auto& src : match.sources) {
-            if (std::find(match.disagreeing.begin(), match.disagreeing.end(), src.name) ==
-                match.disagreeing.end())
-                continue;
-            if (!odd.empty()) odd += ", ";
-            odd += src.name + " is " + src.version->to_string();
-        }
-        return make(
-            id, Status::fail,
-            what + " disagree: " + odd + " but the others are " + match.agreed->to_string(),
-            "install one DOCA version throughout (reinstall the packages of the odd ones out)",
-            sources);
+    const MatchState state = match_state(match);
+    const bool rdmi_stack = id == Finding::rdmi_stack_versions;
+    if (state == MatchState::disagree) {
+        return make(id, Status::fail, what + " disagree: " + describe_match(match),
+                    match_fix(match, rdmi_stack), sources);
     }
     if (!doca_found || present == 0) {
         return make(id, Status::skip,
                     what + ": no version could be read (" + join(listing) + ")" + unchecked,
                     "install DOCA", sources);
     }
-    if (!match.absent.empty()) {
-        // Say why each one is missing: "absent" and "a FIFO where a file should be" differ.
-        std::vector<std::string> why;
-        for (const auto& src : match.sources) {
-            if (std::find(match.absent.begin(), match.absent.end(), src.name) == match.absent.end())
-                continue;
-            const bool plain_absence = !src.raw.gap ||
-                                       src.raw.gap->reason == GapReason::not_found ||
-                                       src.raw.gap->reason == GapReason::not_installed;
-            why.push_back(plain_absence ? src.name + " is absent"
-                                        : src.name + " is unusable (" + src.raw.gap->message + ")");
-        }
+    if (state == MatchState::incomplete) {
         return make(id, Status::skip,
-                    what + " agree on " + match.agreed->to_string() + " where known, but " +
-                        join(why, "; ") + unchecked,
-                    "install or repair the missing sources (see their own checks)", sources);
+                    what + " cannot be confirmed: " + describe_match(match) + unchecked,
+                    match_fix(match, rdmi_stack), sources);
     }
-    if (present < 2) {
+    if (state == MatchState::too_few) {
         return make(id, Status::skip,
                     what + ": only " + join(listing) +
                         " could be read, nothing to compare it with" + unchecked,
@@ -171,6 +153,17 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
         return make(Finding::rdmi_headers, Status::fail,
                     "missing in " + facts.include_dir + ": " + join(missing),
                     "partial install: reinstall the DOCA RDMI development package", sources);
+    }
+    std::vector<std::string> unread;
+    for (const auto& header : facts.headers) {
+        if (header.gap) unread.push_back(header.gap->message);
+    }
+    if (!unread.empty()) {
+        return make(Finding::rdmi_headers, Status::skip,
+                    "present but not vouched for: " + join(unread, "; "),
+                    "check the file: a DOCA header is kilobytes; reinstall the DOCA RDMI "
+                    "development package",
+                    sources);
     }
     return make(
         Finding::rdmi_headers, Status::pass,

@@ -5,6 +5,7 @@
 #include "os/process.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/library_lookup.hpp"
+#include "probes/symbols.hpp"
 #include "probes/tool_runner.hpp"
 
 namespace rdmi::install {
@@ -93,13 +94,23 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
         if (!file.present) {
             file.gap = info.ok() ? Gap{GapReason::malformed, file.path + ": not a regular file"}
                                  : info.gap();
+        } else if (info->size > kMaxHeaderBytes) {
+            // Present but beyond what the symbols audit reads: not a header we can vouch for.
+            file.gap =
+                Gap{GapReason::malformed,
+                    file.path + ": " + std::to_string(info->size) + " bytes, over the " +
+                        std::to_string(kMaxHeaderBytes >> 20U) + " MiB header cap; not read"};
         }
         facts.headers.push_back(std::move(file));
     }
     for (const auto& module : facts.stack) {
         if (!module.found || module.libdir.empty()) continue;
         InstalledFile lib = find_module_library(ctx.fs, module.name, module.libdir);
-        if (lib.present) read_soname(ctx.fs, lib);
+        if (lib.present) {
+            read_soname(ctx.fs, lib);
+            // The file the symlink chain ends at carries the release (libdoca_dpa.so.3.2.1025).
+            if (auto real = ctx.fs.real_path(lib.path)) lib.resolved = *real;
+        }
         facts.libraries.push_back(std::move(lib));
     }
     facts.samples.name = "samples/doca_rdmi";

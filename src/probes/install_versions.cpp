@@ -8,6 +8,7 @@
 #include "os/library_trust.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/tool_runner.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::install {
 namespace {
@@ -98,21 +99,29 @@ VersionMatch match_versions(std::vector<VersionSource> sources) {
         if (best == nullptr || group.second > best->second) best = &group;
     }
     for (const auto& src : sources) {
-        if (!src.version) {
-            // Not applicable here (under --root, not a BlueField) is not absence.
-            const bool applicable =
-                !src.raw.gap || src.raw.gap->reason != GapReason::not_applicable;
-            if (applicable) match.absent.push_back(src.name);
-        } else if (!same_doca_version(best->first, *src.version)) {
-            match.disagreeing.push_back(src.name);
+        // Absent, unreadable and unparseable are kept apart; not applicable here (under --root,
+        // not a BlueField) is none of them.
+        switch (source_state(src)) {
+            case SourceState::present:
+                if (!same_doca_version(best->first, *src.version))
+                    match.disagreeing.push_back(src.name);
+                break;
+            case SourceState::absent:
+                match.absent.push_back(src.name);
+                break;
+            case SourceState::unreadable:
+                match.unreadable.push_back(src.name);
+                break;
+            case SourceState::unparseable:
+                match.unparseable.push_back(src.name);
+                break;
+            case SourceState::not_applicable:
+                break;
         }
     }
     if (best != nullptr) match.agreed = best->first;
-    const auto present = static_cast<std::size_t>(
-        std::count_if(sources.begin(), sources.end(),
-                      [](const VersionSource& src) { return src.version.has_value(); }));
-    match.consistent = present >= 2 && match.disagreeing.empty();
     match.sources = std::move(sources);
+    match.consistent = match_state(match) == MatchState::agree;
     return match;
 }
 

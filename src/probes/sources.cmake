@@ -1,5 +1,6 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/devices.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_choice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps_query.cpp
@@ -27,5 +28,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/verbs_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_wire.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_consistency.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wire_json.cpp
 )

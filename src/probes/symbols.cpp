@@ -155,10 +155,12 @@ namespace symbols {
 
 Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest& request,
                                    SymbolsFacts facts, const std::string& library_name) {
-    auto image = read_library(ctx.fs, facts.library.path);
+    const Fs& user_fs = request.user_fs != nullptr ? *request.user_fs : ctx.fs;
+    const Fs& lib_fs = request.library.empty() ? ctx.fs : user_fs;
+    auto image = read_library(lib_fs, facts.library.path);
     if (!image) return image.gap();
     LibraryIdentity& id = facts.library;
-    id.real_path = ctx.fs.real_path(id.path).value_or(id.path);
+    id.real_path = lib_fs.real_path(id.path).value_or(id.path);
     id.soname = image->soname;
     id.machine = image->machine_name();
     id.elf_class = image->elf_class;
@@ -170,10 +172,11 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
     const std::string prefix =
         request.prefix ? *request.prefix : default_symbol_prefix(library_name);
     std::vector<ArchiveMember> archive;
-    read_archive(ctx.fs, id.path, library_name, archive, facts);
+    read_archive(lib_fs, id.path, library_name, archive, facts);
     std::vector<HeaderDecl> decls;
     if (!facts.headers_dir.empty()) {
-        auto scanned = scan_headers(ctx.fs, facts.headers_dir, prefix, facts);
+        const Fs& headers_fs = request.headers_dir.empty() ? ctx.fs : user_fs;
+        auto scanned = scan_headers(headers_fs, facts.headers_dir, prefix, facts);
         if (scanned) {
             decls = std::move(scanned).value();
         } else if (!request.headers_dir.empty()) {
@@ -194,7 +197,7 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
     if (!request.application.empty()) {
         facts.application = request.application;
         facts.accepted_experimental = request.accepted_experimental;
-        auto bytes = read_application(ctx.fs, request.application);
+        auto bytes = read_application(user_fs, request.application);
         if (!bytes) return bytes.gap();
         const AuditedLibrary library{&*image, &facts.audit};
         AppAuditOptions app_options;

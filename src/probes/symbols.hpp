@@ -26,11 +26,15 @@ inline constexpr const char* kDefaultSymbolsModule = "doca-rdmi";
 /// What to audit (the `symbols` subcommand's options).
 struct SymbolsRequest {
     std::string module;                 ///< pkg-config module; default doca-rdmi
-    std::string library;                ///< --lib PATH (in-root); overrides module
+    std::string library;                ///< --lib PATH (a path on user_fs); overrides module
     std::optional<std::string> prefix;  ///< --prefix; default the module's own ("doca_rdmi_")
-    std::string headers_dir;            ///< --headers DIR; default the module's includedir
-    std::string application;            ///< --check APP (in-root)
+    std::string headers_dir;            ///< --headers DIR (on user_fs); default the includedir
+    std::string application;            ///< --check APP (on user_fs)
     std::vector<std::string> accepted_experimental;  ///< --allow-experimental names
+    /// Where the paths the user named (library, headers_dir, application) are read: this
+    /// machine's file system, even under --root; only what the probe discovers is in the root.
+    /// nullptr: the probe context's file system.
+    const Fs* user_fs = nullptr;
 };
 
 /// One header scanned (or skipped).

@@ -1,5 +1,6 @@
 // The checks a symbols audit yields. Ids are interface: symbols-exported, symbols-stability,
 // symbols-agreement, loader-path, symbols-runtime, app-resolves, app-experimental.
+#include <optional>
 #include <string>
 
 #include "probes/symbols.hpp"
@@ -25,6 +26,29 @@ std::string library_label(const SymbolsFacts& facts) {
     return facts.library.soname.empty() ? facts.library.path : facts.library.soname;
 }
 
+// "doca_rdmi_poster.h:40": where the header declares `name`, or "a scanned header".
+std::string header_ref(const LibraryAudit& audit, const std::string& name) {
+    if (const auto* verdict = audit.find(name)) {
+        for (const auto& ev : verdict->evidence) {
+            if (ev.source == EvidenceSource::header && !ev.ref.empty()) return ev.ref;
+        }
+    }
+    return "a scanned header";
+}
+
+// The release both the module's .pc and the library's file name (libdoca_rdmi.so.3.3.0047)
+// name, when they name the same one; nullopt when either is silent or they differ.
+std::optional<std::string> same_release(const SymbolsFacts& facts) {
+    const auto pc = parse_doca_version(facts.module_version);
+    const std::string file =
+        facts.library.real_path.empty() ? facts.library.path : facts.library.real_path;
+    const auto so = file.rfind(".so.");
+    if (!pc || so == std::string::npos) return std::nullopt;
+    const auto lib = parse_doca_version(file.substr(so + 4));
+    if (!lib || !same_doca_version(*pc, *lib)) return std::nullopt;
+    return pc->to_string();
+}
+
 Check exported_check(const SymbolsFacts& facts) {
     const auto& audit = facts.audit;
     Check check{Finding::symbols_exported, Status::pass, "", "", {{"file", facts.library.path}}};
@@ -37,12 +61,25 @@ Check exported_check(const SymbolsFacts& facts) {
     check.sources.push_back({"file", facts.headers_dir});
     if (!audit.declared_not_exported.empty()) {
         check.status = Status::fail;
+        std::vector<std::string> where;
+        for (const auto& name : audit.declared_not_exported) {
+            where.push_back(name + " (" + header_ref(audit, name) + ")");
+        }
         check.message = std::to_string(audit.declared_not_exported.size()) +
                         " declared in the headers but not exported by " + library_label(facts) +
-                        " (link will fail): " + some(audit.declared_not_exported);
-        check.remediation =
-            "the headers and the library come from different DOCA releases: reinstall the "
-            "module's packages at one version";
+                        " (link will fail): " + some(where);
+        if (auto release = same_release(facts)) {
+            // One release on both sides: not a mixed install, so reinstalling would not help.
+            check.message += "; the headers' module and the library are both DOCA " + *release;
+            check.remediation = "declared but not implemented in the library of DOCA " + *release +
+                                ": the header is ahead of the implementation; do not call " +
+                                some(audit.declared_not_exported) +
+                                " on this release (wait for one whose library exports it)";
+        } else {
+            check.remediation =
+                "the headers and the library come from different DOCA releases: reinstall the "
+                "module's packages at one version";
+        }
         return check;
     }
     check.message = "every declaration with prefix '" + audit.prefix + "' is exported by " +
@@ -63,24 +100,66 @@ Check stability_check(const SymbolsFacts& facts) {
         Finding::symbols_stability, Status::info, message, "", {{"file", facts.library.path}}};
 }
 
+// Headers the scan could not read (over the size cap, unreadable): their declarations are not
+// compared, so an agreement that leaves them out says so and does not pass.
+std::string unread_headers(const SymbolsFacts& facts) {
+    std::string out;
+    for (const auto& header : facts.headers) {
+        if (header.gap) out += (out.empty() ? "" : "; ") + header.gap->message;
+    }
+    return out;
+}
+
 Check agreement_check(const SymbolsFacts& facts) {
     const auto& audit = facts.audit;
     Check check{Finding::symbols_agreement, Status::info, "", "", {{"file", facts.library.path}}};
+    const std::string unread = unread_headers(facts);
     if (audit.disagreements.empty() && audit.exported_not_declared.empty()) {
+        if (!unread.empty()) {
+            check.message =
+                "headers read, version nodes, sections and the loader agree; headers "
+                "not read, so not compared: " +
+                unread;
+            check.remediation = "check those files (a DOCA header is kilobytes)";
+            return check;
+        }
         check.status = Status::pass;
         check.message = "headers, version nodes, sections and the loader agree";
         return check;
     }
     std::string message;
     if (!audit.disagreements.empty()) {
+        std::vector<std::string> cases;
+        for (const auto& name : audit.disagreements) {
+            const auto* verdict = audit.find(name);
+            std::string header;
+            for (const auto& ev :
+                 verdict != nullptr ? verdict->evidence : std::vector<Evidence>{}) {
+                if (ev.source == EvidenceSource::header) header = ev.detail;
+            }
+            cases.push_back(name + " is " +
+                            std::string(verdict != nullptr ? to_string(verdict->stability)
+                                                           : std::string_view("unknown")) +
+                            (header.empty() ? "" : " though its header says " + header));
+        }
+        // Who wins: the binary decides what the loader binds, the header what the compiler
+        // accepts; shipping code meets the binary.
         message = std::to_string(audit.disagreements.size()) +
-                  " symbols whose sources disagree: " + some(audit.disagreements);
+                  " symbols whose sources disagree, classified by the binary (its version "
+                  "node decides what the loader binds; the header only what the compiler "
+                  "accepts): " +
+                  some(cases);
+        check.remediation =
+            "ship as the binary says: one it marks experimental can change or vanish in the next "
+            "release whatever the header promises; call it only if you accept that (list it in "
+            "check --allow-experimental), or wait for a release whose header and library agree";
     }
     if (!audit.exported_not_declared.empty()) {
         if (!message.empty()) message += "; ";
         message += std::to_string(audit.exported_not_declared.size()) +
                    " exported but declared in no header: " + some(audit.exported_not_declared);
     }
+    if (!unread.empty()) message += "; headers not read, so not compared: " + unread;
     check.message = message;
     return check;
 }
@@ -142,6 +221,27 @@ Check runtime_check(const SymbolsFacts& facts) {
     return check;
 }
 
+// A missing release node ("libdoca_rdmi.so.3:DOCA_3.3") names the release the application was
+// built against: the fix can name it too.
+// Only when the installed module is older (or unknown, as with --lib): a library whose .pc
+// already says that release but lacks the node is another problem, and gets the general fix.
+std::string app_fix(const std::vector<std::string>& missing_versions,
+                    const std::string& module_version) {
+    const auto installed = parse_doca_version(module_version);
+    for (const auto& entry : missing_versions) {
+        const auto node = entry.rfind(":DOCA_");
+        if (node == std::string::npos) continue;
+        const std::string release = entry.substr(node + 6);
+        const auto needed = parse_doca_version(release + ".0");
+        if (!needed || (installed && compare_doca_versions(*installed, *needed) >= 0)) continue;
+        return "the application was built against DOCA " + release + " (it needs the " +
+               entry.substr(node + 1) + " node): install DOCA " + release +
+               " or newer, or rebuild it against the installed headers";
+    }
+    return "build against the installed headers, or install the DOCA release the application "
+           "was built for";
+}
+
 void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
     const AppAudit& app = *facts.app;
     const Provenance from{"file", *facts.application};
@@ -152,9 +252,7 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         resolves.status = Status::fail;
         resolves.message = std::to_string(missing.size()) + " needed by " + *facts.application +
                            " not provided by " + library_label(facts) + ": " + some(missing);
-        resolves.remediation =
-            "build against the installed headers, or install the DOCA release the application "
-            "was built for";
+        resolves.remediation = app_fix(app.missing_versions, facts.module_version);
     } else {
         resolves.message = std::to_string(app.dependencies.size()) +
                            " doca_* dependencies checked; none would fail to resolve";

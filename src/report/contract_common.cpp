@@ -111,6 +111,20 @@ void representor_of(Document& doc, const std::string& base) {
                {"derived", "a PCI/auxiliary function is not a representor netdev"});
 }
 
+// Why a field is blank, in the three words an agent acts on: there is nothing (absent), the
+// question does not apply here (not_applicable), or something is there but could not be read.
+std::string blank_kind(GapReason reason) {
+    switch (reason) {
+        case GapReason::not_found:
+        case GapReason::not_installed:
+            return "absent";
+        case GapReason::not_applicable:
+            return "not_applicable";
+        default:
+            return "unreadable";
+    }
+}
+
 Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
     // ordered_json's operator[] searches the members: with one pointer per field of every
     // library of a 100,000-module pkg-config directory that was quadratic. The index keeps it
@@ -132,6 +146,7 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
     for (const auto& g : doc.gaps) {
         gaps.push_back(object({{"pointer", g.pointer},
                                {"reason", to_string(g.gap.reason)},
+                               {"blank", blank_kind(g.gap.reason)},
                                {"message", g.gap.message}}));
     }
     Json fallbacks = Json::array();
@@ -141,17 +156,19 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
                                     {"used", f.used.empty() ? Json(nullptr) : Json(f.used)},
                                     {"note", f.note}}));
     }
-    return object({{"tool", build_info::kToolName},
-                   {"tool_version", build_info::kVersion},
-                   {"schema", doc.schema_id},
-                   {"schema_version", contract::kContractSchemaVersion},
-                   {"document", doc.kind},
-                   {"generated_at", run.generated_at},
-                   {"root", run.root},
-                   {"live", run.live},
-                   {"provenance", std::move(provenance_map)},
-                   {"gaps", std::move(gaps)},
-                   {"fallbacks", std::move(fallbacks)}});
+    Json out = object({{"tool", build_info::kToolName},
+                       {"tool_version", build_info::kVersion},
+                       {"schema", doc.schema_id},
+                       {"schema_version", contract::kContractSchemaVersion},
+                       {"document", doc.kind},
+                       {"generated_at", run.generated_at},
+                       {"root", run.root},
+                       {"live", run.live},
+                       {"provenance", std::move(provenance_map)},
+                       {"gaps", std::move(gaps)},
+                       {"fallbacks", std::move(fallbacks)}});
+    for (const auto& [key, value] : doc.extension.items()) out[key] = value;
+    return out;
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include "report/json_common.hpp"
 
 #include "contract/kinds.hpp"
+#include "probes/version_consistency.hpp"
 #include "report/contract_common.hpp"
+#include "report/versions_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -45,11 +47,21 @@ void versions(Document& doc, const InstallFacts& install) {
                    false);
     version_string(doc, "/version/doca_caps", find_source(match, "doca_caps --version"), false);
     version_string(doc, "/version/bfb", find_source(match, "bfb"), true);
-    doc.body["version"]["consistent"] = match.consistent;
-    std::string agreed = match.consistent && match.agreed ? match.agreed->to_string() : "";
-    doc.source("/version/consistent",
-               {"derived", match.consistent ? "every present source says " + agreed
-                                            : "sources absent or disagreeing"});
+    // Both four-way matches, by the one rule report and check use (version_consistency.hpp).
+    const Consistency verdict = judge_consistency(install);
+    doc.body["version"]["consistent"] = verdict.consistent;
+    doc.source("/version/consistent", {"derived", verdict.reason});
+    Json detail = json::consistency(install);
+    detail["rdmi_stack_match"] = json::version_match(install.stack_versions);
+    detail["contract_sources_match"] = json::version_match(install.contract_versions);
+    doc.extension["consistency"] = std::move(detail);
+}
+
+const InstalledFile* library_file(const InstallFacts& install, const std::string& name) {
+    for (const auto& lib : install.libraries) {
+        if (lib.name == name) return &lib;
+    }
+    return nullptr;
 }
 
 void libraries(Document& doc, const contract::ContractFacts& facts) {
@@ -58,6 +70,7 @@ void libraries(Document& doc, const contract::ContractFacts& facts) {
                {"pkg-config", facts.install.pc_dir.empty() ? "(no DOCA pkg-config directory)"
                                                            : facts.install.pc_dir});
     std::size_t i = 0;
+    Json extension = Json::array();
     for (const ModuleFacts* m : contract::public_libraries(facts.install)) {
         const std::string base = "/libraries/" + std::to_string(i++);
         doc.body["libraries"].push_back(
@@ -66,7 +79,25 @@ void libraries(Document& doc, const contract::ContractFacts& facts) {
                     {"pc_path", m->pc_path.empty() ? Json(nullptr) : Json(m->pc_path)}}));
         doc.source(base + "/installed", {"pkg-config", m->pc_path.empty() ? m->name : m->pc_path});
         if (!m->found && m->gap) doc.gap(base + "/pc_path", *m->gap);
+        // The contract has no version or library field; diff compares these.
+        const InstalledFile* lib = library_file(facts.install, m->name);
+        Json path = nullptr;
+        Json why = nullptr;
+        if (lib != nullptr && lib->present) {
+            path = lib->resolved.empty() ? lib->path : lib->resolved;
+        } else if (lib != nullptr) {
+            why = lib->gap ? lib->gap->message : lib->path + ": missing";
+        } else {
+            why = m->found ? "not looked up: only the RDMI stack's libraries are resolved"
+                           : m->name + " is not installed";
+        }
+        extension.push_back(object({{"pkg_config_name", m->name},
+                                    {"version", m->found ? Json(m->version) : Json(nullptr)},
+                                    {"library_path", std::move(path)},
+                                    {"library_path_missing", std::move(why)}},
+                                   4));
     }
+    doc.extension["libraries"] = std::move(extension);
 }
 
 void samples(Document& doc, const contract::ContractFacts& facts) {

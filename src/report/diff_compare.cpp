@@ -33,6 +33,18 @@ std::optional<std::string> identity(const Json& item, const Keys& keys) {
 }
 constexpr std::array<std::string_view, 3> kRunFields = {"generated_at", "snapshot_at",
                                                         "duration_ms"};
+// Members of x_rdmi_probe that are facts about the host, not about the run: compared even
+// without --all, so that a doca-dpa at another release shows in a diff of two env documents.
+constexpr std::array<std::string_view, 2> kComparedExtension = {"consistency", "libraries"};
+
+Json compared_extension(const Json& x) {
+    Json out = Json::object();
+    if (!x.is_object()) return out;
+    for (std::string_view key : kComparedExtension) {
+        if (auto it = x.find(key); it != x.end()) out[std::string(key)] = *it;
+    }
+    return out;
+}
 
 class Comparer {
   public:
@@ -83,6 +95,14 @@ class Comparer {
             if (ignored(key, top) || in_a.contains(key)) continue;
             changes_.push_back(Change{pointer + "/" + contract::escape_pointer_token(key),
                                       ChangeKind::added, std::nullopt, value});
+        }
+        // The contract's fields first, then the extension's host facts (the why behind them).
+        if (top && !options_.all) {
+            auto xa = a.find("x_rdmi_probe");
+            auto xb = b.find("x_rdmi_probe");
+            if (xa != a.end() && xb != b.end()) {
+                walk(compared_extension(*xa), compared_extension(*xb), "/x_rdmi_probe", false);
+            }
         }
     }
 
@@ -198,7 +218,8 @@ std::string_view to_string(ChangeKind kind) {
 
 std::vector<std::string> ignored_fields(const Options& options) {
     if (options.all) return {};
-    std::vector<std::string> out{"/x_rdmi_probe"};
+    std::vector<std::string> out{
+        "/x_rdmi_probe (all but /x_rdmi_probe/consistency and /x_rdmi_probe/libraries)"};
     for (auto field : kRunFields) out.emplace_back(field);
     return out;
 }

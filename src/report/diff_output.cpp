@@ -1,4 +1,6 @@
 // The diff document and its human rendering.
+#include <array>
+
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
 #include "report/diff_document.hpp"
@@ -12,14 +14,52 @@ Json input(const std::string& path, const std::optional<std::string>& document) 
     return json::object({{"path", path}, {"document", document ? Json(*document) : Json(nullptr)}});
 }
 
+// Scalars (check messages included) are shown whole; only objects and arrays are shortened.
 std::string short_value(const Json& value) {
     std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
     constexpr std::size_t kMax = 120;
-    if (text.size() > kMax) {
+    if (value.is_structured() && text.size() > kMax) {
         text.resize(kMax - 3);
         text += "...";
     }
     return text;
+}
+
+// Which cause a change belongs to. A DOCA version that moved explains the check verdicts it
+// flips, so versions are listed first, then the checks and verdicts, then everything else.
+enum class Cause { versions, checks, other };
+
+Cause cause_of(const std::string& pointer) {
+    // DOCA's versions, not the kernel's or the firmware's: /version/..., /doca_version, the
+    // report's stack_versions/contract_versions/consistency, a module's or library's /version.
+    auto has = [&](std::string_view part) { return pointer.find(part) != std::string::npos; };
+    if (pointer.starts_with("/version") || has("/doca_version") || has("stack_versions") ||
+        has("contract_versions") || has("/consistency") || pointer.ends_with("/version") ||
+        has("/library_path") || pointer.starts_with("/x_rdmi_probe/libraries"))
+        return Cause::versions;
+    if (pointer.starts_with("/checks") || pointer.starts_with("/summary") || pointer == "/result" ||
+        pointer.starts_with("/fix_plan"))
+        return Cause::checks;
+    return Cause::other;
+}
+
+constexpr std::array<std::pair<Cause, const char*>, 3> kCauses = {{
+    {Cause::versions, "DOCA versions and libraries"},
+    {Cause::checks, "check verdicts (often the effect of a version change)"},
+    {Cause::other, "everything else"},
+}};
+
+Json groups(const std::vector<Change>& changes) {
+    Json out = Json::array();
+    for (const auto& [cause, title] : kCauses) {
+        Json pointers = Json::array();
+        for (const auto& c : changes) {
+            if (cause_of(c.pointer) == cause) pointers.push_back(c.pointer);
+        }
+        if (!pointers.empty())
+            out.push_back(json::object({{"cause", title}, {"pointers", std::move(pointers)}}));
+    }
+    return out;
 }
 
 }  // namespace
@@ -42,6 +82,7 @@ Json to_json(const Outcome& outcome) {
          {"equal", outcome.changes.empty()},
          {"ignored", outcome.ignored},
          {"changes", std::move(changes)},
+         {"groups", groups(outcome.changes)},
          {"symbols", outcome.symbols ? to_json(*outcome.symbols) : Json(nullptr)}});
 }
 
@@ -52,20 +93,28 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                text::terminal_safe(*outcome.b_document) + ")";
     out += "\n  A: " + text::terminal_safe(outcome.a_path) +
            "\n  B: " + text::terminal_safe(outcome.b_path) + "\n\n";
-    for (const auto& c : outcome.changes) {
-        std::string row;
-        switch (c.kind) {
-            case ChangeKind::added:
-                row = "+ " + c.pointer + ": " + short_value(*c.b);
-                break;
-            case ChangeKind::removed:
-                row = "- " + c.pointer + ": " + short_value(*c.a);
-                break;
-            case ChangeKind::changed:
-                row = "~ " + c.pointer + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
-                break;
+    for (const auto& [cause, title] : kCauses) {
+        bool heading = false;
+        for (const auto& c : outcome.changes) {
+            if (cause_of(c.pointer) != cause) continue;
+            if (!heading) {
+                out += std::string(title) + ":\n";
+                heading = true;
+            }
+            std::string row;
+            switch (c.kind) {
+                case ChangeKind::added:
+                    row = "+ " + c.pointer + ": " + short_value(*c.b);
+                    break;
+                case ChangeKind::removed:
+                    row = "- " + c.pointer + ": " + short_value(*c.a);
+                    break;
+                case ChangeKind::changed:
+                    row = "~ " + c.pointer + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
+                    break;
+            }
+            out += text::wrap(style, "  " + text::terminal_safe(row), 0, 6) + "\n";
         }
-        out += text::wrap(style, text::terminal_safe(row), 0, 4) + "\n";
     }
     if (outcome.symbols) {
         const auto& v = *outcome.symbols;

@@ -2,9 +2,12 @@
 #include "report/json_report.hpp"
 
 #include "build_info.hpp"
+#include "core/fix_plan.hpp"
+#include "probes/device_choice.hpp"
 #include "report/contract_matrix.hpp"
 #include "report/devices_json.hpp"
 #include "report/symbols_json.hpp"
+#include "report/versions_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -35,20 +38,6 @@ Json module(const ModuleFacts& m) {
                    {"gap", optional_gap(m.gap)}});
 }
 
-Json version_match(const VersionMatch& match) {
-    Json sources = Json::array();
-    for (const auto& src : match.sources) {
-        Json entry = object({{"name", src.name}, {"raw", sourced(src.raw)}});
-        entry["normalized"] = src.version ? Json(src.version->to_string()) : Json(nullptr);
-        sources.push_back(std::move(entry));
-    }
-    return object({{"consistent", match.consistent},
-                   {"agreed", match.agreed ? Json(match.agreed->to_string()) : Json(nullptr)},
-                   {"absent", match.absent},
-                   {"disagreeing", match.disagreeing},
-                   {"sources", std::move(sources)}});
-}
-
 Json file(const InstalledFile& f) {
     return object({{"name", f.name},
                    {"path", f.path},
@@ -71,6 +60,31 @@ Json environment(const EnvironmentFacts& facts) {
                                     {"source", provenance({"env", v.name})}}));
     }
     return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
+}
+
+Json recommended_device(const Report& report) {
+    DeviceChoice choice;
+    if (report.devices) {
+        choice = recommend_device(*report.devices);
+    } else {
+        choice.reason = "the devices probe did not run";
+    }
+    return object({{"function", choice.function ? Json(*choice.function) : Json(nullptr)},
+                   {"rdma_device", string_or_null(choice.rdma_device)},
+                   {"reason", choice.reason},
+                   {"rule", std::string(kDeviceChoiceRule)}});
+}
+
+Json fix_plan(const std::vector<Check>& checks) {
+    Json steps = Json::array();
+    int number = 0;
+    for (const auto& step : plan_fixes(checks)) {
+        steps.push_back(object({{"step", ++number},
+                                {"action", step.action},
+                                {"resolves", step.resolves},
+                                {"fixes_failure", step.fixes_failure}}));
+    }
+    return steps;
 }
 
 }  // namespace
@@ -101,6 +115,7 @@ Json install(const InstallFacts& facts) {
                    {"doca_modules", std::move(doca_modules)},
                    {"stack_versions", version_match(facts.stack_versions)},
                    {"contract_versions", version_match(facts.contract_versions)},
+                   {"consistency", consistency(facts)},
                    {"include_dir", string_or_null(facts.include_dir)},
                    {"headers", files(facts.headers)},
                    {"libraries", files(facts.libraries)},
@@ -129,6 +144,8 @@ Json report(const Report& report) {
         report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
     if (report.environment) out["environment"] = environment(*report.environment);
     out["probe_errors"] = std::move(errors);
+    out["recommended_device"] = recommended_device(report);
+    out["fix_plan"] = fix_plan(report.checks);
     return out;
 }
 

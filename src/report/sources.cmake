@@ -20,6 +20,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/versions_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_style.cpp

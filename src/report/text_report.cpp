@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include "build_info.hpp"
+#include "core/fix_plan.hpp"
+#include "probes/device_choice.hpp"
 #include "report/devices_text.hpp"
 #include "report/terminal_text.hpp"
 
@@ -35,6 +37,25 @@ std::string report(const TextStyle& style, const Report& report) {
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
     out += render_checks(style, report.checks);
+    if (style.verbosity >= 0 && report.devices) {
+        const DeviceChoice choice = recommend_device(*report.devices);
+        out += "\n" +
+               wrap(style,
+                    "Recommended device for an RDMI DPA workload: " +
+                        (choice.function ? choice.reason : "none (" + choice.reason + ")"),
+                    0, 4) +
+               "\n";
+    }
+    if (const auto steps = plan_fixes(report.checks); style.verbosity >= 0 && !steps.empty()) {
+        out += "\nWhat to do (the step that resolves the most first):\n";
+        int number = 0;
+        for (const auto& step : steps) {
+            std::string ids;
+            for (const auto& id : step.resolves) ids += (ids.empty() ? "" : ", ") + id;
+            out += wrap(style, fmt::format("  {}. {}", ++number, step.action), 0, 5) + "\n" +
+                   wrap(style, "     resolves: " + ids, 0, 15) + "\n";
+        }
+    }
     if (style.verbosity >= 0) {
         const std::string timing = fmt::format(" in {:.1f} ms", report.run.duration_ms);
         std::string verdict = render_verdict(style, report.checks);

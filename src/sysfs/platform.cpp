@@ -2,6 +2,8 @@
 #include "sysfs/platform.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <set>
 
 #include "sysfs/attr_dir.hpp"
@@ -16,6 +18,40 @@ constexpr std::string_view kSysModule = "/sys/module";
 constexpr std::string_view kDevInfiniband = "/dev/infiniband";
 constexpr std::string_view kPlatformDevices = "/sys/bus/platform/devices";
 
+// The uname machine name of an ELF e_machine, for the architectures DOCA ships for.
+std::optional<std::string> machine_name(std::uint16_t e_machine) {
+    constexpr std::uint16_t kEmX8664 = 62;
+    constexpr std::uint16_t kEmAarch64 = 183;
+    if (e_machine == kEmX8664) return "x86_64";
+    if (e_machine == kEmAarch64) return "aarch64";
+    return std::nullopt;
+}
+
+// The architecture of a root without /proc: e_machine of the first of its shells that is an
+// ELF file (ELF header: magic, EI_DATA at byte 5, e_machine at bytes 18-19).
+std::optional<Sourced<std::string>> root_machine(const Fs& fs) {
+    constexpr std::size_t kHeader = 20;
+    for (const char* path : {"/bin/sh", "/usr/bin/sh", "/bin/bash", "/usr/bin/env"}) {
+        auto mapped = fs.map_file(path, std::size_t{64} << 20U);  // mapped: only 20 bytes read
+        if (!mapped) continue;
+        const std::string_view bytes = (*mapped)->bytes();
+        if (bytes.size() < kHeader || bytes.substr(0, 4) !=
+                                          "\x7f"
+                                          "ELF")
+            continue;
+        const auto lo = static_cast<unsigned char>(bytes[18]);
+        const auto hi = static_cast<unsigned char>(bytes[19]);
+        const bool big_endian = bytes[5] == 2;
+        const auto e_machine =
+            static_cast<std::uint16_t>(big_endian ? (lo << 8U) | hi : (hi << 8U) | lo);
+        if (auto name = machine_name(e_machine)) {
+            return Sourced<std::string>::of(
+                *name, Provenance{"file", std::string(path) + " (ELF e_machine)"});
+        }
+    }
+    return std::nullopt;
+}
+
 Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machine, const Fs& fs) {
     if (live) {
         return Sourced<std::string>::of(
@@ -24,7 +60,11 @@ Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machi
     }
     // Under --root, uname would describe the probing machine; the root's procfs copy does not.
     const AttrDir kernel(fs, "/proc/sys/kernel");
-    return kernel.get<std::string>(machine ? "arch" : "osrelease", parse_line);
+    auto value = kernel.get<std::string>(machine ? "arch" : "osrelease", parse_line);
+    if (!machine || value.ok()) return value;
+    // A captured or mounted root usually has no /proc: its own executables say what it runs on.
+    if (auto arch = root_machine(fs)) return *arch;
+    return value;
 }
 
 ModuleState module_state(const Fs& fs, std::string_view name,

@@ -28,6 +28,10 @@ ROOTS = {
     "both-empty": ("no-doca", "empty", None, "/opt/mellanox/doca"),
     "both-mismatch": ("contract-mismatch", "cx6dx", "malformed.json", "/opt/mellanox/doca"),
     "both-malformed": ("complete-3.2", "malformed", "valid.json", "/opt/mellanox/doca"),
+    # doca-dpa (.pc and library) from another release than the rest of the RDMI stack.
+    "both-dpa-mismatch": ("dpa-mismatch", "bf3-host-dpu", "valid.json", "/opt/mellanox/doca"),
+    # DPA-capable functions with ports down, an active port only on a ConnectX-6 Dx.
+    "both-split-devices": ("complete-3.3", "split-devices", "valid.json", "/opt/mellanox/doca"),
 }
 
 

@@ -3,6 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include "probes/install_parts.hpp"
+#include "probes/version_consistency.hpp"
+
 namespace rdmi::check {
 namespace {
 
@@ -112,12 +115,16 @@ TEST_CASE("no DOCA: the version gate skips; a partial stack fails") {
 
 TEST_CASE("an unreadable .pc skips instead of failing") {
     auto facts = install_of(kGood, "3.3.0105");
-    facts.stack_versions.sources[1].raw.gap = Gap{GapReason::permission_denied, "x: EACCES"};
+    // Unreadable: no text and no version, only the reason (a source with a version is present).
+    auto& verbs = facts.stack_versions.sources[1];
+    verbs.raw = Sourced<std::string>::missing({GapReason::permission_denied, "x: EACCES"}, {});
+    verbs.version.reset();
     Policy p;
     p.min_version = "3.2";
     auto check = only(install_gate(p, facts));
     CHECK(check.status == Status::skip);
-    CHECK(check.message.starts_with("doca-verbs.pc: x: EACCES"));
+    CHECK(check.message.starts_with("doca-verbs.pc: unreadable (x: EACCES)"));
+    CHECK(check.remediation == "rerun as a user who can read DOCA's pkg-config files");
 }
 
 TEST_CASE("module requirements") {
@@ -151,12 +158,35 @@ TEST_CASE("consistent-versions") {
     auto fail = only(install_gate(p, contract));
     CHECK(fail.status == Status::fail);
     CHECK(fail.message ==
-          "the DOCA version sources disagree: applications/VERSION says 3.2.1025 while the rest "
-          "say 3.3.0105");
+          "not consistent: DOCA version sources disagree: applications/VERSION is 3.2.1025 "
+          "while the rest say 3.3.0105");
+    // An absent applications/VERSION leaves the contract's match incomplete: not consistent,
+    // and not a failure either (skip), the same verdict env's version.consistent gives.
     auto lone = install_of(kGood, "3.3.0105");
-    lone.contract_versions.consistent = false;
-    lone.contract_versions.absent = {"applications/VERSION"};
-    CHECK(only(install_gate(p, lone)).status == Status::skip);
+    lone.contract_versions = install::match_versions(
+        {lone.stack_versions.sources[0], source("applications/VERSION", "")});
+    const auto skipped = only(install_gate(p, lone));
+    CHECK(skipped.status == Status::skip);
+    CHECK(skipped.message.find("applications/VERSION is absent") != std::string::npos);
+    CHECK_FALSE(judge_consistency(lone).consistent);
+}
+
+TEST_CASE("an unparseable .pc version: --min-version and --require-module both skip, quoting it") {
+    auto facts = install_of(kGood, "3.3.0105");
+    facts.stack[3].version = "3.3.0105-rc1~beta";
+    auto sources = facts.stack_versions.sources;
+    sources[3] = source("doca-rdmi.pc", "3.3.0105-rc1~beta");
+    facts.stack_versions = install::match_versions(sources);
+    Policy p;
+    p.min_version = "3.3";
+    p.modules = {ModuleRequirement{"doca-rdmi", ">=", "3.3"}};
+    const auto checks = install_gate(p, facts);
+    REQUIRE(checks.size() == 2);
+    for (const auto& check : checks) {
+        CHECK(check.status == Status::skip);
+        CHECK(check.message.find("'3.3.0105-rc1~beta' is not a DOCA version") != std::string::npos);
+    }
+    CHECK(checks[0].message.find("no DOCA install") == std::string::npos);
 }
 
 SymbolsFacts symbols_of() {
@@ -260,6 +290,32 @@ TEST_CASE("device, dpa and port-active") {
     CHECK(absent.status == Status::fail);
     CHECK(absent.message ==
           "no device mlx5_9 found (present: 0000:03:00.0 (mlx5_0), 0000:81:00.0 (mlx5_1))");
+}
+
+TEST_CASE("DPA and an active port must be on one device") {
+    auto facts = devices_of();
+    // The DPA-capable function's port goes down; another function without DPA has one up.
+    facts.summary[1].port_active = false;
+    facts.summary[1].port_state = "DOWN";
+    facts.summary[0].port_active = true;
+    facts.summary[0].port_state = "ACTIVE";
+    auto checks = devices_gate(hardware(std::nullopt, true, true), facts, false);
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0].status == Status::pass);
+    CHECK(checks[1].status == Status::fail);
+    CHECK(checks[1].message ==
+          "no device has both DPA and an ACTIVE port; the DPA-capable ones: 0000:81:00.0 "
+          "(mlx5_1) (no port is ACTIVE: mlx5_1 DOWN); an ACTIVE port only on 0000:03:00.0 "
+          "(mlx5_0), which has no DPA");
+    // Alone, --require-port-active still accepts any device's port.
+    CHECK(only(devices_gate(hardware(std::nullopt, false, true), facts, false)).status ==
+          Status::pass);
+    // Both on one device: pass, naming it.
+    facts.summary[1].port_active = true;
+    facts.summary[1].port_state = "ACTIVE";
+    checks = devices_gate(hardware(std::nullopt, true, true), facts, false);
+    CHECK(checks[1].status == Status::pass);
+    CHECK(checks[1].message == "DPA and an ACTIVE port on one device: 0000:81:00.0 (mlx5_1)");
 }
 
 TEST_CASE("unknown DPA and no PCI bus skip") {

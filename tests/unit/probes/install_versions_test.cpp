@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include "probes/install_parts.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi {
 namespace {
@@ -38,10 +39,11 @@ TEST_CASE("the odd one out is named, the majority wins") {
     CHECK(match.disagreeing == std::vector<std::string>{"doca-dpa.pc"});
 }
 
-TEST_CASE("absent sources are kept apart from disagreeing ones") {
+TEST_CASE("absent sources are kept apart from disagreeing ones, and the match is incomplete") {
     auto match =
         install::match_versions({present("a", "3.3.0105"), absent("b"), present("c", "3.3.0105")});
-    CHECK(match.consistent);
+    CHECK_FALSE(match.consistent);
+    CHECK(match_state(match) == MatchState::incomplete);
     CHECK(match.absent == std::vector<std::string>{"b"});
     CHECK(match.disagreeing.empty());
 }

@@ -1,4 +1,5 @@
 target_sources(rdmi_probe_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/device_choice_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/environment_test.cpp
@@ -13,5 +14,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_trace_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_consistency_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wire_json_test.cpp
 )

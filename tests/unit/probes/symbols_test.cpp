@@ -310,4 +310,61 @@ TEST_CASE("loader-path is a failure for a module, information for --lib") {
     CHECK(find("symbols-exported").status == Status::info);
 }
 
+TEST_CASE("declared but not exported by a library of the same release: not a mixed install") {
+    SymbolsFacts facts;
+    facts.module = "doca-rdmi";
+    facts.module_version = "3.3.0047";
+    facts.library.path = "/opt/lib/libdoca_rdmi.so";
+    facts.library.real_path = "/opt/lib/libdoca_rdmi.so.3.3.0047";
+    facts.library.soname = "libdoca_rdmi.so.3";
+    facts.audit.headers_scanned = true;
+    facts.audit.declared_not_exported = {"doca_rdmi_connection_get_app_rq_info"};
+    SymbolVerdict verdict;
+    verdict.name = "doca_rdmi_connection_get_app_rq_info";
+    verdict.declared = true;
+    verdict.evidence.push_back({EvidenceSource::header, Stability::experimental,
+                                "DOCA_EXPERIMENTAL", "doca_rdmi_connection.h:212", true});
+    facts.audit.symbols = {verdict};
+    auto exported = [&] {
+        const auto checks = symbols_checks(facts);
+        const auto it = std::find_if(checks.begin(), checks.end(),
+                                     [](const Check& c) { return c.id == "symbols-exported"; });
+        REQUIRE(it != checks.end());
+        return *it;
+    };
+    Check same = exported();
+    CHECK(same.status == Status::fail);
+    CHECK(same.message.find("doca_rdmi_connection_get_app_rq_info (doca_rdmi_connection.h:212)") !=
+          std::string::npos);
+    CHECK(same.remediation.find("different DOCA releases") == std::string::npos);
+    CHECK(same.remediation.find("the header is ahead of the implementation") != std::string::npos);
+    CHECK(same.remediation.find("DOCA 3.3.0047") != std::string::npos);
+    // Another release on the library's side: then the mixed install is the likely cause.
+    facts.library.real_path = "/opt/lib/libdoca_rdmi.so.3.2.1025";
+    CHECK(exported().remediation.find("different DOCA releases") != std::string::npos);
+}
+
+TEST_CASE("sources that disagree: the binary's classification wins and the rule is stated") {
+    SymbolsFacts facts;
+    facts.library.path = "/opt/lib/libdoca_rdmi.so";
+    facts.audit.disagreements = {"doca_rdmi_poster_post"};
+    SymbolVerdict verdict;
+    verdict.name = "doca_rdmi_poster_post";
+    verdict.stability = Stability::experimental;
+    verdict.sources_agree = false;
+    verdict.evidence.push_back(
+        {EvidenceSource::header, Stability::stable, "DOCA_STABLE", "doca_rdmi_poster.h:40", true});
+    verdict.evidence.push_back({EvidenceSource::version_node, Stability::experimental,
+                                "EXPERIMENTAL", "libdoca_rdmi.so.3", true});
+    facts.audit.symbols = {verdict};
+    for (const auto& c : symbols_checks(facts)) {
+        if (c.id != "symbols-agreement") continue;
+        CHECK(c.status == Status::info);
+        CHECK(c.message.find("doca_rdmi_poster_post is experimental though its header says "
+                             "DOCA_STABLE") != std::string::npos);
+        CHECK(c.message.find("decides what the loader binds") != std::string::npos);
+        CHECK(c.remediation.find("ship as the binary says") != std::string::npos);
+    }
+}
+
 }  // namespace rdmi

@@ -126,4 +126,27 @@ TEST_CASE("scan_platform: built-in modules and a missing or broken /proc") {
     CHECK(p.hugetlbfs_mounts.gap->message == "/proc/mounts: line 1: not a mount entry");
 }
 
+TEST_CASE("scan_platform: a captured root without /proc takes its architecture from its shell") {
+    test::TempTree tree;
+    // An ELF header (64-bit, little-endian) whose e_machine is 183, EM_AARCH64.
+    std::string header(
+        "\x7f"
+        "ELF\x02\x01\x01",
+        7);
+    header.resize(18, '\0');
+    header += std::string("\xb7\x00", 2);
+    header.resize(64, '\0');
+    tree.write("/usr/bin/sh", header, 0755);
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    PlatformFacts p = scan_platform(*fs, std::nullopt);
+    CHECK(p.architecture.value == "aarch64");
+    CHECK(p.architecture.source.ref == "/usr/bin/sh (ELF e_machine)");
+
+    // Not an ELF file, or a machine DOCA does not ship for: no answer, the /proc gap stays.
+    tree.write("/usr/bin/sh", "#!/bin/dash\n", 0755);
+    p = scan_platform(*fs, std::nullopt);
+    CHECK(p.architecture.gap->reason == GapReason::not_found);
+}
+
 }  // namespace rdmi::sysfs

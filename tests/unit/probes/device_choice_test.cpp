@@ -1,0 +1,55 @@
+// Tests for recommend_device(): qualification, the tie rule, and the reason when none qualifies.
+#include "probes/device_choice.hpp"
+
+#include <doctest/doctest.h>
+
+namespace rdmi {
+namespace {
+
+DeviceSummary row(const std::string& function, const std::string& kind, sysfs::DpaSupport dpa,
+                  bool active, std::vector<std::string> rdma = {"mlx5_x"}) {
+    DeviceSummary r;
+    r.function = function;
+    r.kind = kind;
+    r.rdma_devices = std::move(rdma);
+    r.port_active = active;
+    r.port_state = active ? "ACTIVE" : "DOWN";
+    r.dpa = Sourced<sysfs::DpaCapability>::of({dpa, ""}, {});
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("the qualified PF wins over a qualified VF and SF, then the lowest name") {
+    DevicesFacts facts;
+    facts.summary = {row("0000:03:00.3", "VF", sysfs::DpaSupport::yes, true),
+                     row("mlx5_core.sf.2", "SF", sysfs::DpaSupport::yes, true),
+                     row("0000:03:00.1", "PF", sysfs::DpaSupport::yes, true, {"mlx5_1"}),
+                     row("0000:03:00.0", "PF", sysfs::DpaSupport::yes, false)};
+    const auto choice = recommend_device(facts);
+    REQUIRE(choice.function.has_value());
+    CHECK(*choice.function == "0000:03:00.1");
+    CHECK(choice.rdma_device == "mlx5_1");
+    CHECK(choice.reason.find("2 other function(s) also qualify") != std::string::npos);
+}
+
+TEST_CASE("none qualifies: each function's shortfall is named") {
+    DevicesFacts facts;
+    facts.summary = {row("0000:03:00.0", "PF", sysfs::DpaSupport::yes, false),
+                     row("0000:3b:00.0", "PF", sysfs::DpaSupport::no, true),
+                     row("0000:81:00.0", "PF", sysfs::DpaSupport::yes, false, {})};
+    const auto choice = recommend_device(facts);
+    CHECK_FALSE(choice.function.has_value());
+    CHECK(choice.reason ==
+          "none qualifies: 0000:03:00.0: no ACTIVE port (DOWN); 0000:3b:00.0: no DPA; "
+          "0000:81:00.0: no RDMA device (mlx5_ib not bound)");
+    // Hundreds of VFs: the reason stays one bounded line.
+    for (int i = 0; i < 17; ++i)
+        facts.summary.push_back(
+            row("0000:81:01." + std::to_string(i), "VF", sysfs::DpaSupport::no, true));
+    CHECK(recommend_device(facts).reason.ends_with("; and 12 more"));
+    facts.pci_bus_present = false;
+    CHECK(recommend_device(facts).reason.find("no /sys/bus/pci/devices") != std::string::npos);
+}
+
+}  // namespace rdmi
