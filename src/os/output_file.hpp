@@ -1,4 +1,5 @@
-// Writing a file atomically: a temporary file beside it, fsync, rename.
+// Writing the document to --output: the only file the probe ever writes, and never anything
+// it must not replace.
 #pragma once
 
 #include <string>
@@ -8,8 +9,17 @@
 
 namespace rdmi {
 
-/// Replaces `path` with `content` so that readers see the old file or the new one, never a
-/// partial one. The only file the probe ever writes (--output).
-Result<bool> atomic_write(const std::string& path, std::string_view content);
+/// Writes `content` to `path` by what `path` is (following symbolic links):
+///   missing            a new regular file, mode 0644 less the umask, created atomically
+///                      (a temporary file beside it, fsync, rename that never replaces)
+///   regular file       replaced atomically in its own directory; it keeps its mode and
+///                      owner. A link to a regular file: the target is replaced, the link
+///                      stays. A file with several hard links is rewritten in place.
+///   character device, FIFO, socket
+///                      opened (a socket: connected) and written in place, never replaced
+///   directory, block device, a link to nothing
+///                      refused: a Gap naming the path and why
+/// Readers see the old file or the new one, never a partial one (regular files).
+Result<bool> write_output_file(const std::string& path, std::string_view content);
 
 }  // namespace rdmi
