@@ -14,6 +14,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "os/child_groups.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -89,7 +90,7 @@ void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
         while (true) ::pause();
     }
     const std::string message = timeout_message(timeout_s_, activity::snapshot());
-    write_all(STDERR_FILENO, "rdmi-probe: " + message + "\n");
+    write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");
     if (json_) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
     ::_exit(kExitUsage);
 }
