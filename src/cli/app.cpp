@@ -1,6 +1,7 @@
 // CLI wiring: global options, the subcommand table, parse errors, the never-crash boundary.
 #include "cli/app.hpp"
 
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/interrupt.hpp"
 #include "os/fs.hpp"
 #include "report/terminal_text.hpp"
 
@@ -48,7 +50,8 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
                    "write the document to FILE (atomically) instead of stdout")
         ->type_name("FILE");
     app.add_option("--root", opts.root,
-                   "probe a mounted root file system; nothing is loaded or run")
+                   "probe a mounted root file system (any --root, / included, is static: nothing "
+                   "is loaded or run; without --root the probe is live)")
         ->type_name("DIR")
         ->default_str("/");
     app.add_option("--doca-prefix", opts.doca_prefix,
@@ -80,6 +83,10 @@ bool wants_json(int argc, const char* const* argv) {
 }
 
 int fail_usage(bool json, std::string message) {
+    // A signal being handled writes the run's last words; this one yields.
+    if (!claim_output(OutputOwner::document)) {
+        while (true) ::pause();
+    }
     // One line, whatever the exception text held; a user-named path is escaped like every
     // human output.
     for (char& c : message) {
@@ -140,7 +147,7 @@ void write_out_of_memory_document() noexcept {
     // NOLINTBEGIN(cert-err33-c)
     std::fputs("{\n  \"schema\": \"", stdout);
     std::fputs(kErrorSchemaId, stdout);
-    std::fputs("\",\n  \"schema_version\": \"1.0.0\",\n  \"tool\": {\n    \"name\": \"", stdout);
+    std::fputs("\",\n  \"schema_version\": \"1.1.0\",\n  \"tool\": {\n    \"name\": \"", stdout);
     std::fputs(build_info::kToolName, stdout);
     std::fputs("\",\n    \"version\": \"", stdout);
     std::fputs(build_info::kVersion, stdout);
@@ -205,6 +212,9 @@ int run_unguarded(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         return fail_usage(json, std::string(e.what()) + " (see --help)");
     }
+    // Live is the absence of --root: "--root /" (or "/.", "//", "/tmp/..") is a static probe.
+    opts.root_given = app.count("--root") > 0;
+    install_interrupt_handlers(opts.json);
     Command* chosen = commands.front().get();
     for (auto& [sub, command] : subs) {
         if (sub->parsed()) chosen = command;

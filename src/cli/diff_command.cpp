@@ -70,8 +70,11 @@ class DiffCommand final : public Command {
         const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
                                                        : diff::to_text(session.style(), outcome);
         if (auto written = session.options().json ? session.emit(out) : session.emit_text(out);
-            !written)
-            return fail(session, written.gap().message);
+            !written) {
+            // emit() has reported it (stderr, and the error document with --json).
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
         return outcome.changes.empty() ? kExitOk : kExitFailed;
     }
 

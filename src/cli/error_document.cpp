@@ -10,7 +10,7 @@ namespace rdmi::cli {
 std::string error_document(const std::string& message, int exit_code) {
     nlohmann::ordered_json doc{
         {"schema", kErrorSchemaId},
-        {"schema_version", "1.0.0"},
+        {"schema_version", "1.1.0"},
         {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
         {"error", {{"message", message}, {"exit_code", exit_code}}}};
     // Replace invalid UTF-8 (a file name from a broken tree) rather than throw.

@@ -19,6 +19,9 @@ inline constexpr const char* kExitCodeHelp =
     "  0  everything checked passed (read-only subcommands: the document was produced)\n"
     "  1  a check failed\n"
     "  2  usage error, unreadable input (also a run that overran --timeout), or internal error\n"
-    "  3  nothing failed, but something could not be checked (skip)\n";
+    "  3  nothing failed, but something could not be checked (skip)\n"
+    "  129, 130, 131, 143  ended by SIGHUP, SIGINT, SIGQUIT, SIGTERM (children killed;\n"
+    "                      --json: error document)\n"
+    "  141  stdout closed before the document was written (SIGPIPE); nothing on stderr\n";
 
 }  // namespace rdmi::cli

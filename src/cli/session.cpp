@@ -14,8 +14,11 @@
 #include <ctime>
 #include <filesystem>
 
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/interrupt.hpp"
 #include "cli/terminal_progress.hpp"
-#include "os/atomic_write.hpp"
+#include "os/output_file.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
@@ -78,7 +81,7 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
 }
 
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
-    auto fs = RootedFs::open(options.root);
+    auto fs = RootedFs::open(options.root, RootedFs::Resolution::kernel, !options.root_given);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
     // The root is opened O_PATH, which needs no permission on it: a root the user cannot list
     // or search would read as an empty machine ("DOCA does not exist"). It is bad input.
@@ -132,9 +135,26 @@ Result<bool> Session::emit(const std::string& document) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
     watchdog_->disarm();
-    if (!options_.output.empty()) return atomic_write(options_.output, document);
+    // An interrupt being handled writes the run's last words instead.
+    if (!claim_output(OutputOwner::document)) {
+        while (true) ::pause();
+    }
+    if (!options_.output.empty()) {
+        auto written = write_output_file(options_.output, document);
+        // The document could not go to --output; in --json mode the error document still
+        // reaches stdout, as for every other error.
+        if (!written && options_.json) {
+            const std::string error = error_document(written.gap().message, kExitUsage);
+            std::fwrite(error.data(), 1, error.size(), stdout);  // NOLINT(cert-err33-c)
+            std::fflush(stdout);                                 // NOLINT(cert-err33-c)
+        }
+        return written;
+    }
+    errno = 0;
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
         std::fflush(stdout) != 0) {
+        // The reader went away (`rdmi-probe --json | head -1`): nothing to say, to no one.
+        if (errno == EPIPE) ::_exit(kExitBrokenPipe);
         return make_gap(GapReason::error, "stdout: write failed");
     }
     return true;

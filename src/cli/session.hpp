@@ -25,6 +25,7 @@ struct GlobalOptions {
     bool json = false;
     std::string output;
     std::string root = "/";
+    bool root_given = false;  ///< --root was on the command line: static, whatever it names
     std::string doca_prefix;
     double timeout_s = 10.0;
     int verbose = 0;

@@ -15,4 +15,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/watchdog.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/interrupt.cpp
 )

@@ -12,6 +12,8 @@
 
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/interrupt.hpp"
+#include "os/child_groups.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
@@ -49,7 +51,12 @@ std::string timeout_message(double timeout_s, const activity::Snapshot& activity
 }
 
 Watchdog::Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json)
-    : timeout_s_(timeout_s), json_(json), thread_([this, deadline] { watch(deadline); }) {}
+    : timeout_s_(timeout_s), json_(json) {
+    // One watchdog per run: the run's final output has no owner yet (in one process, runs
+    // follow each other in the tests).
+    reset_output_owner();
+    thread_ = std::thread([this, deadline] { watch(deadline); });
+}
 
 Watchdog::~Watchdog() {
     disarm();
@@ -68,11 +75,19 @@ void Watchdog::disarm() {
 }
 
 void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
+    // Interrupts are handled on the main thread, where children are started.
+    block_interrupts_in_this_thread();
     {
         std::unique_lock lock(mutex_);
         wake_.wait_until(lock, deadline, [this] { return state_ != State::armed; });
         if (state_ != State::armed) return;
         state_ = State::fired;
+    }
+    kill_child_groups();
+    remove_pending_file();
+    // A signal handler already ending the run writes its own words.
+    if (!claim_output(OutputOwner::watchdog)) {
+        while (true) ::pause();
     }
     const std::string message = timeout_message(timeout_s_, activity::snapshot());
     write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");

@@ -80,9 +80,9 @@ class Fs {
     /// The root directory on the host ("/" for the live system).
     [[nodiscard]] virtual const std::string& root() const = 0;
 
-    /// True only for the live root "/": live calls (dlopen, subprocesses, device opens) are
-    /// allowed.
-    [[nodiscard]] bool is_live() const { return root() == "/"; }
+    /// True when live calls (dlopen, subprocesses, device opens) are allowed: the root is "/"
+    /// and was not named with --root (any explicit --root, "/" included, is static).
+    [[nodiscard]] virtual bool is_live() const { return root() == "/"; }
 
     /// True when `path` exists (following links).
     [[nodiscard]] bool exists(std::string_view path) const { return stat(path).ok(); }

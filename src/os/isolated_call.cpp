@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <cstring>
 #include <exception>
 
+#include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
 
 namespace rdmi {
@@ -54,16 +56,33 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     std::array<int, 2> fds{-1, -1};
     if (::pipe2(fds.data(), O_CLOEXEC) != 0) return gap_from_errno(what, errno);
     std::fflush(nullptr);  // NOLINT(cert-err33-c): nothing buffered may be written twice
-    const pid_t pid = ::fork();
+    pid_t pid = 0;
+    const pid_t parent = ::getpid();
+    {
+        // Registered before any interrupt handler can run, so a signal never orphans it.
+        const InterruptBlock block;
+        pid = ::fork();
+        if (pid == 0) {
+            // Its own process group: a terminal's ^C reaches the probe alone, which ends the
+            // group (anything a vendor library started in it included).
+            ::setpgid(0, 0);
+            // A probe killed outright (SIGKILL, no handler) still takes this child with it.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(1);  // the parent is already gone
+            reset_interrupts_in_child();
+            ::close(fds[0]);
+            child_main(fds[1], work);
+        }
+        if (pid > 0) {
+            ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
+            register_child_group(pid);
+        }
+    }
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
         ::close(fds[1]);
         return gap_from_errno(what, err);
-    }
-    if (pid == 0) {
-        ::close(fds[0]);
-        child_main(fds[1], work);
     }
     ::close(fds[1]);
     std::string data;
@@ -88,10 +107,20 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     ::close(fds[0]);
     int status = 0;
     if (timed_out) {
+        ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
+    } else {
+        // Wait for the child without reaping it (its pid keeps the group id reserved), then end
+        // whatever it left behind in its group.
+        siginfo_t info{};
+        while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 &&
+               errno == EINTR) {
+        }
+        ::kill(-pid, SIGKILL);
     }
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    unregister_child_group(pid);
     if (timed_out) {
         return make_gap(GapReason::timeout,
                         std::string(what) + ": did not return before the deadline");

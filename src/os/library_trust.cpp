@@ -21,7 +21,10 @@ std::string octal(unsigned mode) {
     return out;
 }
 
-std::optional<Gap> check_chain(const std::string& file) {
+// Walks `file` and every directory above it. With `strict_leaf`, the first entry (a directory
+// that a loader searches) must not be writable by group or others even when sticky: anyone may
+// create the file that would win there.
+std::optional<Gap> check_chain(const std::string& file, bool strict_leaf = false) {
     const uid_t user = ::getuid();
     auto trusted_owner = [user](uid_t uid) { return uid == 0 || uid == user; };
     std::string path = file;
@@ -35,17 +38,18 @@ std::optional<Gap> check_chain(const std::string& file) {
         }
         const bool group_or_other_writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
         if (!trusted_owner(st.st_uid)) {
-            return Gap{GapReason::untrusted, path + ": owned by uid " + std::to_string(st.st_uid) +
-                                                 ", not by root or the invoking user"};
+            return Gap{GapReason::untrusted,
+                       path + ": owned by uid " + std::to_string(st.st_uid) +
+                           ", not by root or the invoking user (fix: chown root " + path + ")"};
         }
-        const bool sticky_ok =
-            S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 && child_trusted_owner;
+        const bool sticky_ok = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 &&
+                               child_trusted_owner && !(first && strict_leaf);
         // Symbolic links' own mode bits are meaningless (always 0777); their directory counts.
         if (group_or_other_writable && !sticky_ok && !S_ISLNK(st.st_mode)) {
             return Gap{GapReason::untrusted,
                        path + ": writable by " +
                            ((st.st_mode & S_IWOTH) != 0 ? "others" : "its group") + " (mode " +
-                           octal(st.st_mode & 07777U) + ")"};
+                           octal(st.st_mode & 07777U) + "; fix: chmod go-w " + path + ")"};
         }
         child_trusted_owner = trusted_owner(st.st_uid);
         if (path == "/") return std::nullopt;
@@ -55,7 +59,32 @@ std::optional<Gap> check_chain(const std::string& file) {
     }
 }
 
+std::string real_or_empty(const std::string& path) {
+    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+    return real ? std::string(real.get()) : std::string();
+}
+
 }  // namespace
+
+std::optional<Gap> check_search_dir_trust(const std::string& dir) {
+    if (dir.empty() || dir.front() != '/') {
+        return Gap{GapReason::untrusted, "'" + dir + "': a relative library search directory"};
+    }
+    // A missing directory is as good as its nearest existing ancestor: whoever can write
+    // there can create it, and the file inside.
+    std::string existing = dir;
+    struct stat st {};
+    while (::lstat(existing.c_str(), &st) != 0 && existing != "/") {
+        existing = std::string(dir_name(existing));
+    }
+    if (auto gap = check_chain(existing, true)) {
+        if (existing != dir) gap->message += " (" + dir + " does not exist; it could be created)";
+        return gap;
+    }
+    const std::string real = real_or_empty(existing);
+    if (!real.empty() && real != existing) return check_chain(real, true);
+    return std::nullopt;
+}
 
 std::optional<Gap> check_library_trust(const std::string& path) {
     if (path.empty() || path.front() != '/') {

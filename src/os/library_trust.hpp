@@ -15,4 +15,11 @@ namespace rdmi {
 /// or the invoking user. Otherwise a Gap (reason `untrusted`) naming the offending path.
 std::optional<Gap> check_library_trust(const std::string& path);
 
+/// Returns nullopt when the loader may search directory `dir`: it (or, when missing, its
+/// nearest existing ancestor) is owned by root or the invoking user and not writable by group
+/// or others, sticky or not, and the directories above it pass the rule of
+/// check_library_trust(); the same for its real path. Otherwise a Gap (reason `untrusted`)
+/// naming the offending directory and the fix.
+std::optional<Gap> check_search_dir_trust(const std::string& dir);
+
 }  // namespace rdmi

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
 
 namespace rdmi {
@@ -37,6 +38,18 @@ void kill_and_reap(pid_t pid) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
+    unregister_child_group(pid);
+}
+
+// The leader has exited (a zombie keeps its pid, so the group id cannot be reused yet): end
+// whatever it left running in its group, then reap it.
+int end_group_and_reap(pid_t pid) {
+    ::kill(-pid, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    unregister_child_group(pid);
+    return status;
 }
 
 }  // namespace
@@ -62,9 +75,13 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const De
     posix_spawnattr_setpgroup(&attr, 0);
     sigset_t defaults;
     sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
     posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setflags(
+        &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
 
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
@@ -74,7 +91,13 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const De
     std::array<char*, 3> envp{const_cast<char*>("PATH=/usr/sbin:/usr/bin:/sbin:/bin"),
                               const_cast<char*>("LC_ALL=C"), nullptr};
     pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, args.data(), envp.data());
+    int rc = 0;
+    {
+        // A signal handled between the spawn and the registration would miss this group.
+        const InterruptBlock block;
+        rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, args.data(), envp.data());
+        if (rc == 0) register_child_group(pid);
+    }
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (rc != 0) return gap_from_errno(program, rc);
@@ -114,9 +137,18 @@ Result<ProcessOutput> run_process(const std::vector<std::string>& argv, const De
     // Both streams closed; the process is exiting (or detached its output). Still bounded.
     int status = 0;
     while (true) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        if (done == pid) break;
-        if (done < 0 && errno != EINTR) return gap_from_errno(program, errno);
+        siginfo_t info{};
+        const int done =
+            ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+        if (done == 0 && info.si_pid == pid) {
+            status = end_group_and_reap(pid);
+            break;
+        }
+        if (done < 0 && errno != EINTR) {
+            const int wait_errno = errno;
+            kill_and_reap(pid);
+            return gap_from_errno(program, wait_errno);
+        }
         if (deadline.expired()) {
             kill_and_reap(pid);
             return make_gap(GapReason::timeout, program + ": did not exit before the deadline");

@@ -206,7 +206,7 @@ std::string_view dir_name(std::string_view path) {
     return path.substr(0, slash);
 }
 
-Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution) {
+Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution, bool live_allowed) {
     if (root.empty()) return make_gap(GapReason::error, "empty path");
     std::unique_ptr<char, decltype(&std::free)> canonical(::realpath(root.c_str(), nullptr),
                                                           &std::free);
@@ -215,15 +215,16 @@ Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution) 
     if (::stat(canonical.get(), &st) != 0) return gap_from_errno(root, errno);
     if (!S_ISDIR(st.st_mode)) return make_gap(GapReason::error, root + ": not a directory");
     const std::string path = canonical.get();
-    if (path == "/" || resolution == Resolution::userspace) return RootedFs(path, nullptr);
+    if (path == "/" || resolution == Resolution::userspace)
+        return RootedFs(path, nullptr, live_allowed && path == "/");
     const int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return gap_from_errno(root, errno);
     auto root_fd = std::make_shared<RootFd>(fd);
     // Kernels before 5.6 lack openat2 (ENOSYS); some container seccomp profiles refuse it (EPERM).
     const long probe = openat2_in_root(fd, "/", O_PATH);
-    if (probe < 0) return RootedFs(path, nullptr);
+    if (probe < 0) return RootedFs(path, nullptr, live_allowed && path == "/");
     ::close(static_cast<int>(probe));
-    return RootedFs(path, std::move(root_fd));
+    return RootedFs(path, std::move(root_fd), live_allowed && path == "/");
 }
 
 Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_last) const {
@@ -232,7 +233,7 @@ Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_la
     }
     if (!follow_last) flags |= O_NOFOLLOW;
     int fd = -1;
-    if (is_live()) {
+    if (root_ == "/") {
         fd = ::open(std::string(path).c_str(), flags | O_CLOEXEC);
     } else if (root_fd_) {
         fd = static_cast<int>(openat2_in_root(root_fd_->fd, path, flags));
@@ -247,7 +248,7 @@ Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_la
 }
 
 Result<std::string> RootedFs::host_path(std::string_view path) const {
-    if (is_live()) {
+    if (root_ == "/") {
         if (path.empty() || path.front() != '/')
             return make_gap(GapReason::error, std::string(path) + ": not an absolute path");
         return std::string(path);
@@ -361,7 +362,7 @@ Result<std::string> RootedFs::read_link(std::string_view path) const {
 
 Result<std::string> RootedFs::real_path(std::string_view path) const {
     const activity::Scope doing(activity::Kind::examining, path);
-    if (is_live()) {
+    if (root_ == "/") {
         std::unique_ptr<char, decltype(&std::free)> canonical(
             ::realpath(std::string(path).c_str(), nullptr), &std::free);
         if (!canonical) return gap_from_errno(path, errno);

@@ -19,9 +19,12 @@ class RootedFs final : public Fs {
         userspace,  ///< one lstat per component (os/path_resolver.hpp)
     };
 
-    /// Opens a view below `root`. Fails when `root` is not an existing directory.
+    /// Opens a view below `root`. Fails when `root` is not an existing directory. The view is
+    /// live (is_live()) only when `root` resolves to "/" and `live_allowed` holds: an explicit
+    /// --root is static even when it names "/".
     static Result<RootedFs> open(const std::string& root,
-                                 Resolution resolution = Resolution::kernel);
+                                 Resolution resolution = Resolution::kernel,
+                                 bool live_allowed = true);
 
     [[nodiscard]] Result<std::string> read_file(
         std::string_view path, std::size_t max_bytes = kDefaultReadCap) const override;
@@ -33,14 +36,15 @@ class RootedFs final : public Fs {
     [[nodiscard]] Result<std::string> real_path(std::string_view path) const override;
     [[nodiscard]] Result<std::string> host_path(std::string_view path) const override;
     [[nodiscard]] const std::string& root() const override { return root_; }
+    [[nodiscard]] bool is_live() const override { return live_; }
 
     /// True when paths are resolved by the kernel (openat2 worked when the root was opened).
     [[nodiscard]] bool kernel_resolution() const { return root_fd_ != nullptr; }
 
   private:
     struct RootFd;
-    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd)
-        : root_(std::move(root)), root_fd_(std::move(root_fd)) {}
+    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
+        : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {}
 
     /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
     /// `follow_last` is false. Returns a file descriptor the caller must close.
@@ -48,6 +52,7 @@ class RootedFs final : public Fs {
 
     std::string root_;                 ///< canonical absolute host path, "/" for the live system
     std::shared_ptr<RootFd> root_fd_;  ///< O_PATH descriptor of the root when using openat2
+    bool live_ = false;                ///< live calls allowed (root "/" not named by --root)
 };
 
 }  // namespace rdmi

@@ -1,12 +1,15 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/activity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
   ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/atomic_write.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/elf_dynamic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp

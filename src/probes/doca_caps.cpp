@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "os/isolated_call.hpp"
-#include "os/library_trust.hpp"
+#include "probes/load_trust.hpp"
 #include "probes/wire_json.hpp"
 
 namespace rdmi {
@@ -95,14 +95,10 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
             facts.library_gaps.push_back(host.gap());
             continue;
         }
-        if (auto untrusted = check_library_trust(*host)) {
-            if (!ctx.allow_untrusted_libs) {
-                facts.library_gaps.push_back(
-                    Gap{GapReason::untrusted, untrusted->message + "; not loaded"});
-                continue;
-            }
-            ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", *host,
-                         untrusted->message);
+        if (auto untrusted = refuse_untrusted_load(ctx, *host, LoadKind::library)) {
+            facts.library_gaps.push_back(
+                Gap{GapReason::untrusted, untrusted->message + "; not loaded"});
+            continue;
         }
         trusted.push_back(*host);
     }

@@ -5,8 +5,8 @@
 
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
-#include "os/library_trust.hpp"
 #include "probes/install_parts.hpp"
+#include "probes/load_trust.hpp"
 #include "probes/tool_runner.hpp"
 #include "probes/version_consistency.hpp"
 
@@ -43,13 +43,9 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
                                              from);
     }
     from.ref = "doca_version_runtime() in " + lib->path;
-    if (auto untrusted = check_library_trust(lib->path)) {
-        if (!ctx.allow_untrusted_libs) {
-            return Sourced<std::string>::missing(
-                Gap{GapReason::untrusted, untrusted->message + "; not loaded"}, from);
-        }
-        ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", lib->path,
-                     untrusted->message);
+    if (auto untrusted = refuse_untrusted_load(ctx, lib->path, LoadKind::library)) {
+        return Sourced<std::string>::missing(
+            Gap{GapReason::untrusted, untrusted->message + "; not loaded"}, from);
     }
     const std::string path = lib->path;
     auto result = run_isolated(

@@ -4,8 +4,8 @@
 
 #include <chrono>
 
-#include "os/library_trust.hpp"
 #include "probes/install.hpp"
+#include "probes/load_trust.hpp"
 #include "probes/loopback_run.hpp"
 
 namespace rdmi {
@@ -93,14 +93,10 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
         }
         auto host = ctx.fs.host_path(*found);
         const std::string path = host ? *host : *found;
-        if (auto untrusted = check_library_trust(path)) {
-            if (!ctx.allow_untrusted_libs) {
-                return stop("locate-libraries", StepOutcome::skip,
-                            untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
-                            ms_since(start));
-            }
-            ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", path,
-                         untrusted->message);
+        if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::library)) {
+            return stop("locate-libraries", StepOutcome::skip,
+                        untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
+                        ms_since(start));
         }
         paths.push_back(path);
     }
@@ -124,14 +120,10 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
         return stop("locate-plugin", StepOutcome::skip, "no DPA plugin: " + info.gap().message,
                     ms_since(start));
     }
-    if (auto untrusted = check_library_trust(options.plugin_path)) {
-        if (!ctx.allow_untrusted_libs) {
-            return stop("locate-plugin", StepOutcome::skip,
-                        untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
-                        ms_since(start));
-        }
-        ctx.log.warn("loading untrusted plugin {} because of --allow-untrusted-libs ({})",
-                     options.plugin_path, untrusted->message);
+    if (auto untrusted = refuse_untrusted_load(ctx, options.plugin_path, LoadKind::library)) {
+        return stop("locate-plugin", StepOutcome::skip,
+                    untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
+                    ms_since(start));
     }
     verdict.steps.push_back(LoopbackStep{
         "locate-plugin", 0, StepOutcome::pass, ms_since(start), options.plugin_path, {}});

@@ -7,7 +7,7 @@
 #include <algorithm>
 
 #include "elf/elf_reader.hpp"
-#include "os/library_trust.hpp"
+#include "probes/load_trust.hpp"
 #include "probes/symbols_parts.hpp"
 
 namespace rdmi::symbols {
@@ -147,15 +147,10 @@ std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfIm
         path = *facts.loader->prediction.path;
     rt.path = path;
     const std::string host = ctx.fs.host_path(path).value_or(path);
-    if (auto untrusted = check_library_trust(host)) {
-        if (!ctx.allow_untrusted_libs) {
-            rt.gap =
-                Gap{GapReason::untrusted,
-                    untrusted->message + "; not loaded: the audit is static (ELF and headers)"};
-            return {};
-        }
-        ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", host,
-                     untrusted->message);
+    if (auto untrusted = refuse_untrusted_load(ctx, host, LoadKind::library)) {
+        rt.gap = Gap{GapReason::untrusted,
+                     untrusted->message + "; not loaded: the audit is static (ELF and headers)"};
+        return {};
     }
     RuntimeQuery query;
     query.path = host;

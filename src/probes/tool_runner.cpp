@@ -3,8 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "os/library_trust.hpp"
 #include "os/process.hpp"
+#include "probes/load_trust.hpp"
 
 namespace rdmi {
 
@@ -14,11 +14,8 @@ Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
     for (const auto& a : args) shown += " " + a;
     if (!ctx.live()) return make_gap(GapReason::not_applicable, shown + ": not run under --root");
     // Running a planted executable is as dangerous as loading a planted library.
-    if (auto untrusted = check_library_trust(path)) {
-        if (!ctx.allow_untrusted_libs)
-            return make_gap(GapReason::untrusted, untrusted->message + "; not run");
-        ctx.log.warn("running untrusted {} because of --allow-untrusted-libs ({})", path,
-                     untrusted->message);
+    if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::program)) {
+        return make_gap(GapReason::untrusted, untrusted->message + "; not run");
     }
     std::vector<std::string> argv{path};
     argv.insert(argv.end(), args.begin(), args.end());

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "os/isolated_call.hpp"
-#include "os/library_trust.hpp"
+#include "probes/load_trust.hpp"
 
 namespace rdmi {
 namespace {
@@ -38,14 +38,11 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         return facts;
     }
     const std::string path = *facts.library.value;
-    if (auto untrusted = check_library_trust(path)) {
-        if (!ctx.allow_untrusted_libs) {
-            facts.library.gap = Gap{GapReason::untrusted, untrusted->message + "; not loaded"};
-            facts.gap = facts.library.gap;
-            return facts;
-        }
-        ctx.log.warn("loading untrusted {} because of --allow-untrusted-libs ({})", path,
-                     untrusted->message);
+    // libibverbs pulls in libnl and, at ibv_get_device_list, its providers: all are checked.
+    if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::ibverbs)) {
+        facts.library.gap = Gap{GapReason::untrusted, untrusted->message + "; not loaded"};
+        facts.gap = facts.library.gap;
+        return facts;
     }
     auto listed = run_isolated(
         [&path]() {

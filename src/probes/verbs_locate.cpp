@@ -1,6 +1,8 @@
 // locate_soname(): the dynamic loader's search order, re-done over the Fs seam so that a
 // library is trust-checked before anything of it runs.
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "probes/verbs.hpp"
@@ -69,6 +71,30 @@ void read_ld_so_conf(const Fs& fs, const std::string& path, int depth,
     }
 }
 
+// ld.so skips a file built for another machine and keeps searching (a multiarch host lists
+// /lib/aarch64-linux-gnu in ld.so.conf on x86-64 when foreign packages are installed).
+bool foreign_elf(const Fs& fs, const std::string& path) {
+#if defined(__x86_64__)
+    constexpr std::uint16_t kHostMachine = 62;  // EM_X86_64
+#elif defined(__aarch64__)
+    constexpr std::uint16_t kHostMachine = 183;  // EM_AARCH64
+#else
+    constexpr std::uint16_t kHostMachine = 0;  // unknown: never skip
+#endif
+    if (kHostMachine == 0) return false;
+    auto mapped = fs.map_file(path, std::size_t{1} << 31U);
+    if (!mapped) return false;
+    const std::string_view head = (*mapped)->bytes();
+    if (head.size() < 20 || head.substr(0, 4) !=
+                                "\x7f"
+                                "ELF")
+        return false;
+    std::uint16_t machine = 0;
+    std::memcpy(&machine, head.data() + 18, sizeof machine);
+    const unsigned elf_class = static_cast<unsigned char>(head[4]) == 2 ? 64U : 32U;
+    return machine != kHostMachine || elf_class != sizeof(void*) * 8;
+}
+
 }  // namespace
 
 Sourced<std::string> locate_soname(const Fs& fs, const Env& env, const std::string& soname) {
@@ -92,7 +118,7 @@ Sourced<std::string> locate_soname(const Fs& fs, const Env& env, const std::stri
     for (const auto& [dir, how] : dirs) {
         const std::string candidate = dir + "/" + soname;
         auto info = fs.stat(candidate, true);
-        if (info && info->type == FileType::regular)
+        if (info && info->type == FileType::regular && !foreign_elf(fs, candidate))
             return Sourced<std::string>::of(candidate, {"file", candidate + " (" + how + ")"});
         if (!searched.empty()) searched += ":";
         searched += dir;

@@ -10,6 +10,15 @@
   no-writes             a run writes nothing to its cwd, HOME or TMPDIR; --output writes that
                         file only (no temporary left behind)
   unprivileged          the probe runs as nobody and produces a valid report
+  closure-ld-library-path  a trusted libibverbs whose dependency the loader would take from a
+                        world-writable LD_LIBRARY_PATH directory is not loaded: the dependency's
+                        constructor (it writes a marker file) never runs; with
+                        --allow-untrusted-libs it does (so the test can fail)
+  closure-sticky-search the same with a sticky world-writable directory (like /tmp)
+  closure-runpath       a trusted libdoca_rdmi whose DT_RUNPATH ($ORIGIN/../dep) leads into a
+                        world-writable directory holding libdoca_common: never loaded
+  explicit-root-static  --root /, /., //, /tmp/.. load nothing and run nothing (live: false);
+                        the same run without --root loads the marker library
 
     test_security.py --binary PATH --fixtures DIR [-k SUBSTRING]
 """
@@ -134,6 +143,95 @@ def tool_argv_env(cfg, scratch):
     leaked = envs & {"SECRET_MARKER", "LD_PRELOAD", "PKG_CONFIG_PATH", "HOME"}
     if leaked:
         problems.append(f"environment not cleaned: {sorted(leaked)} reached the tool")
+    return problems
+
+
+def marker_env(marker: Path, ld_library_path: str):
+    return {"LD_LIBRARY_PATH": ld_library_path, "RDMI_FIXTURE_MARKER": str(marker)}
+
+
+def verbs_tree(cfg, scratch: Path, evil_mode: int):
+    trusted = scratch / "trusted"
+    evil = scratch / "evil"
+    trusted.mkdir()
+    evil.mkdir()
+    shutil.copy2(cfg.fixtures / "trust/ibverbs/libibverbs.so.1", trusted / "libibverbs.so.1")
+    shutil.copy2(cfg.fixtures / "trust/dep/librdmi-fixture-dep.so.1", evil / "librdmi-fixture-dep.so.1")
+    evil.chmod(evil_mode)
+    return f"{trusted}:{evil}", evil
+
+
+def closure_attack(cfg, scratch, evil_mode):
+    path, evil = verbs_tree(cfg, scratch, evil_mode)
+    marker = scratch / "marker"
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "10"], marker_env(marker, path))
+    problems = []
+    text = verbs_gap(doc)
+    if marker.exists():
+        problems.append("the planted dependency's constructor ran")
+    if f"{evil}: writable by others" not in text or "librdmi-fixture-dep.so.1" not in text:
+        problems.append(f"the verbs section does not name the writable directory: {text[:400]}")
+    if "chmod go-w" not in text:
+        problems.append("the finding does not say how to fix it")
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "10", "--allow-untrusted-libs"],
+                    marker_env(marker, path))
+    if not marker.exists():
+        problems.append("with --allow-untrusted-libs the dependency was not loaded: the test cannot fail")
+    return problems
+
+
+@test
+def closure_ld_library_path(cfg, scratch):
+    return closure_attack(cfg, scratch, 0o777)
+
+
+@test
+def closure_sticky_search(cfg, scratch):
+    return closure_attack(cfg, scratch, 0o1777)
+
+
+@test
+def closure_runpath(cfg, scratch):
+    prefix = scratch / "prefix"
+    (prefix / "lib").mkdir(parents=True)
+    dep = prefix / "dep"
+    dep.mkdir()
+    shutil.copy2(cfg.fixtures / "trust/runpath-doca/lib/libdoca_rdmi.so.3", prefix / "lib/libdoca_rdmi.so.3")
+    shutil.copy2(cfg.fixtures / "trust/planted-doca/libdoca_common.so.3", dep / "libdoca_common.so.3")
+    arch = os.uname().machine
+    shutil.copy2(cfg.fixtures / f"libs/{arch}/3.3.0105/libdoca_verbs.so.3.3.0105", dep / "libdoca_verbs.so.3")
+    dep.chmod(0o777)
+    marker = scratch / "marker"
+    args = ["symbols", "--json", "--timeout", "10", "--lib", str(prefix / "lib/libdoca_rdmi.so.3")]
+    proc, doc = run(cfg, args, {"RDMI_FIXTURE_MARKER": str(marker)})
+    problems = []
+    text = json.dumps(doc)
+    if marker.exists():
+        problems.append("libdoca_common's constructor ran from the writable DT_RUNPATH directory")
+    if "writable by others" not in text or "DT_RUNPATH of" not in text:
+        problems.append(f"the document does not name the writable DT_RUNPATH directory: {text[:400]}")
+    proc, doc = run(cfg, args + ["--allow-untrusted-libs"], {"RDMI_FIXTURE_MARKER": str(marker)})
+    if not marker.exists():
+        problems.append("with --allow-untrusted-libs nothing was loaded: the test cannot fail")
+    return problems
+
+
+@test
+def explicit_root_static(cfg, scratch):
+    path, _ = verbs_tree(cfg, scratch, 0o755)
+    marker = scratch / "marker"
+    problems = []
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "10"], marker_env(marker, path))
+    if not marker.exists() or not doc["run"]["live"]:
+        problems.append("without --root the fixture libibverbs was not loaded: the test cannot fail")
+    for root in ("/", "/.", "//", "/tmp/.."):
+        marker.unlink(missing_ok=True)
+        for args in (["--root", root], [f"--root={root}"]):
+            proc, doc = run(cfg, ["report", "--json", "--timeout", "10", *args], marker_env(marker, path))
+            if doc["run"]["live"] or marker.exists():
+                problems.append(f"{args}: live {doc['run']['live']}, loaded {marker.exists()}")
+            if "not loaded under --root" not in verbs_gap(doc):
+                problems.append(f"{args}: the verbs section does not say why: {verbs_gap(doc)[:200]}")
     return problems
 
 

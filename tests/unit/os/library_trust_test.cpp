@@ -23,7 +23,9 @@ TEST_CASE("a group-writable directory makes a library untrusted") {
     auto verdict = check_library_trust(tree.host("/lib/libdoca_common.so.3"));
     REQUIRE(verdict.has_value());
     CHECK(verdict->reason == GapReason::untrusted);
-    CHECK(verdict->message == tree.host("/lib") + ": writable by its group (mode 0775)");
+    CHECK(verdict->message == tree.host("/lib") +
+                                  ": writable by its group (mode 0775; fix: chmod go-w " +
+                                  tree.host("/lib") + ")");
 }
 
 TEST_CASE("a world-writable library file is untrusted") {

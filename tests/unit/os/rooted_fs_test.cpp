@@ -164,6 +164,18 @@ TEST_CASE("RootedFs on / is live and resolves through the kernel") {
     CHECK(fs->stat("/").value().type == FileType::directory);
 }
 
+TEST_CASE("RootedFs on / named explicitly is static, however it is spelled") {
+    for (const char* root : {"/", "/.", "//", "/tmp/.."}) {
+        auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, false);
+        REQUIRE(fs.ok());
+        CHECK(fs->root() == "/");
+        CHECK_FALSE(fs->is_live());
+        // It still reads the running system's files.
+        CHECK(fs->stat("/").value().type == FileType::directory);
+        CHECK(fs->read_file("/proc/self/stat").ok());
+    }
+}
+
 TEST_CASE("path helpers") {
     CHECK(join_path("/a/", "/b") == "/a/b");
     CHECK(join_path("/", "b") == "/b");

@@ -2,6 +2,7 @@
 // fixture libibverbs loaded through the production code path.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <map>
 
 #include "api/ibverbs_api.hpp"
@@ -52,6 +53,32 @@ TEST_CASE("locate_soname: LD_LIBRARY_PATH first, then ld.so.conf includes, else 
     auto none = locate_soname(*fs, without, "libnothing.so.9");
     REQUIRE(none.gap);
     CHECK(none.gap->reason == GapReason::not_installed);
+}
+
+TEST_CASE("locate_soname skips a library built for another machine, as ld.so does") {
+    test::TempTree tree;
+    // An ELF header of the other common architecture (e_machine at offset 18, host order).
+    std::string foreign = std::string(
+                              "\x7f"
+                              "ELF\x02\x01\x01",
+                              7) +
+                          std::string(11, '\0');
+#if defined(__x86_64__)
+    const std::uint16_t other = 183;  // EM_AARCH64
+#else
+    const std::uint16_t other = 62;  // EM_X86_64
+#endif
+    foreign.append(reinterpret_cast<const char*>(&other), 2);  // NOLINT: bytes of an integer
+    foreign.append(46, '\0');
+    tree.write("/foreign/libibverbs.so.1", foreign);
+    tree.write("/native/libibverbs.so.1", "x");
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    MapEnv env(
+        std::map<std::string, std::string, std::less<>>{{"LD_LIBRARY_PATH", "/foreign:/native"}});
+    auto found = locate_soname(*fs, env, "libibverbs.so.1");
+    REQUIRE(found.ok());
+    CHECK(*found.value == "/native/libibverbs.so.1");
 }
 
 TEST_CASE("verbs wire format round-trips and rejects garbage") {

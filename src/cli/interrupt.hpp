@@ -1,0 +1,29 @@
+// Ending a run on SIGINT, SIGTERM, SIGHUP or SIGQUIT: every child process group killed, the error
+// document when --json, exit 128+N. And one writer of the run's last words.
+#pragma once
+
+namespace rdmi::cli {
+
+/// Exit status when stdout is closed before the document is written (128 + SIGPIPE).
+inline constexpr int kExitBrokenPipe = 141;
+
+/// Who writes the run's final output; the first to claim it is the only one.
+enum class OutputOwner : int { document = 1, interrupt = 2, watchdog = 3 };
+
+/// A new run (its Watchdog) starts with no owner: in one process runs follow each other (tests).
+void reset_output_owner() noexcept;
+
+/// True when `who` owns the final output (it claimed it now, or had already). Lock-free and
+/// async-signal-safe.
+bool claim_output(OutputOwner who) noexcept;
+
+/// Installs the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT (kill every child group, remove a
+/// pending --output temporary, print "interrupted by SIGINT" on stderr and, when `json`, the
+/// error document on stdout, _exit(128+N)) and ignores SIGPIPE (a closed stdout is seen as
+/// EPIPE and ends the run quietly with kExitBrokenPipe).
+void install_interrupt_handlers(bool json);
+
+/// The message of a run ended by `signal` ("interrupted by SIGINT").
+const char* interrupt_message(int signal) noexcept;
+
+}  // namespace rdmi::cli

@@ -1,0 +1,94 @@
+// A fixed table of atomics: the signal handler may read it at any moment without locks.
+#include "os/child_groups.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+
+namespace rdmi {
+namespace {
+
+// run_process and run_isolated have at most one child at a time each; a little room for more.
+constexpr std::size_t kSlots = 64;
+std::array<std::atomic<pid_t>, kSlots> g_groups{};
+
+constexpr std::size_t kPathMax = 4096;
+std::array<char, kPathMax> g_pending{};
+std::atomic<bool> g_has_pending{false};
+
+sigset_t interrupt_set() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    return set;
+}
+
+}  // namespace
+
+InterruptBlock::InterruptBlock() {
+    const sigset_t set = interrupt_set();
+    ::pthread_sigmask(SIG_BLOCK, &set, &saved_);
+}
+
+InterruptBlock::~InterruptBlock() {
+    ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr);
+}
+
+void block_interrupts_in_this_thread() {
+    const sigset_t set = interrupt_set();
+    ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+void reset_interrupts_in_child() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(sig, SIG_DFL);
+    const sigset_t set = interrupt_set();
+    ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    for (auto& slot : g_groups) slot.store(0);
+    g_has_pending.store(false);
+}
+
+void register_child_group(pid_t pgid) {
+    for (auto& slot : g_groups) {
+        pid_t empty = 0;
+        if (slot.compare_exchange_strong(empty, pgid)) return;
+    }
+}
+
+void unregister_child_group(pid_t pgid) {
+    for (auto& slot : g_groups) {
+        pid_t mine = pgid;
+        if (slot.compare_exchange_strong(mine, 0)) return;
+    }
+}
+
+void kill_child_groups() noexcept {
+    for (auto& slot : g_groups) {
+        const pid_t pgid = slot.load();
+        if (pgid <= 0) continue;
+        ::kill(-pgid, SIGKILL);
+        ::kill(pgid, SIGKILL);  // the leader, in case it has not reached setpgid yet
+    }
+}
+
+void set_pending_file(const std::string& path) {
+    g_has_pending.store(false);
+    if (path.size() >= kPathMax) return;
+    std::memcpy(g_pending.data(), path.c_str(), path.size() + 1);
+    g_has_pending.store(true);
+}
+
+void clear_pending_file() {
+    g_has_pending.store(false);
+}
+
+void remove_pending_file() noexcept {
+    if (g_has_pending.exchange(false)) ::unlink(g_pending.data());
+}
+
+}  // namespace rdmi

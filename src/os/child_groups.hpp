@@ -1,0 +1,46 @@
+// Every process group the probe starts, kept where a signal handler can end them all, and the
+// one temporary file a write may leave behind.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <string>
+
+namespace rdmi {
+
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for its lifetime, so that a child
+/// started meanwhile is registered before the handler can run (the handler runs on the main
+/// thread: the probe's other threads block these signals for good).
+class InterruptBlock {
+  public:
+    InterruptBlock();
+    ~InterruptBlock();
+    InterruptBlock(const InterruptBlock&) = delete;
+    InterruptBlock& operator=(const InterruptBlock&) = delete;
+
+  private:
+    sigset_t saved_{};
+};
+
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for good (helper threads).
+void block_interrupts_in_this_thread();
+
+/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE to their defaults and unblocks them: the first
+/// thing a forked child does, so it never runs the parent's handler.
+void reset_interrupts_in_child();
+
+/// Records a child process group (its leader's pid) until unregister_child_group().
+void register_child_group(pid_t pgid);
+void unregister_child_group(pid_t pgid);
+
+/// SIGKILLs every registered group. Async-signal-safe.
+void kill_child_groups() noexcept;
+
+/// The temporary file being written (atomic --output), removed by remove_pending_file().
+void set_pending_file(const std::string& path);
+void clear_pending_file();
+/// unlink()s the pending file, if any. Async-signal-safe.
+void remove_pending_file() noexcept;
+
+}  // namespace rdmi

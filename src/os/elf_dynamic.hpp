@@ -1,0 +1,31 @@
+// The dynamic-linking facts of an ELF file as the loader reads them: through the program headers
+// (PT_DYNAMIC, PT_LOAD), not the section headers, which ld.so never consults.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// What ld.so takes from an object's PT_DYNAMIC to find its dependencies.
+struct DynamicInfo {
+    unsigned elf_class = 0;           ///< 32 or 64
+    std::uint16_t machine = 0;        ///< e_machine
+    std::string soname;               ///< DT_SONAME; empty when absent
+    std::vector<std::string> needed;  ///< DT_NEEDED, in file order
+    std::string rpath;                ///< DT_RPATH, unexpanded; empty when absent
+    std::string runpath;              ///< DT_RUNPATH, unexpanded; empty when absent
+    bool has_runpath = false;         ///< a DT_RUNPATH exists (it disables DT_RPATH)
+    bool has_dynamic = false;         ///< there is a PT_DYNAMIC at all
+};
+
+/// Reads the dynamic section of an ELF file in the host's byte order (the only files this
+/// process could load). Never does I/O. A truncated or inconsistent file is a Gap (malformed):
+/// whatever cannot be read is never taken as "no dependencies".
+Result<DynamicInfo> read_dynamic_info(std::string_view bytes);
+
+}  // namespace rdmi

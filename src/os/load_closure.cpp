@@ -1,0 +1,583 @@
+// check_load_closure: a breadth-first walk over DT_NEEDED in the loader's order (glibc
+// elf/dl-load.c _dl_map_object, elf/dl-cache.c; rdma-core libibverbs/dynamic_driver.c for the
+// providers). The walk errs towards checking more: every $LIB spelling, every glibc-hwcaps
+// subdirectory and every ld.so.cache entry for a name count, whichever the CPU would pick.
+#include "os/load_closure.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include "os/elf_dynamic.hpp"
+#include "os/errno_gap.hpp"
+#include "os/fs.hpp"
+#include "os/library_trust.hpp"
+#include "os/loader_path.hpp"
+
+namespace rdmi {
+namespace {
+
+constexpr std::size_t kMaxObjectBytes = std::size_t{2} << 30U;  // larger than any real library
+constexpr std::size_t kMaxMembers = 4096;                       // a closure is tens of files
+
+// A read-only mapping of a whole regular file.
+class Mapping {
+  public:
+    static Result<std::unique_ptr<Mapping>> open(const std::string& path) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0) return gap_from_errno(path, errno);
+        struct stat st {};
+        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+            ::close(fd);
+            return make_gap(GapReason::malformed, path + ": not a regular file");
+        }
+        const auto size = static_cast<std::size_t>(st.st_size);
+        if (size > kMaxObjectBytes) {
+            ::close(fd);
+            return make_gap(GapReason::malformed, path + ": larger than 2 GiB");
+        }
+        void* base = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        ::close(fd);
+        if (base == MAP_FAILED) return gap_from_errno(path, errno);
+        return std::unique_ptr<Mapping>(new Mapping(base, size));
+    }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping() {
+        if (base_ != nullptr) ::munmap(base_, size_);
+    }
+    [[nodiscard]] std::string_view bytes() const {
+        return {static_cast<const char*>(base_), size_};
+    }
+
+  private:
+    Mapping(void* base, std::size_t size) : base_(base), size_(size) {}
+    void* base_;
+    std::size_t size_;
+};
+
+Result<DynamicInfo> read_info(const std::string& path) {
+    auto map = Mapping::open(path);
+    if (!map) return map.gap();
+    auto info = read_dynamic_info((*map)->bytes());
+    if (!info) return make_gap(GapReason::malformed, path + ": " + info.gap().message);
+    return info;
+}
+
+bool is_regular(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+bool is_directory(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string absolute(const std::string& path, const std::string& cwd) {
+    if (!path.empty() && path.front() == '/') return path;
+    if (path.empty() || path == ".") return cwd;
+    return join_path(cwd, path);
+}
+
+// "$ORIGIN", "${ORIGIN}", ... replaced; one result per spelling of $LIB.
+std::vector<std::string> expand_tokens(const std::string& entry, const std::string& origin,
+                                       const LoadEnvironment& env) {
+    std::vector<std::string> out{""};
+    std::size_t pos = 0;
+    while (pos < entry.size()) {
+        if (entry[pos] != '$') {
+            for (auto& o : out) o.push_back(entry[pos]);
+            ++pos;
+            continue;
+        }
+        std::string name;
+        std::size_t next = pos + 1;
+        if (next < entry.size() && entry[next] == '{') {
+            const auto close = entry.find('}', next);
+            if (close == std::string::npos) {
+                for (auto& o : out) o += entry.substr(pos);
+                break;
+            }
+            name = entry.substr(next + 1, close - next - 1);
+            next = close + 1;
+        } else {
+            while (next < entry.size() &&
+                   (std::isalnum(static_cast<unsigned char>(entry[next])) || entry[next] == '_')) {
+                name.push_back(entry[next++]);
+            }
+        }
+        std::vector<std::string> values;
+        if (name == "ORIGIN") {
+            values = {origin};
+        } else if (name == "PLATFORM") {
+            values = {env.platform};
+        } else if (name == "LIB") {
+            values = env.lib_expansions;
+        } else {
+            values = {entry.substr(pos, next - pos)};  // not a token ld.so knows: kept as is
+        }
+        std::vector<std::string> grown;
+        for (const auto& o : out) {
+            for (const auto& v : values) grown.push_back(o + v);
+        }
+        out = std::move(grown);
+        pos = next;
+    }
+    return out;
+}
+
+struct Member {
+    std::string path;
+    DynamicInfo info;
+    int parent = -1;  ///< the object that loaded it (its DT_RPATH chain is searched)
+};
+
+// One directory the loader looks in, and why.
+struct SearchDir {
+    std::string dir;
+    std::string how;  ///< "LD_LIBRARY_PATH", "DT_RUNPATH of /x/libdoca_rdmi.so", ...
+};
+
+class ClosureWalk {
+  public:
+    ClosureWalk(LoadKind kind, const LoadEnvironment& env) : kind_(kind), env_(env) {
+        if (kind_ != LoadKind::program) known_ = env.loaded;
+    }
+
+    ClosureVerdict run(const std::string& path) {
+        if (kind_ == LoadKind::program) {
+            // A script runs its #! interpreter (by absolute path): that is what gets loaded.
+            if (auto interpreter = script_interpreter(path)) {
+                if (auto gap = check_library_trust(path)) {
+                    fail(std::move(*gap), "");
+                    return finish();
+                }
+                script_ = path;
+                return run_from(*interpreter, "the interpreter of " + path);
+            }
+        }
+        return run_from(path, "");
+    }
+
+  private:
+    static std::optional<std::string> script_interpreter(const std::string& path) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0) return std::nullopt;
+        std::array<char, 256> head{};
+        const ssize_t got = ::read(fd, head.data(), head.size());
+        ::close(fd);
+        if (got < 3 || head[0] != '#' || head[1] != '!') return std::nullopt;
+        const std::string_view line(head.data() + 2, static_cast<std::size_t>(got) - 2);
+        const auto start = line.find_first_not_of(" \t");
+        if (start == std::string_view::npos) return std::nullopt;
+        const auto end = line.find_first_of(" \t\n", start);
+        return std::string(line.substr(start, end == std::string_view::npos ? end : end - start));
+    }
+
+    ClosureVerdict run_from(const std::string& path, const std::string& context) {
+        if (!add_member(path, -1, context)) return finish();
+        for (std::size_t i = 0; i < members_.size() && !gap_; ++i) {
+            for (const auto& name : std::vector<std::string>(members_[i].info.needed)) {
+                resolve(name, static_cast<int>(i));
+                if (gap_) break;
+            }
+            if (i == 0 && kind_ == LoadKind::ibverbs && !gap_) providers();
+        }
+        return finish();
+    }
+
+    ClosureVerdict finish() {
+        ClosureVerdict verdict;
+        if (!script_.empty()) verdict.members.push_back(script_);
+        for (const auto& m : members_) verdict.members.push_back(m.path);
+        verdict.gap = gap_;
+        return verdict;
+    }
+
+    void fail(Gap gap, const std::string& context) {
+        if (!context.empty()) gap.message += "; " + context;
+        gap_ = std::move(gap);
+    }
+
+    std::string needed_by(const std::string& name, int parent, const std::string& how) const {
+        std::string out = name;
+        if (parent >= 0) out += " (needed by " + members_[static_cast<std::size_t>(parent)].path;
+        if (!how.empty()) out += parent >= 0 ? ", via " + how : " (via " + how;
+        if (parent >= 0 || !how.empty()) out += ")";
+        return out;
+    }
+
+    // Adds a file the loader maps; false when it fails the rule (gap_ set).
+    bool add_member(const std::string& path, int parent, const std::string& context) {
+        if (!seen_paths_.insert(path).second) return true;
+        if (auto gap = check_library_trust(path)) {
+            fail(std::move(*gap), context.empty() ? "" : "the loader would map it for " + context);
+            return false;
+        }
+        auto info = read_info(path);
+        if (!info) {
+            fail(Gap{GapReason::untrusted, info.gap().message + "; its dependencies cannot be "
+                                                                "checked"},
+                 context.empty() ? "" : "the loader would map it for " + context);
+            return false;
+        }
+        if (members_.size() >= kMaxMembers) {
+            fail(Gap{GapReason::untrusted, path + ": more than 4096 files in the closure"}, "");
+            return false;
+        }
+        if (!info->soname.empty()) known_.insert(info->soname);
+        known_.insert(path);
+        members_.push_back(Member{path, std::move(info).value(), parent});
+        return true;
+    }
+
+    bool check_dir(const SearchDir& dir, const std::string& name, int parent) {
+        if (!checked_dirs_.insert(dir.dir).second) return true;
+        if (auto gap = check_search_dir_trust(dir.dir)) {
+            fail(std::move(*gap),
+                 "the loader searches it for " + needed_by(name, parent, dir.how) +
+                     " before any later directory, so a file planted there would be loaded");
+            return false;
+        }
+        return true;
+    }
+
+    [[nodiscard]] bool compatible(const std::string& candidate, int parent) const {
+        if (parent < 0) return true;
+        auto info = read_info(candidate);
+        if (!info) return true;  // the loader would try it and fail; the trust check still runs
+        const auto& want = members_[static_cast<std::size_t>(parent)].info;
+        return info->elf_class == want.elf_class && info->machine == want.machine;
+    }
+
+    std::string origin_of(int index) const {
+        const std::string& path = members_[static_cast<std::size_t>(index)].path;
+        return std::string(dir_name(path));
+    }
+
+    std::vector<SearchDir> expand_list(const std::string& list, int owner,
+                                       const std::string& how) const {
+        std::vector<SearchDir> dirs;
+        const std::string origin = owner >= 0 ? origin_of(owner) : std::string();
+        for (const auto& entry : split_library_path(list)) {
+            for (auto& dir : expand_tokens(entry, origin, env_)) {
+                dirs.push_back(SearchDir{absolute(dir, env_.cwd), how});
+            }
+        }
+        return dirs;
+    }
+
+    std::vector<SearchDir> search_dirs(int parent) const {
+        std::vector<SearchDir> dirs;
+        const auto& requester = members_[static_cast<std::size_t>(parent)];
+        if (!requester.info.has_runpath) {
+            for (int at = parent; at >= 0; at = members_[static_cast<std::size_t>(at)].parent) {
+                const auto& m = members_[static_cast<std::size_t>(at)];
+                if (m.info.has_runpath || m.info.rpath.empty()) continue;
+                for (auto& d : expand_list(m.info.rpath, at, "DT_RPATH of " + m.path))
+                    dirs.push_back(std::move(d));
+            }
+            for (const auto& d : env_.main_rpath)
+                dirs.push_back(SearchDir{d, "DT_RPATH of the main program"});
+        }
+        if (env_.ld_library_path) {
+            for (const auto& entry : split_library_path(*env_.ld_library_path)) {
+                for (auto& dir : expand_tokens(entry, env_.cwd, env_))
+                    dirs.push_back(SearchDir{absolute(dir, env_.cwd), "LD_LIBRARY_PATH"});
+            }
+        }
+        if (requester.info.has_runpath) {
+            for (auto& d :
+                 expand_list(requester.info.runpath, parent, "DT_RUNPATH of " + requester.path))
+                dirs.push_back(std::move(d));
+        }
+        return dirs;
+    }
+
+    // glibc 2.33+ looks in DIR/glibc-hwcaps/<level>/ before DIR for the levels the CPU has.
+    bool hwcaps(const SearchDir& dir, const std::string& name, int parent) {
+        const std::string base = join_path(dir.dir, "glibc-hwcaps");
+        if (!is_directory(base)) return true;
+        if (!check_dir(SearchDir{base, dir.how}, name, parent)) return false;
+        for (const char* level : {"x86-64-v4", "x86-64-v3", "x86-64-v2", "power10", "power9", "z16",
+                                  "z15", "z14", "z13"}) {
+            const std::string sub = join_path(base, level);
+            if (!is_directory(sub)) continue;
+            if (!check_dir(SearchDir{sub, dir.how}, name, parent)) return false;
+            const std::string candidate = join_path(sub, name);
+            if (is_regular(candidate) && compatible(candidate, parent) &&
+                !add_member(candidate, parent, needed_by(name, parent, dir.how))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    const std::vector<LdCacheEntry>* cache() {
+        if (cache_loaded_) return cache_ ? &*cache_ : nullptr;
+        cache_loaded_ = true;
+        const std::string path = "/etc/ld.so.cache";
+        if (!is_regular(path)) return nullptr;
+        if (auto gap = check_library_trust(path)) {
+            fail(std::move(*gap), "the loader takes library paths from it");
+            return nullptr;
+        }
+        auto map = Mapping::open(path);
+        if (!map) return nullptr;
+        auto entries = parse_ld_so_cache((*map)->bytes());
+        if (entries) cache_ = std::move(entries).value();
+        return cache_ ? &*cache_ : nullptr;
+    }
+
+    void resolve(const std::string& name, int parent) {
+        if (known_.contains(name)) return;
+        if (name.find('/') != std::string::npos) {
+            const std::string path = absolute(name, env_.cwd);
+            if (!is_regular(path)) {
+                check_dir(SearchDir{std::string(dir_name(path)), "a path"}, name, parent);
+                return;
+            }
+            add_member(path, parent, needed_by(name, parent, "its path"));
+            return;
+        }
+        known_.insert(name);
+        for (const auto& dir : search_dirs(parent)) {
+            if (!hwcaps(dir, name, parent)) return;
+            if (!check_dir(dir, name, parent)) return;
+            const std::string candidate = join_path(dir.dir, name);
+            if (is_regular(candidate) && compatible(candidate, parent)) {
+                add_member(candidate, parent, needed_by(name, parent, dir.how));
+                return;
+            }
+        }
+        // Copies: add_member() grows members_, which would leave a reference dangling.
+        const std::uint16_t machine = members_[static_cast<std::size_t>(parent)].info.machine;
+        const unsigned elf_class = members_[static_cast<std::size_t>(parent)].info.elf_class;
+        if (const auto* entries = cache()) {
+            const std::int32_t want = ld_cache_flags(machine, elf_class);
+            bool found = false;
+            for (const auto& entry : *entries) {
+                if (entry.soname != name || (want != 0 && entry.flags != want)) continue;
+                if (!is_regular(entry.path)) continue;
+                if (!add_member(entry.path, parent, needed_by(name, parent, "ld.so.cache"))) return;
+                found = found || entry.hwcap == 0;
+            }
+            if (found) return;
+        }
+        if (gap_) return;
+        for (const auto& dir : default_library_dirs(machine, elf_class)) {
+            const SearchDir search{dir, "the default directories"};
+            if (!hwcaps(search, name, parent)) return;
+            if (!check_dir(search, name, parent)) return;
+            const std::string candidate = join_path(dir, name);
+            if (is_regular(candidate) && compatible(candidate, parent)) {
+                add_member(candidate, parent, needed_by(name, parent, search.how));
+                return;
+            }
+        }
+        // Not found: the load fails before any constructor runs.
+    }
+
+    // libibverbs' providers: every "driver NAME" of its configuration directory and the names
+    // of RDMAV_DRIVERS (else IBV_DRIVERS), each dlopen'ed by libibverbs as
+    // "<provider dir>/lib<NAME><suffix>", then by soname; a NAME starting with '/' is a path.
+    void providers() {
+        auto map = Mapping::open(members_[0].path);
+        if (!map) return;
+        const std::string_view bytes = (*map)->bytes();
+        std::string config_dir = "/etc/libibverbs.d";
+        std::string provider_dir;
+        std::string suffix;
+        std::size_t pos = 0;
+        while (pos < bytes.size()) {
+            auto end = bytes.find('\0', pos);
+            if (end == std::string_view::npos) end = bytes.size();
+            const std::string_view s = bytes.substr(pos, end - pos);
+            pos = end + 1;
+            if (s.size() < 4 || s.size() > 4096) continue;
+            if (s.front() == '/' && s.ends_with("/libibverbs.d")) config_dir = std::string(s);
+            const auto at = s.find("lib%s-rdmav");
+            if (at == std::string_view::npos || !s.ends_with(".so")) continue;
+            suffix = std::string(s.substr(at + 5));  // after "lib%s"
+            if (at > 1 && s.front() == '/') provider_dir = std::string(s.substr(0, at - 1));
+        }
+        if (suffix.empty()) return;  // this libibverbs loads no providers
+        std::vector<std::pair<std::string, std::string>> drivers;  // name, where it came from
+        const SearchDir config{config_dir, "libibverbs' configuration directory"};
+        // Checked even when missing: whoever could create it could name any provider.
+        if (!check_dir(config, "its provider list", 0)) return;
+        if (is_directory(config_dir)) {
+            DirListing listing(config_dir);
+            for (const auto& file : listing.names) {
+                const std::string conf = join_path(config_dir, file);
+                if (!is_regular(conf)) continue;
+                if (auto gap = check_library_trust(conf)) {
+                    fail(std::move(*gap), "libibverbs loads the providers it names");
+                    return;
+                }
+                for (auto& n : driver_names(conf)) drivers.emplace_back(std::move(n), conf);
+            }
+        }
+        const std::optional<std::string>& list =
+            env_.rdmav_drivers ? env_.rdmav_drivers : env_.ibv_drivers;
+        const char* var = env_.rdmav_drivers ? "RDMAV_DRIVERS" : "IBV_DRIVERS";
+        if (list && ::getuid() == ::geteuid()) {
+            for (const auto& n : split_library_path(*list)) {
+                if (!n.empty()) drivers.emplace_back(n, var);
+            }
+        }
+        for (const auto& [driver, from] : drivers) {
+            if (gap_) return;
+            const std::string how = "provider '" + driver + "' from " + from;
+            if (driver.front() == '/') {
+                const std::string path = driver + suffix;
+                if (is_regular(path)) {
+                    add_member(path, 0, needed_by(std::string(base_name(path)), 0, how));
+                } else {
+                    check_dir(SearchDir{std::string(dir_name(path)), how},
+                              std::string(base_name(path)), 0);
+                }
+                continue;
+            }
+            const std::string file = "lib" + driver + suffix;
+            if (!provider_dir.empty()) {
+                if (!check_dir(SearchDir{provider_dir, how}, file, 0)) return;
+                const std::string path = join_path(provider_dir, file);
+                if (is_regular(path)) {
+                    add_member(path, 0, needed_by(file, 0, how));
+                    continue;
+                }
+            }
+            resolve(file, 0);
+        }
+    }
+
+    struct DirListing {
+        explicit DirListing(const std::string& dir) {
+            std::unique_ptr<DIR, int (*)(DIR*)> d(::opendir(dir.c_str()), &::closedir);
+            if (!d) return;
+            while (const dirent* ent = ::readdir(d.get())) {
+                const std::string n = ent->d_name;
+                if (n != "." && n != "..") names.push_back(n);
+            }
+        }
+        std::vector<std::string> names;
+    };
+
+    static std::vector<std::string> driver_names(const std::string& conf) {
+        std::vector<std::string> names;
+        auto map = Mapping::open(conf);
+        if (!map || (*map)->bytes().size() > (1U << 20U)) return names;
+        const std::string_view text = (*map)->bytes();
+        std::size_t pos = 0;
+        while (pos < text.size()) {
+            auto end = text.find('\n', pos);
+            if (end == std::string_view::npos) end = text.size();
+            std::string_view line = text.substr(pos, end - pos);
+            pos = end + 1;
+            auto skip = [&line]() {
+                const auto first = line.find_first_not_of(" \t");
+                line.remove_prefix(first == std::string_view::npos ? line.size() : first);
+            };
+            skip();
+            if (!line.starts_with("driver") || line.size() < 7 ||
+                (line[6] != ' ' && line[6] != '\t'))
+                continue;
+            line.remove_prefix(6);
+            skip();
+            const auto stop = line.find_first_of(" \t\r");
+            const std::string_view name = line.substr(0, stop);
+            if (!name.empty()) names.emplace_back(name);
+        }
+        return names;
+    }
+
+    LoadKind kind_;
+    const LoadEnvironment& env_;
+    std::vector<Member> members_;
+    std::set<std::string> known_;
+    std::set<std::string> seen_paths_;
+    std::set<std::string> checked_dirs_;
+    std::optional<std::vector<LdCacheEntry>> cache_;
+    bool cache_loaded_ = false;
+    std::optional<Gap> gap_;
+    std::string script_;  ///< the script whose interpreter is members_[0], if any
+};
+
+std::vector<std::string> lib_spellings() {
+    std::vector<std::string> out;
+#if defined(__x86_64__)
+    out.emplace_back("lib/x86_64-linux-gnu");
+#elif defined(__aarch64__)
+    out.emplace_back("lib/aarch64-linux-gnu");
+#endif
+    if (sizeof(void*) == 8) out.emplace_back("lib64");
+    out.emplace_back("lib");
+    return out;
+}
+
+int note_loaded(dl_phdr_info* info, std::size_t /*size*/, void* data) {
+    auto* loaded = static_cast<std::set<std::string>*>(data);
+    if (info->dlpi_name == nullptr || info->dlpi_name[0] != '/') return 0;
+    const std::string path = info->dlpi_name;
+    loaded->insert(path);
+    if (auto dyn = read_info(path); dyn && !dyn->soname.empty()) loaded->insert(dyn->soname);
+    return 0;
+}
+
+std::string current_dir() {
+    std::array<char, 4096> buf{};
+    if (::getcwd(buf.data(), buf.size()) == nullptr) return "/nonexistent-working-directory";
+    return buf.data();
+}
+
+}  // namespace
+
+LoadEnvironment program_load_environment() {
+    LoadEnvironment env;
+    const char* platform = reinterpret_cast<const char*>(::getauxval(AT_PLATFORM));  // NOLINT
+    env.platform = platform != nullptr ? platform : "";
+    env.lib_expansions = lib_spellings();
+    env.cwd = current_dir();
+    return env;
+}
+
+LoadEnvironment current_load_environment(const Env& vars) {
+    LoadEnvironment env = program_load_environment();
+    env.secure = ::getauxval(AT_SECURE) != 0;
+    if (!env.secure) env.ld_library_path = vars.get("LD_LIBRARY_PATH");
+    env.rdmav_drivers = vars.get("RDMAV_DRIVERS");
+    env.ibv_drivers = vars.get("IBV_DRIVERS");
+    ::dl_iterate_phdr(&note_loaded, &env.loaded);
+    std::unique_ptr<char, decltype(&std::free)> exe(::realpath("/proc/self/exe", nullptr),
+                                                    &std::free);
+    if (exe) {
+        if (auto info = read_info(exe.get()); info && !info->has_runpath && !info->rpath.empty()) {
+            const std::string origin(dir_name(exe.get()));
+            for (const auto& entry : split_library_path(info->rpath)) {
+                for (auto& dir : expand_tokens(entry, origin, env))
+                    env.main_rpath.push_back(absolute(dir, env.cwd));
+            }
+        }
+    }
+    return env;
+}
+
+ClosureVerdict check_load_closure(const std::string& path, LoadKind kind,
+                                  const LoadEnvironment& env) {
+    ClosureWalk walk(kind, env);
+    return walk.run(path);
+}
+
+}  // namespace rdmi

@@ -1,0 +1,25 @@
+// Writing the document to --output: the only file the probe ever writes, and never anything
+// it must not replace.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// Writes `content` to `path` by what `path` is (following symbolic links):
+///   missing            a new regular file, mode 0644 less the umask, created atomically
+///                      (a temporary file beside it, fsync, rename that never replaces)
+///   regular file       replaced atomically in its own directory; it keeps its mode and
+///                      owner. A link to a regular file: the target is replaced, the link
+///                      stays. A file with several hard links is rewritten in place.
+///   character device, FIFO, socket
+///                      opened (a socket: connected) and written in place, never replaced
+///   directory, block device, a link to nothing
+///                      refused: a Gap naming the path and why
+/// Readers see the old file or the new one, never a partial one (regular files).
+Result<bool> write_output_file(const std::string& path, std::string_view content);
+
+}  // namespace rdmi

@@ -1,0 +1,295 @@
+#!/usr/bin/python3
+"""--output never replaces what it must not, each rule tested against the real binary:
+
+  char-device       a character device node (made with mknod in a temporary directory, a
+                    private /dev/null) is written in place and stays a device; one that refuses
+                    the write (a private /dev/full) gives exit 2, and the node stays
+  block-device      a block device node is refused (exit 2) and stays
+  fifo              a FIFO is written in place: the reader gets the document, the FIFO stays
+  socket            a listening Unix socket gets the document over a connection and stays
+  symlink-regular   a link to a regular file: the file is replaced (mode kept), the link stays
+  symlink-stdout    a link to /proc/self/fd/1 writes to the probe's stdout, and stays a link
+  symlink-dangling  a link to nothing is refused (exit 2); nothing is created
+  keep-mode-owner   an existing 0600 file owned by nobody keeps its mode and owner
+  new-file-umask    a new file is 0644 less the umask (umask 027: 0640)
+  hard-links        a file with two names is rewritten in place: both names see the document
+  json-errors       --json with a missing directory, an unwritable directory or a directory
+                    target: exit 2 and the JSON error document on stdout
+
+    test_output.py --binary PATH [-k SUBSTRING]
+"""
+
+import argparse
+import json
+import os
+import pwd
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+NOBODY = pwd.getpwnam("nobody")
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(cfg, args, umask=None, user=None):
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+
+    def preexec():
+        if umask is not None:
+            os.umask(umask)
+        if user is not None and os.geteuid() == 0:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+    return subprocess.run([str(cfg.binary), *args], env=env, capture_output=True, timeout=60,
+                          preexec_fn=preexec, stdin=subprocess.DEVNULL)
+
+
+def schema_to(cfg, target, extra=(), **kw):
+    return run(cfg, ["schema", "error", "--json", "--output", str(target), *extra], **kw)
+
+
+def is_error_document(stdout: bytes, code=2):
+    try:
+        doc = json.loads(stdout)
+    except ValueError:
+        return False
+    return doc.get("schema") == "urn:rdmi-probe:schema:error" and doc["error"]["exit_code"] == code
+
+
+def needs_root():
+    return None if os.geteuid() == 0 else ["needs root (mknod, chown)"]
+
+
+@test
+def char_device(cfg, scratch):
+    if needs_root():
+        return []
+    problems = []
+    null = scratch / "null"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+    proc = schema_to(cfg, null)
+    if proc.returncode != 0 or not stat.S_ISCHR(null.lstat().st_mode):
+        problems.append(f"null: exit {proc.returncode}, still a device: {stat.S_ISCHR(null.lstat().st_mode)}")
+    full = scratch / "full"
+    os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    proc = schema_to(cfg, full)
+    if proc.returncode != 2 or not stat.S_ISCHR(full.lstat().st_mode):
+        problems.append(f"full: exit {proc.returncode} (want 2), still a device: {stat.S_ISCHR(full.lstat().st_mode)}")
+    if not is_error_document(proc.stdout):
+        problems.append(f"full: no JSON error document on stdout: {proc.stdout[:200]!r}")
+    leftovers = [p.name for p in scratch.iterdir() if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
+    return problems
+
+
+@test
+def block_device(cfg, scratch):
+    if needs_root():
+        return []
+    blk = scratch / "blk"
+    os.mknod(blk, 0o600 | stat.S_IFBLK, os.makedev(7, 250))
+    proc = schema_to(cfg, blk)
+    problems = []
+    if proc.returncode != 2 or not stat.S_ISBLK(blk.lstat().st_mode):
+        problems.append(f"exit {proc.returncode}, still a block device: {stat.S_ISBLK(blk.lstat().st_mode)}")
+    if b"block device" not in proc.stderr:
+        problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
+    return problems
+
+
+@test
+def fifo(cfg, scratch):
+    path = scratch / "fifo"
+    os.mkfifo(path)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(path.read_bytes()))
+    reader.start()
+    proc = schema_to(cfg, path)
+    reader.join(30)
+    problems = []
+    if proc.returncode != 0 or not stat.S_ISFIFO(path.lstat().st_mode):
+        problems.append(f"exit {proc.returncode}, still a FIFO: {stat.S_ISFIFO(path.lstat().st_mode)}")
+    if not got or b'"$schema"' not in got[0]:
+        problems.append("the reader did not get the document")
+    return problems
+
+
+@test
+def socket_target(cfg, scratch):
+    path = scratch / "sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    got = []
+
+    def serve():
+        conn, _ = server.accept()
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+        got.append(data)
+        conn.close()
+
+    t = threading.Thread(target=serve)
+    t.start()
+    proc = schema_to(cfg, path)
+    t.join(30)
+    server.close()
+    problems = []
+    if proc.returncode != 0 or not stat.S_ISSOCK(path.lstat().st_mode):
+        problems.append(f"exit {proc.returncode}: {proc.stderr[:200]!r}")
+    if not got or b'"$schema"' not in got[0]:
+        problems.append("the socket did not get the document")
+    return problems
+
+
+@test
+def symlink_regular(cfg, scratch):
+    target = scratch / "real.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    link = scratch / "link.json"
+    link.symlink_to("real.json")
+    proc = schema_to(cfg, link)
+    problems = []
+    if proc.returncode != 0 or not link.is_symlink():
+        problems.append(f"exit {proc.returncode}, still a link: {link.is_symlink()}")
+    if '"$schema"' not in target.read_text():
+        problems.append("the link's target was not written")
+    if stat.S_IMODE(target.stat().st_mode) != 0o640:
+        problems.append(f"the target's mode became {oct(stat.S_IMODE(target.stat().st_mode))}")
+    return problems
+
+
+@test
+def symlink_stdout(cfg, scratch):
+    link = scratch / "stdout-link"
+    link.symlink_to("/proc/self/fd/1")
+    proc = schema_to(cfg, link)
+    problems = []
+    if proc.returncode != 0 or not link.is_symlink():
+        problems.append(f"exit {proc.returncode}, still a link: {link.is_symlink()}: {proc.stderr[:200]!r}")
+    if b'"$schema"' not in proc.stdout:
+        problems.append("the document did not reach stdout through the link")
+    # Never the real /dev/stdout: a broken binary would replace the machine's own link.
+    return problems
+
+
+@test
+def symlink_dangling(cfg, scratch):
+    link = scratch / "dangling"
+    link.symlink_to(scratch / "nowhere" )
+    proc = schema_to(cfg, link)
+    problems = []
+    if proc.returncode != 2 or not is_error_document(proc.stdout):
+        problems.append(f"exit {proc.returncode}, error document: {is_error_document(proc.stdout)}")
+    if (scratch / "nowhere").exists() or not link.is_symlink():
+        problems.append("the link was followed or replaced")
+    return problems
+
+
+@test
+def keep_mode_owner(cfg, scratch):
+    path = scratch / "report.json"
+    path.write_text("old")
+    path.chmod(0o600)
+    if os.geteuid() == 0:
+        os.chown(path, NOBODY.pw_uid, NOBODY.pw_gid)
+    proc = schema_to(cfg, path)
+    st = path.stat()
+    problems = []
+    if proc.returncode != 0 or '"$schema"' not in path.read_text():
+        problems.append(f"exit {proc.returncode}")
+    if stat.S_IMODE(st.st_mode) != 0o600:
+        problems.append(f"mode became {oct(stat.S_IMODE(st.st_mode))}")
+    if os.geteuid() == 0 and (st.st_uid, st.st_gid) != (NOBODY.pw_uid, NOBODY.pw_gid):
+        problems.append(f"owner became {st.st_uid}:{st.st_gid}")
+    return problems
+
+
+@test
+def new_file_umask(cfg, scratch):
+    path = scratch / "new.json"
+    proc = schema_to(cfg, path, umask=0o027)
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"exit {proc.returncode}")
+    elif stat.S_IMODE(path.stat().st_mode) != 0o640:
+        problems.append(f"mode {oct(stat.S_IMODE(path.stat().st_mode))}, want 0o640")
+    return problems
+
+
+@test
+def hard_links(cfg, scratch):
+    a = scratch / "a.json"
+    a.write_text("old")
+    b = scratch / "b.json"
+    os.link(a, b)
+    proc = schema_to(cfg, a)
+    problems = []
+    if proc.returncode != 0 or '"$schema"' not in b.read_text() or a.stat().st_ino != b.stat().st_ino:
+        problems.append(f"exit {proc.returncode}; the other name does not see the document")
+    return problems
+
+
+@test
+def json_errors(cfg, scratch):
+    problems = []
+    cases = {"missing directory": scratch / "missing" / "x.json", "directory target": scratch}
+    for what, target in cases.items():
+        proc = schema_to(cfg, target)
+        if proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"{what}: exit {proc.returncode}, stdout {proc.stdout[:120]!r}")
+        proc = run(cfg, ["report", "--json", "--timeout", "5", "--output", str(target)])
+        if proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"report, {what}: exit {proc.returncode}, stdout {proc.stdout[:120]!r}")
+    locked = scratch / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    proc = schema_to(cfg, locked / "x.json", user=NOBODY if os.geteuid() == 0 else None)
+    if os.geteuid() == 0 or os.access(locked, os.W_OK) is False:
+        if proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"unwritable directory: exit {proc.returncode}, stdout {proc.stdout[:120]!r}")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", type=Path, required=True)
+    parser.add_argument("-k", action="append", default=[])
+    cfg = parser.parse_args()
+    cfg.binary = cfg.binary.resolve()
+    failed = 0
+    for fn in TESTS:
+        name = fn.__name__.replace("_", "-")
+        if cfg.k and not any(k in name for k in cfg.k):
+            continue
+        with tempfile.TemporaryDirectory() as t:
+            scratch = Path(t)
+            scratch.chmod(0o777)  # nobody must reach the unwritable-directory case
+            try:
+                problems = fn(cfg, scratch)
+            except Exception as e:
+                problems = [f"raised {type(e).__name__}: {e}"]
+        failed += bool(problems)
+        print(f"{'PASS' if not problems else 'FAIL'} {name}")
+        for p in problems:
+            print(f"    {p}")
+    print(f"{failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
