@@ -273,6 +273,14 @@ def main() -> int:
     parser.add_argument("--results", type=Path,
                         help="append each outcome to this file as a table row as it finishes")
     parser.add_argument("--log", type=Path, help="build and test output (default <build>/mutate.log)")
+    parser.add_argument("--skip-baseline", action="store_true",
+                        help="do not run the unmutated suite first (you just did; it passed)")
+    parser.add_argument("--unit-timeout", type=float,
+                        help="seconds after which the doctest binary counts as hung "
+                             "(default: 3x the baseline + 30, or 300 without a baseline)")
+    parser.add_argument("--ctest-timeout", type=float,
+                        help="the same for the rest of ctest (default: 3x the baseline + 60, "
+                             "or 1800 without a baseline)")
     args = parser.parse_args()
 
     ids = [i for chunk in args.id for i in chunk.split(",") if i]
@@ -331,18 +339,24 @@ def main() -> int:
         try:
             # The unmutated suite must pass, or every mutant would look killed; its times set
             # the limits past which a mutant counts as a hang.
-            print("mutate: baseline build and suite ...", flush=True)
-            built, _ = suite.compile()
-            unit, unit_s = suite.unit()
-            rest, rest_s = suite.rest()
-            if (built, unit, rest) != ("ok", "ok", "ok"):
-                print(f"mutate: the unmutated build or suite fails (build {built}, unit {unit}, "
-                      f"ctest {rest}); see {log_path}", file=sys.stderr)
-                return 2
-            suite.unit_limit = max(60.0, 3 * unit_s + 30)
-            suite.ctest_limit = max(120.0, 3 * rest_s + 60)
-            print(f"mutate: baseline unit {unit_s:.0f}s, rest of ctest {rest_s:.0f}s; "
-                  f"{len(mutants)} mutants", flush=True)
+            suite.unit_limit, suite.ctest_limit = 300.0, 1800.0
+            if not args.skip_baseline:
+                print("mutate: baseline build and suite ...", flush=True)
+                built, _ = suite.compile()
+                unit, unit_s = suite.unit()
+                rest, rest_s = suite.rest()
+                if (built, unit, rest) != ("ok", "ok", "ok"):
+                    print(f"mutate: the unmutated build or suite fails (build {built}, unit "
+                          f"{unit}, ctest {rest}); see {log_path}", file=sys.stderr)
+                    return 2
+                suite.unit_limit = max(60.0, 3 * unit_s + 30)
+                suite.ctest_limit = max(120.0, 3 * rest_s + 60)
+                print(f"mutate: baseline unit {unit_s:.0f}s, rest of ctest {rest_s:.0f}s",
+                      flush=True)
+            suite.unit_limit = args.unit_timeout or suite.unit_limit
+            suite.ctest_limit = args.ctest_timeout or suite.ctest_limit
+            print(f"mutate: {len(mutants)} mutants; hung after {suite.unit_limit:.0f}s (unit), "
+                  f"{suite.ctest_limit:.0f}s (rest of ctest)", flush=True)
             for n, m in enumerate(mutants, 1):
                 o = test_mutant(m, suite, reverter)
                 outcomes.append(o)
