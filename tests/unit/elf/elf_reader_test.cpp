@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -511,6 +512,15 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
         const auto index = raw.section_of_type(SHT_DYNSYM);
         store<Elf64_Off>(bytes, raw.shdr_offset(index) + offsetof(Elf64_Shdr, sh_offset),
                          bytes.size() + 100);
+        expect_malformed(bytes, "extends past the end");
+    }
+    SUBCASE("a section whose offset plus size wraps around 2^64") {
+        // offset + size overflows to a small number: a range check that adds them is fooled.
+        auto bytes = raw.bytes;
+        const auto index = raw.section_of_type(SHT_DYNSYM);
+        const Elf64_Off offset = raw.shdrs[index].sh_offset;
+        store<Elf64_Xword>(bytes, raw.shdr_offset(index) + offsetof(Elf64_Shdr, sh_size),
+                           std::numeric_limits<Elf64_Xword>::max() - offset + 17);
         expect_malformed(bytes, "extends past the end");
     }
     SUBCASE("symbol name index past the end of .dynstr") {
