@@ -8,6 +8,11 @@
 
 #include "rdmi_probe_dpa_abi.h"
 
+_Static_assert(RDMI_PROBE_SUBMIT_FLAG_FLUSH == DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH,
+               "the ABI's FLUSH is DOCA's");
+_Static_assert(RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS == DOCA_DPA_DEV_SUBMIT_FLAG_OPTIMIZE_REPORTS,
+               "the ABI's OPTIMIZE_REPORTS is DOCA's");
+
 /* Level 2: proves a launch reaches the DPA and its return sets the completion event. */
 __dpa_global__ void rdmi_probe_noop_kernel_v1(void)
 {
@@ -29,17 +34,18 @@ static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t *last
     return drained;
 }
 
-/* Level 3, the F.5 "safest fallback": post the write with FLUSH, then an RDMA signal on the same
+/* Level 3, the F.5 "safest fallback": post the write with the host's flags (FLUSH |
+ * OPTIMIZE_REPORTS, as the all-to-all application posts), then an RDMA signal on the same
  * RC connection to a remote-net sync event whose subscriber is this DPA; RC executes the signal
  * after the write, so seeing the event proves the write landed. The wait is a bounded loop, never
  * doca_dpa_dev_sync_event_wait_gt (which has no bound), and its outcome goes to the status word. */
-__dpa_global__ void rdmi_probe_write_kernel_v1(uint64_t rdma, uint64_t connection_id,
+__dpa_global__ void rdmi_probe_write_kernel_v2(uint64_t rdma, uint64_t connection_id,
                                                 uint64_t dst_mmap, uint64_t dst_addr,
                                                 uint64_t src_mmap, uint64_t src_addr,
                                                 uint64_t length, uint64_t remote_signal,
                                                 uint64_t local_event, uint64_t signal_value,
                                                 uint64_t status_ptr, uint64_t completion,
-                                                uint64_t spin_limit)
+                                                uint64_t spin_limit, uint64_t submit_flags)
 {
     volatile uint64_t *status = (volatile uint64_t *)status_ptr;
     uint64_t last_type = 0xff;
@@ -50,7 +56,7 @@ __dpa_global__ void rdmi_probe_write_kernel_v1(uint64_t rdma, uint64_t connectio
     doca_dpa_dev_rdma_post_write((doca_dpa_dev_rdma_t)rdma, (uint32_t)connection_id,
                                  (doca_dpa_dev_mmap_t)dst_mmap, dst_addr,
                                  (doca_dpa_dev_mmap_t)src_mmap, src_addr, (size_t)length,
-                                 DOCA_DPA_DEV_SUBMIT_FLAG_FLUSH);
+                                 (uint32_t)submit_flags);
     doca_dpa_dev_rdma_signal_set((doca_dpa_dev_rdma_t)rdma, (uint32_t)connection_id,
                                  (doca_dpa_dev_sync_event_remote_net_t)remote_signal,
                                  signal_value);

@@ -21,16 +21,19 @@ void resolve(const std::vector<DynamicLibrary>& libraries, const char* name, Fn&
 
 }  // namespace
 
-std::string DocaDpaApi::error_name(doca_error_t error) const {
+std::string DocaDpaApi::error_name(int error) const {
     if (error_get_name != nullptr) {
-        if (const char* name = error_get_name(error); name != nullptr && *name != '\0') return name;
+        if (const char* name = error_get_name(static_cast<doca_error_t>(error));
+            name != nullptr && *name != '\0')
+            return name;
     }
     return std::string(fallback_error_name(error));
 }
 
-std::string DocaDpaApi::error_description(doca_error_t error) const {
+std::string DocaDpaApi::error_description(int error) const {
     if (error_get_descr != nullptr) {
-        if (const char* descr = error_get_descr(error); descr != nullptr) return descr;
+        if (const char* descr = error_get_descr(static_cast<doca_error_t>(error)); descr != nullptr)
+            return descr;
     }
     return std::string(fallback_error_description(error));
 }

@@ -14,6 +14,7 @@
 extern "C" {
 struct doca_sync_event_remote_net;
 struct doca_rdmi_poster;
+union doca_data;
 /// typedef void (doca_dpa_func_t)(void) (doca_dpa.h).
 using doca_dpa_func_t = void();
 }
@@ -51,11 +52,18 @@ using ctx_stop = doca_error_t (*)(doca_ctx* ctx);
 using ctx_set_datapath_on_dpa = doca_error_t (*)(doca_ctx* ctx, doca_dpa* dpa);
 
 using dpa_cap_is_supported = fn::devinfo_predicate;
+/// doca_dev.h: 1 when the device has network representors, which on a DPA-capable PF means the
+/// BlueField Arm side in DPU mode (samples/doca_dpa: RDMA then needs an extended DPA on an SF).
+using devinfo_rep_cap_is_filter_net_supported =
+    doca_error_t (*)(const doca_devinfo* devinfo, std::uint8_t* filter_net_supported);
 using dpa_create = doca_error_t (*)(doca_dev* dev, doca_dpa** dpa);
 using dpa_set_app = doca_error_t (*)(doca_dpa* dpa, doca_dpa_app* app);
 using dpa_start = doca_error_t (*)(doca_dpa* dpa);
 using dpa_destroy = doca_error_t (*)(doca_dpa* dpa);
 using dpa_peek_at_last_error = doca_error_t (*)(const doca_dpa* dpa);
+/// Seconds a kernel may run before the DPA may terminate it (fatal); doca_dpa.h, EXPERIMENTAL.
+using dpa_get_kernel_max_run_time = doca_error_t (*)(const doca_dpa* dpa,
+                                                     unsigned long long* value);
 using dpa_kernel_launch_update_set = doca_error_t (*)(doca_dpa* dpa, doca_sync_event* wait_event,
                                                       std::uint64_t wait_threshold,
                                                       doca_sync_event* comp_event,
@@ -100,6 +108,14 @@ using mmap_stop = doca_error_t (*)(doca_mmap* mmap);
 using mmap_destroy = doca_error_t (*)(doca_mmap* mmap);
 using mmap_dev_get_dpa_handle = doca_error_t (*)(doca_mmap* mmap, const doca_dev* dev,
                                                  dpa_dev_mmap_t* handle);
+/// The descriptor a peer turns into an mmap of this memory (doca_mmap.h).
+using mmap_export_rdma = doca_error_t (*)(doca_mmap* mmap, const doca_dev* dev,
+                                          const void** export_desc, std::size_t* export_desc_len);
+/// The peer's side of mmap_export_rdma; `user_data` may be NULL (doca_mmap.h).
+using mmap_create_from_export = doca_error_t (*)(const doca_data* user_data,
+                                                 const void* export_desc,
+                                                 std::size_t export_desc_len, doca_dev* dev,
+                                                 doca_mmap** mmap);
 
 using sync_event_create = doca_error_t (*)(doca_sync_event** event);
 using sync_event_add_publisher_location_dpa = doca_error_t (*)(doca_sync_event* ev, doca_dpa* dpa);
@@ -120,6 +136,11 @@ using sync_event_remote_net_create_from_export = doca_error_t (*)(
 using sync_event_remote_net_get_dpa_handle = doca_error_t (*)(
     doca_sync_event_remote_net* ev, doca_dpa* dpa, dpa_dev_sync_event_remote_net_t* handle);
 using sync_event_remote_net_destroy = doca_error_t (*)(doca_sync_event_remote_net* ev);
+/// doca_sync_event.h capability predicates (EXPERIMENTAL): DOCA_SUCCESS when supported.
+using sync_event_cap_is_export_to_dpa_supported = fn::devinfo_predicate;
+using sync_event_cap_is_export_to_remote_net_supported = fn::devinfo_predicate;
+using sync_event_cap_remote_net_is_create_from_export_supported = fn::devinfo_predicate;
+using sync_event_cap_remote_net_is_export_to_dpa_supported = fn::devinfo_predicate;
 
 // RDMI and DOCA Verbs, for the lifecycle self-test only. Parameter types are UNCONFIRMED
 // (doca-facts G.1: NVIDIA skills documents only); doca_rdmi_poster_as_ctx may not exist.
@@ -179,6 +200,8 @@ using rdmi_poster_destroy = doca_error_t (*)(doca_rdmi_poster* poster);
     X(mmap_stop)                                    \
     X(mmap_destroy)                                 \
     X(mmap_dev_get_dpa_handle)                      \
+    X(mmap_export_rdma)                             \
+    X(mmap_create_from_export)                      \
     X(sync_event_create)                            \
     X(sync_event_add_publisher_location_dpa)        \
     X(sync_event_add_publisher_location_remote_net) \
@@ -195,16 +218,22 @@ using rdmi_poster_destroy = doca_error_t (*)(doca_rdmi_poster* poster);
     X(sync_event_remote_net_destroy)
 
 /// Functions used when present: error naming, newer getters, the RDMI self-test objects.
-#define RDMI_DOCA_DPA_OPTIONAL(X)        \
-    X(error_get_name)                    \
-    X(error_get_descr)                   \
-    X(devinfo_get_pci_func_type)         \
-    X(rdma_cap_task_write_is_supported)  \
-    X(verbs_context_create)              \
-    X(verbs_context_destroy)             \
-    X(rdmi_poster_create)                \
-    X(rdmi_poster_dpa_completion_attach) \
-    X(rdmi_poster_as_ctx)                \
+#define RDMI_DOCA_DPA_OPTIONAL(X)                                \
+    X(error_get_name)                                            \
+    X(error_get_descr)                                           \
+    X(devinfo_get_pci_func_type)                                 \
+    X(devinfo_rep_cap_is_filter_net_supported)                   \
+    X(rdma_cap_task_write_is_supported)                          \
+    X(dpa_get_kernel_max_run_time)                               \
+    X(sync_event_cap_is_export_to_dpa_supported)                 \
+    X(sync_event_cap_is_export_to_remote_net_supported)          \
+    X(sync_event_cap_remote_net_is_create_from_export_supported) \
+    X(sync_event_cap_remote_net_is_export_to_dpa_supported)      \
+    X(verbs_context_create)                                      \
+    X(verbs_context_destroy)                                     \
+    X(rdmi_poster_create)                                        \
+    X(rdmi_poster_dpa_completion_attach)                         \
+    X(rdmi_poster_as_ctx)                                        \
     X(rdmi_poster_destroy)
 
 /// The function table. A null member is a symbol no loaded library exports.
@@ -215,9 +244,9 @@ struct DocaDpaApi {
 #undef RDMI_DOCA_DPA_MEMBER
 
     /// doca_error_get_name() when exported, else the fallback table.
-    [[nodiscard]] std::string error_name(doca_error_t error) const;
+    [[nodiscard]] std::string error_name(int error) const;
     /// doca_error_get_descr() verbatim when exported, else the fallback description.
-    [[nodiscard]] std::string error_description(doca_error_t error) const;
+    [[nodiscard]] std::string error_description(int error) const;
     /// True when every function of the RDMI poster self-test is exported.
     [[nodiscard]] bool has_rdmi_poster() const;
 };

@@ -59,8 +59,49 @@ enum class Error : int {
     device_fatal_error = 31,
 };
 
-/// The C type DOCA functions return.
-using doca_error_t = int;
+/// The C type DOCA functions return: `typedef enum doca_error {...} doca_error_t` (doca_error.h).
+/// Unscoped like the C declaration. Its underlying type is fixed to the one GCC and clang give
+/// DOCA's own enum (unsigned int: no negative values; the tests assert it against the fake's
+/// header) so that any code a library returns is a valid value, not undefined behaviour.
+/// Values are ABI and equal Error's.
+enum doca_error_t : unsigned int {
+    DOCA_SUCCESS = 0,
+    DOCA_ERROR_UNKNOWN = 1,
+    DOCA_ERROR_NOT_PERMITTED = 2,
+    DOCA_ERROR_IN_USE = 3,
+    DOCA_ERROR_NOT_SUPPORTED = 4,
+    DOCA_ERROR_AGAIN = 5,
+    DOCA_ERROR_INVALID_VALUE = 6,
+    DOCA_ERROR_NO_MEMORY = 7,
+    DOCA_ERROR_INITIALIZATION = 8,
+    DOCA_ERROR_TIME_OUT = 9,
+    DOCA_ERROR_SHUTDOWN = 10,
+    DOCA_ERROR_CONNECTION_RESET = 11,
+    DOCA_ERROR_CONNECTION_ABORTED = 12,
+    DOCA_ERROR_CONNECTION_INPROGRESS = 13,
+    DOCA_ERROR_NOT_CONNECTED = 14,
+    DOCA_ERROR_NO_LOCK = 15,
+    DOCA_ERROR_NOT_FOUND = 16,
+    DOCA_ERROR_IO_FAILED = 17,
+    DOCA_ERROR_BAD_STATE = 18,
+    DOCA_ERROR_UNSUPPORTED_VERSION = 19,
+    DOCA_ERROR_OPERATING_SYSTEM = 20,
+    DOCA_ERROR_DRIVER = 21,
+    DOCA_ERROR_UNEXPECTED = 22,
+    DOCA_ERROR_ALREADY_EXIST = 23,
+    DOCA_ERROR_FULL = 24,
+    DOCA_ERROR_EMPTY = 25,
+    DOCA_ERROR_IN_PROGRESS = 26,
+    DOCA_ERROR_TOO_BIG = 27,
+    DOCA_ERROR_AUTHENTICATION = 28,
+    DOCA_ERROR_BAD_CONFIG = 29,
+    DOCA_ERROR_SKIPPED = 30,
+    DOCA_ERROR_DEVICE_FATAL_ERROR = 31,
+};
+static_assert(sizeof(doca_error_t) == sizeof(int), "doca_error_t is returned in an int register");
+static_assert(static_cast<int>(DOCA_ERROR_BAD_STATE) == static_cast<int>(Error::bad_state));
+static_assert(static_cast<int>(DOCA_ERROR_DEVICE_FATAL_ERROR) ==
+              static_cast<int>(Error::device_fatal_error));
 
 /// "DOCA_ERROR_BAD_STATE" for 18; the fallback when the library's doca_error_get_name is absent.
 std::string_view fallback_error_name(int error);
@@ -70,6 +111,13 @@ std::string_view fallback_error_description(int error);
 
 /// enum doca_pci_func_type (doca_types.h).
 enum class PciFuncType : int { pf = 0, vf = 1, sf = 2 };
+/// The C enum itself, as doca_devinfo_get_pci_func_type writes it (unscoped, underlying type
+/// fixed as doca_error_t's is).
+enum doca_pci_func_type : unsigned int {
+    DOCA_PCI_FUNC_TYPE_PF = 0,
+    DOCA_PCI_FUNC_TYPE_VF = 1,
+    DOCA_PCI_FUNC_TYPE_SF = 2,
+};
 
 /// Prototypes of the core functions, as function-pointer types for typed dlsym tables.
 namespace fn {
@@ -80,7 +128,8 @@ using devinfo_get_ibdev_name = doca_error_t (*)(const doca_devinfo* devinfo, cha
                                                 std::uint32_t size);
 using devinfo_get_iface_name = doca_error_t (*)(const doca_devinfo* devinfo, char* name,
                                                 std::uint32_t size);
-using devinfo_get_pci_func_type = doca_error_t (*)(const doca_devinfo* devinfo, int* pci_func_type);
+using devinfo_get_pci_func_type = doca_error_t (*)(const doca_devinfo* devinfo,
+                                                   doca_pci_func_type* pci_func_type);
 using dev_open = doca_error_t (*)(doca_devinfo* devinfo, doca_dev** dev);
 using dev_close = doca_error_t (*)(doca_dev* dev);
 using error_get_name = const char* (*)(doca_error_t error);

@@ -98,7 +98,8 @@ Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*
     return check;
 }
 
-Check port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
+Check port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows,
+                 const std::optional<Gap>& unread) {
     Check check{Finding::port_active, Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
     std::vector<std::string> active;
     std::vector<std::string> other;
@@ -110,6 +111,13 @@ Check port_check(const std::string& which, const std::vector<const DeviceSummary
     }
     if (!active.empty()) {
         check.message = "active: " + join(active);
+        return check;
+    }
+    if (unread && other.empty()) {
+        // The ports were never seen: unknown, not down.
+        check.status = Status::skip;
+        check.message = "cannot be checked: " + unread->message;
+        check.remediation = "rerun as a user that can read /sys/class/infiniband (or as root)";
         return check;
     }
     check.status = Status::fail;
@@ -138,7 +146,8 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
     }
     if (policy.device) checks.push_back(device_check(devices, which, rows));
     if (policy.require_dpa) checks.push_back(dpa_check(which, rows));
-    if (policy.require_port_active) checks.push_back(port_check(which, rows));
+    if (policy.require_port_active)
+        checks.push_back(port_check(which, rows, devices.inventory.rdma_class_gap));
     return checks;
 }
 

@@ -6,6 +6,8 @@
 #include <array>
 #include <utility>
 
+#include "core/json_strict.hpp"
+
 namespace rdmi::check {
 namespace {
 
@@ -243,7 +245,10 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
         return malformed(where + ": empty file (expected a JSON object with schema_version)");
     Json document;
     try {
-        document = Json::parse(bytes.begin(), bytes.end());
+        document = parse_json_strict<Json>(bytes);
+    } catch (const JsonInputError& e) {
+        return malformed(where + ": at " + (e.pointer().empty() ? "(document)" : e.pointer()) +
+                         ": " + e.what());
     } catch (const Json::parse_error& e) {
         // e.byte counts from 1 and points just past the offending character.
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;

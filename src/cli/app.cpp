@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -20,9 +21,25 @@
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "os/fs.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
 namespace {
+
+// CLI::Range compares with < and >, which every NaN passes: the range is checked on a finite
+// value, so "nan", "inf" and negatives are usage errors like any other out-of-range value.
+CLI::Validator timeout_range() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || value < 0.001 ||
+                value > 3600.0)
+                return "Value " + text + " not in range [0.001 - 3600] (seconds)";
+            return {};
+        },
+        "FLOAT in [0.001 - 3600]");
+}
 
 void add_global_options(CLI::App& app, GlobalOptions& opts) {
     app.add_flag("--json", opts.json, "machine output on stdout (nothing else on stdout)");
@@ -41,7 +58,7 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
                    "bound on the whole run (a run still going 1 s later is ended, exit 2) and "
                    "on each external call, in seconds")
         ->type_name("SECONDS")
-        ->check(CLI::Range(0.001, 3600.0))
+        ->check(timeout_range())
         ->default_str("10");
     app.add_flag("-v,--verbose", opts.verbose, "more detail (repeat for debug logs on stderr)");
     app.add_flag("-q,--quiet", opts.quiet, "print only failures; logs only errors");
@@ -62,11 +79,13 @@ bool wants_json(int argc, const char* const* argv) {
 }
 
 int fail_usage(bool json, std::string message) {
-    // One line, whatever the exception text held.
+    // One line, whatever the exception text held; a user-named path is escaped like every
+    // human output.
     for (char& c : message) {
         if (c == '\n' || c == '\r') c = ' ';
     }
-    std::fprintf(stderr, "rdmi-probe: %s\n", message.c_str());  // NOLINT(cert-err33-c)
+    const std::string shown = text::terminal_safe(message);
+    std::fprintf(stderr, "rdmi-probe: %s\n", shown.c_str());  // NOLINT(cert-err33-c)
     if (json)
         std::fputs(error_document(message, kExitUsage).c_str(), stdout);  // NOLINT(cert-err33-c)
     return kExitUsage;
@@ -176,6 +195,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     commands.push_back(make_schema_command());
     commands.push_back(make_diff_command());
     commands.push_back(make_check_command());
+    commands.push_back(make_error_command());
     return commands;
 }
 

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "probes/symbols.hpp"
 #include "report/check_formats.hpp"
 #include "report/check_json.hpp"
 #include "report/findings_output.hpp"
@@ -141,6 +142,10 @@ class CheckCommand final : public Command {
         if (!policy.app.empty()) {
             if (auto info = session.fs().stat(policy.app); !info)
                 return fail_input(session, "check: --app " + info.gap().message);
+            // An application that does not read is bad input (exit 2, as symbols --check), not
+            // a skipped check whose fix would be installing DOCA.
+            if (auto app = read_application(session.fs(), policy.app); !app)
+                return fail_input(session, "check: --app " + app.gap().message);
         }
 
         gate.checks = evaluate(session, policy);
@@ -159,7 +164,8 @@ class CheckCommand final : public Command {
         } else {
             document = check::gate_text(gate, session.style());
         }
-        if (auto written = session.emit(document); !written) {
+        const bool human = !json_ && opts_.format == "text";
+        if (auto written = human ? session.emit_text(document) : session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
@@ -183,7 +189,7 @@ class CheckCommand final : public Command {
             document = only != nullptr ? findings::finding_text(session.style(), *only)
                                        : findings::catalog_text(session.style());
         }
-        if (auto written = session.emit(document); !written) {
+        if (auto written = json_ ? session.emit(document) : session.emit_text(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }

@@ -49,5 +49,7 @@ std::unique_ptr<Command> make_loopback_command();
 std::unique_ptr<Command> make_symbols_command();
 /// The `check` subcommand (also run as `doca-validate`).
 std::unique_ptr<Command> make_check_command();
+/// The `error` subcommand (explains a DOCA error).
+std::unique_ptr<Command> make_error_command();
 
 }  // namespace rdmi::cli

@@ -69,7 +69,9 @@ class DiffCommand final : public Command {
             outcome.symbols = diff::symbols_view(a->document, b->document);
         const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
                                                        : diff::to_text(session.style(), outcome);
-        if (auto written = session.emit(out); !written) return fail(session, written.gap().message);
+        if (auto written = session.options().json ? session.emit(out) : session.emit_text(out);
+            !written)
+            return fail(session, written.gap().message);
         return outcome.changes.empty() ? kExitOk : kExitFailed;
     }
 

@@ -8,7 +8,9 @@
 #include <system_error>
 
 #include "cli/command.hpp"
+#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "os/append_file.hpp"
 #include "probes/loopback.hpp"
 #include "report/loopback_json.hpp"
 #include "report/loopback_text.hpp"
@@ -50,6 +52,10 @@ class LoopbackCommand final : public Command {
         sub.add_flag("--lifecycle-selftest", options_.lifecycle_selftest,
                      "attach a completion after start on disposable objects; expect "
                      "DOCA_ERROR_BAD_STATE");
+        sub.add_option("--trace", options_.trace_path,
+                       "write every DOCA call (arguments, return value, error name, time, thread) "
+                       "to FILE as JSON lines, as it returns")
+            ->type_name("FILE");
         sub.add_option("--plugin", plugin_,
                        "the DPA plugin (default: rdmi-probe-dpa.so beside the binary)");
     }
@@ -58,12 +64,24 @@ class LoopbackCommand final : public Command {
         const auto start = std::chrono::steady_clock::now();
         LoopbackOptions options = options_;
         options.plugin_path = plugin_.empty() ? plugin_beside_binary() : plugin_;
+        if (!options.trace_path.empty()) {
+            // Created and emptied here, so that a bad path is a usage error before anything
+            // runs; the DOCA child appends to it.
+            if (auto trace = AppendFile::open(options.trace_path, true); !trace) {
+                const std::string message = "loopback: --trace: " + trace.gap().message;
+                session.log().error("{}", message);
+                if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
+                return kExitUsage;
+            }
+        }
         const LoopbackVerdict verdict = probe_loopback(session.probe_context(), options);
         const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);
-        if (auto written = session.emit(document); !written) {
+        if (auto written =
+                session.options().json ? session.emit(document) : session.emit_text(document);
+            !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }

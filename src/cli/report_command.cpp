@@ -29,7 +29,9 @@ class ReportCommand final : public Command {
         report.run = session.run_info(start);
         const std::string document = session.options().json ? json::dump(json::report(report))
                                                             : text::report(session.style(), report);
-        if (auto written = session.emit(document); !written) {
+        if (auto written =
+                session.options().json ? session.emit(document) : session.emit_text(document);
+            !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }

@@ -1,18 +1,22 @@
 // Session: seams, logger, colour decision, document output.
 #include "cli/session.hpp"
 
-#include <spdlog/sinks/stdout_sinks.h>
+#include <fcntl.h>
+#include <spdlog/details/null_mutex.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 
 #include "cli/terminal_progress.hpp"
 #include "os/atomic_write.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -25,9 +29,24 @@ bool use_color(const GlobalOptions& options, const Env& env) {
     return ::isatty(STDOUT_FILENO) == 1;
 }
 
+// stderr is a terminal too, and log messages carry probed names (paths, devices, versions):
+// each message is one line, escaped like the human documents.
+class EscapingStderrSink final : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+  protected:
+    void sink_it_(const spdlog::details::log_msg& msg) override {
+        spdlog::memory_buf_t formatted;
+        formatter_->format(msg, formatted);
+        std::string_view text(formatted.data(), formatted.size());
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+        const std::string line = text::terminal_safe(text) + "\n";
+        (void)std::fwrite(line.data(), 1, line.size(), stderr);
+    }
+    void flush_() override { (void)std::fflush(stderr); }
+};
+
 std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
-    auto logger = std::make_shared<spdlog::logger>(
-        "rdmi-probe", std::make_shared<spdlog::sinks::stderr_sink_st>());
+    auto logger =
+        std::make_shared<spdlog::logger>("rdmi-probe", std::make_shared<EscapingStderrSink>());
     logger->set_pattern("rdmi-probe: %l: %v");
     if (options.quiet) {
         logger->set_level(spdlog::level::err);
@@ -61,6 +80,15 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     auto fs = RootedFs::open(options.root);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
+    // The root is opened O_PATH, which needs no permission on it: a root the user cannot list
+    // or search would read as an empty machine ("DOCA does not exist"). It is bad input.
+    if (::faccessat(AT_FDCWD, options.root.c_str(), R_OK | X_OK, AT_EACCESS) != 0) {
+        const int error = errno;
+        return Gap{error == EACCES ? GapReason::permission_denied : GapReason::error,
+                   "cannot read root " + options.root + ": " +
+                       (error == EACCES ? std::string("permission denied")
+                                        : std::string(std::strerror(error)))};
+    }
     GlobalOptions resolved = options;
     if (!resolved.doca_prefix.empty() && resolved.doca_prefix.front() != '/') {
         // A relative prefix means the working directory on the live system; inside a mounted
@@ -110,6 +138,10 @@ Result<bool> Session::emit(const std::string& document) const {
         return make_gap(GapReason::error, "stdout: write failed");
     }
     return true;
+}
+
+Result<bool> Session::emit_text(const std::string& document) const {
+    return emit(text::terminal_safe(document, text::Keep::layout));
 }
 
 std::string generation_time(const Env& env) {

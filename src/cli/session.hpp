@@ -56,6 +56,11 @@ class Session {
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
     [[nodiscard]] Result<bool> emit(const std::string& document) const;
 
+    /// emit() for a human document: it passes through text::terminal_safe (layout kept) first,
+    /// so no probed byte reaches the terminal as a control. JSON, JUnit and GitHub annotations
+    /// go through emit(): their writers escape for their own syntax.
+    [[nodiscard]] Result<bool> emit_text(const std::string& document) const;
+
   private:
     Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log);
 

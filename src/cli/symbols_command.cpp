@@ -12,6 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "probes/report.hpp"
 #include "probes/symbols.hpp"
 #include "report/symbols_json.hpp"
 #include "report/symbols_text.hpp"
@@ -135,18 +136,14 @@ class SymbolsCommand final : public Command {
         const std::string document = session.options().json
                                          ? json::symbols_document(*facts, run)
                                          : text::symbols(session.style(), *facts);
-        if (auto written = session.emit(document); !written) {
+        if (auto written =
+                session.options().json ? session.emit(document) : session.emit_text(document);
+            !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
-        if (!facts->app) return kExitOk;
-        for (const auto& check : facts->checks) {
-            if ((check.id.finding() == Finding::app_resolves ||
-                 check.id.finding() == Finding::app_experimental) &&
-                check.status == Status::fail)
-                return kExitFailed;
-        }
-        return kExitOk;
+        // The exit code says what the document's "result" says.
+        return overall_status(facts->checks) == Status::fail ? kExitFailed : kExitOk;
     }
 
   private:

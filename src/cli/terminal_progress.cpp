@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "report/terminal_text.hpp"
+
 namespace rdmi::cli {
 namespace {
 
@@ -29,10 +31,16 @@ void TerminalProgress::update(std::string_view what, std::size_t done, std::size
     const bool last_item = total > 0 && done + 1 >= total;
     if (shown_ && !last_item && now - last_ < kMinInterval) return;
     last_ = now;
-    std::string line = "rdmi-probe: " + std::string(what);
+    // `what` names probed files: shown escaped like every human output.
+    std::string line = "rdmi-probe: " + text::terminal_safe(what);
     if (total > 0) line += " (" + std::to_string(done + 1) + "/" + std::to_string(total) + ")";
     // One column short of the width: a full line would wrap on some terminals.
-    if (width_ > 1 && line.size() > width_ - 1) line.resize(width_ - 1);
+    if (width_ > 1 && line.size() > width_ - 1) {
+        std::size_t cut = width_ - 1;
+        // Never end inside a UTF-8 sequence.
+        while (cut > 0 && (static_cast<unsigned char>(line[cut]) & 0xc0U) == 0x80U) --cut;
+        line.resize(cut);
+    }
     write_all(fd_, std::string(kEraseLine) + line);
     shown_ = true;
 }

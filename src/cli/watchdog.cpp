@@ -12,6 +12,7 @@
 
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -74,7 +75,7 @@ void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
         state_ = State::fired;
     }
     const std::string message = timeout_message(timeout_s_, activity::snapshot());
-    write_all(STDERR_FILENO, "rdmi-probe: " + message + "\n");
+    write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");
     if (json_) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
     ::_exit(kExitUsage);
 }

@@ -2,6 +2,8 @@
 #include "contract/facts.hpp"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "sysfs/devices.hpp"
 
@@ -38,12 +40,11 @@ void find_samples(const ProbeContext& ctx, ContractFacts& facts) {
 
 std::vector<const ModuleFacts*> public_libraries(const InstallFacts& install) {
     std::vector<const ModuleFacts*> out;
+    // A pkg-config directory can hold any number of doca-*.pc files: a set keeps this linear.
+    std::unordered_set<std::string_view> seen;
     for (const auto* list : {&install.doca_modules, &install.stack}) {
         for (const auto& module : *list) {
-            const bool seen = std::any_of(out.begin(), out.end(), [&](const ModuleFacts* m) {
-                return m->name == module.name;
-            });
-            if (!seen) out.push_back(&module);
+            if (seen.insert(module.name).second) out.push_back(&module);
         }
     }
     std::sort(out.begin(), out.end(),

@@ -3,6 +3,7 @@
 #include "contract/json_input.hpp"
 
 #include "core/json_input.hpp"
+#include "core/json_strict.hpp"
 
 namespace rdmi::contract {
 
@@ -15,7 +16,9 @@ Result<Json> parse_document(std::string_view text) {
                                                   " levels (not a document rdmi-probe writes)");
     }
     try {
-        return Json::parse(text);
+        return parse_json_strict<Json>(text);
+    } catch (const JsonInputError& e) {
+        return make_gap(GapReason::malformed, e.message());
     } catch (const Json::parse_error& e) {
         return make_gap(GapReason::malformed, std::string("invalid JSON: ") + e.what());
     }

@@ -11,8 +11,10 @@
 
 namespace rdmi::contract {
 
-/// Largest saved document `diff` reads.
-inline constexpr std::size_t kMaxDocumentBytes = std::size_t{64} << 20U;
+/// Largest saved document `diff` reads; a bigger file is refused by its size, before it is
+/// read. Real documents are well under 1 MiB; the parsed tree takes several times the text, so
+/// this also bounds diff's memory (see docs/reliability.md, "Hostile sizes").
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t{16} << 20U;
 /// Deepest nesting accepted; real documents nest fewer than 10 levels.
 inline constexpr std::size_t kMaxDocumentDepth = 256;
 

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "core/json_strict.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -32,6 +34,21 @@ std::string at(std::string_view bytes, std::size_t offset) {
 }
 
 }  // namespace
+
+std::string json_pointer_token(std::string_view key) {
+    std::string out;
+    out.reserve(key.size());
+    for (const char c : key) {
+        if (c == '~') {
+            out += "~0";
+        } else if (c == '/') {
+            out += "~1";
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
 
 // Linear and iterative: the depth is known before the JSON library builds (and later destroys)
 // a tree, so a 10k-deep document never reaches its recursive code paths.
@@ -93,7 +110,9 @@ Result<nlohmann::json> parse_json_input(std::string_view bytes, std::string_view
                                                   at(bytes, deep));
     }
     try {
-        return nlohmann::json::parse(bytes.begin(), bytes.end());
+        return parse_json_strict<nlohmann::json>(bytes);
+    } catch (const JsonInputError& e) {
+        return make_gap(GapReason::malformed, shown + ": " + e.message());
     } catch (const nlohmann::json::parse_error& e) {
         // e.byte is 1-based: the byte at which the parser gave up.
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;

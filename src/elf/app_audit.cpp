@@ -10,6 +10,14 @@
 namespace rdmi {
 namespace {
 
+// A member name comes from the archive: keep the message on one line.
+std::string printable(std::string name) {
+    for (char& c : name) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    }
+    return name;
+}
+
 struct Need {
     std::string name;
     std::string version;
@@ -179,7 +187,12 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
     out.is_archive = true;
     std::vector<Need> needs;
     for (const auto& member : app) {
-        if (member.image) collect_needs(*member.image, member.name, options.prefix, needs);
+        if (member.image) {
+            collect_needs(*member.image, member.name, options.prefix, needs);
+        } else {
+            out.unread.push_back(printable(member.name) + ": " +
+                                 (member.gap ? member.gap->message : "not read"));
+        }
     }
     // A symbol one member defines is not needed from outside the archive.
     std::unordered_map<std::string, bool> defined_inside;

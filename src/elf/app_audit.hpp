@@ -58,6 +58,9 @@ struct AppAudit {
     std::vector<std::string> missing_versions;  ///< "libdoca_rdmi.so.3:DOCA_3.3"
     std::vector<std::string> experimental;      ///< experimental dependencies, accepted or not
     std::vector<std::string> unaccepted_experimental;
+    /// Archive members that could not be read completely, as "member: reason". Their needs are
+    /// unknown, so no verdict over the archive may pass while this is not empty.
+    std::vector<std::string> unread;
 };
 
 /// Options of the application audit.

@@ -167,11 +167,21 @@ void check_header_tables(Elf* elf, const GElf_Ehdr& ehdr, std::uint64_t file_siz
     if (shnum != ehdr.e_shnum && ehdr.e_shnum != 0)
         fail("section count " + std::to_string(ehdr.e_shnum) + " unreadable");
     check_table("section header table", ehdr.e_shoff, shnum, ehdr.e_shentsize, shent, file_size);
+    // Without section headers the symbols, versions and dependencies cannot be read (the
+    // loader would still run the file from its program headers): a gap, never "nothing found".
+    // e_shnum 0 with a table present names extended numbering, so section 0 must give the count.
+    if (shnum == 0) {
+        fail(ehdr.e_shoff == 0
+                 ? "no section header table (e_shoff 0): symbols and dependencies cannot be read"
+                 : "e_shnum 0 (extended section numbering) but section 0 gives no section "
+                   "count: symbols and dependencies cannot be read");
+    }
 }
 
 Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfImage& image) {
     Layout layout;
-    if (shnum == 0) return layout;
+    // elf_getshdrstrndx applies extended numbering: e_shstrndx SHN_XINDEX means section 0's
+    // sh_link holds the index, as readelf reads it.
     std::size_t shstrndx = 0;
     if (elf_getshdrstrndx(elf, &shstrndx) != 0)
         fail("bad section-name string table index: " + libelf_error());
@@ -227,7 +237,8 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
     return layout;
 }
 
-void read_dynamic(Elf* elf, const SectionInfo& dynamic, ElfImage& image) {
+void read_dynamic(Elf* elf, const Layout& layout, ElfImage& image) {
+    const SectionInfo& dynamic = layout.dynamic;
     if (dynamic.scn == nullptr) return;
     Elf_Data* data = section_data(dynamic, ".dynamic");
     const std::size_t entry = gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
@@ -237,6 +248,24 @@ void read_dynamic(Elf* elf, const SectionInfo& dynamic, ElfImage& image) {
         if (gelf_getdyn(data, static_cast<int>(i), &dyn) == nullptr)
             fail(".dynamic entry " + std::to_string(i) + " unreadable: " + libelf_error());
         if (dyn.d_tag == DT_NULL) break;
+        // The loader finds the symbol and version tables through these tags, not through
+        // section types: a table it would use that the section headers do not show is a part
+        // of the file this reader would miss.
+        struct {
+            GElf_Sxword tag;
+            const char* name;
+            const SectionInfo* section;
+        } const tables[] = {{DT_SYMTAB, "DT_SYMTAB", &layout.dynsym},
+                            {DT_VERSYM, "DT_VERSYM", &layout.versym},
+                            {DT_VERNEED, "DT_VERNEED", &layout.verneed},
+                            {DT_VERDEF, "DT_VERDEF", &layout.verdef}};
+        for (const auto& table : tables) {
+            if (dyn.d_tag == table.tag && table.section->scn == nullptr) {
+                fail(std::string(".dynamic has ") + table.name +
+                     " but no section of that table's type: the section headers do not match "
+                     "what the loader reads");
+            }
+        }
         if (dyn.d_tag == DT_SONAME) {
             image.soname = string_at(elf, dynamic.shdr.sh_link, dyn.d_un.d_val, "DT_SONAME");
         } else if (dyn.d_tag == DT_NEEDED) {
@@ -511,7 +540,7 @@ ElfImage read_image(Elf* elf, std::uint64_t file_size) {
     std::size_t shnum = 0;
     check_header_tables(elf, ehdr, file_size, shnum);
     const Layout layout = read_sections(elf, file_size, shnum, image);
-    read_dynamic(elf, layout.dynamic, image);
+    read_dynamic(elf, layout, image);
     read_verdef(elf, layout.verdef, image);
     read_verneed(elf, layout.verneed, image);
     image.dynamic_symbols = read_symbols(elf, layout.dynsym, {}, image, ".dynsym");

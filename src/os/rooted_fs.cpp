@@ -265,7 +265,15 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     const Fd owned(*fd);
     auto st = regular_file_stat(owned.get(), path);
     if (!st) return st.gap();
-    // sysfs and procfs report sizes that are not the content length; read to EOF, bounded.
+    // A file that says it is over the cap is refused before a byte is read. sysfs and procfs
+    // report sizes that are not the content length (0, or a page of up to 64 KiB), so a size
+    // that small is no evidence: those are read to EOF, bounded.
+    constexpr std::size_t kPseudoFileSize = std::size_t{64} << 10U;
+    const auto size = static_cast<std::size_t>(st->st_size);
+    if (size > max_bytes && size > kPseudoFileSize) {
+        return make_gap(GapReason::malformed,
+                        std::string(path) + ": larger than " + std::to_string(max_bytes) + " bytes");
+    }
     return read_all(owned.get(), path, max_bytes, static_cast<std::size_t>(st->st_size));
 }
 

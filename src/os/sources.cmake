@@ -1,5 +1,6 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/activity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/atomic_write.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp

@@ -46,6 +46,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
     std::vector<std::string> blocked;
     std::vector<std::string> without_dpa;
     bool any_dpa = false;
+    bool any_rdma = false;
     bool doca_answered = false;
     for (const auto& row : facts.summary) {
         const bool dpa = row.dpa.ok() && row.dpa.value->support == sysfs::DpaSupport::yes;
@@ -56,6 +57,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
             continue;
         }
         any_dpa = true;
+        any_rdma = any_rdma || !row.rdma_devices.empty();
         const auto* fn = facts.inventory.find_function(row.function);
         const bool driver = fn != nullptr && fn->driver.ok() && *fn->driver.value == "mlx5_core";
         const std::string label =
@@ -86,6 +88,13 @@ Check dpa_verdict(const DevicesFacts& facts) {
         check.message = "RDMI on the DPA is not possible here: no DPA-capable device (found " +
                         join(without_dpa) + "; a DPA needs BlueField-3 or ConnectX-7/8/9)";
         check.remediation = "use a BlueField-3 or ConnectX-7 or later";
+        return check;
+    }
+    if (const auto& unread = facts.inventory.rdma_class_gap; unread && !any_rdma) {
+        // Not listing the RDMA devices is not the same as there being none.
+        check.status = Status::skip;
+        check.message = "cannot tell whether RDMI on the DPA is possible: " + unread->message;
+        check.remediation = "rerun as a user that can read /sys/class/infiniband (or as root)";
         return check;
     }
     check.message = "RDMI on the DPA is not possible here: " + join(blocked, "; ");

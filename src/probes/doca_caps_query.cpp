@@ -36,13 +36,15 @@ class ErrorNames {
     }
     [[nodiscard]] bool from_library() const { return name_ != nullptr; }
     [[nodiscard]] std::string name(int error) const {
-        const char* text = name_ != nullptr ? name_(error) : nullptr;
+        const char* text =
+            name_ != nullptr ? name_(static_cast<doca::doca_error_t>(error)) : nullptr;
         if (text != nullptr) return text;
         const auto fallback = doca::fallback_error_name(error);
         return fallback.empty() ? "doca_error " + std::to_string(error) : std::string(fallback);
     }
     [[nodiscard]] std::string descr(int error) const {
-        const char* text = descr_ != nullptr ? descr_(error) : nullptr;
+        const char* text =
+            descr_ != nullptr ? descr_(static_cast<doca::doca_error_t>(error)) : nullptr;
         return text != nullptr ? text : std::string(doca::fallback_error_description(error));
     }
 
@@ -222,9 +224,9 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
             }
         }
         if (func_type != nullptr) {
-            int type = -1;
+            doca::doca_pci_func_type type{};
             if (const int rc = func_type(info, &type); rc == 0) {
-                device.pci_func_type = func_type_name(type);
+                device.pci_func_type = func_type_name(static_cast<int>(type));
             } else {
                 call_error("doca_devinfo_get_pci_func_type", rc);
             }

@@ -32,6 +32,7 @@ struct LoopbackOptions {
     bool lifecycle_selftest = false;
     std::string plugin_path;  ///< rdmi-probe-dpa.so; empty: none found
     std::uint32_t seed = 0x5eed;
+    std::string trace_path;  ///< --trace FILE: every DOCA call as a JSON line; empty: none
 };
 
 /// How one step ended. `not_run` steps were skipped because an earlier one stopped the run.

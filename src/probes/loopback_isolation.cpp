@@ -7,6 +7,7 @@
 
 #include "os/isolated_call.hpp"
 #include "probes/loopback_run.hpp"
+#include "probes/loopback_trace.hpp"
 #include "rdmi_probe_dpa_abi.h"
 
 namespace rdmi::loopback {
@@ -82,7 +83,22 @@ LoopbackVerdict run_loopback_from_files(const std::vector<std::string>& library_
         return stop();
     }
     journal.end(StepOutcome::pass, "plugin loaded: application handle and kernels resolved");
-    return run_loopback(loaded->api, plugin->plugin, options, wait_deadline, journal);
+    if (options.trace_path.empty())
+        return run_loopback(loaded->api, plugin->plugin, options, wait_deadline, journal);
+    // The caller created (and emptied) the file; this process appends a line per call.
+    auto file = AppendFile::open(options.trace_path, false);
+    if (!file) {
+        journal.update([&file](LoopbackVerdict& v) {
+            v.notes.push_back("trace not written: " + file.gap().message);
+        });
+        return run_loopback(loaded->api, plugin->plugin, options, wait_deadline, journal);
+    }
+    CallTrace trace(std::move(file).value());
+    const doca::DocaDpaApi api = traced_api(loaded->api, trace);
+    LoopbackVerdict verdict = run_loopback(api, plugin->plugin, options, wait_deadline, journal);
+    if (!trace.complete())
+        verdict.notes.push_back("trace incomplete: a write to " + options.trace_path + " failed");
+    return verdict;
 }
 
 LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJournal&)>& body,

@@ -135,7 +135,16 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
     }
     verdict.steps.push_back(LoopbackStep{
         "locate-plugin", 0, StepOutcome::pass, ms_since(start), options.plugin_path, {}});
-    return loopback::run_loopback_isolated(paths, options, ctx.deadline, verdict, ctx.progress);
+    LoopbackVerdict result =
+        loopback::run_loopback_isolated(paths, options, ctx.deadline, verdict, ctx.progress);
+    if (!options.trace_path.empty() && result.result != Status::pass) {
+        // Whatever ended the run (an error, a hang, a crash), the calls before it are on disk.
+        result.notes.push_back(
+            "trace: every DOCA call of this run, with its arguments, return "
+            "value, time and thread, is in " +
+            options.trace_path + " (JSON lines)");
+    }
+    return result;
 }
 
 }  // namespace rdmi

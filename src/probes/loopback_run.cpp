@@ -1,12 +1,14 @@
 // The loopback orchestration (doca-facts E.4, F.1, F.2, F.5): every DOCA object is registered for
 // teardown the moment it exists, and torn down in reverse order of creation on every path.
 #include <algorithm>
+#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <thread>
 
 #include "probes/loopback_run.hpp"
+#include "probes/loopback_trace.hpp"
 #include "rdmi_probe_dpa_abi.h"
 
 namespace rdmi::loopback {
@@ -14,9 +16,27 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kBadState = static_cast<int>(doca::Error::bad_state);
-constexpr unsigned int kCompletionQueueSize = 16;
+/// The smallest DPA completion the probe makes (the samples use 2..16 entries).
+constexpr unsigned int kMinCompletionQueueSize = 16;
+/// Reports one write iteration can leave in the initiator's completion: the write's (unless
+/// OPTIMIZE_REPORTS suppresses it) and the signal's.
+constexpr unsigned int kReportsPerIteration = 2;
 constexpr std::uint64_t kKernelSpinLimit = std::uint64_t{1} << 22;
 constexpr std::size_t kPage = 4096;
+
+/// The initiator's completion holds every report of the run: whether a kernel-launch kernel can
+/// drain a completion is unconfirmed, so the queue must not rely on it (power of two, >= 16).
+unsigned int completion_queue_size(int iterations) {
+    const auto needed = static_cast<unsigned int>(std::max(iterations, 1)) * kReportsPerIteration;
+    return std::bit_ceil(std::max(needed, kMinCompletionQueueSize));
+}
+
+/// What the probe does not do on the BlueField Arm in DPU mode, said at level 1.
+constexpr const char* kDpuArmSkip =
+    "the chosen DPA device has network representors (doca_devinfo_rep_cap_is_filter_net_supported "
+    "= 1): this is the BlueField Arm side in DPU mode, where DOCA's samples put RDMA on an SF "
+    "device with a doca_dpa_device_extend context; this probe implements only the host (NIC "
+    "mode) path, so run it on the host";
 
 /// A DOCA call returned an error: the step fails with it.
 struct CallFailed {
@@ -34,7 +54,7 @@ struct StepStop {
 };
 
 void check(const char* call, doca::doca_error_t error) {
-    if (error != 0) throw CallFailed{call, error};
+    if (error != doca::DOCA_SUCCESS) throw CallFailed{call, static_cast<int>(error)};
 }
 
 std::string hex_byte(unsigned value) {
@@ -125,6 +145,10 @@ class Run {
     void execute() {
         const int level = options_.level;
         bool ok = step("find-device", 0, [this] { return find_device(); });
+        if (ok && level >= 1 && dpu_arm_) {
+            journal_.record("open-device", 1, StepOutcome::skip, kDpuArmSkip);
+            ok = false;
+        }
         ok = ok && level >= 1 && step("open-device", 1, [this] { return open_device(); });
         ok = ok && step("create-dpa", 1, [this] { return create_dpa(); });
         if (options_.lifecycle_selftest) {
@@ -157,6 +181,37 @@ class Run {
   private:
     template <typename Body>
     bool step(const char* id, int level, Body&& body) {
+        CallTrace* trace = active_trace();
+        if (trace != nullptr) trace->step(id, "begin");
+        const bool ok = run_step(id, level, std::forward<Body>(body));
+        if (trace != nullptr) trace->step(id, ok ? "pass" : "stop");
+        return ok;
+    }
+
+    /// The kernel launch, recorded by hand in the trace: its C varargs cannot be forwarded by
+    /// a generic trampoline. Every kernel argument is a uint64_t (rdmi_probe_dpa_abi.h).
+    template <typename... Args>
+    doca::doca_error_t launch(const char* kernel, doca_dpa_func_t* func, Args... args) {
+        const auto start = Clock::now();
+        const doca::doca_error_t rc = api_.dpa_kernel_launch_update_set(
+            dpa_, nullptr, 0, comp_event_, completions_, 1, func, args...);
+        if (CallTrace* trace = active_trace()) {
+            std::vector<std::string> shown{hex(static_cast<const void*>(dpa_)),
+                                           "NULL",
+                                           "0",
+                                           hex(static_cast<const void*>(comp_event_)),
+                                           hex(completions_),
+                                           "1",
+                                           kernel};
+            (shown.push_back(hex(std::uint64_t{args})), ...);
+            trace->call("doca_dpa_kernel_launch_update_set", shown, static_cast<int>(rc), "",
+                        std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+        }
+        return rc;
+    }
+
+    template <typename Body>
+    bool run_step(const char* id, int level, Body&& body) {
         journal_.begin(id, level);
         try {
             journal_.end(StepOutcome::pass, body());
@@ -174,10 +229,10 @@ class Run {
         return false;
     }
 
-    doca_dpa_completion* make_completion(Teardown& teardown, doca::dpa_dev_completion_t* handle) {
+    doca_dpa_completion* make_completion(Teardown& teardown, unsigned int queue_size,
+                                         doca::dpa_dev_completion_t* handle) {
         doca_dpa_completion* comp = nullptr;
-        check("doca_dpa_completion_create",
-              api_.dpa_completion_create(dpa_, kCompletionQueueSize, &comp));
+        check("doca_dpa_completion_create", api_.dpa_completion_create(dpa_, queue_size, &comp));
         teardown.push("doca_dpa_completion_destroy",
                       [this, comp] { return api_.dpa_completion_destroy(comp); });
         check("doca_dpa_completion_start", api_.dpa_completion_start(comp));
@@ -197,22 +252,81 @@ class Run {
 
     /// Polls the event against the wall clock: a short spin, then sleeps growing to 1 ms.
     bool wait_for(doca_sync_event* event, std::uint64_t target) {
+        return wait_for(event, target, wait_deadline_);
+    }
+
+    bool wait_for(doca_sync_event* event, std::uint64_t target, const Deadline& deadline) {
         const auto spin_until = Clock::now() + std::chrono::microseconds(100);
         auto nap = std::chrono::microseconds(20);
         while (true) {
             std::uint64_t value = 0;
             check("doca_sync_event_get", api_.sync_event_get(event, &value));
             if (value >= target) return true;
-            if (wait_deadline_.expired()) return false;
+            if (deadline.expired()) return false;
             if (Clock::now() < spin_until) {
                 std::this_thread::yield();
             } else {
                 std::this_thread::sleep_for(std::min<std::chrono::microseconds>(
-                    nap, std::chrono::duration_cast<std::chrono::microseconds>(
-                             wait_deadline_.remaining()) +
-                             std::chrono::microseconds(1)));
+                    nap,
+                    std::chrono::duration_cast<std::chrono::microseconds>(deadline.remaining()) +
+                        std::chrono::microseconds(1)));
                 nap = std::min(nap * 2, std::chrono::microseconds(1000));
             }
+        }
+    }
+
+    struct Capability {
+        const char* symbol;
+        doca::fn::devinfo_predicate query;
+        const char* need;  ///< what the run needs it for
+    };
+
+    /// The predicates the run needs on the device it uses, asked before any object exists so
+    /// that an unsupported device is named with the capability, not met as a later call's error.
+    [[nodiscard]] std::vector<Capability> capabilities() const {
+        std::vector<Capability> caps{{"doca_rdma_cap_task_write_is_supported",
+                                      api_.rdma_cap_task_write_is_supported, "no RDMA write"}};
+        if (options_.level >= 3) {
+            caps.push_back({"doca_sync_event_cap_is_export_to_dpa_supported",
+                            api_.sync_event_cap_is_export_to_dpa_supported,
+                            "the DPA cannot wait on a sync event"});
+            caps.push_back({"doca_sync_event_cap_is_export_to_remote_net_supported",
+                            api_.sync_event_cap_is_export_to_remote_net_supported,
+                            "the write's signal event cannot be exported to the network"});
+            caps.push_back({"doca_sync_event_cap_remote_net_is_create_from_export_supported",
+                            api_.sync_event_cap_remote_net_is_create_from_export_supported,
+                            "the remote-net signal event cannot be imported"});
+            caps.push_back({"doca_sync_event_cap_remote_net_is_export_to_dpa_supported",
+                            api_.sync_event_cap_remote_net_is_export_to_dpa_supported,
+                            "the DPA cannot signal a remote-net event"});
+        }
+        return caps;
+    }
+
+    /// "doca_x answered DOCA_ERROR_NOT_SUPPORTED (why)" when the predicate says no.
+    std::optional<std::string> lacks(doca_devinfo* info, const char* symbol,
+                                     doca::fn::devinfo_predicate query, const char* need) const {
+        if (query == nullptr) return std::nullopt;
+        const doca::doca_error_t answer = query(info);
+        if (answer == doca::DOCA_SUCCESS) return std::nullopt;
+        return std::string(symbol) + " answered " + api_.error_name(answer) + " (" + need + ")";
+    }
+
+    std::optional<std::string> missing_capability(doca_devinfo* info) const {
+        for (const auto& cap : capabilities()) {
+            if (auto why = lacks(info, cap.symbol, cap.query, cap.need)) return why;
+        }
+        return std::nullopt;
+    }
+
+    /// A predicate this DOCA does not export cannot be asked: the verdict says so.
+    void note_unchecked_capabilities() {
+        for (const auto& cap : capabilities()) {
+            if (cap.query != nullptr) continue;
+            journal_.update([&cap](LoopbackVerdict& v) {
+                v.notes.push_back(std::string("capability not checked: ") + cap.symbol +
+                                  " is not exported by the loaded DOCA libraries");
+            });
         }
     }
 
@@ -234,23 +348,29 @@ class Run {
             if (!options_.device.empty() && options_.device != ibdev &&
                 !pci_matches(options_.device, pci))
                 continue;
-            if (api_.dpa_cap_is_supported(info) != 0) {
-                rejected.push_back(name + ": no DPA");
+            if (auto why =
+                    lacks(info, "doca_dpa_cap_is_supported", api_.dpa_cap_is_supported, "no DPA")) {
+                rejected.push_back(name + ": " + *why);
                 continue;
             }
-            int func_type = 0;
+            doca::doca_pci_func_type func_type = doca::DOCA_PCI_FUNC_TYPE_PF;
             if (options_.device.empty() && api_.devinfo_get_pci_func_type != nullptr &&
                 api_.devinfo_get_pci_func_type(info, &func_type) == 0 &&
-                func_type != static_cast<int>(doca::PciFuncType::pf)) {
+                func_type != doca::DOCA_PCI_FUNC_TYPE_PF) {
                 rejected.push_back(name + ": not a PF");
                 continue;
             }
-            if (api_.rdma_cap_task_write_is_supported != nullptr &&
-                api_.rdma_cap_task_write_is_supported(info) != 0) {
-                rejected.push_back(name + ": no RDMA write");
+            if (auto why = missing_capability(info)) {
+                rejected.push_back(name + ": " + *why);
                 continue;
             }
             devinfo_ = info;
+            note_unchecked_capabilities();
+            std::uint8_t net_representors = 0;
+            dpu_arm_ = api_.devinfo_rep_cap_is_filter_net_supported != nullptr &&
+                       api_.devinfo_rep_cap_is_filter_net_supported(info, &net_representors) ==
+                           doca::DOCA_SUCCESS &&
+                       net_representors == 1;
             journal_.update([&](LoopbackVerdict& v) { v.device = LoopbackDevice{pci, ibdev}; });
             return "chose " + name + " among " + std::to_string(count) + " DOCA device(s)";
         }
@@ -277,7 +397,21 @@ class Run {
         teardown_.push("doca_dpa_destroy", [this] { return api_.dpa_destroy(dpa_); });
         check("doca_dpa_set_app", api_.dpa_set_app(dpa_, plugin_.app));
         check("doca_dpa_start", api_.dpa_start(dpa_));
-        return "DPA context started with the plugin's application";
+        std::string limit;
+        // The limit only bounds the host's wait: without it the run's deadline does.
+        unsigned long long seconds = 0;
+        if (api_.dpa_get_kernel_max_run_time == nullptr) {
+            limit = "; kernel max run time unknown (doca_dpa_get_kernel_max_run_time not exported)";
+        } else if (const auto rc = api_.dpa_get_kernel_max_run_time(dpa_, &seconds);
+                   rc != doca::DOCA_SUCCESS) {
+            limit = "; kernel max run time unknown (doca_dpa_get_kernel_max_run_time returned " +
+                    api_.error_name(rc) + ")";
+        } else {
+            max_run_time_s_ = seconds;
+            limit = "; the DPA may terminate a kernel after " + std::to_string(seconds) +
+                    " s (doca_dpa_get_kernel_max_run_time)";
+        }
+        return "DPA context started with the plugin's application" + limit;
     }
 
     std::string selftest() {
@@ -286,7 +420,7 @@ class Run {
         result.objects = rdmi ? "doca_rdmi_poster" : "doca_rdma";
         result.expected = api_.error_name(kBadState);
         Teardown local(api_);
-        doca::doca_error_t late = 0;
+        doca::doca_error_t late = doca::DOCA_SUCCESS;
         auto finish_local = [&] {
             local.unwind();
             journal_.update([&](LoopbackVerdict& v) {
@@ -298,8 +432,8 @@ class Run {
         try {
             // Both completions exist before the object, so reverse teardown releases the object
             // first (doca-facts F.1 teardown: stop, destroy the context, then its completion).
-            doca_dpa_completion* before = make_completion(local, nullptr);
-            doca_dpa_completion* after = make_completion(local, nullptr);
+            doca_dpa_completion* before = make_completion(local, kMinCompletionQueueSize, nullptr);
+            doca_dpa_completion* after = make_completion(local, kMinCompletionQueueSize, nullptr);
             if (rdmi) {
                 doca_verbs_context* verbs = nullptr;
                 check("doca_verbs_context_create", api_.verbs_context_create(devinfo_, 0, &verbs));
@@ -359,8 +493,8 @@ class Run {
         if (result.result == Status::fail) {
             std::optional<DocaFailure> error;
             if (late != 0) {
-                error =
-                    DocaFailure{call, late, api_.error_name(late), api_.error_description(late)};
+                error = DocaFailure{call, static_cast<int>(late), api_.error_name(late),
+                                    api_.error_description(late)};
             }
             throw StepStop{StepOutcome::fail, result.message, error};
         }
@@ -379,9 +513,9 @@ class Run {
         teardown_.push("doca_sync_event_stop",
                        [this] { return api_.sync_event_stop(comp_event_); });
         const auto start = Clock::now();
+        ++completions_;
         check("doca_dpa_kernel_launch_update_set",
-              api_.dpa_kernel_launch_update_set(dpa_, nullptr, 0, comp_event_, ++completions_, 1,
-                                                plugin_.noop_kernel));
+              launch(RDMI_PROBE_NOOP_KERNEL_SYMBOL, plugin_.noop_kernel));
         if (!wait_for(comp_event_, completions_)) {
             throw StepStop{
                 StepOutcome::timeout,
@@ -394,10 +528,12 @@ class Run {
     }
 
     std::string completion_queues() {
-        initiator_comp_ = make_completion(teardown_, &initiator_comp_handle_);
-        target_comp_ = make_completion(teardown_, nullptr);
-        return "two DPA completions started (queue size " + std::to_string(kCompletionQueueSize) +
-               ")";
+        const unsigned int size = completion_queue_size(options_.iterations);
+        initiator_comp_ = make_completion(teardown_, size, &initiator_comp_handle_);
+        target_comp_ = make_completion(teardown_, kMinCompletionQueueSize, nullptr);
+        return "two DPA completions started (initiator queue " + std::to_string(size) +
+               " entries for " + std::to_string(options_.iterations) +
+               " iteration(s), target queue " + std::to_string(kMinCompletionQueueSize) + ")";
     }
 
     struct Endpoint {
@@ -442,7 +578,8 @@ class Run {
                ")";
     }
 
-    doca::dpa_dev_mmap_t register_buffer(std::uint8_t* buffer) {
+    /// Registers a host buffer for the device; `out` (when given) receives the mmap.
+    doca::dpa_dev_mmap_t register_buffer(std::uint8_t* buffer, doca_mmap** out) {
         doca_mmap* mmap = nullptr;
         check("doca_mmap_create", api_.mmap_create(&mmap));
         teardown_.push("doca_mmap_destroy", [this, mmap] { return api_.mmap_destroy(mmap); });
@@ -455,6 +592,25 @@ class Run {
         teardown_.push("doca_mmap_stop", [this, mmap] { return api_.mmap_stop(mmap); });
         doca::dpa_dev_mmap_t handle = 0;
         check("doca_mmap_dev_get_dpa_handle", api_.mmap_dev_get_dpa_handle(mmap, dev_, &handle));
+        if (out != nullptr) *out = mmap;
+        return handle;
+    }
+
+    /// The remote key of the write: the responder's mmap exported for RDMA and imported on the
+    /// initiator's side, as the all-to-all application does for a peer's buffer. The imported
+    /// mmap is used without start and destroyed without stop (same source).
+    doca::dpa_dev_mmap_t import_buffer(doca_mmap* responder) {
+        const void* desc = nullptr;
+        std::size_t desc_len = 0;
+        check("doca_mmap_export_rdma", api_.mmap_export_rdma(responder, dev_, &desc, &desc_len));
+        doca_mmap* imported = nullptr;
+        check("doca_mmap_create_from_export",
+              api_.mmap_create_from_export(nullptr, desc, desc_len, dev_, &imported));
+        teardown_.push("doca_mmap_destroy",
+                       [this, imported] { return api_.mmap_destroy(imported); });
+        doca::dpa_dev_mmap_t handle = 0;
+        check("doca_mmap_dev_get_dpa_handle",
+              api_.mmap_dev_get_dpa_handle(imported, dev_, &handle));
         return handle;
     }
 
@@ -468,11 +624,13 @@ class Run {
             x ^= x << 5U;
             src_[i] = static_cast<std::uint8_t>(x | 1U);  // never 0: a zero dst byte is a miss
         }
-        src_mmap_ = register_buffer(src_.get());
-        dst_mmap_ = register_buffer(dst_.get());
+        src_mmap_ = register_buffer(src_.get(), nullptr);
+        doca_mmap* responder = nullptr;
+        register_buffer(dst_.get(), &responder);
+        dst_mmap_ = import_buffer(responder);
         return std::to_string(options_.bytes) +
-               "-byte source (seeded pattern) and destination "
-               "(zeroed) registered";
+               "-byte source (seeded pattern) registered; destination (zeroed) registered, "
+               "exported and imported as the write's remote memory";
     }
 
     std::string signal_event() {
@@ -539,21 +697,33 @@ class Run {
             check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
             const std::uint64_t signal_value = static_cast<std::uint64_t>(i) + 1;
             const auto start = Clock::now();
+            ++completions_;
             check("doca_dpa_kernel_launch_update_set",
-                  api_.dpa_kernel_launch_update_set(
-                      dpa_, nullptr, 0, comp_event_, ++completions_, 1, plugin_.write_kernel,
-                      std::uint64_t{rdma_handle_}, std::uint64_t{connection_id_},
-                      std::uint64_t{dst_mmap_}, reinterpret_cast<std::uint64_t>(dst_.get()),
-                      std::uint64_t{src_mmap_}, reinterpret_cast<std::uint64_t>(src_.get()),
-                      std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
-                      std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
-                      std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit));
-            if (!wait_for(comp_event_, completions_)) {
-                throw StepStop{StepOutcome::timeout,
-                               "iteration " + std::to_string(i + 1) + "/" +
-                                   std::to_string(options_.iterations) +
-                                   ": the completion event did not arrive before the deadline "
-                                   "(the kernel did not finish)"};
+                  launch(RDMI_PROBE_WRITE_KERNEL_SYMBOL, plugin_.write_kernel,
+                         std::uint64_t{rdma_handle_}, std::uint64_t{connection_id_},
+                         std::uint64_t{dst_mmap_}, reinterpret_cast<std::uint64_t>(dst_.get()),
+                         std::uint64_t{src_mmap_}, reinterpret_cast<std::uint64_t>(src_.get()),
+                         std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
+                         std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
+                         std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit,
+                         std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}));
+            // A kernel past the DPA's run-time limit is terminated and never completes: wait
+            // for that long plus a margin, not for the whole run's deadline.
+            const Deadline launch_deadline =
+                max_run_time_s_ ? wait_deadline_.capped(std::chrono::seconds(*max_run_time_s_ + 1))
+                                : wait_deadline_;
+            if (!wait_for(comp_event_, completions_, launch_deadline)) {
+                const bool past_limit = max_run_time_s_ && !wait_deadline_.expired();
+                throw StepStop{
+                    StepOutcome::timeout,
+                    "iteration " + std::to_string(i + 1) + "/" +
+                        std::to_string(options_.iterations) +
+                        (past_limit ? ": the completion event did not arrive within the kernel "
+                                      "max run time (" +
+                                          std::to_string(*max_run_time_s_) +
+                                          " s) plus 1 s: the DPA may have terminated the kernel"
+                                    : ": the completion event did not arrive before the deadline "
+                                      "(the kernel did not finish)")};
             }
             latencies.push_back(
                 std::chrono::duration<double, std::micro>(Clock::now() - start).count());
@@ -571,7 +741,12 @@ class Run {
             }
         }
         record_measurements(latencies);
-        return std::to_string(latencies.size()) + " kernel launch(es) completed";
+        return std::to_string(latencies.size()) +
+               " kernel launch(es) completed; bound per launch: the kernel polls at most 2^22 "
+               "times, the host waits " +
+               (max_run_time_s_ ? "the kernel max run time (" + std::to_string(*max_run_time_s_) +
+                                      " s) plus 1 s"
+                                : std::string("until the run's deadline"));
     }
 
     void record_measurements(std::vector<double> latencies) {
@@ -638,6 +813,8 @@ class Run {
     doca::dpa_dev_uintptr_t status_ptr_ = 0;
     std::optional<std::size_t> mismatch_;
     int mismatch_iteration_ = 0;
+    std::optional<unsigned long long> max_run_time_s_;
+    bool dpu_arm_ = false;  ///< the chosen PF has network representors: BlueField Arm, DPU mode
 };
 
 }  // namespace

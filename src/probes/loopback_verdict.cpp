@@ -84,7 +84,9 @@ constexpr std::string_view kNoteSignal =
     "connection), which is derived, not tested on hardware (doca-facts F.5)";
 constexpr std::string_view kNoteCompletion =
     "unconfirmed: whether a DPA completion must be attached to every DPA-datapath RDMA context, "
-    "and which completion type an RDMA write reports (doca-facts F.5, UNCONFIRMED #8)";
+    "which completion type an RDMA write reports, whether a kernel-launch kernel can drain a "
+    "completion (the initiator's queue is sized for every report of the run instead), and "
+    "whether DOCA accepts that size for large --iterations (doca-facts F.5, UNCONFIRMED #8)";
 constexpr std::string_view kNotePlugin =
     "unconfirmed: loading a DPA application from a dlopen'ed plugin that links the dpacc archive "
     "(doca-facts A.3, UNCONFIRMED #9)";
@@ -93,7 +95,17 @@ constexpr std::string_view kNoteRdmi =
     "doca_rdmi_poster_as_ctx may not exist (doca-facts G.1, UNCONFIRMED #4)";
 constexpr std::string_view kNoteDpuArm =
     "not handled: on the BlueField Arm in DPU mode RDMA needs an SF device and "
-    "doca_dpa_device_extend (doca-facts F.1); this probe opens one PF for both";
+    "doca_dpa_device_extend (samples/doca_dpa); the probe detects that side through "
+    "doca_devinfo_rep_cap_is_filter_net_supported and stops at level 1, and otherwise opens one "
+    "PF for both";
+
+constexpr std::string_view kNoteImport =
+    "unconfirmed: the write's remote key is the destination exported with doca_mmap_export_rdma "
+    "and imported with doca_mmap_create_from_export on the same device, as dpa_all_to_all does "
+    "for a peer's buffer, posted with FLUSH | OPTIMIZE_REPORTS; never run on hardware";
+constexpr std::string_view kNoteRunTime =
+    "unconfirmed: the kernel bounds its own wait by a poll count (2^22), not by time; only the "
+    "host's wait is bounded by doca_dpa_get_kernel_max_run_time";
 
 bool failed(const LoopbackStep& step) {
     return step.outcome == StepOutcome::fail || step.outcome == StepOutcome::timeout;
@@ -161,11 +173,17 @@ std::vector<std::string> unconfirmed_notes(std::string_view step, bool rdmi_obje
     } else if (step == "completion-queues" || step == "rdma-endpoints" || step == "connect") {
         add(kNoteCompletion);
         add(kNoteDpuArm);
+    } else if (step == "register-memory") {
+        add(kNoteImport);
     } else if (step == "signal-event" || step == "write" || step == "verify" ||
                step == "status-word") {
         add(kNoteSignal);
         add(kNoteMarshalling);
         add(kNoteCompletion);
+        if (step == "write" || step == "verify") {
+            add(kNoteImport);
+            add(kNoteRunTime);
+        }
     } else if (step == "empty-kernel") {
         add(kNotePlugin);
     } else if (step == "lifecycle-selftest" && rdmi_objects) {

@@ -15,6 +15,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_journal.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_probe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_run.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_trace.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/probe_table.cpp

@@ -52,6 +52,28 @@ Result<ElfImage> read_library(const Fs& fs, const std::string& path) {
     return image;
 }
 
+}  // namespace
+
+Result<std::string> read_application(const Fs& fs, const std::string& path) {
+    auto bytes = fs.read_file(path, kMaxElfBytes);
+    if (!bytes) return bytes.gap();
+    const std::string_view data = *bytes;
+    if (looks_like_archive(data)) {
+        if (auto members = parse_archive(data); !members)
+            return Gap{GapReason::malformed,
+                       path + ": unreadable archive: " + members.gap().message};
+    } else if (!data.starts_with("\x7f"
+                                 "ELF")) {
+        return make_gap(GapReason::malformed,
+                        path + ": not an ELF object or archive (no \\x7fELF or !<arch> magic)");
+    } else if (auto image = parse_elf(data); !image) {
+        return Gap{GapReason::malformed, path + ": unreadable ELF: " + image.gap().message};
+    }
+    return std::move(bytes).value();
+}
+
+namespace {
+
 // DPA device-side headers declare functions of the device libraries that dpacc links, never of
 // the host shared object: auditing them against the .so would list them all as missing.
 bool device_side_header(std::string_view name) {
@@ -172,7 +194,7 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
     if (!request.application.empty()) {
         facts.application = request.application;
         facts.accepted_experimental = request.accepted_experimental;
-        auto bytes = ctx.fs.read_file(request.application, kMaxElfBytes);
+        auto bytes = read_application(ctx.fs, request.application);
         if (!bytes) return bytes.gap();
         const AuditedLibrary library{&*image, &facts.audit};
         AppAuditOptions app_options;

@@ -159,7 +159,6 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         resolves.message = std::to_string(app.dependencies.size()) +
                            " doca_* dependencies checked; none would fail to resolve";
     }
-    checks.push_back(std::move(resolves));
     Check experimental{Finding::app_experimental, Status::pass, "", "", {from}};
     if (!app.unaccepted_experimental.empty()) {
         experimental.status = Status::fail;
@@ -172,6 +171,24 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         experimental.message =
             std::to_string(app.experimental.size()) + " experimental dependencies, all accepted";
     }
+    // A member that could not be read may need anything: what was read cannot pass for the
+    // whole archive. A failure found in the readable members stands.
+    if (!app.unread.empty()) {
+        const std::string unread = std::to_string(app.unread.size()) + " archive member(s) of " +
+                                   *facts.application + " not read: " + some(app.unread);
+        for (Check* check : {&resolves, &experimental}) {
+            if (check->status != Status::pass) {
+                check->message += "; also " + unread;
+                continue;
+            }
+            check->status = Status::skip;
+            check->message = "cannot be checked completely: " + unread;
+            check->remediation =
+                "rebuild the archive from intact objects (ar t and readelf -h show the broken "
+                "member), then rerun";
+        }
+    }
+    checks.push_back(std::move(resolves));
     checks.push_back(std::move(experimental));
 }
 

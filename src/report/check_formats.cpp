@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "report/terminal_text.hpp"
 #include "report/text_style.hpp"
 
 namespace rdmi::check {
@@ -21,10 +22,10 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     const bool quiet = style.verbosity < 0;
     for (const auto& c : gate.checks) {
         if (quiet && c.status != Status::fail) continue;
-        out += text::paint(style, c.status, text::status_label(c.status)) + "  " + c.id.str() +
-               "  " + c.message + "\n";
+        out += text::paint(style, c.status, text::status_label(c.status)) + "  " +
+               text::terminal_safe(c.id.str()) + "  " + text::terminal_safe(c.message) + "\n";
         if (c.status != Status::pass && !c.remediation.empty())
-            out += "      fix: " + c.remediation + "\n";
+            out += "      fix: " + text::terminal_safe(c.remediation) + "\n";
     }
     // Quiet is failures only, as in the report: the exit code carries the verdict.
     if (!quiet) {

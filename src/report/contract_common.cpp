@@ -1,6 +1,9 @@
 // Shared contract emitter pieces.
 #include "report/contract_common.hpp"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
 #include "report/json_common.hpp"
@@ -109,8 +112,22 @@ void representor_of(Document& doc, const std::string& base) {
 }
 
 Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
+    // ordered_json's operator[] searches the members: with one pointer per field of every
+    // library of a 100,000-module pkg-config directory that was quadratic. The index keeps it
+    // linear; a pointer recorded twice keeps its first place and its last source, as before.
     Json provenance_map = Json::object();
-    for (const auto& [pointer, from] : doc.provenance) provenance_map[pointer] = provenance(from);
+    auto& members = provenance_map.get_ref<Json::object_t&>();
+    members.reserve(doc.provenance.size());
+    std::unordered_map<std::string_view, std::size_t> index;
+    index.reserve(doc.provenance.size());
+    for (const auto& [pointer, from] : doc.provenance) {
+        const auto [it, fresh] = index.emplace(pointer, members.size());
+        if (fresh) {
+            members.emplace_back(pointer, provenance(from));
+        } else {
+            (members.begin() + static_cast<std::ptrdiff_t>(it->second))->second = provenance(from);
+        }
+    }
     Json gaps = Json::array();
     for (const auto& g : doc.gaps) {
         gaps.push_back(object({{"pointer", g.pointer},

@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "report/terminal_text.hpp"
+
 namespace rdmi::text {
 namespace {
 
@@ -13,10 +15,10 @@ std::string str(const Json& value) {
     if (value.is_null()) return "none";
     if (value.is_string()) {
         const auto& s = value.get_ref<const std::string&>();
-        return s.empty() ? "?" : s;
+        return s.empty() ? "?" : terminal_safe(s);
     }
     if (value.is_boolean()) return value.get<bool>() ? "yes" : "no";
-    return value.dump();
+    return terminal_safe(value.dump());
 }
 
 std::string pad(std::string text, std::size_t width) {
@@ -100,7 +102,8 @@ std::string caps_body(const Json& b) {
         for (const auto& [library, flags] : d["library_capabilities"].items()) {
             std::string list;
             for (const auto& f : flags) list += (list.empty() ? "" : " ") + str(f);
-            out += "    " + pad(library, 16) + (list.empty() ? "(no flags)" : list) + "\n";
+            out += "    " + pad(terminal_safe(library), 16) + (list.empty() ? "(no flags)" : list) +
+                   "\n";
         }
     }
     return out;
@@ -110,8 +113,8 @@ std::string caps_body(const Json& b) {
 
 std::string contract_document(const TextStyle& style, const contract::Document& doc,
                               const std::string& exe_path, const json::RunFacts& run) {
-    std::string out = "using structured rdmi-probe (path: " + exe_path + ")\n";
-    out += doc.kind + (run.live ? "" : " of root " + run.root) + "\n\n";
+    std::string out = "using structured rdmi-probe (path: " + terminal_safe(exe_path) + ")\n";
+    out += doc.kind + (run.live ? "" : " of root " + terminal_safe(run.root)) + "\n\n";
     if (doc.kind == "doca-env") {
         out += env_body(doc.body);
     } else if (doc.kind == "capability-snapshot") {
@@ -122,17 +125,17 @@ std::string contract_document(const TextStyle& style, const contract::Document& 
     if (!doc.fallbacks.empty()) {
         out += "\nFrom a fallback:\n";
         for (const auto& f : doc.fallbacks)
-            out += "  " + wrap(style, f.pointer + ": " + f.note, 2, 4) + "\n";
+            out += "  " + wrap(style, terminal_safe(f.pointer + ": " + f.note), 2, 4) + "\n";
     }
     if (!doc.gaps.empty() && style.verbosity >= 0) {
         out += "\nNot available:\n";
         for (const auto& g : doc.gaps) {
-            out +=
-                "  " +
-                wrap(style,
-                     g.pointer + ": " + std::string(to_string(g.gap.reason)) + ": " + g.gap.message,
-                     2, 4) +
-                "\n";
+            out += "  " +
+                   wrap(style,
+                        terminal_safe(g.pointer + ": " + std::string(to_string(g.gap.reason)) +
+                                      ": " + g.gap.message),
+                        2, 4) +
+                   "\n";
         }
     }
     return out;

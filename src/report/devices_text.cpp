@@ -1,45 +1,52 @@
 // Human rendering of the devices facts: one line per function, details only when verbose.
 #include "report/devices_text.hpp"
 
+#include "report/terminal_text.hpp"
+
 namespace rdmi::text {
 namespace {
 
 std::string join(const std::vector<std::string>& items, const char* sep = ",") {
     std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
+    for (const auto& item : items) out += (out.empty() ? "" : sep) + terminal_safe(item);
     return out;
 }
 
 std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
-    if (!dpa.ok()) return "DPA ? (" + (dpa.gap ? dpa.gap->message : std::string("unknown")) + ")";
-    const std::string how = dpa.source.kind == "api" ? dpa.source.ref : "inferred from device id";
+    if (!dpa.ok()) return "DPA ? (" + terminal_safe(dpa.gap ? dpa.gap->message : "unknown") + ")";
+    const std::string how =
+        dpa.source.kind == "api" ? terminal_safe(dpa.source.ref) : "inferred from device id";
     return "DPA " + std::string(sysfs::to_string(dpa.value->support)) + " (" + how + ")";
 }
 
 std::string row(const DeviceSummary& s) {
     std::string names = join(s.rdma_devices);
     if (!s.netdevs.empty()) names += (names.empty() ? "" : "/") + join(s.netdevs);
-    std::string line = "  " + s.function + "  " + s.kind + "  " +
-                       (s.product.empty() ? "unknown product" : s.product) + "  " +
+    std::string line = "  " + terminal_safe(s.function) + "  " + terminal_safe(s.kind) + "  " +
+                       (s.product.empty() ? "unknown product" : terminal_safe(s.product)) + "  " +
                        (names.empty() ? "-" : names) + "  port " +
-                       (s.port_state.empty() ? "-" : s.port_state) + "  " + dpa_text(s.dpa);
-    if (!s.verbs_status.empty() && s.verbs_status != "ok") line += "  verbs: " + s.verbs_status;
+                       (s.port_state.empty() ? "-" : terminal_safe(s.port_state)) + "  " +
+                       dpa_text(s.dpa);
+    if (!s.verbs_status.empty() && s.verbs_status != "ok")
+        line += "  verbs: " + terminal_safe(s.verbs_status);
     return line + "\n";
 }
 
 std::string verbs_details(const VerbsFacts& verbs) {
     std::string out;
     for (const auto& d : verbs.devices) {
-        out += "  verbs " + d.name;
+        out += "  verbs " + terminal_safe(d.name);
         if (d.gap) {
-            out += ": " + d.gap->message + "\n";
+            out += ": " + terminal_safe(d.gap->message) + "\n";
             continue;
         }
-        out += " (" + d.query + "): fw " + d.fw_ver + ", atomic " + d.atomic_cap + "\n    ";
+        out += " (" + terminal_safe(d.query) + "): fw " + terminal_safe(d.fw_ver) + ", atomic " +
+               terminal_safe(d.atomic_cap) + "\n    ";
         std::string limits;
         for (const auto& [name, value] : d.limits) {
             if (name.rfind("max_", 0) != 0) continue;
-            limits += (limits.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+            limits +=
+                (limits.empty() ? "" : ", ") + terminal_safe(name) + "=" + std::to_string(value);
         }
         out += limits + "\n    flags: " + join(d.device_cap_flags.names, " ");
         if (d.device_cap_flags.unknown_mask != 0) {
@@ -50,9 +57,10 @@ std::string verbs_details(const VerbsFacts& verbs) {
         }
         out += "\n";
         for (const auto& p : d.ports) {
-            out += "    port " + std::to_string(p.port_num) + ": " + p.state + " " + p.link_layer +
-                   " " + p.active_width + " " + p.active_speed + " mtu " +
-                   std::to_string(p.active_mtu) + "/" + std::to_string(p.max_mtu) + "\n";
+            out += "    port " + std::to_string(p.port_num) + ": " + terminal_safe(p.state) + " " +
+                   terminal_safe(p.link_layer) + " " + terminal_safe(p.active_width) + " " +
+                   terminal_safe(p.active_speed) + " mtu " + std::to_string(p.active_mtu) + "/" +
+                   std::to_string(p.max_mtu) + "\n";
         }
     }
     return out;
@@ -61,9 +69,9 @@ std::string verbs_details(const VerbsFacts& verbs) {
 std::string doca_details(const DocaCapsFacts& doca) {
     std::string out;
     for (const auto& d : doca.devices) {
-        out += "  doca " + d.pci_address + " " + d.ibdev_name + ":";
+        out += "  doca " + terminal_safe(d.pci_address) + " " + terminal_safe(d.ibdev_name) + ":";
         for (const auto& [lib, flags] : d.supported)
-            out += " " + lib + "[" + join(flags, " ") + "]";
+            out += " " + terminal_safe(lib) + "[" + join(flags, " ") + "]";
         out += "\n";
     }
     return out;
@@ -84,7 +92,7 @@ std::string devices(const TextStyle& style, const DevicesFacts& facts) {
         out += doca_details(facts.doca);
         if (!facts.host.bf_mode_command.empty() && !facts.host.bf_mode) {
             out += "  BlueField mode undecided without privilege; would be decided by: " +
-                   facts.host.bf_mode_command + "\n";
+                   terminal_safe(facts.host.bf_mode_command) + "\n";
         }
     }
     return out + "\n";

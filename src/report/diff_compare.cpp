@@ -4,6 +4,8 @@
 #include <array>
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "report/diff_document.hpp"
 
@@ -55,19 +57,30 @@ class Comparer {
         return std::find(kRunFields.begin(), kRunFields.end(), key) != kRunFields.end();
     }
 
+    // ordered_json's find() searches the members one by one: an index keeps an object of a
+    // million keys linear (it was quadratic).
+    static std::unordered_map<std::string_view, const Json*> index_of(const Json& object) {
+        std::unordered_map<std::string_view, const Json*> index;
+        index.reserve(object.size());
+        for (auto it = object.begin(); it != object.end(); ++it) index.emplace(it.key(), &*it);
+        return index;
+    }
+
     void objects(const Json& a, const Json& b, const std::string& pointer, bool top) {
+        const auto in_a = index_of(a);
+        const auto in_b = index_of(b);
         for (const auto& [key, value] : a.items()) {
             if (ignored(key, top)) continue;
             const std::string at = pointer + "/" + contract::escape_pointer_token(key);
-            auto other = b.find(key);
-            if (other == b.end()) {
+            auto other = in_b.find(key);
+            if (other == in_b.end()) {
                 changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
             } else {
-                walk(value, *other, at, false);
+                walk(value, *other->second, at, false);
             }
         }
         for (const auto& [key, value] : b.items()) {
-            if (ignored(key, top) || a.contains(key)) continue;
+            if (ignored(key, top) || in_a.contains(key)) continue;
             changes_.push_back(Change{pointer + "/" + contract::escape_pointer_token(key),
                                       ChangeKind::added, std::nullopt, value});
         }

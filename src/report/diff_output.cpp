@@ -3,6 +3,7 @@
 #include "contract/kinds.hpp"
 #include "report/diff_document.hpp"
 #include "report/json_common.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::diff {
 namespace {
@@ -45,10 +46,12 @@ Json to_json(const Outcome& outcome) {
 }
 
 std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
-    std::string out = "diff of two " + outcome.kind + " documents";
+    std::string out = "diff of two " + text::terminal_safe(outcome.kind) + " documents";
     if (outcome.a_document && outcome.b_document)
-        out += " (" + *outcome.a_document + " vs " + *outcome.b_document + ")";
-    out += "\n  A: " + outcome.a_path + "\n  B: " + outcome.b_path + "\n\n";
+        out += " (" + text::terminal_safe(*outcome.a_document) + " vs " +
+               text::terminal_safe(*outcome.b_document) + ")";
+    out += "\n  A: " + text::terminal_safe(outcome.a_path) +
+           "\n  B: " + text::terminal_safe(outcome.b_path) + "\n\n";
     for (const auto& c : outcome.changes) {
         std::string row;
         switch (c.kind) {
@@ -62,7 +65,7 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                 row = "~ " + c.pointer + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
                 break;
         }
-        out += text::wrap(style, row, 0, 4) + "\n";
+        out += text::wrap(style, text::terminal_safe(row), 0, 4) + "\n";
     }
     if (outcome.symbols) {
         const auto& v = *outcome.symbols;
@@ -70,11 +73,11 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
             if (names.empty()) return;
             std::string list;
             for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-            out +=
-                text::wrap(style,
-                           std::string(what) + " (" + std::to_string(names.size()) + "): " + list,
-                           0, 4) +
-                "\n";
+            out += text::wrap(style,
+                              text::terminal_safe(std::string(what) + " (" +
+                                                  std::to_string(names.size()) + "): " + list),
+                              0, 4) +
+                   "\n";
         };
         out += "\nSymbols:\n";
         line("  added", v.added);
@@ -94,7 +97,7 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
     if (!outcome.ignored.empty()) {
         std::string list;
         for (const auto& f : outcome.ignored) list += (list.empty() ? "" : ", ") + f;
-        out += " (not compared: " + list + "; --all compares them)";
+        out += " (not compared: " + text::terminal_safe(list) + "; --all compares them)";
     }
     return out + "\n";
 }

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "report/terminal_text.hpp"
+
 namespace rdmi::text {
 namespace {
 
@@ -42,25 +44,27 @@ std::string label(StepOutcome outcome) {
 std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
     std::string out = "DPA loopback, level " + std::to_string(verdict.level_requested);
     if (verdict.device)
-        out += " on " + verdict.device->ibdev + " (" + verdict.device->pci_addr + ")";
+        out += " on " + terminal_safe(verdict.device->ibdev) + " (" +
+               terminal_safe(verdict.device->pci_addr) + ")";
     out += "\n\n";
     for (const auto& step : verdict.steps) {
         if (style.verbosity < 0 && step.outcome == StepOutcome::pass) continue;
         std::string line = paint(style, as_status(step.outcome), label(step.outcome)) + "  L" +
-                           std::to_string(step.level) + " " + step.id + " " +
+                           std::to_string(step.level) + " " + terminal_safe(step.id) + " " +
                            format("(%.1f ms)", step.duration_ms) + "  ";
-        out += line + wrap(style, step.message, 30, 4) + "\n";
+        out += line + wrap(style, terminal_safe(step.message), 30, 4) + "\n";
     }
     if (verdict.result == Status::fail) {
         out += "\n";
         if (verdict.error) {
-            out += "error: " + verdict.error->name + " from " + verdict.error->call + ": " +
-                   verdict.error->description + "\n";
+            out += "error: " + terminal_safe(verdict.error->name) + " from " +
+                   terminal_safe(verdict.error->call) + ": " +
+                   terminal_safe(verdict.error->description) + "\n";
         }
         if (verdict.layer) out += "layer: " + std::string(to_string(*verdict.layer)) + "\n";
         if (verdict.mismatch_offset)
             out += "first mismatch at byte " + std::to_string(*verdict.mismatch_offset) + "\n";
-        out += "fix: " + wrap(style, verdict.first_action, 5, 5) + "\n";
+        out += "fix: " + wrap(style, terminal_safe(verdict.first_action), 5, 5) + "\n";
     }
     if (const auto& m = verdict.measurements; m && style.verbosity >= 0) {
         out += "\n" + std::to_string(m->bytes) + " bytes x " + std::to_string(m->iterations) +
@@ -71,23 +75,25 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         out += "\n";
     }
     if (const auto& s = verdict.selftest) {
-        out += "\nlifecycle self-test (" + (s->objects.empty() ? "?" : s->objects) +
+        out += "\nlifecycle self-test (" + (s->objects.empty() ? "?" : terminal_safe(s->objects)) +
                "): " + paint(style, s->result, std::string(to_string(s->result))) + ": " +
-               s->message + "\n";
+               terminal_safe(s->message) + "\n";
     }
     if (!verdict.teardown.errors.empty()) {
         out += "\nteardown:\n";
         for (const auto& error : verdict.teardown.errors)
-            out += "  " + wrap(style, error, 2, 4) + "\n";
+            out += "  " + wrap(style, terminal_safe(error), 2, 4) + "\n";
     }
     if (!verdict.notes.empty()) {
         out += "\nnote:\n";
-        for (const auto& note : verdict.notes) out += "  " + wrap(style, note, 2, 4) + "\n";
+        for (const auto& note : verdict.notes)
+            out += "  " + wrap(style, terminal_safe(note), 2, 4) + "\n";
     }
     if (style.verbosity >= 0 || verdict.result != Status::pass) {
         std::string upper(to_string(verdict.result));
         for (auto& c : upper) c = static_cast<char>(c - 'a' + 'A');
-        out += "\nResult: " + paint(style, verdict.result, upper) + " (" + verdict.reason + ")\n";
+        out += "\nResult: " + paint(style, verdict.result, upper) + " (" +
+               terminal_safe(verdict.reason) + ")\n";
     }
     return out;
 }

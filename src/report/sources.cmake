@@ -12,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diff_compare.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/doca_error_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findings_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
@@ -20,6 +21,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_style.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verdict_writer.cpp
 )

@@ -103,7 +103,8 @@ Json application(const SymbolsFacts& facts) {
                    {"missing", app.missing},
                    {"missing_versions", app.missing_versions},
                    {"experimental", app.experimental},
-                   {"unaccepted_experimental", app.unaccepted_experimental}});
+                   {"unaccepted_experimental", app.unaccepted_experimental},
+                   {"unread_members", app.unread}});
 }
 
 Json target(const SymbolsFacts& facts) {

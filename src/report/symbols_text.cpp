@@ -3,6 +3,7 @@
 #include "report/symbols_text.hpp"
 
 #include "build_info.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::text {
 namespace {
@@ -13,7 +14,7 @@ std::string name_list(const TextStyle& style, const std::vector<std::string>& na
     std::string out;
     const std::size_t shown =
         style.verbosity > 0 ? names.size() : std::min(names.size(), kListedByDefault);
-    for (std::size_t i = 0; i < shown; ++i) out += "    " + names[i] + "\n";
+    for (std::size_t i = 0; i < shown; ++i) out += "    " + terminal_safe(names[i]) + "\n";
     if (shown < names.size())
         out += "    ... and " + std::to_string(names.size() - shown) + " more (-v lists all)\n";
     return out;
@@ -28,25 +29,27 @@ std::string section(const TextStyle& style, const std::string& title,
 std::string summary(const TextStyle& style, const SymbolsFacts& facts) {
     const auto& audit = facts.audit;
     const auto& c = audit.counts;
-    std::string out = "Library: " + facts.library.path;
-    if (!facts.library.soname.empty()) out += " (soname " + facts.library.soname + ")";
+    std::string out = "Library: " + terminal_safe(facts.library.path);
+    if (!facts.library.soname.empty())
+        out += " (soname " + terminal_safe(facts.library.soname) + ")";
     out += "\n";
     if (!facts.module.empty()) {
-        out +=
-            "  module " + facts.module + " " + facts.module_version + " (" + facts.pc_path + ")\n";
+        out += "  module " + terminal_safe(facts.module) + " " +
+               terminal_safe(facts.module_version) + " (" + terminal_safe(facts.pc_path) + ")\n";
     }
-    out += "  " + facts.library.machine + ", " + std::to_string(facts.library.elf_class) +
-           "-bit; version nodes:";
+    out += "  " + terminal_safe(facts.library.machine) + ", " +
+           std::to_string(facts.library.elf_class) + "-bit; version nodes:";
     if (facts.version_defs.empty()) out += " none";
-    for (const auto& node : facts.version_defs) out += " " + node;
-    out += "\n  prefix '" + audit.prefix + "': " + std::to_string(audit.symbols.size()) +
+    for (const auto& node : facts.version_defs) out += " " + terminal_safe(node);
+    out += "\n  prefix '" + terminal_safe(audit.prefix) +
+           "': " + std::to_string(audit.symbols.size()) +
            " symbols: " + std::to_string(c.experimental) + " experimental, " +
            std::to_string(c.stable) + " stable, " + std::to_string(c.deprecated) + " deprecated, " +
            std::to_string(c.unknown) + " unknown\n";
     std::string sources;
     if (audit.version_nodes_mark_stability) sources += "version nodes, ";
     if (audit.archive_sections_mark_stability) sources += "archive sections, ";
-    if (audit.headers_scanned) sources += "headers (" + facts.headers_dir + "), ";
+    if (audit.headers_scanned) sources += "headers (" + terminal_safe(facts.headers_dir) + "), ";
     if (facts.runtime.loaded) sources += "dlsym/dlvsym, ";
     out += "  evidence from: " +
            (sources.empty() ? std::string("nothing that marks stability") +
@@ -59,18 +62,18 @@ std::string summary(const TextStyle& style, const SymbolsFacts& facts) {
     out += section(style, "sources disagree", audit.disagreements);
     if (facts.loader) {
         const auto& p = facts.loader->prediction;
-        out += "  loader: " + p.soname + " -> " +
-               (p.path ? *p.path + " (" + std::string(to_string(p.source)) + ")"
+        out += "  loader: " + terminal_safe(p.soname) + " -> " +
+               (p.path ? terminal_safe(*p.path) + " (" + std::string(to_string(p.source)) + ")"
                        : std::string("not found"));
         if (facts.loader->other_file) out += "  ** not the audited file **";
         out += "\n";
     }
     if (facts.runtime.loaded) {
-        out += "  runtime: loaded " + facts.runtime.loaded_path + ", " +
+        out += "  runtime: loaded " + terminal_safe(facts.runtime.loaded_path) + ", " +
                std::to_string(facts.runtime.resolved) + " resolved\n";
         out += section(style, "exported but not resolved at run time", facts.runtime.unresolved);
     } else if (facts.runtime.gap) {
-        out += "  runtime: " + facts.runtime.gap->message + "\n";
+        out += "  runtime: " + terminal_safe(facts.runtime.gap->message) + "\n";
     }
     return out;
 }
@@ -78,15 +81,17 @@ std::string summary(const TextStyle& style, const SymbolsFacts& facts) {
 std::string application(const TextStyle& style, const SymbolsFacts& facts) {
     if (!facts.app) return {};
     const AppAudit& app = *facts.app;
-    std::string out = "\nApplication: " + *facts.application + " (" +
+    std::string out = "\nApplication: " + terminal_safe(*facts.application) + " (" +
                       std::to_string(app.dependencies.size()) + " doca_* dependencies)\n";
     std::vector<std::string> missing = app.missing;
     missing.insert(missing.end(), app.missing_versions.begin(), app.missing_versions.end());
     out += section(style, "would not resolve", missing);
     out += section(style, "experimental, not accepted", app.unaccepted_experimental);
+    out += section(style, "archive members not read (their needs are unknown)", app.unread);
     if (style.verbosity > 0) {
         for (const auto& d : app.dependencies) {
-            out += "    " + d.name + (d.version.empty() ? "" : "@" + d.version) + "  " +
+            out += "    " + terminal_safe(d.name) +
+                   (d.version.empty() ? "" : "@" + terminal_safe(d.version)) + "  " +
                    std::string(to_string(d.resolution)) + "  " +
                    std::string(to_string(d.stability)) + (d.accepted ? "  accepted" : "") + "\n";
         }
@@ -97,14 +102,15 @@ std::string application(const TextStyle& style, const SymbolsFacts& facts) {
 std::string every_symbol(const SymbolsFacts& facts) {
     std::string out = "\nSymbols:\n";
     for (const auto& v : facts.audit.symbols) {
-        out += "  " + v.name + "  " + std::string(to_string(v.stability));
+        out += "  " + terminal_safe(v.name) + "  " + std::string(to_string(v.stability));
         if (!v.exported) out += "  (not exported)";
         if (!v.declared && facts.audit.headers_scanned) out += "  (undeclared)";
         if (!v.sources_agree) out += "  (sources disagree)";
         out += "\n";
         for (const auto& e : v.evidence) {
             out += "      " + std::string(to_string(e.source)) + ": " +
-                   std::string(to_string(e.says)) + "  " + e.detail + "  [" + e.ref + "]\n";
+                   std::string(to_string(e.says)) + "  " + terminal_safe(e.detail) + "  [" +
+                   terminal_safe(e.ref) + "]\n";
         }
     }
     return out;

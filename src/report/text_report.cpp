@@ -5,18 +5,21 @@
 
 #include "build_info.hpp"
 #include "report/devices_text.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::text {
 namespace {
 
 std::string install_facts(const InstallFacts& facts) {
-    std::string out = "DOCA prefix: " + *facts.prefix.value + " (" + facts.prefix.source.kind +
-                      ": " + facts.prefix.source.ref + ")\n";
+    std::string out = "DOCA prefix: " + terminal_safe(*facts.prefix.value) + " (" +
+                      terminal_safe(facts.prefix.source.kind) + ": " +
+                      terminal_safe(facts.prefix.source.ref) + ")\n";
     out += "pkg-config search path:";
-    for (const auto& dir : facts.search_path) out += " " + dir;
+    for (const auto& dir : facts.search_path) out += " " + terminal_safe(dir);
     out += "\n";
     for (const auto& module : facts.doca_modules) {
-        out += "  " + module.name + " " + (module.version.empty() ? "?" : module.version) +
+        out += "  " + terminal_safe(module.name) + " " +
+               (module.version.empty() ? "?" : terminal_safe(module.version)) +
                (module.on_search_path ? "" : " (not on the search path)") + "\n";
     }
     return out;
@@ -27,7 +30,7 @@ std::string install_facts(const InstallFacts& facts) {
 std::string report(const TextStyle& style, const Report& report) {
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
-    if (!report.run.live) out += " of root " + report.run.root;
+    if (!report.run.live) out += " of root " + terminal_safe(report.run.root);
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);

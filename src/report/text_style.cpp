@@ -5,6 +5,7 @@
 #include <array>
 
 #include "probes/report.hpp"
+#include "report/terminal_text.hpp"
 
 namespace rdmi::text {
 namespace {
@@ -78,10 +79,13 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
 }
 
 std::string render_check(const TextStyle& style, const Check& check) {
+    // Messages carry probed strings (device names, versions, paths): a line feed in one must
+    // not start a line that looks like another check.
+    const std::string id = terminal_safe(check.id.str());
     std::string line = paint(style, check.status, status_label(check.status));
     line.append(kIdColumn - status_label(check.status).size(), ' ');
-    line += check.id.str();
-    std::size_t column = kIdColumn + check.id.str().size();
+    line += id;
+    std::size_t column = kIdColumn + id.size();
     if (column + 2 > kMessageColumn) {
         line += "  ";
         column += 2;
@@ -89,17 +93,17 @@ std::string render_check(const TextStyle& style, const Check& check) {
         line.append(kMessageColumn - column, ' ');
         column = kMessageColumn;
     }
-    line += wrap(style, check.message, column, kMessageColumn) + "\n";
+    line += wrap(style, terminal_safe(check.message), column, kMessageColumn) + "\n";
     if (!check.remediation.empty() &&
         (check.status == Status::fail || check.status == Status::skip || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
         // A fix is often a command to paste: it is never wrapped.
-        line += "fix: " + check.remediation + "\n";
+        line += "fix: " + terminal_safe(check.remediation) + "\n";
     }
     if (style.verbosity > 0) {
         for (const auto& source : check.sources) {
             line.append(kIdColumn, ' ');
-            line += "from: " + source.kind + " " + source.ref + "\n";
+            line += "from: " + terminal_safe(source.kind) + " " + terminal_safe(source.ref) + "\n";
         }
     }
     return line;

@@ -102,6 +102,9 @@ struct DeviceInventory {
     std::vector<RdmaDevice> rdma_devices;  ///< by name
     std::vector<NetDev> netdevs;           ///< by name
     std::vector<Gap> gaps;  ///< entries that could not be examined at all (loops, dangling)
+    /// Why /sys/class/infiniband could not be listed when it exists (permission denied, ...):
+    /// then "no RDMA device" is unknown, not absent.
+    std::optional<Gap> rdma_class_gap;
 
     /// The function called `name`, or nullptr.
     [[nodiscard]] const Function* find_function(std::string_view name) const;

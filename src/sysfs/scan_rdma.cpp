@@ -164,7 +164,10 @@ void scan_rdma_devices(const Fs& fs, const FunctionIndex& by_path, DeviceInvento
     auto entries = fs.list_dir(kClass);
     if (!entries) {
         // The class directory appears with ib_core; without it there are simply no devices.
-        if (entries.gap().reason != GapReason::not_found) inventory.gaps.push_back(entries.gap());
+        if (entries.gap().reason != GapReason::not_found) {
+            inventory.gaps.push_back(entries.gap());
+            inventory.rdma_class_gap = entries.gap();
+        }
         return;
     }
     for (const auto& entry : *entries) scan_one(fs, entry.name, by_path, inventory);

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""`rdmi-probe diff` on inputs no CLI case can hold: a 50 MB document (works), one over the
-64 MiB cap (clean refusal), 10 000 levels of nesting (clean refusal, no crash), a FIFO (no hang).
+"""`rdmi-probe diff` on inputs no CLI case can hold: a 15 MB document (works, peak RSS at most
+4x the two inputs), one over the 16 MiB cap (refused by its size, before reading), 10 000 levels
+of nesting (clean refusal, no crash), a FIFO (no hang).
 
     test_diff_inputs.py --binary PATH --fixtures DIR --source DIR
 """
@@ -8,6 +9,7 @@
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -46,31 +48,35 @@ def main(argv):
     problems = []
     with tempfile.TemporaryDirectory(prefix="rdmi-diff-") as tmp:
         a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
-        size = big_env(a, 54_000_000, True)
-        big_env(b, 54_000_000, False)
+        size = big_env(a, 15_500_000, True)
+        big_env(b, 15_500_000, False)
         # --timeout bounds the whole run (the watchdog ends it 1 s later): a 50 MB diff takes
         # about 10 s in an unoptimised or sanitized build, so this size test lifts the bound.
         unbounded = ("--timeout", "3600")
         proc, secs = run(args.binary, a, b, "--json", *unbounded)
-        print(f"50 MB: {size} bytes, exit {proc.returncode}, {secs:.1f} s")
-        if size < 50_000_000:
+        # ru_maxrss of the children so far: this run is the first and the largest.
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
+        print(f"15 MB: {size} bytes, exit {proc.returncode}, {secs:.1f} s, peak RSS {peak >> 20} MiB")
+        if peak > 4 * 2 * size:
+            problems.append(f"15 MB diff: peak RSS {peak} bytes, more than 4x the inputs ({2 * size})")
+        if size < 14_000_000:
             problems.append(f"test setup: the big document has only {size} bytes")
         if proc.returncode != 1:
-            problems.append(f"50 MB diff: exit {proc.returncode}, expected 1: {proc.stderr[:300]}")
+            problems.append(f"15 MB diff: exit {proc.returncode}, expected 1: {proc.stderr[:300]}")
         else:
             doc = json.loads(proc.stdout)
             if len(doc["changes"]) != 1 or not doc["changes"][0]["pointer"].endswith("/installed"):
-                problems.append(f"50 MB diff: changes {doc['changes'][:3]}")
+                problems.append(f"15 MB diff: changes {doc['changes'][:3]}")
         proc, secs = run(args.binary, a, a, *unbounded)
-        print(f"50 MB identical: exit {proc.returncode}, {secs:.1f} s")
+        print(f"15 MB identical: exit {proc.returncode}, {secs:.1f} s")
         if proc.returncode != 0:
-            problems.append(f"50 MB identical: exit {proc.returncode}")
+            problems.append(f"15 MB identical: exit {proc.returncode}")
 
         huge = os.path.join(tmp, "huge.json")
-        huge_size = big_env(huge, 80_000_000, True)
-        proc, _ = run(args.binary, huge, a, "--json")
-        print(f"{huge_size} bytes (> 64 MiB): exit {proc.returncode}: {proc.stderr.strip()}")
-        if huge_size <= 64 << 20:
+        huge_size = big_env(huge, 20_000_000, True)
+        proc, secs = run(args.binary, huge, a, "--json")
+        print(f"{huge_size} bytes (> 16 MiB): exit {proc.returncode} in {secs:.2f} s: {proc.stderr.strip()}")
+        if huge_size <= 16 << 20:
             problems.append(f"test setup: the huge document has only {huge_size} bytes")
         if proc.returncode != 2 or "huge.json" not in proc.stderr:
             problems.append(f"over the cap: exit {proc.returncode}, stderr {proc.stderr[:300]}")

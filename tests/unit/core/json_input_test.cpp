@@ -58,5 +58,25 @@ TEST_CASE("parse_json_input: non-UTF-8, NUL, trailing garbage") {
     CHECK(gap_of("{} {}").find("invalid JSON at line 1, column 4") != std::string::npos);
 }
 
+TEST_CASE("parse_json_input: a key repeated in one object names its JSON pointer") {
+    CHECK(gap_of(R"({"a": 1, "a": 2})") ==
+          "in.json: /a: duplicate key \"a\" (a key may appear once)");
+    CHECK(gap_of(R"({"x": [0, {"k": 1, "k": 1}]})").rfind("in.json: /x/1/k: duplicate key", 0) ==
+          0);
+    CHECK(gap_of(R"({"a/b~": {}, "a/b~": {}})").rfind("in.json: /a~1b~0: duplicate key", 0) == 0);
+    // The same key in sibling objects, and after a nested object closes, is not a repeat.
+    CHECK(parse_json_input(R"([{"k": 1}, {"k": 2}])", "in.json"));
+    CHECK(parse_json_input(R"({"o": {"k": 1}, "k": {"o": [1, [2], {"k": 3}]}})", "in.json"));
+}
+
+TEST_CASE("parse_json_input: a number out of range names file, pointer and reason") {
+    const std::string message = gap_of(R"({"schema_version": 1e400})");
+    CHECK(message.rfind("in.json: /schema_version: number overflow", 0) == 0);
+    CHECK(message.find("out of the range of a double") != std::string::npos);
+    CHECK(message.find("internal error") == std::string::npos);
+    CHECK(gap_of("[1, 2, -1e999]").rfind("in.json: /2: number overflow", 0) == 0);
+    CHECK(gap_of("1e400").rfind("in.json: number overflow", 0) == 0);
+}
+
 }  // namespace
 }  // namespace rdmi

@@ -1,12 +1,17 @@
 // probe_loopback end to end over a fixture DOCA prefix whose libraries are the fake: the skip
 // paths (--root, no DOCA, no plugin, no DPA device) and a full pass.
 #include <doctest/doctest.h>
+
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "loopback_fake.hpp"
+#include "os/append_file.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
@@ -117,6 +122,37 @@ TEST_CASE("loopback runs end to end through the fake install, and skips without 
     const Check check = loopback_check(verdict);
     CHECK(check.id == "dpa-loopback");
     CHECK(check.status == Status::skip);
+}
+
+TEST_CASE("a failing isolated run with --trace names the trace, which holds the failing call") {
+    auto& fake = FakeDoca::get();
+    auto fs = RootedFs::open("/");
+    REQUIRE(fs.ok());
+    test::TempTree tree;
+    make_fake_prefix(tree);
+    const std::string trace = tree.host("/calls.jsonl");
+    REQUIRE(AppendFile::open(trace, true).ok());
+    fake.reset();
+    fake.set("fail", "doca_rdma_connect#1=21");  // the child inherits the plan
+    auto options = fake_options();
+    options.trace_path = trace;
+    auto verdict = probe(*fs, tree.host("/opt/mellanox/doca"), options);
+    CHECK(verdict.result == Status::fail);
+    CHECK(std::any_of(verdict.notes.begin(), verdict.notes.end(), [&trace](const auto& note) {
+        return note.rfind("trace: ", 0) == 0 && note.find(trace) != std::string::npos;
+    }));
+    std::ifstream in(trace);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(text.find("\"call\":\"doca_rdma_connect\"") != std::string::npos);
+    CHECK(text.find("\"error\":\"DOCA_ERROR_DRIVER\"") != std::string::npos);
+
+    // A passing run does not point at it.
+    fake.reset();
+    verdict = probe(*fs, tree.host("/opt/mellanox/doca"), options);
+    CHECK(verdict.result == Status::pass);
+    CHECK(std::none_of(verdict.notes.begin(), verdict.notes.end(),
+                       [](const auto& note) { return note.rfind("trace: ", 0) == 0; }));
+    fake.reset();
 }
 
 }  // namespace rdmi

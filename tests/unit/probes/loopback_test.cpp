@@ -155,11 +155,17 @@ TEST_CASE("a failure injected at each DOCA call gives the right verdict and a fu
     REQUIRE(run_fake(options).result == Status::pass);
     const auto calls = split(fake.call_log());
     // Calls our code tolerates, calls that reject a device (skip), and the release calls.
-    const std::set<std::string> tolerated{"doca_devinfo_get_pci_addr_str",
-                                          "doca_devinfo_get_ibdev_name",
-                                          "doca_devinfo_get_pci_func_type"};
-    const std::set<std::string> rejecting{"doca_dpa_cap_is_supported",
-                                          "doca_rdma_cap_task_write_is_supported"};
+    const std::set<std::string> tolerated{
+        "doca_devinfo_get_pci_addr_str", "doca_devinfo_get_ibdev_name",
+        "doca_devinfo_get_pci_func_type", "doca_devinfo_rep_cap_is_filter_net_supported",
+        "doca_dpa_get_kernel_max_run_time"};
+    const std::set<std::string> rejecting{
+        "doca_dpa_cap_is_supported",
+        "doca_rdma_cap_task_write_is_supported",
+        "doca_sync_event_cap_is_export_to_dpa_supported",
+        "doca_sync_event_cap_is_export_to_remote_net_supported",
+        "doca_sync_event_cap_remote_net_is_create_from_export_supported",
+        "doca_sync_event_cap_remote_net_is_export_to_dpa_supported"};
     const std::map<std::string, std::string> layer_of_step{
         {"find-device", "driver"},      {"open-device", "driver"}, {"create-dpa", "DPA"},
         {"lifecycle-selftest", "RDMI"}, {"empty-kernel", "DPA"},   {"completion-queues", "DPA"},
@@ -320,7 +326,7 @@ TEST_CASE("device choice: first DPA-capable PF, --device by ibdev or PCI, skips 
     CHECK(verdict.result == Status::skip);
     CHECK(verdict.reason ==
           "find-device: device mlx5_0 is not a DPA-capable DOCA device; mlx5_0 "
-          "(0000:03:00.0): no DPA");
+          "(0000:03:00.0): doca_dpa_cap_is_supported answered DOCA_ERROR_NOT_SUPPORTED (no DPA)");
     check_clean(fake, verdict);
 
     fake.reset();
@@ -341,7 +347,8 @@ TEST_CASE("device choice: first DPA-capable PF, --device by ibdev or PCI, skips 
     fake.set("devices", "nodpa");
     verdict = run_fake(fake_options(3));
     CHECK(verdict.result == Status::skip);
-    CHECK(verdict.reason.find("mlx5_0 (0000:03:00.0): no DPA") != std::string::npos);
+    CHECK(verdict.reason.find("mlx5_0 (0000:03:00.0): doca_dpa_cap_is_supported answered "
+                              "DOCA_ERROR_NOT_SUPPORTED (no DPA)") != std::string::npos);
     check_clean(fake, verdict);
 }
 

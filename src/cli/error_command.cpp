@@ -1,0 +1,94 @@
+// `rdmi-probe error NAME|NUMBER [--call FUNCTION]`: what a DOCA error means, which layer it points
+// at, and what to check on this machine first. Reads nothing from the system.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "api/doca_error_catalog.hpp"
+#include "cli/command.hpp"
+#include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
+#include "report/doca_error_output.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+/// What a terminal or a log may show of user input: printable ASCII, at most 64 characters.
+std::string shown(std::string_view text) {
+    std::string out;
+    for (char c : text.substr(0, 64)) {
+        const auto u = static_cast<unsigned char>(c);
+        out += std::isprint(u) != 0 ? c : '?';
+    }
+    if (text.size() > 64) out += "...";
+    return out;
+}
+
+/// A C identifier of reasonable length: the only thing --call can name.
+bool is_identifier(std::string_view text) {
+    if (text.empty() || text.size() > 128 ||
+        std::isdigit(static_cast<unsigned char>(text.front())) != 0)
+        return false;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+}
+
+class ErrorCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "error"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "explain a DOCA error: its layer, what to check here first, and the cause for a "
+               "known call";
+    }
+    void add_options(CLI::App& sub) override {
+        sub.add_option("ERROR", query_,
+                       "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)")
+            ->required();
+        sub.add_option("--call", call_, "the DOCA function that returned it")
+            ->type_name("FUNCTION");
+    }
+    int run(const Session& session) override {
+        const bool json = session.options().json;
+        auto usage = [&](const std::string& message) {
+            session.log().error("{}", message);
+            if (json) (void)session.emit(error_document(message, kExitUsage));
+            return kExitUsage;
+        };
+        if (!call_.empty() && !is_identifier(call_))
+            return usage("--call " + shown(call_) + ": not a C function name");
+        const auto entry = doca::find_error(query_);
+        if (!entry) {
+            std::string message =
+                "\"" + shown(query_) + "\" is not a DOCA error name or number (0-31); closest:";
+            for (const auto& name : doca::closest_error_names(query_)) message += " " + name;
+            return usage(message);
+        }
+        report::DocaErrorQuery q{query_, *entry, std::nullopt, std::nullopt};
+        if (!call_.empty()) {
+            q.call = call_;
+            q.cause = doca::find_call_cause(call_, entry->number);
+        }
+        const std::string out = json ? report::doca_error_json(q) : report::doca_error_text(q);
+        if (auto written = session.emit(out); !written) {
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        return kExitOk;
+    }
+
+  private:
+    std::string query_;
+    std::string call_;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_error_command() {
+    return std::make_unique<ErrorCommand>();
+}
+
+}  // namespace rdmi::cli

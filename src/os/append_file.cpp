@@ -1,0 +1,52 @@
+// AppendFile over open(2)/write(2).
+#include "os/append_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "os/errno_gap.hpp"
+
+namespace rdmi {
+
+Result<AppendFile> AppendFile::open(const std::string& path, bool truncate) {
+    // O_NONBLOCK: a FIFO at the path must not block the open; it is refused below anyway.
+    const int flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
+    const int fd = ::open(path.c_str(), flags, 0644);
+    if (fd < 0) return gap_from_errno(path, errno);
+    AppendFile file(fd);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
+    if (!S_ISREG(st.st_mode)) return make_gap(GapReason::malformed, path + ": not a regular file");
+    if (truncate && ::ftruncate(fd, 0) != 0) return gap_from_errno(path, errno);
+    const int status = ::fcntl(fd, F_GETFL);
+    if (status >= 0) (void)::fcntl(fd, F_SETFL, status & ~O_NONBLOCK);
+    return file;
+}
+
+AppendFile& AppendFile::operator=(AppendFile&& other) noexcept {
+    if (this != &other) {
+        if (fd_ >= 0) ::close(fd_);
+        fd_ = other.fd_;
+        other.fd_ = -1;
+    }
+    return *this;
+}
+
+AppendFile::~AppendFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+bool AppendFile::write_line(std::string_view line) const {
+    std::string out(line);
+    out += '\n';
+    ssize_t written = -1;
+    do {
+        written = ::write(fd_, out.data(), out.size());
+    } while (written < 0 && errno == EINTR);
+    return written == static_cast<ssize_t>(out.size());
+}
+
+}  // namespace rdmi

@@ -1,0 +1,78 @@
+// The `error` command's JSON and text.
+#include "report/doca_error_output.hpp"
+
+#include "build_info.hpp"
+#include "report/json_common.hpp"
+
+namespace rdmi::report {
+namespace {
+
+json::Json call_json(const DocaErrorQuery& q) {
+    if (!q.call) return nullptr;
+    if (!q.cause) {
+        return json::object({{"name", *q.call},
+                             {"known", doca::known_call(*q.call)},
+                             {"cause", nullptr},
+                             {"fix", nullptr}});
+    }
+    return json::object({{"name", *q.call},
+                         {"known", true},
+                         {"cause", std::string(q.cause->cause)},
+                         {"fix", std::string(q.cause->fix)}});
+}
+
+}  // namespace
+
+std::string doca_error_json(const DocaErrorQuery& q) {
+    json::Json checks = json::Json::array();
+    for (const auto& check : q.entry.checks) {
+        if (check.command.empty()) continue;
+        checks.push_back(json::object(
+            {{"what", std::string(check.what)}, {"command", std::string(check.command)}}));
+    }
+    const json::Json doc = json::object({
+        {"schema", kDocaErrorSchemaId},
+        {"schema_version", "1.0.0"},
+        {"tool",
+         json::object({{"name", build_info::kToolName}, {"version", build_info::kVersion}})},
+        {"query", q.query},
+        {"error", json::object({{"name", std::string(q.entry.name)},
+                                {"number", q.entry.number},
+                                {"description", std::string(q.entry.description)},
+                                {"description_source", "doca_error.h"}})},
+        {"layer", std::string(doca::to_string(q.entry.layer))},
+        {"layer_description", std::string(doca::describe(q.entry.layer))},
+        {"meaning", std::string(q.entry.meaning)},
+        {"checks", std::move(checks)},
+        {"call", call_json(q)},
+    });
+    return json::dump(doc);
+}
+
+std::string doca_error_text(const DocaErrorQuery& q) {
+    std::string out = std::string(q.entry.name) + " (" + std::to_string(q.entry.number) +
+                      "): " + std::string(q.entry.description) + "\n";
+    out += "  layer:   " + std::string(doca::describe(q.entry.layer)) + "\n";
+    out += "  meaning: " + std::string(q.entry.meaning) + "\n";
+    if (q.call) {
+        if (q.cause) {
+            out += "  " + *q.call + " returning " + std::string(q.entry.name) + ": " +
+                   std::string(q.cause->cause) + "\n";
+            out += "  fix:     " + std::string(q.cause->fix) + "\n";
+        } else if (doca::known_call(*q.call)) {
+            out += "  " + *q.call + ": no specific cause recorded for this error\n";
+        } else {
+            out += "  " + *q.call + ": not a call this project has causes for\n";
+        }
+    }
+    bool first = true;
+    for (const auto& check : q.entry.checks) {
+        if (check.command.empty()) continue;
+        if (first) out += "check, in order:\n";
+        first = false;
+        out += "  " + std::string(check.command) + "\n      " + std::string(check.what) + "\n";
+    }
+    return out;
+}
+
+}  // namespace rdmi::report

@@ -1,0 +1,28 @@
+// The `error` command's documents: one DOCA error explained, as JSON
+// (schemas/rdmi-probe-doca-error.schema.json) and as text.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "api/doca_error_catalog.hpp"
+
+namespace rdmi::report {
+
+/// The $id of the error-explanation schema.
+inline constexpr const char* kDocaErrorSchemaId = "urn:rdmi-probe:schema:doca-error";
+
+/// What `error` was asked and found.
+struct DocaErrorQuery {
+    std::string query;                     ///< as typed ("bad_state")
+    doca::ErrorEntry entry;                ///< the error it names
+    std::optional<std::string> call;       ///< --call FUNCTION, when given
+    std::optional<doca::CallCause> cause;  ///< the recorded cause for call + error, if any
+};
+
+/// The JSON document.
+std::string doca_error_json(const DocaErrorQuery& query);
+/// The human text.
+std::string doca_error_text(const DocaErrorQuery& query);
+
+}  // namespace rdmi::report
