@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <sstream>
@@ -513,6 +514,15 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
                          bytes.size() + 100);
         expect_malformed(bytes, "extends past the end");
     }
+    SUBCASE("a section whose offset plus size wraps around 2^64") {
+        // offset + size overflows to a small number: a range check that adds them is fooled.
+        auto bytes = raw.bytes;
+        const auto index = raw.section_of_type(SHT_DYNSYM);
+        const Elf64_Off offset = raw.shdrs[index].sh_offset;
+        store<Elf64_Xword>(bytes, raw.shdr_offset(index) + offsetof(Elf64_Shdr, sh_size),
+                           std::numeric_limits<Elf64_Xword>::max() - offset + 17);
+        expect_malformed(bytes, "extends past the end");
+    }
     SUBCASE("symbol name index past the end of .dynstr") {
         auto bytes = raw.bytes;
         const auto& dynsym = raw.shdrs[raw.section_of_type(SHT_DYNSYM)];
@@ -532,6 +542,40 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
         const auto& versym = raw.shdrs[raw.section_of_type(SHT_GNU_versym)];
         store<Elf64_Half>(bytes, versym.sh_offset + 2 * sizeof(Elf64_Half), 0x1234);
         expect_malformed(bytes, "names no version");
+    }
+    SUBCASE(".gnu.version one entry short: entry 0 counts too") {
+        // Parallel to .dynsym including its null entry: as many entries as .dynsym has symbols
+        // (entry 0 included) is the minimum; one less must be refused before any entry is read.
+        auto bytes = raw.bytes;
+        const auto& dynsym = raw.shdrs[raw.section_of_type(SHT_DYNSYM)];
+        const auto symbols = dynsym.sh_size / sizeof(Elf64_Sym);
+        const auto index = raw.section_of_type(SHT_GNU_versym);
+        store<Elf64_Xword>(bytes, raw.shdr_offset(index) + offsetof(Elf64_Shdr, sh_size),
+                           (symbols - 1) * sizeof(Elf64_Half));
+        expect_malformed(bytes, ".gnu.version has " + std::to_string(symbols - 1) +
+                                    " entries for " + std::to_string(symbols) + " dynamic symbols");
+    }
+    SUBCASE("a version index one past the highest version the file defines or needs") {
+        auto parsed = parse_elf(raw.bytes);
+        REQUIRE(parsed.ok());
+        unsigned highest = 0;
+        for (const auto& def : parsed->version_defs)
+            highest = std::max<unsigned>(highest, def.index);
+        for (const auto& need : parsed->version_needs) {
+            for (const auto& entry : need.versions)
+                highest = std::max<unsigned>(highest, entry.index & 0x7fffU);
+        }
+        REQUIRE(highest > 1);
+        auto bytes = raw.bytes;
+        const auto& versym = raw.shdrs[raw.section_of_type(SHT_GNU_versym)];
+        store<Elf64_Half>(bytes, versym.sh_offset + sizeof(Elf64_Half),
+                          static_cast<Elf64_Half>(highest + 1));
+        expect_malformed(bytes,
+                         "version index " + std::to_string(highest + 1) + " names no version");
+        // The highest index itself is fine.
+        store<Elf64_Half>(bytes, versym.sh_offset + sizeof(Elf64_Half),
+                          static_cast<Elf64_Half>(highest));
+        CHECK(parse_elf(bytes).ok());
     }
     SUBCASE("a verdef chain pointing past its section") {
         auto bytes = raw.bytes;
@@ -561,6 +605,25 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
         REQUIRE(patched);
         expect_malformed(bytes, "past the section table");
     }
+    SUBCASE("a symbol's section index equal to the section count") {
+        // The first index past the table: a check with > instead of >= reads one past it.
+        auto bytes = raw.bytes;
+        const auto& dynsym = raw.shdrs[raw.section_of_type(SHT_DYNSYM)];
+        const auto count = dynsym.sh_size / sizeof(Elf64_Sym);
+        const auto past = static_cast<Elf64_Section>(raw.shdrs.size());
+        bool patched = false;
+        for (std::size_t i = 1; i < count && !patched; ++i) {
+            const auto at = dynsym.sh_offset + i * sizeof(Elf64_Sym);
+            const auto sym = load<Elf64_Sym>(bytes, at);
+            if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < SHN_LORESERVE) {
+                store<Elf64_Section>(bytes, at + offsetof(Elf64_Sym, st_shndx), past);
+                patched = true;
+            }
+        }
+        REQUIRE(patched);
+        expect_malformed(bytes,
+                         "section index " + std::to_string(past) + " past the section table");
+    }
 }
 
 TEST_CASE("parse_elf survives random corruption of a real fixture without crashing") {
@@ -580,6 +643,9 @@ TEST_CASE("parse_elf survives random corruption of a real fixture without crashi
         }
     }
     MESSAGE(failed << " of 400 corrupted copies were rejected");
+    // Eight random bytes land in a header or table often enough: a reader that accepted every
+    // copy would not be checking anything, and the loop above would have asserted nothing.
+    CHECK(failed > 0);
 }
 
 }  // namespace rdmi

@@ -63,6 +63,43 @@ doca_rdmi_connection_as_ctx(struct doca_rdmi_connection *conn, /* a ( paren */
     CHECK(scan.decls[0].line == 5);
 }
 
+TEST_CASE("scan_header: a macro on a later line of a multi-line declaration still counts") {
+    const auto scan = scan_header(R"(doca_error_t
+doca_late_stable(struct doca_dev *dev,
+                 int flags)
+    DOCA_STABLE;
+struct doca_ctx *
+DOCA_DEPRECATED
+doca_middle(void);
+extern const int
+    doca_late_data
+    DOCA_EXPERIMENTAL;
+)",
+                                  "late.h");
+    const auto decls = by_name(scan);
+    REQUIRE(decls.size() == 3);
+    CHECK(decls.at("doca_late_stable").annotation == Annotation::stable);
+    CHECK(decls.at("doca_late_stable").macro == "DOCA_STABLE");
+    CHECK(decls.at("doca_late_stable").line == 2);
+    CHECK(decls.at("doca_middle").annotation == Annotation::deprecated);
+    CHECK(decls.at("doca_late_data").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_late_data").kind == DeclKind::data);
+}
+
+TEST_CASE("scan_header: the DOCA 1.x __DOCA_EXPERIMENTAL spelling is experimental") {
+    const auto scan = scan_header(R"(__DOCA_EXPERIMENTAL
+doca_error_t doca_old_style(void);
+int doca_old_data __DOCA_EXPERIMENTAL;
+)",
+                                  "old.h");
+    const auto decls = by_name(scan);
+    REQUIRE(decls.size() == 2);
+    CHECK(decls.at("doca_old_style").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_old_style").macro == "__DOCA_EXPERIMENTAL");
+    CHECK(decls.at("doca_old_data").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_old_data").kind == DeclKind::data);
+}
+
 TEST_CASE("scan_header: extern \"C\", preprocessor lines, inline bodies, typedefs, structs") {
     const auto scan = scan_header(R"(#ifndef X_H
 #define X_H

@@ -36,6 +36,26 @@ TEST_CASE("a world-writable library file is untrusted") {
     CHECK(verdict->message.find("writable by others") != std::string::npos);
 }
 
+TEST_CASE("writable by others alone is enough to be untrusted, for a file and a directory") {
+    // o+w without g+w: a check that only looked at the group bit would accept both.
+    test::TempTree tree;
+    tree.mkdir("/lib", 0755);
+    tree.write("/lib/libx.so", "x", 0646);
+    auto file = check_library_trust(tree.host("/lib/libx.so"));
+    REQUIRE(file.has_value());
+    CHECK(file->reason == GapReason::untrusted);
+    CHECK(file->message == tree.host("/lib/libx.so") + ": writable by others (mode 0646)");
+
+    tree.chmod("/lib/libx.so", 0644);
+    tree.chmod("/lib", 0757);
+    auto dir = check_library_trust(tree.host("/lib/libx.so"));
+    REQUIRE(dir.has_value());
+    CHECK(dir->message == tree.host("/lib") + ": writable by others (mode 0757)");
+
+    tree.chmod("/lib", 0755);  // and the same tree without the bit is trusted
+    CHECK_FALSE(check_library_trust(tree.host("/lib/libx.so")).has_value());
+}
+
 TEST_CASE("a sticky world-writable directory is accepted for an entry the user owns") {
     test::TempTree tree;
     tree.mkdir("/tmpdir", 01777);

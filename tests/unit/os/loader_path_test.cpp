@@ -108,7 +108,11 @@ TEST_CASE("ld.so.cache: malformed inputs are gaps, never crashes") {
         CHECK_FALSE(parse_ld_so_cache(cache).ok());
     }
     SUBCASE("truncated at every length") {
-        for (std::size_t n = 0; n < cache.size(); ++n) (void)parse_ld_so_cache(cache.substr(0, n));
+        // Every proper prefix lacks at least the last string's NUL: none may parse.
+        for (std::size_t n = 0; n < cache.size(); ++n) {
+            CAPTURE(n);
+            CHECK_FALSE(parse_ld_so_cache(cache.substr(0, n)).ok());
+        }
     }
 }
 

@@ -3,13 +3,38 @@
 
 #include <doctest/doctest.h>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
 
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
 
 using namespace std::chrono_literals;
+
+namespace {
+
+// True once `pid` no longer runs: gone, or a zombie waiting for its new parent to reap it.
+bool ended_within(pid_t pid, std::chrono::milliseconds limit) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (true) {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!stat || !std::getline(stat, line)) return true;
+        const auto close = line.rfind(')');
+        if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z')
+            return true;
+        if (std::chrono::steady_clock::now() > until) return false;
+        std::this_thread::sleep_for(10ms);
+    }
+}
+
+}  // namespace
 
 TEST_CASE("run_process passes arguments verbatim, without a shell") {
     auto out = run_process({"/bin/echo", "a b", "$HOME", ";", "|"}, Deadline(5s));
@@ -39,6 +64,35 @@ TEST_CASE("run_process kills a command that outlives its deadline, children incl
     REQUIRE_FALSE(out.ok());
     CHECK(out.gap().reason == GapReason::timeout);
     CHECK(took < 2s);
+}
+
+TEST_CASE("a timeout kills the grandchildren too, not only the command") {
+    // The grandchild holds no pipe of ours, so only a kill of the whole process group ends it.
+    test::TempTree tree;
+    const std::string pid_file = tree.host("/grandchild.pid");
+    auto out = run_process(
+        {"/bin/sh", "-c", "sleep 30 </dev/null >/dev/null 2>&1 & echo $! >" + pid_file + "; wait"},
+        Deadline(1s));
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.gap().reason == GapReason::timeout);
+    std::ifstream in(pid_file);
+    pid_t grandchild = 0;
+    REQUIRE(static_cast<bool>(in >> grandchild));
+    REQUIRE(grandchild > 1);
+    const bool ended = ended_within(grandchild, 3s);
+    if (!ended) ::kill(grandchild, SIGKILL);  // do not leave it behind when the check fails
+    CHECK(ended);
+}
+
+TEST_CASE("the deadline still holds after the command closed its output") {
+    // Both pipes reach end-of-file at once; the command lives on and must still be stopped.
+    const auto start = std::chrono::steady_clock::now();
+    auto out = run_process({"/bin/sh", "-c", "exec >&- 2>&-; sleep 5"}, Deadline(1s));
+    const auto took = std::chrono::steady_clock::now() - start;
+    REQUIRE_FALSE(out.ok());
+    CHECK(out.gap().reason == GapReason::timeout);
+    CHECK(out.gap().message == "/bin/sh: did not exit before the deadline");
+    CHECK(took < 4s);
 }
 
 TEST_CASE("run_process refuses relative programs and names a missing one") {

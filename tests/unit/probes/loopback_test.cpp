@@ -379,3 +379,26 @@ TEST_CASE("a plugin or library without the expected exports fails at level 0") {
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("a run without a single step is a skip that says nothing ran, never a pass") {
+    LoopbackVerdict verdict;
+    verdict.result = Status::pass;  // whatever an earlier pass left there is overwritten
+    verdict.reason = "stale";
+    loopback::finish_verdict(verdict);
+    CHECK(verdict.result == Status::skip);
+    CHECK(verdict.level_reached == -1);
+    CHECK(verdict.reason == "nothing ran");
+    CHECK_FALSE(verdict.failed_step.has_value());
+    CHECK(loopback_check(verdict).status == Status::skip);
+
+    // One passing level-0 step is a pass at level 0: the empty case above is not "all pass".
+    verdict.steps.push_back(LoopbackStep{"locate-libraries", 0, StepOutcome::pass, 0, "", {}});
+    loopback::finish_verdict(verdict);
+    CHECK(verdict.result == Status::pass);
+    CHECK(verdict.level_reached == 0);
+    CHECK(verdict.reason.rfind("level 0: ", 0) == 0);
+}
+
+}  // namespace rdmi

@@ -2,15 +2,11 @@
 #include "sysfs_fixture.hpp"
 
 #include <doctest/doctest.h>
-#include <sys/fsuid.h>
 #include <unistd.h>
 
 #include <cstdlib>
 
 namespace rdmi::test {
-namespace {
-constexpr unsigned kNobody = 65534;
-}
 
 std::string sysfs_fixture_dir(std::string_view scenario) {
     return std::string(RDMI_SYSFS_FIXTURES_DIR) + "/" + std::string(scenario);
@@ -27,20 +23,6 @@ int run_fixture_script(const std::string& args) {
                                 args + " >/dev/null 2>&1";
     const int status = std::system(command.c_str());  // NOLINT(cert-env33-c): fixed test command
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-AsUnprivileged::AsUnprivileged() {
-    if (::geteuid() != 0) return;
-    // Dropping the fs uid from 0 clears CAP_DAC_OVERRIDE/READ_SEARCH (capabilities(7)).
-    ::setfsgid(kNobody);
-    ::setfsuid(kNobody);
-    switched_ = true;
-}
-
-AsUnprivileged::~AsUnprivileged() {
-    if (!switched_) return;
-    ::setfsuid(0);
-    ::setfsgid(0);
 }
 
 }  // namespace rdmi::test

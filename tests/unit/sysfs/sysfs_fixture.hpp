@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "os/rooted_fs.hpp"
+#include "support/as_unprivileged.hpp"  // the unprivileged scope the sysfs tests use
 
 namespace rdmi::test {
 
@@ -16,18 +17,5 @@ RootedFs sysfs_fixture(std::string_view scenario);
 
 /// Runs the fixture generator with `args`; returns its exit status.
 int run_fixture_script(const std::string& args);
-
-/// While alive, file access is checked as uid/gid 65534 (setfsuid/setfsgid), so mode-000
-/// files are really unreadable even when the tests run as root. No-op when not root.
-class AsUnprivileged {
-  public:
-    AsUnprivileged();
-    ~AsUnprivileged();
-    AsUnprivileged(const AsUnprivileged&) = delete;
-    AsUnprivileged& operator=(const AsUnprivileged&) = delete;
-
-  private:
-    bool switched_ = false;
-};
 
 }  // namespace rdmi::test
