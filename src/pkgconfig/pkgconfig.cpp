@@ -151,6 +151,7 @@ Result<Module> PkgConfig::find_uncached(std::string_view name) const {
             candidates.emplace_back(join_path(dir.path, module_name + "-uninstalled.pc"), true);
         candidates.emplace_back(join_path(dir.path, module_name + ".pc"), false);
         for (const auto& [path, uninstalled] : candidates) {
+            if (!may_hold(dir.path, path.substr(path.rfind('/') + 1))) continue;
             auto parsed = load_file(path);
             if (parsed.ok()) {
                 Module module = std::move(parsed).value();
@@ -176,6 +177,22 @@ Result<Module> PkgConfig::find_uncached(std::string_view name) const {
     }
     return make_gap(GapReason::not_found,
                     module_name + ": " + module_name + ".pc not found; " + where);
+}
+
+bool PkgConfig::may_hold(const std::string& dir, const std::string& file) const {
+    auto hit = listings_.find(dir);
+    if (hit == listings_.end()) {
+        std::optional<std::unordered_set<std::string>> names;
+        if (auto entries = fs_.list_dir(dir)) {
+            names.emplace();
+            names->reserve(entries->size());
+            for (auto& entry : *entries) names->insert(std::move(entry.name));
+        } else if (entries.gap().reason == GapReason::not_found) {
+            names.emplace();  // a missing directory holds nothing
+        }
+        hit = listings_.emplace(dir, std::move(names)).first;
+    }
+    return !hit->second || hit->second->contains(file);
 }
 
 Result<std::vector<ModuleFile>> PkgConfig::list_dir_modules(std::string_view dir) const {
