@@ -44,13 +44,16 @@ TEST_CASE("writable by others alone is enough to be untrusted, for a file and a 
     auto file = check_library_trust(tree.host("/lib/libx.so"));
     REQUIRE(file.has_value());
     CHECK(file->reason == GapReason::untrusted);
-    CHECK(file->message == tree.host("/lib/libx.so") + ": writable by others (mode 0646)");
+    CHECK(file->message == tree.host("/lib/libx.so") +
+                               ": writable by others (mode 0646; fix: chmod go-w " +
+                               tree.host("/lib/libx.so") + ")");
 
     tree.chmod("/lib/libx.so", 0644);
     tree.chmod("/lib", 0757);
     auto dir = check_library_trust(tree.host("/lib/libx.so"));
     REQUIRE(dir.has_value());
-    CHECK(dir->message == tree.host("/lib") + ": writable by others (mode 0757)");
+    CHECK(dir->message == tree.host("/lib") + ": writable by others (mode 0757; fix: chmod go-w " +
+                              tree.host("/lib") + ")");
 
     tree.chmod("/lib", 0755);  // and the same tree without the bit is trusted
     CHECK_FALSE(check_library_trust(tree.host("/lib/libx.so")).has_value());
