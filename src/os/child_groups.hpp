@@ -9,8 +9,8 @@
 
 namespace rdmi {
 
-/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for its lifetime, so that a child
-/// started meanwhile is registered before the handler can run (the handler runs on the main
+/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for its lifetime, so that a
+/// child started meanwhile is registered before the handler can run (the handler runs on the main
 /// thread: the probe's other threads block these signals for good).
 class InterruptBlock {
   public:
@@ -26,8 +26,8 @@ class InterruptBlock {
 /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for good (helper threads).
 void block_interrupts_in_this_thread();
 
-/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE to their defaults and unblocks them: the first
-/// thing a forked child does, so it never runs the parent's handler.
+/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE to their defaults and unblocks them: the
+/// first thing a forked child does, so it never runs the parent's handler.
 void reset_interrupts_in_child();
 
 /// Records a child process group (its leader's pid) until unregister_child_group().

@@ -272,8 +272,8 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     constexpr std::size_t kPseudoFileSize = std::size_t{64} << 10U;
     const auto size = static_cast<std::size_t>(st->st_size);
     if (size > max_bytes && size > kPseudoFileSize) {
-        return make_gap(GapReason::malformed,
-                        std::string(path) + ": larger than " + std::to_string(max_bytes) + " bytes");
+        return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
+                                                  std::to_string(max_bytes) + " bytes");
     }
     return read_all(owned.get(), path, max_bytes, static_cast<std::size_t>(st->st_size));
 }
