@@ -32,18 +32,7 @@ Gap malformed(std::string message) {
 
 // A pointer token escaped as RFC 6901 says.
 std::string pointer(std::string_view parent, std::string_view key) {
-    std::string out(parent);
-    out += '/';
-    for (char c : key) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
+    return std::string(parent) + "/" + json_pointer_token(key);
 }
 
 std::string type_name(const Json& value) {

@@ -17,19 +17,4 @@ void Document::fallback(std::string pointer, std::string primary, std::string us
         Fallback{std::move(pointer), std::move(primary), std::move(used), std::move(note)});
 }
 
-std::string escape_pointer_token(std::string_view token) {
-    std::string out;
-    out.reserve(token.size());
-    for (char c : token) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 }  // namespace rdmi::contract

@@ -62,7 +62,4 @@ struct Document {
     }
 };
 
-/// JSON pointer escaping of one reference token (RFC 6901: "~" -> "~0", "/" -> "~1").
-std::string escape_pointer_token(std::string_view token);
-
 }  // namespace rdmi::contract

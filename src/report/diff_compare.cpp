@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/json_strict.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::diff {
@@ -83,7 +84,7 @@ class Comparer {
         const auto in_b = index_of(b);
         for (const auto& [key, value] : a.items()) {
             if (ignored(key, top)) continue;
-            const std::string at = pointer + "/" + contract::escape_pointer_token(key);
+            const std::string at = pointer + "/" + json_pointer_token(key);
             auto other = in_b.find(key);
             if (other == in_b.end()) {
                 changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
@@ -93,8 +94,8 @@ class Comparer {
         }
         for (const auto& [key, value] : b.items()) {
             if (ignored(key, top) || in_a.contains(key)) continue;
-            changes_.push_back(Change{pointer + "/" + contract::escape_pointer_token(key),
-                                      ChangeKind::added, std::nullopt, value});
+            changes_.push_back(Change{pointer + "/" + json_pointer_token(key), ChangeKind::added,
+                                      std::nullopt, value});
         }
         // The contract's fields first, then the extension's host facts (the why behind them).
         if (top && !options_.all) {
@@ -151,7 +152,7 @@ class Comparer {
         for (const auto& item : a) in_a.emplace(*identity(item, keys), &item);
         for (const auto& item : b) in_b.emplace(*identity(item, keys), &item);
         auto at = [&](const std::string& id) {
-            return pointer + "/[" + contract::escape_pointer_token(id) + "]";
+            return pointer + "/[" + json_pointer_token(id) + "]";
         };
         for (const auto& item : a) {
             const std::string id = *identity(item, keys);
