@@ -22,12 +22,16 @@ Check make(FindingId id, Status status, std::string message, std::string remedia
                  std::move(sources)};
 }
 
+// One wording for "DOCA is not here at all", so that the fix plan gives the checks this one cause
+// fails or skips (prefix, modules, versions, headers, tools) as one step.
+constexpr const char* kInstallDoca =
+    "install the DOCA SDK, or pass --doca-prefix DIR where it is installed";
+
 Check prefix_check(const InstallFacts& facts) {
     const std::string& prefix = *facts.prefix.value;
     if (!facts.prefix_exists) {
         return make(Finding::doca_prefix, Status::fail,
-                    "DOCA not found: " + prefix + " does not exist",
-                    "install the DOCA SDK, or pass --doca-prefix DIR where it is installed",
+                    "DOCA not found: " + prefix + " does not exist", kInstallDoca,
                     {facts.prefix.source});
     }
     if (facts.layout == DocaLayout::none) {
@@ -50,14 +54,15 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
         if (!module.found) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
-            checks.push_back(
-                make(id, Status::fail,
-                     unreadable ? module.gap->message
-                                : module.name + ".pc not found on the pkg-config search path",
-                     unreadable
-                         ? "repair or reinstall the package that ships " + module.name + ".pc"
-                         : "install the DOCA development package that ships " + module.name + ".pc",
-                     {from}));
+            checks.push_back(make(
+                id, Status::fail,
+                unreadable ? module.gap->message
+                           : module.name + ".pc not found on the pkg-config search path",
+                unreadable ? "repair or reinstall the package that ships " + module.name + ".pc"
+                : facts.prefix_exists
+                    ? "install the DOCA development package that ships " + module.name + ".pc"
+                    : std::string(kInstallDoca),
+                {from}));
             continue;
         }
         if (!module.on_search_path) {
@@ -119,7 +124,7 @@ Check version_check(Finding id, const std::string& what, const VersionMatch& mat
     if (!doca_found || present == 0) {
         return make(id, Status::skip,
                     what + ": no version could be read (" + join(listing) + ")" + unchecked,
-                    "install DOCA", sources);
+                    kInstallDoca, sources);
     }
     if (state == MatchState::incomplete) {
         return make(id, Status::skip,
@@ -147,7 +152,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
     }
     if (!doca_found) {
         return make(Finding::rdmi_headers, Status::skip,
-                    "DOCA not found; RDMI headers not looked for", "install DOCA", {});
+                    "DOCA not found; RDMI headers not looked for", kInstallDoca, {});
     }
     if (!missing.empty()) {
         return make(Finding::rdmi_headers, Status::fail,
@@ -210,8 +215,8 @@ Check tool_check(const InstalledFile& tool, Finding id, const std::string& purpo
         return make(id, Status::pass, message, "", {{"file", tool.path}});
     }
     if (!doca_found) {
-        return make(id, Status::skip, tool.name + " not found; DOCA is not installed",
-                    "install DOCA", {});
+        return make(id, Status::skip, tool.name + " not found; DOCA is not installed", kInstallDoca,
+                    {});
     }
     return make(id, when_missing, tool.name + " not found (" + purpose + ")",
                 "install the DOCA package that ships " + tool.name, {{"file", tool.path}});

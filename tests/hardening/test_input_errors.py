@@ -63,7 +63,7 @@ class Ctx:
         for needle in needles:
             if needle not in text:
                 problems.append(f"{' '.join(args[:3])}...: {needle!r} not in the output: {text[-400:]!r}")
-        for bad in ("internal error", "install DOCA"):
+        for bad in ("internal error", "install DOCA", "install the DOCA SDK"):
             if bad in text:
                 problems.append(f"{' '.join(args[:3])}...: says {bad!r}: {text[-300:]!r}")
         if "--json" in args and json_doc:
