@@ -14,23 +14,19 @@ _Static_assert(RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS == DOCA_DPA_DEV_SUBMIT_FL
                "the ABI's OPTIMIZE_REPORTS is DOCA's");
 
 /* Level 2: proves a launch reaches the DPA and its return sets the completion event. */
-__dpa_global__ void rdmi_probe_noop_kernel_v1(void)
-{
-}
+__dpa_global__ void rdmi_probe_noop_kernel_v1(void) {}
 
 /* Completions are drained without blocking: polling a completion from a kernel-launch kernel
  * (no attached thread) is not confirmed to work (doca-facts F.5), so the verdict never depends on
  * it; it only reports a SEND_ERR when one shows up. */
-static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t *last_type)
-{
+static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t* last_type) {
     uint64_t drained = 0;
     doca_dpa_dev_completion_element_t element;
     while (drained < 64 && doca_dpa_dev_get_completion(comp, &element) == 1) {
         *last_type = (uint64_t)doca_dpa_dev_get_completion_type(element);
         drained++;
     }
-    if (drained > 0)
-        doca_dpa_dev_completion_ack(comp, drained);
+    if (drained > 0) doca_dpa_dev_completion_ack(comp, drained);
     return drained;
 }
 
@@ -40,26 +36,23 @@ static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t *last
  * after the write, so seeing the event proves the write landed. The wait is a bounded loop, never
  * doca_dpa_dev_sync_event_wait_gt (which has no bound), and its outcome goes to the status word. */
 __dpa_global__ void rdmi_probe_write_kernel_v2(uint64_t rdma, uint64_t connection_id,
-                                                uint64_t dst_mmap, uint64_t dst_addr,
-                                                uint64_t src_mmap, uint64_t src_addr,
-                                                uint64_t length, uint64_t remote_signal,
-                                                uint64_t local_event, uint64_t signal_value,
-                                                uint64_t status_ptr, uint64_t completion,
-                                                uint64_t spin_limit, uint64_t submit_flags)
-{
-    volatile uint64_t *status = (volatile uint64_t *)status_ptr;
+                                               uint64_t dst_mmap, uint64_t dst_addr,
+                                               uint64_t src_mmap, uint64_t src_addr,
+                                               uint64_t length, uint64_t remote_signal,
+                                               uint64_t local_event, uint64_t signal_value,
+                                               uint64_t status_ptr, uint64_t completion,
+                                               uint64_t spin_limit, uint64_t submit_flags) {
+    volatile uint64_t* status = (volatile uint64_t*)status_ptr;
     uint64_t last_type = 0xff;
     uint64_t drained = 0;
     uint64_t seen = 0;
     uint64_t code = RDMI_PROBE_STATUS_SIGNAL_TIMEOUT;
 
-    doca_dpa_dev_rdma_post_write((doca_dpa_dev_rdma_t)rdma, (uint32_t)connection_id,
-                                 (doca_dpa_dev_mmap_t)dst_mmap, dst_addr,
-                                 (doca_dpa_dev_mmap_t)src_mmap, src_addr, (size_t)length,
-                                 (uint32_t)submit_flags);
+    doca_dpa_dev_rdma_post_write(
+        (doca_dpa_dev_rdma_t)rdma, (uint32_t)connection_id, (doca_dpa_dev_mmap_t)dst_mmap, dst_addr,
+        (doca_dpa_dev_mmap_t)src_mmap, src_addr, (size_t)length, (uint32_t)submit_flags);
     doca_dpa_dev_rdma_signal_set((doca_dpa_dev_rdma_t)rdma, (uint32_t)connection_id,
-                                 (doca_dpa_dev_sync_event_remote_net_t)remote_signal,
-                                 signal_value);
+                                 (doca_dpa_dev_sync_event_remote_net_t)remote_signal, signal_value);
     for (uint64_t spin = 0; spin < spin_limit; spin++) {
         doca_dpa_dev_sync_event_get((doca_dpa_dev_sync_event_t)local_event, &seen);
         if (seen >= signal_value) {
@@ -70,7 +63,6 @@ __dpa_global__ void rdmi_probe_write_kernel_v2(uint64_t rdma, uint64_t connectio
             drained += drain_completions((doca_dpa_dev_completion_t)completion, &last_type);
     }
     drained += drain_completions((doca_dpa_dev_completion_t)completion, &last_type);
-    if (last_type == DOCA_DPA_DEV_COMP_SEND_ERR)
-        code = RDMI_PROBE_STATUS_SEND_ERROR;
+    if (last_type == DOCA_DPA_DEV_COMP_SEND_ERR) code = RDMI_PROBE_STATUS_SEND_ERROR;
     *status = code | ((drained & 0xffffffu) << 8) | ((last_type & 0xffu) << 32);
 }

@@ -38,15 +38,16 @@ enum rdmi_probe_write_arg {
  * probe. The device code checks these values against DOCA's enum at compile time. */
 #define RDMI_PROBE_SUBMIT_FLAG_FLUSH 1u
 #define RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS 2u
-#define RDMI_PROBE_SUBMIT_FLAGS (RDMI_PROBE_SUBMIT_FLAG_FLUSH | RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS)
+#define RDMI_PROBE_SUBMIT_FLAGS \
+    (RDMI_PROBE_SUBMIT_FLAG_FLUSH | RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS)
 
 /* Status word: low 8 bits are the code, bits 8..31 count completions drained, bits 32..39 hold
  * the last completion type seen (0xff: none). The host zeroes it before each launch. */
 #define RDMI_PROBE_STATUS_NOT_RUN 0u
-#define RDMI_PROBE_STATUS_OK 1u           /* the signal arrived after the write (RC ordering) */
+#define RDMI_PROBE_STATUS_OK 1u             /* the signal arrived after the write (RC ordering) */
 #define RDMI_PROBE_STATUS_SIGNAL_TIMEOUT 2u /* the bounded polling loop ran out */
-#define RDMI_PROBE_STATUS_SEND_ERROR 3u   /* a completion of type DOCA_DPA_DEV_COMP_SEND_ERR */
-#define RDMI_PROBE_STATUS_CODE(w) ((w) & 0xffu)
+#define RDMI_PROBE_STATUS_SEND_ERROR 3u     /* a completion of type DOCA_DPA_DEV_COMP_SEND_ERR */
+#define RDMI_PROBE_STATUS_CODE(w) ((w)&0xffu)
 #define RDMI_PROBE_STATUS_DRAINED(w) (((w) >> 8) & 0xffffffu)
 #define RDMI_PROBE_STATUS_LAST_TYPE(w) (((w) >> 32) & 0xffu)
 
