@@ -10,10 +10,10 @@
 #include <cstdlib>
 #include <string>
 
-#include "contract/facts.hpp"
+#include "model/contract_facts.hpp"
+#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/probe_table.hpp"
 #include "probes/symbols.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
@@ -68,11 +68,11 @@ void emit_loop(benchmark::State& state, Emit&& emit) {
     state.counters["doc_bytes"] = static_cast<double>(bytes);
 }
 
-rdmi::Report collect_report() {
-    rdmi::Report report;
+rdmi::Facts collect_report() {
+    rdmi::Facts report;
     report.run.root = RDMI_BENCH_ROOT;
     report.run.live = false;
-    rdmi::run_probes(fixture().context(), report);
+    rdmi::collect(fixture().context(), rdmi::kReportProbes, report, {}, rdmi::OnProbeError::record);
     return report;
 }
 
@@ -93,8 +93,12 @@ void BM_emit_report(benchmark::State& state) {
 
 void contract_loop(benchmark::State& state, bool with_capabilities,
                    rdmi::contract::Document (*build)(const rdmi::contract::ContractFacts&)) {
-    const auto facts =
-        rdmi::contract::collect_contract_facts(fixture().context(), with_capabilities);
+    rdmi::Facts collected;
+    collected.run.root = RDMI_BENCH_ROOT;
+    collected.run.live = false;
+    rdmi::collect(fixture().context(), rdmi::contract::kContractProbes, collected);
+    rdmi::collect(fixture().context(), {rdmi::ProbeId::doca_caps}, collected);
+    const auto facts = rdmi::contract::contract_facts(collected, with_capabilities);
     emit_loop(state, [&] {
         return rdmi::json::dump(rdmi::json::contract_json(build(facts), kRun, false));
     });

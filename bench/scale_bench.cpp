@@ -23,9 +23,9 @@
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "headers/header_scanner.hpp"
+#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/devices.hpp"
 
 namespace {
 
@@ -96,7 +96,9 @@ void devices(const std::string& root) {
                                      std::chrono::seconds(10),
                                      std::nullopt,
                                      false};
-        functions = rdmi::probe_devices(ctx, std::nullopt).inventory.functions.size();
+        rdmi::Facts facts;
+        rdmi::collect(ctx, {rdmi::ProbeId::devices}, facts);
+        functions = facts.devices->inventory.functions.size();
     });
     print(functions, timing);
 }

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
 #include "sysfs/platform.hpp"
 
@@ -65,8 +65,9 @@ void probe_devices_of(benchmark::State& state, const char* scenario) {
                                      std::chrono::seconds(10),
                                      std::nullopt,
                                      false};
-        auto facts = rdmi::probe_devices(ctx, std::nullopt);
-        functions = facts.inventory.functions.size();
+        rdmi::Facts facts;
+        rdmi::collect(ctx, {rdmi::ProbeId::devices}, facts);
+        functions = facts.devices->inventory.functions.size();
         benchmark::DoNotOptimize(facts);
     }
     per_function(state, functions);

@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
-#include "probes/symbols.hpp"
+#include "model/registry.hpp"
 #include "report/check_formats.hpp"
 #include "report/check_json.hpp"
 #include "report/findings_output.hpp"
@@ -250,11 +250,11 @@ class CheckCommand final : public Command {
     static std::vector<Check> evaluate(const Session& session, const check::Policy& policy,
                                        const Fs& user_fs) {
         const ProbeContext ctx = session.probe_context();
-        const InstallFacts install = probe_install(ctx);
+        Facts collected;
+        collect(ctx, {ProbeId::install}, collected);
         check::GateFacts facts;
-        facts.install = &install;
+        facts.install = &*collected.install;
         facts.live = session.fs().is_live();
-        std::optional<Result<SymbolsFacts>> symbols;
         if (check::needs_symbols(policy)) {
             SymbolsRequest request;
             request.application = policy.app;
@@ -266,13 +266,14 @@ class CheckCommand final : public Command {
                     if (!name.starts_with("doca_rdmi_")) request.prefix = "";
                 }
             }
-            symbols = probe_symbols(ctx, request);
-            facts.symbols = &*symbols;
+            ProbeRequest wanted;
+            wanted.symbols = std::move(request);
+            collect(ctx, {ProbeId::symbols}, collected, wanted);
+            facts.symbols = &*collected.symbols;
         }
-        std::optional<DevicesFacts> devices;
         if (check::needs_devices(policy)) {
-            devices = probe_devices(ctx, install);
-            facts.devices = &*devices;
+            collect(ctx, {ProbeId::devices}, collected);
+            facts.devices = &*collected.devices;
         }
         return check::evaluate(policy, facts);
     }

@@ -14,8 +14,13 @@ namespace rdmi::cli {
 int run_contract_command(
     const Session& session, bool with_capabilities, bool strict,
     const std::function<contract::Document(const contract::ContractFacts&)>& build) {
-    auto facts = contract::collect_contract_facts(session.probe_context(), with_capabilities);
-    facts.generated_at = generation_time(session.env());
+    Facts collected;
+    collect(session.probe_context(), contract::kContractProbes, collected);
+    if (with_capabilities) collect(session.probe_context(), {ProbeId::doca_caps}, collected);
+    collected.run.root = session.fs().root();
+    collected.run.live = session.fs().is_live();
+    collected.run.generated_at = generation_time(session.env());
+    const contract::ContractFacts facts = contract::contract_facts(collected, with_capabilities);
     const contract::Document doc = build(facts);
     const json::RunFacts run{facts.generated_at, facts.root, facts.live};
     std::string out;

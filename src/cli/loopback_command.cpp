@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "model/registry.hpp"
 #include "os/append_file.hpp"
 #include "probes/loopback.hpp"
 #include "report/loopback_json.hpp"
@@ -74,7 +75,11 @@ class LoopbackCommand final : public Command {
                 return kExitUsage;
             }
         }
-        const LoopbackVerdict verdict = probe_loopback(session.probe_context(), options);
+        Facts facts;
+        ProbeRequest request;
+        request.loopback = options;
+        collect(session.probe_context(), {ProbeId::loopback}, facts, request);
+        const LoopbackVerdict& verdict = *facts.loopback;
         const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))

@@ -7,7 +7,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
-#include "probes/probe_table.hpp"
+#include "model/registry.hpp"
 #include "report/json_report.hpp"
 #include "report/text_report.hpp"
 
@@ -24,8 +24,8 @@ class ReportCommand final : public Command {
 
     int run(const Session& session) override {
         const auto start = std::chrono::steady_clock::now();
-        Report report;
-        run_probes(session.probe_context(), report);
+        Facts report;
+        collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
         report.run = session.run_info(start);
         const std::string document = session.options().json ? json::dump(json::report(report))
                                                             : text::report(session.style(), report);
@@ -35,7 +35,7 @@ class ReportCommand final : public Command {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
-        switch (overall_status(report.checks)) {
+        switch (overall_status(report_checks(report))) {
             case Status::fail:
                 return kExitFailed;
             case Status::skip:

@@ -8,10 +8,10 @@
 #include "cli/watchdog.hpp"
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
+#include "model/facts.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/context.hpp"
-#include "probes/report.hpp"
 #include "report/text_style.hpp"
 
 namespace spdlog {

@@ -12,7 +12,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
-#include "probes/report.hpp"
+#include "model/facts.hpp"
 #include "probes/symbols.hpp"
 #include "report/symbols_json.hpp"
 #include "report/symbols_text.hpp"

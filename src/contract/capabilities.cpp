@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "probes/doca_caps.hpp"
-
 namespace rdmi::contract {
 
 std::optional<std::string> capability_flag(std::string_view library, std::string_view symbol) {
@@ -25,11 +23,11 @@ std::optional<std::string> capability_flag(std::string_view library, std::string
     return flag;
 }
 
-CapabilityDiscovery discover_device_capabilities(const ProbeContext& ctx,
-                                                 const InstallFacts& install) {
+CapabilityDiscovery device_capabilities(bool live, const InstallFacts& install,
+                                        const DocaCapsFacts& facts) {
     CapabilityDiscovery out;
     out.source = Provenance{"api", "doca_devinfo_create_list"};
-    if (!ctx.live()) {
+    if (!live) {
         out.gaps.push_back(Gap{GapReason::not_applicable,
                                "doca_devinfo_create_list: not called under --root (nothing is "
                                "loaded from a mounted root)"});
@@ -41,7 +39,6 @@ CapabilityDiscovery discover_device_capabilities(const ProbeContext& ctx,
                                "doca_devinfo_create_list: DOCA is not installed (no doca-common)"});
         return out;
     }
-    const DocaCapsFacts facts = probe_doca_caps(ctx, install);
     for (const auto& gap : facts.library_gaps) out.gaps.push_back(gap);
     if (facts.gap) {
         out.gaps.push_back(*facts.gap);

@@ -1,4 +1,4 @@
-// The per-device DOCA capabilities the capability-snapshot reports, taken from the DOCA layer
+// The per-device DOCA capabilities the capability-snapshot reports, derived from the DOCA layer
 // of the devices probe (src/probes/doca_caps*).
 #pragma once
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "probes/context.hpp"
+#include "probes/doca_caps.hpp"
 #include "probes/install.hpp"
 
 namespace rdmi::contract {
@@ -35,10 +35,10 @@ struct CapabilityDiscovery {
 /// doca_<lib>_cap_<...>_is_supported with `library` = "doca_<lib>".
 std::optional<std::string> capability_flag(std::string_view library, std::string_view symbol);
 
-/// Per-device capabilities from libdoca_* (doca_devinfo list, then each library's
-/// doca_<lib>_cap_* queries, run by probe_doca_caps in an isolated child); no devices and a gap
-/// that says why when DOCA is absent, untrusted, or under --root. Never throws.
-CapabilityDiscovery discover_device_capabilities(const ProbeContext& ctx,
-                                                 const InstallFacts& install);
+/// Per-device capabilities from the DOCA layer of the devices probe (doca_devinfo list, then
+/// each library's doca_<lib>_cap_* queries); no devices and a gap that says why when DOCA is
+/// absent, untrusted, or under --root (`live` false). Pure.
+CapabilityDiscovery device_capabilities(bool live, const InstallFacts& install,
+                                        const DocaCapsFacts& doca);
 
 }  // namespace rdmi::contract

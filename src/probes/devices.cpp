@@ -1,9 +1,8 @@
-// probe_devices() and the join of the sysfs, verbs and DOCA views into one row per function.
+// join_devices(): the sysfs, verbs and DOCA views joined into one row per function.
 #include "probes/devices.hpp"
 
 #include <map>
 
-#include "sysfs/devices.hpp"
 #include "sysfs/pci_ids.hpp"
 
 namespace rdmi {
@@ -63,16 +62,17 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
     return out;
 }
 
-DevicesFacts probe_devices(const ProbeContext& ctx, const std::optional<InstallFacts>& install) {
+DevicesFacts join_devices(const SystemFacts& system, const VerbsFacts& verbs,
+                          const DocaCapsFacts& doca, bool live) {
     DevicesFacts facts;
-    facts.inventory = sysfs::scan_devices(ctx.fs);
-    facts.pci_bus_present = ctx.fs.stat("/sys/bus/pci/devices").ok();
-    facts.platform = sysfs::scan_platform(ctx.fs);
-    facts.host = sysfs::classify_host(facts.platform, facts.inventory);
-    facts.verbs = probe_verbs(ctx);
-    facts.doca = probe_doca_caps(ctx, install);
+    facts.inventory = system.inventory;
+    facts.pci_bus_present = system.pci_bus_present;
+    facts.platform = system.platform;
+    facts.host = system.host;
+    facts.verbs = verbs;
+    facts.doca = doca;
     facts.summary = summarize_devices(facts.inventory, facts.verbs, facts.doca);
-    facts.checks = device_checks(facts, ctx.live());
+    facts.checks = device_checks(facts, live);
     return facts;
 }
 

@@ -7,9 +7,8 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "probes/context.hpp"
 #include "probes/doca_caps.hpp"
-#include "probes/install.hpp"
+#include "probes/system.hpp"
 #include "probes/verbs.hpp"
 #include "sysfs/host_kind.hpp"
 #include "sysfs/inventory.hpp"
@@ -56,7 +55,9 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
 /// verbs-devices, doca-devices, hugepages. Pure.
 std::vector<Check> device_checks(const DevicesFacts& facts, bool live);
 
-/// Runs the devices probe (sysfs always; verbs and DOCA live only).
-DevicesFacts probe_devices(const ProbeContext& ctx, const std::optional<InstallFacts>& install);
+/// The devices probe: joins the system scan with the verbs and DOCA views (summary rows and
+/// checks). Reads nothing itself; `live` is the probe context's.
+DevicesFacts join_devices(const SystemFacts& system, const VerbsFacts& verbs,
+                          const DocaCapsFacts& doca, bool live);
 
 }  // namespace rdmi

@@ -12,6 +12,7 @@
 
 #include "core/check.hpp"
 #include "probes/context.hpp"
+#include "probes/install.hpp"
 
 namespace rdmi {
 
@@ -120,7 +121,9 @@ struct LoopbackVerdict {
 
 /// Runs the probe: static checks here, every live DOCA call in a child process bounded by the
 /// run's deadline. Under --root, without DOCA, plugin or DPA device: skip with the reason.
-LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& options);
+/// `install` (the install probe's facts) is read only on the live root.
+LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<InstallFacts>& install,
+                               const LoopbackOptions& options);
 
 /// The loopback as one check (`dpa-loopback`) for a report.
 Check loopback_check(const LoopbackVerdict& verdict);

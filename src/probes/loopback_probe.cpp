@@ -47,7 +47,8 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& options) {
+LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<InstallFacts>& facts,
+                               const LoopbackOptions& options) {
     LoopbackVerdict verdict;
     verdict.level_requested = options.level;
     verdict.plugin_path = options.plugin_path;
@@ -64,7 +65,8 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
     }
 
     auto start = std::chrono::steady_clock::now();
-    const InstallFacts install = probe_install(ctx);
+    const InstallFacts none;
+    const InstallFacts& install = facts ? *facts : none;
     std::vector<std::string> dirs;
     for (const auto& module : install.stack) {
         if (module.found && !module.libdir.empty() &&

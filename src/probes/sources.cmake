@@ -19,10 +19,11 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_trace.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_wire.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/probe_table.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/samples.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_runtime.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/system.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_trust.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tool_runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs.cpp

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "contract/document.hpp"
-#include "contract/facts.hpp"
+#include "model/contract_facts.hpp"
 
 namespace rdmi::json {
 

@@ -71,7 +71,7 @@ void libraries(Document& doc, const contract::ContractFacts& facts) {
                                                            : facts.install.pc_dir});
     std::size_t i = 0;
     Json extension = Json::array();
-    for (const ModuleFacts* m : contract::public_libraries(facts.install)) {
+    for (const ModuleFacts* m : public_libraries(facts.install)) {
         const std::string base = "/libraries/" + std::to_string(i++);
         doc.body["libraries"].push_back(
             object({{"pkg_config_name", m->name},

@@ -3,6 +3,7 @@
 
 #include "build_info.hpp"
 #include "core/fix_plan.hpp"
+#include "model/registry.hpp"
 #include "probes/device_choice.hpp"
 #include "report/contract_matrix.hpp"
 #include "report/devices_json.hpp"
@@ -62,7 +63,7 @@ Json environment(const EnvironmentFacts& facts) {
     return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
 }
 
-Json recommended_device(const Report& report) {
+Json recommended_device(const Facts& report) {
     DeviceChoice choice;
     if (report.devices) {
         choice = recommend_device(*report.devices);
@@ -123,7 +124,8 @@ Json install(const InstallFacts& facts) {
                    {"tools", Json::array({file(facts.doca_caps), file(facts.dpacc)})}});
 }
 
-Json report(const Report& report) {
+Json report(const Facts& report) {
+    const std::vector<Check> all_checks = report_checks(report);
     Json errors = Json::array();
     for (const auto& e : report.probe_errors)
         errors.push_back(object({{"probe", e.probe}, {"message", e.message}}));
@@ -131,9 +133,9 @@ Json report(const Report& report) {
                        {"schema_version", kReportSchemaVersion},
                        {"tool", tool()},
                        {"run", run_info(report.run)},
-                       {"result", to_string(overall_status(report.checks))},
-                       {"summary", status_counts(count_statuses(report.checks))},
-                       {"checks", checks(report.checks)}},
+                       {"result", to_string(overall_status(all_checks))},
+                       {"summary", status_counts(count_statuses(all_checks))},
+                       {"checks", checks(all_checks)}},
                       6);
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
@@ -145,7 +147,7 @@ Json report(const Report& report) {
     if (report.environment) out["environment"] = environment(*report.environment);
     out["probe_errors"] = std::move(errors);
     out["recommended_device"] = recommended_device(report);
-    out["fix_plan"] = fix_plan(report.checks);
+    out["fix_plan"] = fix_plan(all_checks);
     return out;
 }
 

@@ -1,7 +1,7 @@
 // The full JSON report (schemas/rdmi-probe-report.schema.json).
 #pragma once
 
-#include "probes/report.hpp"
+#include "model/facts.hpp"
 #include "report/json_common.hpp"
 
 namespace rdmi::json {
@@ -18,7 +18,7 @@ Json tool();
 Json run_info(const RunInfo& run);
 
 /// The whole report as a JSON document.
-Json report(const Report& report);
+Json report(const Facts& report);
 
 /// The install section alone.
 Json install(const InstallFacts& facts);

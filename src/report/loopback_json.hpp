@@ -1,8 +1,8 @@
 // The loopback document (schemas/rdmi-probe-loopback.schema.json) and its dpa_loopback section.
 #pragma once
 
+#include "model/facts.hpp"
 #include "probes/loopback.hpp"
-#include "probes/report.hpp"
 #include "report/json_common.hpp"
 
 namespace rdmi::json {

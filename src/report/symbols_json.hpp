@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "probes/report.hpp"
+#include "model/facts.hpp"
 #include "probes/symbols.hpp"
 #include "report/json_common.hpp"
 

@@ -5,6 +5,7 @@
 
 #include "build_info.hpp"
 #include "core/fix_plan.hpp"
+#include "model/registry.hpp"
 #include "probes/device_choice.hpp"
 #include "report/devices_text.hpp"
 #include "report/terminal_text.hpp"
@@ -29,14 +30,15 @@ std::string install_facts(const InstallFacts& facts) {
 
 }  // namespace
 
-std::string report(const TextStyle& style, const Report& report) {
+std::string report(const TextStyle& style, const Facts& report) {
+    const std::vector<Check> checks = report_checks(report);
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
     if (!report.run.live) out += " of root " + terminal_safe(report.run.root);
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
-    out += render_checks(style, report.checks);
+    out += render_checks(style, checks);
     if (style.verbosity >= 0 && report.devices) {
         const DeviceChoice choice = recommend_device(*report.devices);
         out += "\n" +
@@ -46,7 +48,7 @@ std::string report(const TextStyle& style, const Report& report) {
                     0, 4) +
                "\n";
     }
-    if (const auto steps = plan_fixes(report.checks); style.verbosity >= 0 && !steps.empty()) {
+    if (const auto steps = plan_fixes(checks); style.verbosity >= 0 && !steps.empty()) {
         out += "\nWhat to do (the step that resolves the most first):\n";
         int number = 0;
         for (const auto& step : steps) {
@@ -58,7 +60,7 @@ std::string report(const TextStyle& style, const Report& report) {
     }
     if (style.verbosity >= 0) {
         const std::string timing = fmt::format(" in {:.1f} ms", report.run.duration_ms);
-        std::string verdict = render_verdict(style, report.checks);
+        std::string verdict = render_verdict(style, checks);
         verdict.insert(verdict.size() - 1, timing);
         out += "\n" + verdict;
     }

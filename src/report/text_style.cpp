@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <array>
 
-#include "probes/report.hpp"
+#include "model/facts.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::text {

@@ -2,16 +2,9 @@
 #include "contract/capabilities.hpp"
 
 #include <doctest/doctest.h>
-#include <spdlog/sinks/null_sink.h>
-#include <spdlog/spdlog.h>
-
-#include "os/rooted_fs.hpp"
-#include "support/temp_tree.hpp"
 
 namespace rdmi::contract {
 namespace {
-
-using namespace std::chrono_literals;
 
 TEST_CASE("capability_flag derives the flag from the query symbol") {
     CHECK(capability_flag("doca_rdma", "doca_rdma_cap_task_write_is_supported") == "task_write");
@@ -31,17 +24,47 @@ TEST_CASE("capability_flag rejects symbols that are not capability queries") {
     CHECK_FALSE(capability_flag("doca_rdma", ""));
 }
 
-TEST_CASE("discovery under a root loads nothing and says so") {
-    test::TempTree tree;
-    auto fs = RootedFs::open(tree.root()).value();
-    MapEnv env;
-    spdlog::logger log("test", std::make_shared<spdlog::sinks::null_sink_st>());
-    ProbeContext ctx{fs, env, log, Deadline(5s), 1s, std::nullopt, false};
+TEST_CASE("capabilities under a root: nothing was loaded, and the gap says so") {
     InstallFacts install;
-    auto found = discover_device_capabilities(ctx, install);
+    DocaCapsFacts doca;
+    doca.devices.push_back(DocaDevice{});
+    auto found = device_capabilities(false, install, doca);
     CHECK(found.devices.empty());
     REQUIRE(found.gaps.size() == 1);
     CHECK(found.gaps[0].reason == GapReason::not_applicable);
+}
+
+TEST_CASE("capabilities without doca-common: not installed, whatever the DOCA layer holds") {
+    InstallFacts install;
+    DocaCapsFacts doca;
+    doca.devices.push_back(DocaDevice{});
+    auto found = device_capabilities(true, install, doca);
+    CHECK(found.devices.empty());
+    REQUIRE(found.gaps.size() == 1);
+    CHECK(found.gaps[0].reason == GapReason::not_installed);
+}
+
+TEST_CASE("capabilities per device: libraries named as DOCA does, flags sorted and unique") {
+    InstallFacts install;
+    install.stack.push_back(ModuleFacts{});
+    install.stack.front().found = true;
+    DocaCapsFacts doca;
+    doca.library_gaps.push_back(Gap{GapReason::untrusted, "libdoca_rdmi: not loaded"});
+    DocaDevice device;
+    device.pci_address = "0000:03:00.0";
+    device.supported["rdma"] = {"task_write", "task_read", "task_write"};
+    device.answers.push_back(DocaCapAnswer{});
+    device.answers.back().symbol = "doca_rdma_cap_task_write_is_supported";
+    doca.devices.push_back(device);
+    auto found = device_capabilities(true, install, doca);
+    REQUIRE(found.devices.size() == 1);
+    CHECK(found.devices[0].pcie_address == "0000:03:00.0");
+    CHECK(found.devices[0].library_capabilities.at("doca_rdma") ==
+          std::vector<std::string>{"task_read", "task_write"});
+    REQUIRE(found.devices[0].sources.size() == 1);
+    CHECK(found.devices[0].sources[0].ref == "doca_rdma_cap_task_write_is_supported");
+    REQUIRE(found.gaps.size() == 1);
+    CHECK(found.gaps[0].reason == GapReason::untrusted);
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ LoopbackVerdict probe(const Fs& fs, const std::string& prefix, const LoopbackOpt
                       std::chrono::milliseconds budget = 10s) {
     MapEnv env;
     ProbeContext ctx{fs, env, quiet_log(), Deadline(budget), 2s, prefix, true};
-    return probe_loopback(ctx, options);
+    return probe_loopback(ctx, probe_install(ctx), options);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// Everything the contract documents are made from, collected once per run.
+// The contract documents' view of the facts model: what env, state and caps are made from.
 #pragma once
 
 #include <optional>
@@ -6,21 +6,17 @@
 #include <vector>
 
 #include "contract/capabilities.hpp"
-#include "probes/context.hpp"
+#include "model/facts.hpp"
+#include "model/registry.hpp"
 #include "probes/install.hpp"
+#include "probes/samples.hpp"
 #include "sysfs/host_kind.hpp"
 #include "sysfs/inventory.hpp"
 #include "sysfs/platform.hpp"
 
 namespace rdmi::contract {
 
-/// One library's samples directory (<prefix>/samples/doca_<lib>) that exists.
-struct SamplePath {
-    std::string library;  ///< pkg-config name ("doca-rdma")
-    std::string path;     ///< in-root directory
-};
-
-/// The collected facts, plain data.
+/// The facts the contract documents read, plain data.
 struct ContractFacts {
     std::string generated_at;  ///< ISO-8601 UTC time of the run
     std::string root = "/";
@@ -34,13 +30,13 @@ struct ContractFacts {
     std::optional<CapabilityDiscovery> capabilities;  ///< only when asked for
 };
 
-/// Runs the install probe, the sysfs scans and the host classification; the capability
-/// discovery too when `with_capabilities`.
-ContractFacts collect_contract_facts(const ProbeContext& ctx, bool with_capabilities);
+/// The probes the contract documents need (kContractProbes, plus doca-caps for the capability
+/// snapshot): ask the registry for these.
+inline constexpr ProbeId kContractProbes[] = {ProbeId::install, ProbeId::system, ProbeId::samples};
 
-/// Every public DOCA library of the install: the doca-* modules of DOCA's pc dir and the RDMI
-/// stack modules, by name, each once.
-std::vector<const ModuleFacts*> public_libraries(const InstallFacts& install);
+/// The contract view of collected facts (install, system and samples must have run; doca-caps
+/// too when `with_capabilities`). Pure.
+ContractFacts contract_facts(const Facts& facts, bool with_capabilities);
 
 /// The DOCA version the contract's `doca_version` fields want, with where it came from.
 struct ResolvedDocaVersion {

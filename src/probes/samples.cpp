@@ -1,0 +1,44 @@
+// probe_samples() and the list of public DOCA libraries it looks for.
+#include "probes/samples.hpp"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_set>
+
+namespace rdmi {
+
+std::vector<const ModuleFacts*> public_libraries(const InstallFacts& install) {
+    std::vector<const ModuleFacts*> out;
+    // A pkg-config directory can hold any number of doca-*.pc files: a set keeps this linear.
+    std::unordered_set<std::string_view> seen;
+    for (const auto* list : {&install.doca_modules, &install.stack}) {
+        for (const auto& module : *list) {
+            if (seen.insert(module.name).second) out.push_back(&module);
+        }
+    }
+    std::sort(out.begin(), out.end(),
+              [](const ModuleFacts* a, const ModuleFacts* b) { return a->name < b->name; });
+    return out;
+}
+
+SamplesFacts probe_samples(const ProbeContext& ctx, const InstallFacts& install) {
+    SamplesFacts facts;
+    if (!install.prefix.ok()) return facts;
+    const std::string root = join_path(*install.prefix.value, "samples");
+    auto listing = ctx.fs.list_dir(root);
+    if (!listing) {
+        facts.gap = listing.gap();
+        return facts;
+    }
+    for (const ModuleFacts* module : public_libraries(install)) {
+        // DOCA names sample directories after the library's C prefix: samples/doca_rdma.
+        std::string dir = module->name;
+        std::replace(dir.begin(), dir.end(), '-', '_');
+        const std::string path = join_path(root, dir);
+        auto info = ctx.fs.stat(path);
+        if (info && info->type == FileType::directory) facts.paths.push_back({module->name, path});
+    }
+    return facts;
+}
+
+}  // namespace rdmi

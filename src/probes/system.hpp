@@ -1,0 +1,24 @@
+// The system probe: the sysfs inventory of NVIDIA functions, the platform (kernel, drivers,
+// hugepages, BlueField markers) and the host classification drawn from both.
+#pragma once
+
+#include "probes/context.hpp"
+#include "sysfs/host_kind.hpp"
+#include "sysfs/inventory.hpp"
+#include "sysfs/platform.hpp"
+
+namespace rdmi {
+
+/// What the system probe read; nothing here loads a library or opens a device.
+struct SystemFacts {
+    sysfs::DeviceInventory inventory;
+    sysfs::PlatformFacts platform;
+    sysfs::HostClassification host;
+    /// False when the root has no /sys/bus/pci/devices at all (e.g. a bare DOCA install tree).
+    bool pci_bus_present = true;
+};
+
+/// Scans sysfs and the platform through ctx.fs, and classifies the host.
+SystemFacts probe_system(const ProbeContext& ctx);
+
+}  // namespace rdmi
