@@ -53,7 +53,8 @@ struct StepStop {
     std::optional<DocaFailure> error;
 };
 
-void check(const char* call, doca::doca_error_t error) {
+// A DOCA call that did not return DOCA_SUCCESS ends the step (CallFailed names the call).
+void throw_on_error(const char* call, doca::doca_error_t error) {
     if (error != doca::DOCA_SUCCESS) throw CallFailed{call, static_cast<int>(error)};
 }
 
@@ -232,21 +233,22 @@ class Run {
     doca_dpa_completion* make_completion(Teardown& teardown, unsigned int queue_size,
                                          doca::dpa_dev_completion_t* handle) {
         doca_dpa_completion* comp = nullptr;
-        check("doca_dpa_completion_create", api_.dpa_completion_create(dpa_, queue_size, &comp));
+        throw_on_error("doca_dpa_completion_create",
+                       api_.dpa_completion_create(dpa_, queue_size, &comp));
         teardown.push("doca_dpa_completion_destroy",
                       [this, comp] { return api_.dpa_completion_destroy(comp); });
-        check("doca_dpa_completion_start", api_.dpa_completion_start(comp));
+        throw_on_error("doca_dpa_completion_start", api_.dpa_completion_start(comp));
         teardown.push("doca_dpa_completion_stop",
                       [this, comp] { return api_.dpa_completion_stop(comp); });
         if (handle != nullptr) {
-            check("doca_dpa_completion_get_dpa_handle",
-                  api_.dpa_completion_get_dpa_handle(comp, handle));
+            throw_on_error("doca_dpa_completion_get_dpa_handle",
+                           api_.dpa_completion_get_dpa_handle(comp, handle));
         }
         return comp;
     }
 
     void start_ctx(Teardown& teardown, doca_ctx* ctx) {
-        check("doca_ctx_start", api_.ctx_start(ctx));
+        throw_on_error("doca_ctx_start", api_.ctx_start(ctx));
         teardown.push("doca_ctx_stop", [this, ctx] { return api_.ctx_stop(ctx); });
     }
 
@@ -260,7 +262,7 @@ class Run {
         auto nap = std::chrono::microseconds(20);
         while (true) {
             std::uint64_t value = 0;
-            check("doca_sync_event_get", api_.sync_event_get(event, &value));
+            throw_on_error("doca_sync_event_get", api_.sync_event_get(event, &value));
             if (value >= target) return true;
             if (deadline.expired()) return false;
             if (Clock::now() < spin_until) {
@@ -333,7 +335,7 @@ class Run {
     std::string find_device() {
         doca_devinfo** list = nullptr;
         std::uint32_t count = 0;
-        check("doca_devinfo_create_list", api_.devinfo_create_list(&list, &count));
+        throw_on_error("doca_devinfo_create_list", api_.devinfo_create_list(&list, &count));
         teardown_.push("doca_devinfo_destroy_list",
                        [this, list] { return api_.devinfo_destroy_list(list); });
         std::vector<std::string> rejected;
@@ -385,7 +387,7 @@ class Run {
     }
 
     std::string open_device() {
-        check("doca_dev_open", api_.dev_open(devinfo_, &dev_));
+        throw_on_error("doca_dev_open", api_.dev_open(devinfo_, &dev_));
         teardown_.push("doca_dev_close", [this] { return api_.dev_close(dev_); });
         return "device opened";
     }
@@ -393,10 +395,10 @@ class Run {
     std::string create_dpa() {
         if (plugin_.app == nullptr)
             throw StepStop{StepOutcome::fail, "the plugin's DPA application handle is NULL"};
-        check("doca_dpa_create", api_.dpa_create(dev_, &dpa_));
+        throw_on_error("doca_dpa_create", api_.dpa_create(dev_, &dpa_));
         teardown_.push("doca_dpa_destroy", [this] { return api_.dpa_destroy(dpa_); });
-        check("doca_dpa_set_app", api_.dpa_set_app(dpa_, plugin_.app));
-        check("doca_dpa_start", api_.dpa_start(dpa_));
+        throw_on_error("doca_dpa_set_app", api_.dpa_set_app(dpa_, plugin_.app));
+        throw_on_error("doca_dpa_start", api_.dpa_start(dpa_));
         std::string limit;
         // The limit only bounds the host's wait: without it the run's deadline does.
         unsigned long long seconds = 0;
@@ -436,34 +438,37 @@ class Run {
             doca_dpa_completion* after = make_completion(local, kMinCompletionQueueSize, nullptr);
             if (rdmi) {
                 doca_verbs_context* verbs = nullptr;
-                check("doca_verbs_context_create", api_.verbs_context_create(devinfo_, 0, &verbs));
+                throw_on_error("doca_verbs_context_create",
+                               api_.verbs_context_create(devinfo_, 0, &verbs));
                 local.push("doca_verbs_context_destroy",
                            [this, verbs] { return api_.verbs_context_destroy(verbs); });
                 doca_rdmi_poster* poster = nullptr;
-                check("doca_rdmi_poster_create", api_.rdmi_poster_create(verbs, &poster));
+                throw_on_error("doca_rdmi_poster_create", api_.rdmi_poster_create(verbs, &poster));
                 local.push("doca_rdmi_poster_destroy",
                            [this, poster] { return api_.rdmi_poster_destroy(poster); });
-                check("doca_rdmi_poster_dpa_completion_attach",
-                      api_.rdmi_poster_dpa_completion_attach(poster, before));
+                throw_on_error("doca_rdmi_poster_dpa_completion_attach",
+                               api_.rdmi_poster_dpa_completion_attach(poster, before));
                 doca_ctx* ctx = api_.rdmi_poster_as_ctx(poster);
                 if (ctx == nullptr)
                     throw StepStop{StepOutcome::fail, "doca_rdmi_poster_as_ctx returned NULL"};
-                check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+                throw_on_error("doca_ctx_set_datapath_on_dpa",
+                               api_.ctx_set_datapath_on_dpa(ctx, dpa_));
                 start_ctx(local, ctx);
                 late = api_.rdmi_poster_dpa_completion_attach(poster, after);
             } else {
                 doca_rdma* rdma = nullptr;
-                check("doca_rdma_create", api_.rdma_create(dev_, &rdma));
+                throw_on_error("doca_rdma_create", api_.rdma_create(dev_, &rdma));
                 local.push("doca_rdma_destroy", [this, rdma] { return api_.rdma_destroy(rdma); });
                 doca_ctx* ctx = api_.rdma_as_ctx(rdma);
                 if (ctx == nullptr)
                     throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
-                check("doca_rdma_set_permissions",
-                      api_.rdma_set_permissions(
-                          rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite));
-                check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
-                check("doca_rdma_dpa_completion_attach",
-                      api_.rdma_dpa_completion_attach(rdma, before));
+                throw_on_error("doca_rdma_set_permissions",
+                               api_.rdma_set_permissions(
+                                   rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite));
+                throw_on_error("doca_ctx_set_datapath_on_dpa",
+                               api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+                throw_on_error("doca_rdma_dpa_completion_attach",
+                               api_.rdma_dpa_completion_attach(rdma, before));
                 start_ctx(local, ctx);
                 late = api_.rdma_dpa_completion_attach(rdma, after);
             }
@@ -502,27 +507,27 @@ class Run {
     }
 
     std::string empty_kernel() {
-        check("doca_sync_event_create", api_.sync_event_create(&comp_event_));
+        throw_on_error("doca_sync_event_create", api_.sync_event_create(&comp_event_));
         teardown_.push("doca_sync_event_destroy",
                        [this] { return api_.sync_event_destroy(comp_event_); });
-        check("doca_sync_event_add_publisher_location_dpa",
-              api_.sync_event_add_publisher_location_dpa(comp_event_, dpa_));
-        check("doca_sync_event_add_subscriber_location_cpu",
-              api_.sync_event_add_subscriber_location_cpu(comp_event_, dev_));
-        check("doca_sync_event_start", api_.sync_event_start(comp_event_));
+        throw_on_error("doca_sync_event_add_publisher_location_dpa",
+                       api_.sync_event_add_publisher_location_dpa(comp_event_, dpa_));
+        throw_on_error("doca_sync_event_add_subscriber_location_cpu",
+                       api_.sync_event_add_subscriber_location_cpu(comp_event_, dev_));
+        throw_on_error("doca_sync_event_start", api_.sync_event_start(comp_event_));
         teardown_.push("doca_sync_event_stop",
                        [this] { return api_.sync_event_stop(comp_event_); });
         const auto start = Clock::now();
         ++completions_;
-        check("doca_dpa_kernel_launch_update_set",
-              launch(RDMI_PROBE_NOOP_KERNEL_SYMBOL, plugin_.noop_kernel));
+        throw_on_error("doca_dpa_kernel_launch_update_set",
+                       launch(RDMI_PROBE_NOOP_KERNEL_SYMBOL, plugin_.noop_kernel));
         if (!wait_for(comp_event_, completions_)) {
             throw StepStop{
                 StepOutcome::timeout,
                 "the empty kernel's completion event did not arrive before the deadline"};
         }
         const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-        check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
+        throw_on_error("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
         return "completion event arrived " + std::to_string(static_cast<long long>(us)) +
                " us after launch";
     }
@@ -544,36 +549,41 @@ class Run {
     };
 
     void make_endpoint(Endpoint& ep, doca_dpa_completion* comp) {
-        check("doca_rdma_create", api_.rdma_create(dev_, &ep.rdma));
+        throw_on_error("doca_rdma_create", api_.rdma_create(dev_, &ep.rdma));
         doca_rdma* rdma = ep.rdma;
         teardown_.push("doca_rdma_destroy", [this, rdma] { return api_.rdma_destroy(rdma); });
         doca_ctx* ctx = api_.rdma_as_ctx(rdma);
         if (ctx == nullptr) throw StepStop{StepOutcome::fail, "doca_rdma_as_ctx returned NULL"};
-        check("doca_rdma_set_permissions",
-              api_.rdma_set_permissions(rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
-                                                  doca::kAccessRdmaRead | doca::kAccessRdmaAtomic));
-        check("doca_rdma_set_grh_enabled", api_.rdma_set_grh_enabled(rdma, 1));
-        check("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
-        check("doca_rdma_dpa_completion_attach", api_.rdma_dpa_completion_attach(rdma, comp));
+        throw_on_error(
+            "doca_rdma_set_permissions",
+            api_.rdma_set_permissions(rdma, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
+                                                doca::kAccessRdmaRead | doca::kAccessRdmaAtomic));
+        throw_on_error("doca_rdma_set_grh_enabled", api_.rdma_set_grh_enabled(rdma, 1));
+        throw_on_error("doca_ctx_set_datapath_on_dpa", api_.ctx_set_datapath_on_dpa(ctx, dpa_));
+        throw_on_error("doca_rdma_dpa_completion_attach",
+                       api_.rdma_dpa_completion_attach(rdma, comp));
         start_ctx(teardown_, ctx);
-        check("doca_rdma_export",
-              api_.rdma_export(rdma, &ep.details, &ep.details_size, &ep.connection));
+        throw_on_error("doca_rdma_export",
+                       api_.rdma_export(rdma, &ep.details, &ep.details_size, &ep.connection));
     }
 
     std::string rdma_endpoints() {
         make_endpoint(initiator_, initiator_comp_);
         make_endpoint(target_, target_comp_);
-        check("doca_rdma_get_dpa_handle", api_.rdma_get_dpa_handle(initiator_.rdma, &rdma_handle_));
+        throw_on_error("doca_rdma_get_dpa_handle",
+                       api_.rdma_get_dpa_handle(initiator_.rdma, &rdma_handle_));
         return "initiator and target RDMA contexts started on the DPA datapath";
     }
 
     std::string connect() {
-        check("doca_rdma_connect", api_.rdma_connect(initiator_.rdma, target_.details,
-                                                     target_.details_size, initiator_.connection));
-        check("doca_rdma_connect", api_.rdma_connect(target_.rdma, initiator_.details,
-                                                     initiator_.details_size, target_.connection));
-        check("doca_rdma_connection_get_id",
-              api_.rdma_connection_get_id(initiator_.connection, &connection_id_));
+        throw_on_error("doca_rdma_connect",
+                       api_.rdma_connect(initiator_.rdma, target_.details, target_.details_size,
+                                         initiator_.connection));
+        throw_on_error("doca_rdma_connect",
+                       api_.rdma_connect(target_.rdma, initiator_.details, initiator_.details_size,
+                                         target_.connection));
+        throw_on_error("doca_rdma_connection_get_id",
+                       api_.rdma_connection_get_id(initiator_.connection, &connection_id_));
         return "loopback connection up (initiator connection id " + std::to_string(connection_id_) +
                ")";
     }
@@ -581,17 +591,20 @@ class Run {
     /// Registers a host buffer for the device; `out` (when given) receives the mmap.
     doca::dpa_dev_mmap_t register_buffer(std::uint8_t* buffer, doca_mmap** out) {
         doca_mmap* mmap = nullptr;
-        check("doca_mmap_create", api_.mmap_create(&mmap));
+        throw_on_error("doca_mmap_create", api_.mmap_create(&mmap));
         teardown_.push("doca_mmap_destroy", [this, mmap] { return api_.mmap_destroy(mmap); });
-        check("doca_mmap_set_permissions",
-              api_.mmap_set_permissions(mmap, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
-                                                  doca::kAccessRdmaRead));
-        check("doca_mmap_set_memrange", api_.mmap_set_memrange(mmap, buffer, options_.bytes));
-        check("doca_mmap_add_dev", api_.mmap_add_dev(mmap, dev_));
-        check("doca_mmap_start", api_.mmap_start(mmap));
+        throw_on_error(
+            "doca_mmap_set_permissions",
+            api_.mmap_set_permissions(mmap, doca::kAccessLocalReadWrite | doca::kAccessRdmaWrite |
+                                                doca::kAccessRdmaRead));
+        throw_on_error("doca_mmap_set_memrange",
+                       api_.mmap_set_memrange(mmap, buffer, options_.bytes));
+        throw_on_error("doca_mmap_add_dev", api_.mmap_add_dev(mmap, dev_));
+        throw_on_error("doca_mmap_start", api_.mmap_start(mmap));
         teardown_.push("doca_mmap_stop", [this, mmap] { return api_.mmap_stop(mmap); });
         doca::dpa_dev_mmap_t handle = 0;
-        check("doca_mmap_dev_get_dpa_handle", api_.mmap_dev_get_dpa_handle(mmap, dev_, &handle));
+        throw_on_error("doca_mmap_dev_get_dpa_handle",
+                       api_.mmap_dev_get_dpa_handle(mmap, dev_, &handle));
         if (out != nullptr) *out = mmap;
         return handle;
     }
@@ -602,15 +615,16 @@ class Run {
     doca::dpa_dev_mmap_t import_buffer(doca_mmap* responder) {
         const void* desc = nullptr;
         std::size_t desc_len = 0;
-        check("doca_mmap_export_rdma", api_.mmap_export_rdma(responder, dev_, &desc, &desc_len));
+        throw_on_error("doca_mmap_export_rdma",
+                       api_.mmap_export_rdma(responder, dev_, &desc, &desc_len));
         doca_mmap* imported = nullptr;
-        check("doca_mmap_create_from_export",
-              api_.mmap_create_from_export(nullptr, desc, desc_len, dev_, &imported));
+        throw_on_error("doca_mmap_create_from_export",
+                       api_.mmap_create_from_export(nullptr, desc, desc_len, dev_, &imported));
         teardown_.push("doca_mmap_destroy",
                        [this, imported] { return api_.mmap_destroy(imported); });
         doca::dpa_dev_mmap_t handle = 0;
-        check("doca_mmap_dev_get_dpa_handle",
-              api_.mmap_dev_get_dpa_handle(imported, dev_, &handle));
+        throw_on_error("doca_mmap_dev_get_dpa_handle",
+                       api_.mmap_dev_get_dpa_handle(imported, dev_, &handle));
         return handle;
     }
 
@@ -634,37 +648,41 @@ class Run {
     }
 
     std::string signal_event() {
-        check("doca_sync_event_create", api_.sync_event_create(&signal_event_));
+        throw_on_error("doca_sync_event_create", api_.sync_event_create(&signal_event_));
         teardown_.push("doca_sync_event_destroy",
                        [this] { return api_.sync_event_destroy(signal_event_); });
-        check("doca_sync_event_add_publisher_location_remote_net",
-              api_.sync_event_add_publisher_location_remote_net(signal_event_));
-        check("doca_sync_event_add_subscriber_location_dpa",
-              api_.sync_event_add_subscriber_location_dpa(signal_event_, dpa_));
-        check("doca_sync_event_start", api_.sync_event_start(signal_event_));
+        throw_on_error("doca_sync_event_add_publisher_location_remote_net",
+                       api_.sync_event_add_publisher_location_remote_net(signal_event_));
+        throw_on_error("doca_sync_event_add_subscriber_location_dpa",
+                       api_.sync_event_add_subscriber_location_dpa(signal_event_, dpa_));
+        throw_on_error("doca_sync_event_start", api_.sync_event_start(signal_event_));
         teardown_.push("doca_sync_event_stop",
                        [this] { return api_.sync_event_stop(signal_event_); });
-        check("doca_sync_event_get_dpa_handle",
-              api_.sync_event_get_dpa_handle(signal_event_, dpa_, &signal_handle_));
+        throw_on_error("doca_sync_event_get_dpa_handle",
+                       api_.sync_event_get_dpa_handle(signal_event_, dpa_, &signal_handle_));
         const std::uint8_t* blob = nullptr;
         std::size_t blob_size = 0;
-        check("doca_sync_event_export_to_remote_net",
-              api_.sync_event_export_to_remote_net(signal_event_, &blob, &blob_size));
+        throw_on_error("doca_sync_event_export_to_remote_net",
+                       api_.sync_event_export_to_remote_net(signal_event_, &blob, &blob_size));
         doca_sync_event_remote_net* remote = nullptr;
-        check("doca_sync_event_remote_net_create_from_export",
-              api_.sync_event_remote_net_create_from_export(dev_, blob, blob_size, &remote));
+        throw_on_error(
+            "doca_sync_event_remote_net_create_from_export",
+            api_.sync_event_remote_net_create_from_export(dev_, blob, blob_size, &remote));
         teardown_.push("doca_sync_event_remote_net_destroy",
                        [this, remote] { return api_.sync_event_remote_net_destroy(remote); });
-        check("doca_sync_event_remote_net_get_dpa_handle",
-              api_.sync_event_remote_net_get_dpa_handle(remote, dpa_, &remote_signal_handle_));
+        throw_on_error(
+            "doca_sync_event_remote_net_get_dpa_handle",
+            api_.sync_event_remote_net_get_dpa_handle(remote, dpa_, &remote_signal_handle_));
         return "remote-net signal event ready (DPA subscriber)";
     }
 
     std::string status_word() {
-        check("doca_dpa_mem_alloc", api_.dpa_mem_alloc(dpa_, sizeof(std::uint64_t), &status_ptr_));
+        throw_on_error("doca_dpa_mem_alloc",
+                       api_.dpa_mem_alloc(dpa_, sizeof(std::uint64_t), &status_ptr_));
         teardown_.push("doca_dpa_mem_free",
                        [this] { return api_.dpa_mem_free(dpa_, status_ptr_); });
-        check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
+        throw_on_error("doca_dpa_memset",
+                       api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
         return "status word allocated on the DPA heap";
     }
 
@@ -694,19 +712,21 @@ class Run {
         for (int i = 0; i < options_.iterations; ++i) {
             journal_.iteration(i, options_.iterations);
             std::memset(dst_.get(), 0, options_.bytes);
-            check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
+            throw_on_error("doca_dpa_memset",
+                           api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
             const std::uint64_t signal_value = static_cast<std::uint64_t>(i) + 1;
             const auto start = Clock::now();
             ++completions_;
-            check("doca_dpa_kernel_launch_update_set",
-                  launch(RDMI_PROBE_WRITE_KERNEL_SYMBOL, plugin_.write_kernel,
-                         std::uint64_t{rdma_handle_}, std::uint64_t{connection_id_},
-                         std::uint64_t{dst_mmap_}, reinterpret_cast<std::uint64_t>(dst_.get()),
-                         std::uint64_t{src_mmap_}, reinterpret_cast<std::uint64_t>(src_.get()),
-                         std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
-                         std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
-                         std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit,
-                         std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}));
+            throw_on_error(
+                "doca_dpa_kernel_launch_update_set",
+                launch(RDMI_PROBE_WRITE_KERNEL_SYMBOL, plugin_.write_kernel,
+                       std::uint64_t{rdma_handle_}, std::uint64_t{connection_id_},
+                       std::uint64_t{dst_mmap_}, reinterpret_cast<std::uint64_t>(dst_.get()),
+                       std::uint64_t{src_mmap_}, reinterpret_cast<std::uint64_t>(src_.get()),
+                       std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
+                       std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
+                       std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit,
+                       std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}));
             // A kernel past the DPA's run-time limit is terminated and never completes: wait
             // for that long plus a margin, not for the whole run's deadline.
             const Deadline launch_deadline =
@@ -727,10 +747,10 @@ class Run {
             }
             latencies.push_back(
                 std::chrono::duration<double, std::micro>(Clock::now() - start).count());
-            check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
+            throw_on_error("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
             std::uint64_t status = 0;
-            check("doca_dpa_d2h_memcpy",
-                  api_.dpa_d2h_memcpy(dpa_, &status, status_ptr_, sizeof status));
+            throw_on_error("doca_dpa_d2h_memcpy",
+                           api_.dpa_d2h_memcpy(dpa_, &status, status_ptr_, sizeof status));
             check_status(status, i);
             if (const auto* diff =
                     std::mismatch(src_.get(), src_.get() + options_.bytes, dst_.get()).first;
