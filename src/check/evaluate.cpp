@@ -1,7 +1,7 @@
 // The gate's order of checks and its verdict.
 #include "check/evaluate.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 
 bool needs_symbols(const Policy& policy) {
     return !policy.symbols.empty() || !policy.stable.empty() || !policy.app.empty();
@@ -45,4 +45,4 @@ int gate_exit_code(Status result) {
     }
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -11,7 +11,7 @@
 #include "probes/install.hpp"
 #include "probes/symbols.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 
 /// What the probes found, as far as the policy needed them.
 struct GateFacts {
@@ -49,4 +49,4 @@ Status gate_result(const std::vector<Check>& checks);
 /// 0, 1 or 3 for pass, fail or skip.
 int gate_exit_code(Status result);
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

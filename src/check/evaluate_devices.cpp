@@ -4,7 +4,7 @@
 
 #include "check/evaluate.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 std::string join(const std::vector<std::string>& names) {
@@ -196,4 +196,4 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
     return checks;
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -6,7 +6,7 @@
 #include "pkgconfig/version.hpp"
 #include "probes/version_consistency.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 bool is_pc(const VersionSource& src) {
@@ -258,4 +258,4 @@ std::vector<Check> install_gate(const Policy& policy, const InstallFacts& instal
     return checks;
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

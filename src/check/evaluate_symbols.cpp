@@ -3,7 +3,7 @@
 
 #include "check/evaluate.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 std::string library_label(const SymbolsFacts& facts) {
@@ -89,4 +89,4 @@ std::vector<Check> symbols_gate(const Policy& policy, const Result<SymbolsFacts>
     return checks;
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

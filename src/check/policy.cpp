@@ -8,7 +8,7 @@
 
 #include "core/json_strict.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 using Json = nlohmann::json;
@@ -282,4 +282,4 @@ void merge_policy(Policy& base, const Policy& extra) {
     base.require_consistent = base.require_consistent || extra.require_consistent;
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -10,7 +10,7 @@
 #include "core/result.hpp"
 #include "core/version.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 
 /// The policy file format's version; the only one this build reads.
 inline constexpr int kPolicySchemaVersion = 1;
@@ -59,4 +59,4 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path);
 /// Adds `extra` (the command line's requirements) to `base`.
 void merge_policy(Policy& base, const Policy& extra);
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -116,8 +116,8 @@ class CheckCommand final : public Command {
     int run(const Session& session) override {
         json_ = session.options().json || opts_.format == "json";
         if (opts_.list_checks || !opts_.explain.empty()) return catalog(session);
-        check::GateReport gate;
-        check::Policy policy;
+        gate::GateReport gate;
+        gate::Policy policy;
         if (!opts_.policy.empty()) {
             gate.spec_path = opts_.policy;
             auto loaded = load_policy(opts_.policy);
@@ -126,7 +126,7 @@ class CheckCommand final : public Command {
         }
         auto extra = flags();
         if (!extra) return fail_input(session, extra.gap().message);
-        check::merge_policy(policy, *extra);
+        gate::merge_policy(policy, *extra);
         if (policy.empty()) {
             return fail_input(session,
                               "check: no requirements (give --policy FILE or a --min-version, "
@@ -151,7 +151,7 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
-        gate.result = check::gate_result(gate.checks);
+        gate.result = gate::gate_result(gate.checks);
         json::RunFacts run;
         run.root = session.fs().root();
         run.live = session.fs().is_live();
@@ -160,18 +160,18 @@ class CheckCommand final : public Command {
         if (json_) {
             document = json::dump(json::check_json(gate, run, opts_.strict_contract));
         } else if (opts_.format == "junit") {
-            document = check::gate_junit(gate);
+            document = gate::gate_junit(gate);
         } else if (opts_.format == "github") {
-            document = check::gate_github(gate);
+            document = gate::gate_github(gate);
         } else {
-            document = check::gate_text(gate, session.style());
+            document = gate::gate_text(gate, session.style());
         }
         const bool human = !json_ && opts_.format == "text";
         if (auto written = human ? session.emit_text(document) : session.emit(document); !written) {
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
-        return check::gate_exit_code(gate.result);
+        return gate::gate_exit_code(gate.result);
     }
 
   private:
@@ -199,26 +199,26 @@ class CheckCommand final : public Command {
     }
 
     // Messages name the file as the user spelled it.
-    static Result<check::Policy> load_policy(const std::string& path) {
+    static Result<gate::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
-        auto bytes = fs->read_file(live_absolute(path), check::kMaxPolicyBytes);
+        auto bytes = fs->read_file(live_absolute(path), gate::kMaxPolicyBytes);
         if (!bytes) {
             std::string what = bytes.gap().message;
             const std::string full = live_absolute(path);
             if (what.starts_with(full)) what = path + what.substr(full.size());
             return Gap{bytes.gap().reason, "--policy " + what};
         }
-        return check::parse_policy(*bytes, path);
+        return gate::parse_policy(*bytes, path);
     }
 
     // The command line's requirements, validated like the policy file's.
-    Result<check::Policy> flags() const {
-        check::Policy p;
+    Result<gate::Policy> flags() const {
+        gate::Policy p;
         auto version = [](const std::string& flag,
                           const std::string& v) -> Result<std::optional<std::string>> {
             if (v.empty()) return std::optional<std::string>{};
-            if (auto ok = check::parse_gate_version(v); !ok)
+            if (auto ok = gate::parse_gate_version(v); !ok)
                 return Gap{GapReason::malformed, flag + ": " + ok.gap().message};
             return std::optional<std::string>{v};
         };
@@ -231,7 +231,7 @@ class CheckCommand final : public Command {
             *slot = *v;
         }
         for (const auto& text : opts_.modules) {
-            auto m = check::parse_module_requirement(text);
+            auto m = gate::parse_module_requirement(text);
             if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
             p.modules.push_back(std::move(m).value());
         }
@@ -247,15 +247,15 @@ class CheckCommand final : public Command {
         return p;
     }
 
-    static std::vector<Check> evaluate(const Session& session, const check::Policy& policy,
+    static std::vector<Check> evaluate(const Session& session, const gate::Policy& policy,
                                        const Fs& user_fs) {
         const ProbeContext ctx = session.probe_context();
         Facts collected;
         collect(ctx, {ProbeId::install}, collected);
-        check::GateFacts facts;
+        gate::GateFacts facts;
         facts.install = &*collected.install;
         facts.live = session.fs().is_live();
-        if (check::needs_symbols(policy)) {
+        if (gate::needs_symbols(policy)) {
             SymbolsRequest request;
             request.application = policy.app;
             request.user_fs = &user_fs;
@@ -271,11 +271,11 @@ class CheckCommand final : public Command {
             collect(ctx, {ProbeId::symbols}, collected, wanted);
             facts.symbols = &*collected.symbols;
         }
-        if (check::needs_devices(policy)) {
+        if (gate::needs_devices(policy)) {
             collect(ctx, {ProbeId::devices}, collected);
             facts.devices = &*collected.devices;
         }
-        return check::evaluate(policy, facts);
+        return gate::evaluate(policy, facts);
     }
 
     int fail_input(const Session& session, const std::string& message) const {

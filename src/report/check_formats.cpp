@@ -6,7 +6,7 @@
 #include "report/terminal_text.hpp"
 #include "report/text_style.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 std::string tally(const GateReport& gate) {
@@ -156,4 +156,4 @@ std::string gate_github(const GateReport& gate) {
     return out;
 }
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -7,7 +7,7 @@
 #include "check/evaluate.hpp"
 #include "report/text_style.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 
 /// One line per check ("FAIL  min-version  details", then "      fix: ..."), then the verdict;
 /// labels coloured as `style` says; quiet (verbosity < 0): the failures only.
@@ -30,4 +30,4 @@ std::string github_escape_data(std::string_view text);
 /// A workflow command's property value: also : and , escaped.
 std::string github_escape_property(std::string_view text);
 
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -9,7 +9,7 @@
 
 namespace rdmi::json {
 
-contract::Document check_document(const check::GateReport& gate) {
+contract::Document check_document(const gate::GateReport& gate) {
     contract::Document doc;
     doc.kind = "validate-before-commit";
     doc.schema_id = std::string(contract::kValidateSchema);
@@ -31,8 +31,7 @@ contract::Document check_document(const check::GateReport& gate) {
     return doc;
 }
 
-contract::Json check_json(const check::GateReport& gate, const RunFacts& run,
-                          bool strict_contract) {
+contract::Json check_json(const gate::GateReport& gate, const RunFacts& run, bool strict_contract) {
     return contract_json(check_document(gate), run, strict_contract);
 }
 

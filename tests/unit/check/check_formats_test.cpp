@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 GateReport sample() {
@@ -79,4 +79,4 @@ TEST_CASE("github: escaped annotations") {
 }
 
 }  // namespace
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

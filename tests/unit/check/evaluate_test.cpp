@@ -6,7 +6,7 @@
 #include "probes/install_parts.hpp"
 #include "probes/version_consistency.hpp"
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 VersionSource source(const std::string& name, const std::string& raw) {
@@ -346,4 +346,4 @@ TEST_CASE("gate_result and exit codes") {
 }
 
 }  // namespace
-}  // namespace rdmi::check
+}  // namespace rdmi::gate

@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace rdmi::check {
+namespace rdmi::gate {
 namespace {
 
 std::string error_of(std::string_view bytes) {
@@ -168,4 +168,4 @@ TEST_CASE("merge_policy: flags add to the file") {
 }
 
 }  // namespace
-}  // namespace rdmi::check
+}  // namespace rdmi::gate
