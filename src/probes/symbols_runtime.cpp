@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "elf/elf_reader.hpp"
-#include "probes/load_trust.hpp"
 #include "probes/symbols_parts.hpp"
 
 namespace rdmi::symbols {
@@ -146,14 +145,14 @@ std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfIm
     if (!facts.module.empty() && facts.loader && facts.loader->prediction.path)
         path = *facts.loader->prediction.path;
     rt.path = path;
-    const std::string host = ctx.fs.host_path(path).value_or(path);
-    if (auto untrusted = refuse_untrusted_load(ctx, host, LoadKind::library)) {
-        rt.gap = Gap{GapReason::untrusted,
-                     untrusted->message + "; not loaded: the audit is static (ELF and headers)"};
+    auto loadable = ctx.loadable(path);
+    if (!loadable) {
+        rt.gap = Gap{loadable.gap().reason,
+                     loadable.gap().message + ": the audit is static (ELF and headers)"};
         return {};
     }
     RuntimeQuery query;
-    query.path = host;
+    query.path = *loadable;
     query.versions = loaded_file_nodes(ctx, path, library, facts);
     for (const auto& verdict : facts.audit.symbols) query.names.push_back(verdict.name);
     auto resolution = resolve_runtime_symbols(query, ctx.call_deadline());
