@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "elf/elf_reader.hpp"
 #include "probes/symbols_parts.hpp"
 
@@ -23,15 +24,6 @@ std::string first_naming(const std::vector<std::string>& nodes, std::string_view
         if (node.find(word) != std::string::npos) return node;
     }
     return {};
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += separator;
-        out += item;
-    }
-    return out;
 }
 
 // The version nodes of the file that will really be loaded, when it is not the audited one.
