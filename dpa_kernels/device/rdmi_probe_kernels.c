@@ -1,5 +1,6 @@
 /* DPA device code of rdmi-probe: an empty kernel (level 2) and a one-shot loopback RDMA write
- * (level 3). Compiled by dpacc only; written to DOCA's published device API (doca-facts F.3). */
+ * (level 3). Compiled by dpacc only; written to DOCA's published device API
+ * (docs/reference/dpa-lifecycle.md#device-api). */
 #include <stdint.h>
 
 #include <doca_dpa_dev.h>
@@ -17,8 +18,8 @@ _Static_assert(RDMI_PROBE_SUBMIT_FLAG_OPTIMIZE_REPORTS == DOCA_DPA_DEV_SUBMIT_FL
 __dpa_global__ void rdmi_probe_noop_kernel_v1(void) {}
 
 /* Completions are drained without blocking: polling a completion from a kernel-launch kernel
- * (no attached thread) is not confirmed to work (doca-facts F.5), so the verdict never depends on
- * it; it only reports a SEND_ERR when one shows up. */
+ * (no attached thread) is not confirmed to work (docs/reference/dpa-lifecycle.md#completions), so
+ * the verdict never depends on it; it only reports a SEND_ERR when one shows up. */
 static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t* last_type) {
     uint64_t drained = 0;
     doca_dpa_dev_completion_element_t element;

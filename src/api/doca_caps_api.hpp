@@ -38,8 +38,8 @@ std::vector<CapSymbol> cap_symbols(const std::vector<std::string>& names);
 /// Empty when the object is not loaded or has no symbol table.
 std::vector<std::string> exported_function_names(const std::string& path);
 
-/// The doca_rdma_cap_get_* getters with one uint32_t out-parameter (doca-facts D.3), as
-/// (symbol, value name) pairs.
+/// The doca_rdma_cap_get_* getters with one uint32_t out-parameter, as (symbol, value name)
+/// pairs (docs/reference/device-queries.md#rdma-capabilities).
 struct U32Getter {
     const char* symbol;
     const char* name;
