@@ -44,6 +44,9 @@ FORBIDDEN = [
      "docs/reference/structured-tools-contract.md#<anchor>"),
     (re.compile(r"(?<![\w/.-])(?:design|style)\.md"), "not in the repository; cite README.md or "
      "docs/"),
+    # Bare section numbers ("(D.4)", "F.5 fallback") of the same unpublished notes.
+    (re.compile(r"(?<![\w.#/-])[A-H]\.[1-9](?![\w.])"), "a section number of a note outside the "
+     "repository; cite docs/reference/<note>.md#<anchor>"),
 ]
 
 REFERENCE_DIR = "docs/reference"
@@ -189,14 +192,15 @@ def self_test():
                "// shared/" + "reference/x.md\n"               # 6
                "// " + "UNCONFIRMED" + " #7\n"                 # 7
                "// contract " + "\u00a75\n"                    # 8
-               "// (design" + ".md \"Options\")\n")             # 9
+               "// (design" + ".md \"Options\")\n"              # 9
+               "// the getters of D" + ".4, v1.2.3, x.y\n")        # 10
         with open(os.path.join(root, "src", "good.cpp"), "w", encoding="utf-8") as handle:
             handle.write(good)
         with open(os.path.join(root, "src", "bad.cpp"), "w", encoding="utf-8") as handle:
             handle.write(bad)
         problems = Checker(root).run()
-    bad_lines = sorted({p.split(":")[1] for p in problems if p.startswith("src/bad.cpp")})
-    expected = [str(n) for n in range(1, 10)]
+    bad_lines = sorted({int(p.split(":")[1]) for p in problems if p.startswith("src/bad.cpp")})
+    expected = list(range(1, 11))
     errors = []
     if bad_lines != expected:
         errors.append(f"bad.cpp: flagged lines {bad_lines}, expected {expected}")

@@ -31,11 +31,12 @@ static uint64_t drain_completions(doca_dpa_dev_completion_t comp, uint64_t* last
     return drained;
 }
 
-/* Level 3, the F.5 "safest fallback": post the write with the host's flags (FLUSH |
- * OPTIMIZE_REPORTS, as the all-to-all application posts), then an RDMA signal on the same
- * RC connection to a remote-net sync event whose subscriber is this DPA; RC executes the signal
- * after the write, so seeing the event proves the write landed. The wait is a bounded loop, never
- * doca_dpa_dev_sync_event_wait_gt (which has no bound), and its outcome goes to the status word. */
+/* Level 3 (docs/reference/dpa-lifecycle.md#loopback-sequence): post the write with the host's
+ * flags (FLUSH | OPTIMIZE_REPORTS, as the all-to-all application posts), then an RDMA signal on
+ * the same RC connection to a remote-net sync event whose subscriber is this DPA; RC executes the
+ * signal after the write, so seeing the event proves the write landed. The wait is a bounded loop,
+ * never doca_dpa_dev_sync_event_wait_gt (which has no bound), and its outcome goes to the status
+ * word. */
 __dpa_global__ void rdmi_probe_write_kernel_v2(uint64_t rdma, uint64_t connection_id,
                                                uint64_t dst_mmap, uint64_t dst_addr,
                                                uint64_t src_mmap, uint64_t src_addr,

@@ -23,7 +23,7 @@ enum rdmi_probe_write_arg {
     RDMI_PROBE_ARG_SRC_MMAP = 4,      /* doca_dpa_dev_mmap_t of the source buffer */
     RDMI_PROBE_ARG_SRC_ADDR = 5,      /* host address of the source buffer */
     RDMI_PROBE_ARG_LENGTH = 6,        /* bytes to write */
-    RDMI_PROBE_ARG_REMOTE_SIGNAL = 7, /* doca_dpa_dev_sync_event_remote_net_t (F.5 fallback) */
+    RDMI_PROBE_ARG_REMOTE_SIGNAL = 7, /* doca_dpa_dev_sync_event_remote_net_t (signal) */
     RDMI_PROBE_ARG_LOCAL_EVENT = 8,   /* doca_dpa_dev_sync_event_t the signal lands on */
     RDMI_PROBE_ARG_SIGNAL_VALUE = 9,  /* value the signal sets; the kernel waits for >= it */
     RDMI_PROBE_ARG_STATUS_PTR = 10,   /* doca_dpa_dev_uintptr_t of the status word (DPA heap) */
