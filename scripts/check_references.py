@@ -121,7 +121,10 @@ class Checker:
 
     def anchors(self, path):
         if path not in self.anchor_cache:
-            self.anchor_cache[path] = anchors_of(path) if os.path.isfile(path) else None
+            try:
+                self.anchor_cache[path] = anchors_of(path) if os.path.isfile(path) else None
+            except (OSError, UnicodeDecodeError):
+                self.anchor_cache[path] = None
         return self.anchor_cache[path]
 
     def report(self, path, line_no, message):
@@ -136,7 +139,11 @@ class Checker:
             self.report(path, line_no, f"{shown}: no heading with anchor #{anchor}")
 
     def check_file(self, path):
-        text = read_text(path)
+        try:
+            text = read_text(path)
+        except OSError as err:
+            self.report(path, 0, f"cannot be read ({err.strerror}), so its citations are unchecked")
+            return
         if text is None:
             return
         in_docs = os.path.relpath(path, self.root).startswith("docs" + os.sep)
