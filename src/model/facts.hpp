@@ -60,7 +60,4 @@ struct Facts {
     std::uint32_t collected = 0;           ///< one bit per probe that ran (see registry.hpp)
 };
 
-/// pass when every check passed (or is info), fail when any failed, else skip.
-Status overall_status(const std::vector<Check>& checks);
-
 }  // namespace rdmi

@@ -166,13 +166,6 @@ void collect_one(const ProbeContext& ctx, ProbeId id, Facts& facts, const ProbeR
 
 }  // namespace
 
-Status overall_status(const std::vector<Check>& checks) {
-    const auto counts = count_statuses(checks);
-    if (counts.fail > 0) return Status::fail;
-    if (counts.skip > 0) return Status::skip;
-    return Status::pass;
-}
-
 std::span<const ProbeRow> probe_registry() {
     return kRows;
 }
