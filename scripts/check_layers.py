@@ -18,11 +18,10 @@ import sys
 LAYERS = [
     ["core"],
     ["os"],
-    ["pkgconfig", "headers", "api", "compat"],
+    ["pkgconfig", "headers", "api", "compat", "contract"],
     ["elf"],
     ["sysfs"],
     ["probes"],
-    ["contract"],
     ["model"],
     ["check"],
     ["report"],

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "contract/capabilities.hpp"
+#include "model/capabilities.hpp"
 #include "model/facts.hpp"
 #include "model/registry.hpp"
 #include "probes/install.hpp"

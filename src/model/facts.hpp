@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "contract/version_matrix.hpp"
+#include "probes/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/doca_caps.hpp"

@@ -32,5 +32,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/verbs_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_consistency.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_matrix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wire_json.cpp
 )

@@ -1,7 +1,7 @@
 // The full report's version_matrix section.
 #pragma once
 
-#include "contract/version_matrix.hpp"
+#include "probes/version_matrix.hpp"
 #include "report/json_common.hpp"
 
 namespace rdmi::json {

@@ -18,5 +18,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_consistency_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_matrix_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wire_json_test.cpp
 )

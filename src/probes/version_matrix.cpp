@@ -1,5 +1,5 @@
 // version-matrix.json: validation and availability.
-#include "contract/version_matrix.hpp"
+#include "probes/version_matrix.hpp"
 
 #include <array>
 

@@ -1,5 +1,5 @@
 // Tests for version-matrix.json: shape validation, availability, and the probe's three cases.
-#include "contract/version_matrix.hpp"
+#include "probes/version_matrix.hpp"
 
 #include <doctest/doctest.h>
 #include <spdlog/sinks/null_sink.h>

@@ -1,5 +1,5 @@
 // Capability flag names, and the per-device capabilities from the DOCA layer.
-#include "contract/capabilities.hpp"
+#include "model/capabilities.hpp"
 
 #include <algorithm>
 

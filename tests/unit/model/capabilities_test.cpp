@@ -1,5 +1,5 @@
 // Tests for the capability flag names and the capability discovery's gaps.
-#include "contract/capabilities.hpp"
+#include "model/capabilities.hpp"
 
 #include <doctest/doctest.h>
 
