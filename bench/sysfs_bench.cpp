@@ -10,7 +10,7 @@
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "sysfs/devices.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace {
 

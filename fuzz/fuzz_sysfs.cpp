@@ -7,8 +7,8 @@
 #include "sysfs/ib_attrs.hpp"
 #include "sysfs/net_attrs.hpp"
 #include "sysfs/pci_attrs.hpp"
-#include "sysfs/proc_modules.hpp"
-#include "sysfs/proc_mounts.hpp"
+#include "host/proc_modules.hpp"
+#include "host/proc_mounts.hpp"
 
 namespace {
 

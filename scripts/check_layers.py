@@ -21,6 +21,7 @@ LAYERS = [
     ["pkgconfig", "headers", "api", "compat", "contract"],
     ["elf"],
     ["sysfs"],
+    ["host"],
     ["probes"],
     ["model"],
     ["check"],

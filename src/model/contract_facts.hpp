@@ -10,9 +10,9 @@
 #include "model/registry.hpp"
 #include "probes/install.hpp"
 #include "probes/samples.hpp"
-#include "sysfs/host_kind.hpp"
+#include "host/host_kind.hpp"
 #include "sysfs/inventory.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace rdmi::contract {
 

@@ -10,9 +10,9 @@
 #include "probes/doca_caps.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs.hpp"
-#include "sysfs/host_kind.hpp"
+#include "host/host_kind.hpp"
 #include "sysfs/inventory.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace rdmi {
 

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "probes/context.hpp"
-#include "sysfs/host_kind.hpp"
+#include "host/host_kind.hpp"
 #include "sysfs/inventory.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace rdmi {
 

@@ -2,15 +2,10 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/attr_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/attr_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/host_kind.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ib_attrs.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/live_host.cpp
   ${CMAKE_CURRENT_LIST_DIR}/net_attrs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_attrs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_ids.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/platform.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/proc_modules.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/proc_mounts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scan_functions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scan_netdevs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scan_rdma.cpp

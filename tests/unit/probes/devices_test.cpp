@@ -4,7 +4,7 @@
 #include "../sysfs/sysfs_fixture.hpp"
 #include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace rdmi {
 namespace {

@@ -7,14 +7,10 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/attr_dir_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/attr_text_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/host_kind_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ib_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/make_sysfs_root_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/net_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_ids_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/platform_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/proc_modules_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/proc_mounts_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sysfs_fixture.cpp
 )

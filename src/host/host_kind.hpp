@@ -8,7 +8,7 @@
 
 #include "core/check.hpp"
 #include "sysfs/inventory.hpp"
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 namespace rdmi::sysfs {
 

@@ -1,6 +1,6 @@
 // classify_host(): the heuristics of docs/reference/sysfs-formats.md#host-kind, each observation
 // kept as evidence.
-#include "sysfs/host_kind.hpp"
+#include "host/host_kind.hpp"
 
 #include "sysfs/attr_dir.hpp"
 

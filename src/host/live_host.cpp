@@ -1,5 +1,5 @@
 // The only live system calls of the sysfs layer: uname(2) and the process credentials.
-#include "sysfs/live_host.hpp"
+#include "host/live_host.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Tests for the /proc/modules parser.
-#include "sysfs/proc_modules.hpp"
+#include "host/proc_modules.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // Parser for /proc/mounts; fields are space-separated with "\ooo" escapes (fs/proc_namespace.c).
-#include "sysfs/proc_mounts.hpp"
+#include "host/proc_mounts.hpp"
 
 #include <array>
 

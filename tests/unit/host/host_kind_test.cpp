@@ -1,12 +1,12 @@
 // Tests for classify_host(): host vs BlueField and the BlueField mode, with evidence.
-#include "sysfs/host_kind.hpp"
+#include "host/host_kind.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 
 #include "sysfs/devices.hpp"
-#include "sysfs_fixture.hpp"
+#include "unit/sysfs/sysfs_fixture.hpp"
 
 namespace rdmi::sysfs {
 namespace {

@@ -1,5 +1,5 @@
 // Parser for /proc/modules; format from kernel/module/procfs.c (m_show).
-#include "sysfs/proc_modules.hpp"
+#include "host/proc_modules.hpp"
 
 #include <algorithm>
 

@@ -1,12 +1,12 @@
 // Tests for scan_platform(): kernel, modules, hugepages, uverbs; nothing live under a root.
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 #include <doctest/doctest.h>
 #include <sys/utsname.h>
 
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
-#include "sysfs_fixture.hpp"
+#include "unit/sysfs/sysfs_fixture.hpp"
 
 namespace rdmi::sysfs {
 

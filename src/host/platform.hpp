@@ -8,8 +8,8 @@
 
 #include "core/check.hpp"
 #include "os/fs.hpp"
-#include "sysfs/live_host.hpp"
-#include "sysfs/proc_mounts.hpp"
+#include "host/live_host.hpp"
+#include "host/proc_mounts.hpp"
 
 namespace rdmi::sysfs {
 

@@ -1,5 +1,5 @@
 // scan_platform(): kernel release, mlx5 modules, hugepages, uverbs nodes, BlueField markers.
-#include "sysfs/platform.hpp"
+#include "host/platform.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include "sysfs/attr_dir.hpp"
 #include "sysfs/attr_text.hpp"
-#include "sysfs/proc_modules.hpp"
+#include "host/proc_modules.hpp"
 
 namespace rdmi::sysfs {
 namespace {

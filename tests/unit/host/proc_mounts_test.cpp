@@ -1,5 +1,5 @@
 // Tests for the /proc/mounts hugetlbfs parser.
-#include "sysfs/proc_mounts.hpp"
+#include "host/proc_mounts.hpp"
 
 #include <doctest/doctest.h>
 
