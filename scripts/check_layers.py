@@ -24,7 +24,7 @@ LAYERS = [
     ["host"],
     ["probes"],
     ["model"],
-    ["check"],
+    ["gate"],
     ["report"],
     ["cli"],
     ["."],  # src/main.cpp

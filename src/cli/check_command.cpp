@@ -6,13 +6,13 @@
 
 #include <filesystem>
 
-#include "check/evaluate.hpp"
-#include "check/policy.hpp"
+#include "gate/evaluate.hpp"
+#include "gate/policy.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "model/registry.hpp"
-#include "report/check_formats.hpp"
-#include "report/check_json.hpp"
+#include "report/gate_formats.hpp"
+#include "report/gate_json.hpp"
 #include "report/findings_output.hpp"
 #include "report/json_common.hpp"
 

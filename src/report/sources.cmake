@@ -1,6 +1,4 @@
 target_sources(rdmi_core PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/check_formats.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/check_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_env.cpp
@@ -14,6 +12,8 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diff_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_error_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/findings_output.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gate_formats.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gate_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_json.cpp

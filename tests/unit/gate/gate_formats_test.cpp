@@ -1,5 +1,5 @@
 // The gate's text, JUnit and GitHub renderings, and their escaping (src/report/check_formats).
-#include "report/check_formats.hpp"
+#include "report/gate_formats.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "check/policy.hpp"
+#include "gate/policy.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"

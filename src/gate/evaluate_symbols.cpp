@@ -1,7 +1,7 @@
 // The symbol requirements: names libdoca_rdmi must export (stably), and the application audit.
 #include <string>
 
-#include "check/evaluate.hpp"
+#include "gate/evaluate.hpp"
 
 namespace rdmi::gate {
 namespace {

@@ -1,5 +1,5 @@
 // Policy file parsing: syntax errors by line and column, type errors by JSON pointer.
-#include "check/policy.hpp"
+#include "gate/policy.hpp"
 
 #include <nlohmann/json.hpp>
 

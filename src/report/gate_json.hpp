@@ -2,7 +2,7 @@
 // (docs/reference/structured-tools-contract.md#validate-before-commit).
 #pragma once
 
-#include "check/evaluate.hpp"
+#include "gate/evaluate.hpp"
 #include "contract/document.hpp"
 #include "report/contract_common.hpp"
 

@@ -1,5 +1,5 @@
 // The gate's judgements on hand-built facts: pass, fail and skip for each requirement kind.
-#include "check/evaluate.hpp"
+#include "gate/evaluate.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 // The `check` document. Only the contract's four fields in the body; what rdmi-probe knows
 // beyond them (where each verdict came from) goes to x_rdmi_probe through the shared writer.
-#include "report/check_json.hpp"
+#include "report/gate_json.hpp"
 
 #include <string>
 

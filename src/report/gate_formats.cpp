@@ -1,5 +1,5 @@
 // The `check` verdict's non-JSON renderings. Each is complete text: the CI tool parses it whole.
-#include "report/check_formats.hpp"
+#include "report/gate_formats.hpp"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <string>
 
-#include "check/evaluate.hpp"
+#include "gate/evaluate.hpp"
 #include "core/text.hpp"
 
 namespace rdmi::gate {

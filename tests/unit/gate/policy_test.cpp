@@ -1,5 +1,5 @@
 // Policy parsing: every accepted key, and each kind of bad input with its precise message.
-#include "check/policy.hpp"
+#include "gate/policy.hpp"
 
 #include <doctest/doctest.h>
 

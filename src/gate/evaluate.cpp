@@ -1,5 +1,5 @@
 // The gate's order of checks and its verdict.
-#include "check/evaluate.hpp"
+#include "gate/evaluate.hpp"
 
 namespace rdmi::gate {
 
