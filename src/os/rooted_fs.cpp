@@ -313,7 +313,7 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
 // one the root held when it was opened; a file of it can only be reached through it.
 class RootedFs::OpenDirFiles final : public DirFiles {
   public:
-    OpenDirFiles(const RootedFs& fs, std::string dir, int dir_fd)
+    OpenDirFiles(const RootedFs& fs, const std::string& dir, int dir_fd)
         : fs_(fs), prefix_(dir == "/" ? dir : dir + "/"), dir_fd_(dir_fd) {}
     OpenDirFiles(const OpenDirFiles&) = delete;
     OpenDirFiles& operator=(const OpenDirFiles&) = delete;
