@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 #include <string>
 
 #include "model/contract_facts.hpp"
@@ -98,7 +99,7 @@ void contract_loop(benchmark::State& state, bool with_capabilities,
     collected.run.live = false;
     rdmi::collect(fixture().context(), rdmi::contract::kContractProbes, collected);
     rdmi::collect(fixture().context(), {rdmi::ProbeId::doca_caps}, collected);
-    const auto facts = rdmi::contract::contract_facts(collected, with_capabilities);
+    const auto facts = rdmi::contract::contract_facts(std::move(collected), with_capabilities);
     emit_loop(state, [&] {
         return rdmi::json::dump(rdmi::json::contract_json(build(facts), kRun, false));
     });

@@ -20,12 +20,13 @@ int run_contract_command(
     collected.run.root = session.fs().root();
     collected.run.live = session.fs().is_live();
     collected.run.generated_at = generation_time(session.env());
-    const contract::ContractFacts facts = contract::contract_facts(collected, with_capabilities);
-    const contract::Document doc = build(facts);
+    const contract::ContractFacts facts =
+        contract::contract_facts(std::move(collected), with_capabilities);
+    contract::Document doc = build(facts);
     const json::RunFacts run{facts.generated_at, facts.root, facts.live};
     std::string out;
     if (session.options().json) {
-        out = json::dump(json::contract_json(doc, run, strict));
+        out = json::dump(json::contract_json(std::move(doc), run, strict));
     } else {
         auto exe = self_executable_path();
         out = text::contract_document(session.style(), doc,

@@ -2,6 +2,7 @@
 #include "model/contract_facts.hpp"
 
 #include <string_view>
+#include <utility>
 
 namespace rdmi::contract {
 namespace {
@@ -15,24 +16,26 @@ const VersionSource* find_source(const VersionMatch& match, std::string_view nam
 
 }  // namespace
 
-ContractFacts contract_facts(const Facts& facts, bool with_capabilities) {
+ContractFacts contract_facts(Facts facts, bool with_capabilities) {
+    // Moved, not copied: an install can list 100,000 pkg-config modules.
     ContractFacts out;
-    out.generated_at = facts.run.generated_at;
-    out.root = facts.run.root;
+    out.generated_at = std::move(facts.run.generated_at);
+    out.root = std::move(facts.run.root);
     out.live = facts.run.live;
-    if (facts.install) out.install = *facts.install;
+    if (facts.install) out.install = std::move(*facts.install);
     if (facts.system) {
-        out.devices = facts.system->inventory;
-        out.platform = facts.system->platform;
-        out.host = facts.system->host;
+        out.devices = std::move(facts.system->inventory);
+        out.platform = std::move(facts.system->platform);
+        out.host = std::move(facts.system->host);
     }
     if (facts.samples) {
-        out.samples = facts.samples->paths;
-        out.samples_gap = facts.samples->gap;
+        out.samples = std::move(facts.samples->paths);
+        out.samples_gap = std::move(facts.samples->gap);
     }
     if (with_capabilities) {
-        out.capabilities = contract::device_capabilities(facts.run.live, out.install,
-                                                         facts.doca_caps.value_or(DocaCapsFacts{}));
+        static const DocaCapsFacts kNotCollected;
+        out.capabilities = contract::device_capabilities(
+            facts.run.live, out.install, facts.doca_caps ? *facts.doca_caps : kNotCollected);
     }
     return out;
 }

@@ -35,8 +35,8 @@ struct ContractFacts {
 inline constexpr ProbeId kContractProbes[] = {ProbeId::install, ProbeId::system, ProbeId::samples};
 
 /// The contract view of collected facts (install, system and samples must have run; doca-caps
-/// too when `with_capabilities`). Pure.
-ContractFacts contract_facts(const Facts& facts, bool with_capabilities);
+/// too when `with_capabilities`), moved out of them. Pure.
+ContractFacts contract_facts(Facts facts, bool with_capabilities);
 
 /// The DOCA version the contract's `doca_version` fields want, with where it came from.
 struct ResolvedDocaVersion {

@@ -30,10 +30,16 @@ SamplesFacts probe_samples(const ProbeContext& ctx, const InstallFacts& install)
         facts.gap = listing.gap();
         return facts;
     }
+    // One stat per library of a large pkg-config directory is most of this; only a name the
+    // listing holds can be a directory (a link to one is still followed by the stat).
+    std::unordered_set<std::string_view> names;
+    names.reserve(listing->size());
+    for (const auto& entry : *listing) names.insert(entry.name);
     for (const ModuleFacts* module : public_libraries(install)) {
         // DOCA names sample directories after the library's C prefix: samples/doca_rdma.
         std::string dir = module->name;
         std::replace(dir.begin(), dir.end(), '-', '_');
+        if (!names.contains(dir)) continue;
         const std::string path = join_path(root, dir);
         auto info = ctx.fs.stat(path);
         if (info && info->type == FileType::directory) facts.paths.push_back({module->name, path});
