@@ -8,8 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <utility>
 #include <string>
+#include <utility>
 
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
