@@ -11,9 +11,13 @@
 /* Kernel entry points. The _vN suffix is the ABI version: a plugin built against another argument
  * list exports other names, so a mismatch is a missing symbol, never a wrong call. */
 #define RDMI_PROBE_NOOP_KERNEL_SYMBOL "rdmi_probe_noop_kernel_v1"
-#define RDMI_PROBE_WRITE_KERNEL_SYMBOL "rdmi_probe_write_kernel_v2"
+#define RDMI_PROBE_WRITE_KERNEL_SYMBOL "rdmi_probe_write_kernel_v3"
+/* Measures the DPA timer against the host clock: arguments (status pointer, spins); it writes the
+ * timer ticks its spins took to the status word. */
+#define RDMI_PROBE_CLOCK_KERNEL_SYMBOL "rdmi_probe_clock_kernel_v1"
 
-/* Argument positions of rdmi_probe_write_kernel_v2 (v1 lacked the submit flags). */
+/* Argument positions of rdmi_probe_write_kernel_v3 (v1 lacked the submit flags, v2 the tick
+ * budget). */
 enum rdmi_probe_write_arg {
     RDMI_PROBE_ARG_RDMA = 0,          /* doca_dpa_dev_rdma_t of the initiator endpoint */
     RDMI_PROBE_ARG_CONNECTION_ID = 1, /* initiator's connection id (doca_rdma_connection_get_id) */
@@ -29,7 +33,8 @@ enum rdmi_probe_write_arg {
     RDMI_PROBE_ARG_COMPLETION = 11,   /* doca_dpa_dev_completion_t, drained without blocking */
     RDMI_PROBE_ARG_SPIN_LIMIT = 12,   /* bound on the kernel's polling loop */
     RDMI_PROBE_ARG_SUBMIT_FLAGS = 13, /* flags of the post_write (RDMI_PROBE_SUBMIT_FLAGS) */
-    RDMI_PROBE_WRITE_ARG_COUNT = 14
+    RDMI_PROBE_ARG_TICK_BUDGET = 14,  /* DPA timer ticks the wait may take; 0: polls bound it */
+    RDMI_PROBE_WRITE_ARG_COUNT = 15
 };
 
 /* enum doca_dpa_dev_submit_flag (doca_dpa_dev.h): FLUSH = 1 << 0 rings the doorbell (without it
@@ -47,6 +52,7 @@ enum rdmi_probe_write_arg {
 #define RDMI_PROBE_STATUS_OK 1u             /* the signal arrived after the write (RC ordering) */
 #define RDMI_PROBE_STATUS_SIGNAL_TIMEOUT 2u /* the bounded polling loop ran out */
 #define RDMI_PROBE_STATUS_SEND_ERROR 3u     /* a completion of type DOCA_DPA_DEV_COMP_SEND_ERR */
+#define RDMI_PROBE_STATUS_TICK_BUDGET 4u    /* the wait's tick budget (DPA timer) ran out */
 #define RDMI_PROBE_STATUS_CODE(w) ((w)&0xffu)
 #define RDMI_PROBE_STATUS_DRAINED(w) (((w) >> 8) & 0xffffffu)
 #define RDMI_PROBE_STATUS_LAST_TYPE(w) (((w) >> 32) & 0xffu)

@@ -52,6 +52,7 @@ struct DpaPlugin {
     doca_dpa_app* app = nullptr;
     doca_dpa_func_t* noop_kernel = nullptr;
     doca_dpa_func_t* write_kernel = nullptr;
+    doca_dpa_func_t* clock_kernel = nullptr;
 };
 
 /// An opened plugin and its resolved exports.

@@ -70,6 +70,7 @@ constexpr std::array kStepLayers{
     StepLayer{"register-memory", Layer::verbs},
     StepLayer{"signal-event", Layer::dpa},
     StepLayer{"status-word", Layer::dpa},
+    StepLayer{"dpa-clock", Layer::dpa},
     StepLayer{"write", Layer::dpa},
     StepLayer{"verify", Layer::dpa},
 };
@@ -104,8 +105,9 @@ constexpr std::string_view kNoteImport =
     "and imported with doca_mmap_create_from_export on the same device, as dpa_all_to_all does "
     "for a peer's buffer, posted with FLUSH | OPTIMIZE_REPORTS; never run on hardware";
 constexpr std::string_view kNoteRunTime =
-    "unconfirmed: the kernel bounds its own wait by a poll count (2^22), not by time; only the "
-    "host's wait is bounded by doca_dpa_get_kernel_max_run_time";
+    "unconfirmed: the kernel bounds its own wait by a poll count (2^22) and by DPA timer ticks "
+    "(__dpa_thread_time), converted from time with a rate measured against the host clock because "
+    "the rate is not published; the host's wait is bounded by doca_dpa_get_kernel_max_run_time";
 
 bool failed(const LoopbackStep& step) {
     return step.outcome == StepOutcome::fail || step.outcome == StepOutcome::timeout;
@@ -175,6 +177,9 @@ std::vector<std::string> unconfirmed_notes(std::string_view step, bool rdmi_obje
         add(kNoteDpuArm);
     } else if (step == "register-memory") {
         add(kNoteImport);
+    } else if (step == "dpa-clock") {
+        add(kNoteMarshalling);
+        add(kNoteRunTime);
     } else if (step == "signal-event" || step == "write" || step == "verify" ||
                step == "status-word") {
         add(kNoteSignal);
