@@ -284,10 +284,34 @@ def case_garbage_pc_is_one_step(binary, fixtures, tmp, source):
     return problems
 
 
+def case_missing_pc_dir_is_one_step(binary, fixtures, tmp, source):
+    """DOCA's prefix is there but its pc dir is gone (the system .pc files intact): the prefix
+    check said "reinstall DOCA; expected lib/<triplet>/pkgconfig ..." and the headers
+    check it skips "install the DOCA SDK ...": two steps for one cause. The versions, read and
+    agreeing, were skipped as "no version could be read"."""
+    root = tmp / "no-pc-dir"
+    shutil.copytree(fixtures / "roots/complete-3.3", root, symlinks=True)
+    for name in STACK:
+        sys_pc = root / SYS_PC_DIR / f"{name}.pc"
+        text = (root / PC_DIR / f"{name}.pc").read_text()
+        write_pc(sys_pc, text)
+    shutil.rmtree(root / PC_DIR)
+    doc = json_of(run(binary, ["--json", "--root", str(root)]), "no-pc-dir")
+    problems = plan_problems("no-pc-dir", doc)
+    step = next((s for s in doc["fix_plan"] if "doca-prefix" in s["resolves"]), None)
+    if step is None or "rdmi-headers" not in step["resolves"]:
+        problems.append(f"no-pc-dir: plan {[(s['action'], s['resolves']) for s in doc['fix_plan']]}")
+    statuses = {c["id"]: c["status"] for c in doc["checks"]}
+    if statuses.get("rdmi-stack-versions") != "pass":
+        problems.append(f"no-pc-dir: rdmi-stack-versions is {statuses.get('rdmi-stack-versions')}")
+    return problems
+
+
 CASES = [case_export_is_quoted_and_text_block_escaped,
          case_recommended_device_names_the_active_port,
          case_user_paths_resolve_like_the_shell,
-         case_garbage_pc_is_one_step]
+         case_garbage_pc_is_one_step,
+         case_missing_pc_dir_is_one_step]
 
 
 def main():
