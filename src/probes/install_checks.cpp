@@ -2,20 +2,12 @@
 #include <algorithm>
 
 #include "core/shell_word.hpp"
+#include "core/text.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/version_consistency.hpp"
 
 namespace rdmi::install {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += sep;
-        out += item;
-    }
-    return out;
-}
 
 Check make(FindingId id, Status status, std::string message, std::string remediation,
            std::vector<Provenance> sources) {

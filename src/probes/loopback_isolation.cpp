@@ -5,6 +5,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/text.hpp"
 #include "os/isolated_call.hpp"
 #include "probes/loopback_run.hpp"
 #include "probes/loopback_trace.hpp"
@@ -15,12 +16,6 @@ namespace {
 
 /// Time the child gets beyond the deadline to report before it is killed.
 constexpr std::chrono::milliseconds kChildMargin{750};
-
-std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
 
 }  // namespace
 

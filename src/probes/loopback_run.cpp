@@ -1,5 +1,6 @@
-// The loopback orchestration (doca-facts E.4, F.1, F.2, F.5): every DOCA object is registered for
-// teardown the moment it exists, and torn down in reverse order of creation on every path.
+// The loopback orchestration (docs/reference/dpa-lifecycle.md#loopback-sequence): every DOCA
+// object is registered for teardown the moment it exists, and torn down in reverse order of
+// creation on every path (docs/reference/dpa-lifecycle.md#teardown).
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -433,7 +434,8 @@ class Run {
         };
         try {
             // Both completions exist before the object, so reverse teardown releases the object
-            // first (doca-facts F.1 teardown: stop, destroy the context, then its completion).
+            // first (docs/reference/dpa-lifecycle.md#rdma-endpoints: stop, destroy the context,
+            // then its completion).
             doca_dpa_completion* before = make_completion(local, kMinCompletionQueueSize, nullptr);
             doca_dpa_completion* after = make_completion(local, kMinCompletionQueueSize, nullptr);
             if (rdmi) {
