@@ -21,7 +21,7 @@ class logger;
 
 namespace rdmi::cli {
 
-/// The global options of design.md, as parsed.
+/// The global options (README.md "Options"), as parsed.
 struct GlobalOptions {
     bool json = false;
     std::string output;

@@ -1,4 +1,5 @@
-// The two "four-way matches" (rdmi-domain.md): the RDMI stack's and the contract's.
+// The two "four-way matches" (docs/reference/install-layout.md#four-way-matches): the RDMI
+// stack's and the contract's.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>

@@ -29,10 +29,13 @@ Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
         loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
     loaded.plugin.write_kernel =
         loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
+    loaded.plugin.clock_kernel =
+        loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_CLOCK_KERNEL_SYMBOL);
     std::vector<std::string> missing;
     if (app_slot == nullptr) missing.emplace_back(RDMI_PROBE_DPA_APP_SYMBOL);
     if (loaded.plugin.noop_kernel == nullptr) missing.emplace_back(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
     if (loaded.plugin.write_kernel == nullptr) missing.emplace_back(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
+    if (loaded.plugin.clock_kernel == nullptr) missing.emplace_back(RDMI_PROBE_CLOCK_KERNEL_SYMBOL);
     if (!missing.empty()) {
         return make_gap(GapReason::not_found, path + " does not export " + join(missing) +
                                                   " (a plugin of another rdmi-probe version?)");

@@ -22,7 +22,8 @@ constexpr Library kLibraries[] = {{"libdoca_common", true},
                                   {"libdoca_verbs", false},
                                   {"libdoca_rdmi", false}};
 
-/// lib<x>.so, then the runtime sonames (.so.3, .so.2), then any lib<x>.so.* (doca-facts A.5).
+/// lib<x>.so, then the runtime sonames (.so.3, .so.2), then any lib<x>.so.*
+/// (docs/reference/install-layout.md#library-names).
 std::optional<std::string> find_library(const Fs& fs, const std::vector<std::string>& dirs,
                                         const std::string& stem) {
     for (const auto& dir : dirs) {

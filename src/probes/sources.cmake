@@ -12,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_lookup.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_clock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_journal.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_probe.cpp

@@ -1,6 +1,6 @@
-// Loader prediction and runtime resolution for the symbols probe (design.md "Trusted libraries
-// only"; rdmi-domain "EXPERIMENTAL symbols": dlvsym(EXPERIMENTAL) is the authoritative runtime
-// signal).
+// Loader prediction and runtime resolution for the symbols probe (README.md "Safety": trusted
+// libraries only; docs/reference/symbol-stability.md#version-nodes: dlvsym(EXPERIMENTAL) is the
+// authoritative runtime signal).
 #include <elf.h>
 #include <spdlog/spdlog.h>
 
