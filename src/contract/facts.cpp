@@ -25,10 +25,16 @@ void find_samples(const ProbeContext& ctx, ContractFacts& facts) {
         facts.samples_gap = listing.gap();
         return;
     }
+    // One stat per library of a large pkg-config directory is most of this; only a name the
+    // listing holds can be a directory (a link to one is still followed by the stat).
+    std::unordered_set<std::string_view> names;
+    names.reserve(listing->size());
+    for (const auto& entry : *listing) names.insert(entry.name);
     for (const ModuleFacts* module : public_libraries(facts.install)) {
         // DOCA names sample directories after the library's C prefix: samples/doca_rdma.
         std::string dir = module->name;
         std::replace(dir.begin(), dir.end(), '-', '_');
+        if (!names.contains(dir)) continue;
         const std::string path = join_path(root, dir);
         auto info = ctx.fs.stat(path);
         if (info && info->type == FileType::directory)
