@@ -33,6 +33,7 @@ struct CheckOptions {
     bool require_dpa = false;
     bool require_port_active = false;
     bool require_consistent = false;
+    bool fail_on_warn = false;
     std::string format = "text";
     bool strict_contract = false;
     bool list_checks = false;
@@ -95,6 +96,9 @@ class CheckCommand final : public Command {
         sub.add_flag("--require-consistent", opts_.require_consistent,
                      "both four-way version matches hold (RDMI stack; DOCA version sources): "
                      "passes exactly when env says version.consistent true");
+        sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
+                     "a warning (costs performance or robustness, does not stop RDMI) fails the "
+                     "gate: exit 1 and result fail");
         sub.add_option("--format", opts_.format, "text, json, junit or github")
             ->check(CLI::IsMember({"text", "json", "junit", "github"}));
         sub.add_flag("--strict-contract", opts_.strict_contract,
@@ -146,7 +150,8 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
-        gate.result = overall_status(gate.checks);
+        gate.fail_on_warn = opts_.fail_on_warn;
+        gate.result = check::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
         run.root = session.fs().root();
         run.live = session.fs().is_live();

@@ -30,6 +30,22 @@ TEST_CASE("changed, added and removed fields with JSON pointers") {
     CHECK(changes[2].b->is_null());
 }
 
+TEST_CASE("a document from before the warn status counts no warnings: absent equals 0") {
+    Json old_doc = Json::parse(R"({"result": "pass", "summary": {"pass": 1, "info": 0}})");
+    Json zero = Json::parse(R"({"result": "pass", "summary": {"pass": 1, "info": 0, "warn": 0}})");
+    CHECK(compare(old_doc, zero, {}).empty());
+    CHECK(compare(zero, old_doc, {}).empty());
+    Json warned =
+        Json::parse(R"({"result": "warn", "summary": {"pass": 1, "info": 0, "warn": 1}})");
+    auto changes = compare(old_doc, warned, {});
+    REQUIRE(changes.size() == 2);
+    CHECK(changes[0].pointer == "/result");
+    CHECK(changes[1].pointer == "/summary/warn");
+    CHECK(changes[1].kind == ChangeKind::added);
+    // Only the summary's count: a "warn": 0 elsewhere is an ordinary field.
+    CHECK(compare(Json::parse("{}"), Json::parse(R"({"warn": 0})"), {}).size() == 1);
+}
+
 TEST_CASE("arrays: identity keys, composite keys, scalar sets, positions") {
     Json a = Json::parse(R"({"libraries": [{"pkg_config_name": "doca-a", "installed": true},
                                            {"pkg_config_name": "doca-b", "installed": true}]})");
