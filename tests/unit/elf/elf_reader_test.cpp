@@ -264,6 +264,16 @@ TEST_CASE("parse_archive keeps a non-ELF member as a gap and rejects thin and tr
         REQUIRE_FALSE(truncated.ok());
         CHECK(truncated.gap().reason == GapReason::malformed);
     }
+    // A size field is decimal digits, space-padded: anything else is refused, not read as far
+    // as the digits go ("5x" is not 5).
+    for (const char* field : {"5x        ", "5\t        ", "0005z     "}) {
+        CAPTURE(std::string(field));
+        std::string bad = archive;
+        bad.replace(8 + 48, 10, field);
+        auto refused = parse_archive(bad);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.gap().message == "archive member header at byte 8: bad size field");
+    }
     CHECK(parse_archive("!<arch>\n").ok());  // an empty archive is valid
     CHECK(parse_archive("!<arch>\n")->empty());
     auto thin = parse_archive("!<thin>\n");
