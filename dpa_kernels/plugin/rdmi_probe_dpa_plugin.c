@@ -3,4 +3,4 @@
  * the build so that a changed contract fails to compile here, not at run time on a BlueField. */
 #include "rdmi_probe_dpa_abi.h"
 
-_Static_assert(RDMI_PROBE_WRITE_ARG_COUNT == 14, "update rdmi_probe_write_kernel_v2 and the host");
+_Static_assert(RDMI_PROBE_WRITE_ARG_COUNT == 15, "update rdmi_probe_write_kernel_v3 and the host");

@@ -38,8 +38,8 @@ std::vector<CapSymbol> cap_symbols(const std::vector<std::string>& names);
 /// Empty when the object is not loaded or has no symbol table.
 std::vector<std::string> exported_function_names(const std::string& path);
 
-/// The doca_rdma_cap_get_* getters with one uint32_t out-parameter (doca-facts D.3), as
-/// (symbol, value name) pairs.
+/// The doca_rdma_cap_get_* getters with one uint32_t out-parameter, as (symbol, value name)
+/// pairs (docs/reference/device-queries.md#rdma-capabilities).
 struct U32Getter {
     const char* symbol;
     const char* name;
@@ -50,7 +50,8 @@ const std::vector<U32Getter>& rdma_u32_getters();
 
 namespace fn {
 using u32_getter = doca_error_t (*)(const doca_devinfo* devinfo, std::uint32_t* value);
-/// doca_verbs_context_create(devinfo, flags, &ctx) (D.4).
+/// doca_verbs_context_create(devinfo, flags, &ctx)
+/// (docs/reference/device-queries.md#verbs-device-attributes).
 using verbs_context_create = doca_error_t (*)(doca_devinfo* devinfo, std::uint32_t flags,
                                               doca_verbs_context** context);
 using verbs_context_destroy = doca_error_t (*)(doca_verbs_context* context);
@@ -67,7 +68,7 @@ using verbs_attr_predicate = doca_error_t (*)(const doca_verbs_device_attr* attr
 /// The width of a doca_verbs_device_attr_get_* getter's return value.
 enum class AttrWidth { u32, u16, u8, atomic_cap };
 
-/// One value getter of D.4: symbol, the attribute name we report, and its return type.
+/// One value getter of DOCA Verbs: symbol, the attribute name we report, and its return type.
 struct VerbsAttrGetter {
     const char* symbol;
     const char* name;
@@ -76,7 +77,7 @@ struct VerbsAttrGetter {
 /// max_qp, max_qp_wr, max_sge, max_cq, max_cqe, max_mr, max_pd, max_ah, max_srq, max_srq_wr,
 /// max_srq_sge, max_pkeys, max_qp_rd_atom, max_qp_init_rd_atom, atomic_cap.
 const std::vector<VerbsAttrGetter>& verbs_attr_getters();
-/// The one-argument doca_verbs_device_attr_get_is_*_supported predicates of D.4, as
+/// The one-argument doca_verbs_device_attr_get_is_*_supported predicates of DOCA Verbs, as
 /// (symbol, flag) pairs ("is_dpa_external_datapath_supported" -> "dpa_external_datapath").
 const std::vector<std::pair<const char*, const char*>>& verbs_attr_predicates();
 

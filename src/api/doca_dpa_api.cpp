@@ -1,5 +1,6 @@
 // Filling the DOCA DPA function table by dlsym across every loaded DOCA library: which library
-// exports doca_sync_event_* or doca_umem_* is inferred, not documented (doca-facts A.5).
+// exports doca_sync_event_* or doca_umem_* is inferred, not documented
+// (docs/reference/install-layout.md#library-names).
 #include "api/doca_dpa_api.hpp"
 
 namespace rdmi::doca {

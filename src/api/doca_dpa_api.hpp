@@ -1,5 +1,5 @@
-// The DOCA functions the DPA loopback orchestration calls (doca-facts D.1, E, F), as a table of
-// typed function pointers filled by dlsym from the loaded DOCA libraries.
+// The DOCA functions the DPA loopback orchestration calls (docs/reference/dpa-lifecycle.md), as a
+// table of typed function pointers filled by dlsym from the loaded DOCA libraries.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +21,8 @@ using doca_dpa_func_t = void();
 
 namespace rdmi::doca {
 
-/// DPA-side handle types (doca-facts E.1); doca_dpa_dev_mmap_t alone is 32-bit.
+/// DPA-side handle types (docs/reference/dpa-lifecycle.md#handle-types); doca_dpa_dev_mmap_t
+/// alone is 32-bit.
 using dpa_dev_t = std::uint64_t;
 using dpa_dev_uintptr_t = std::uint64_t;
 using dpa_dev_completion_t = std::uint64_t;
@@ -142,8 +143,9 @@ using sync_event_cap_is_export_to_remote_net_supported = fn::devinfo_predicate;
 using sync_event_cap_remote_net_is_create_from_export_supported = fn::devinfo_predicate;
 using sync_event_cap_remote_net_is_export_to_dpa_supported = fn::devinfo_predicate;
 
-// RDMI and DOCA Verbs, for the lifecycle self-test only. Parameter types are UNCONFIRMED
-// (doca-facts G.1: NVIDIA skills documents only); doca_rdmi_poster_as_ctx may not exist.
+// RDMI and DOCA Verbs, for the lifecycle self-test only. Parameter types are not confirmed
+// (docs/reference/symbol-stability.md#rdmi-names: NVIDIA's agent guidance only);
+// doca_rdmi_poster_as_ctx may not exist.
 using verbs_context_create = doca_error_t (*)(doca_devinfo* devinfo, std::uint32_t flags,
                                               doca_verbs_context** ctx);
 using verbs_context_destroy = doca_error_t (*)(doca_verbs_context* ctx);

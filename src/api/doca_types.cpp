@@ -1,5 +1,5 @@
-// Fallback names and descriptions of doca_error_t values (doca-facts C), used when the loaded
-// library cannot name its own errors.
+// Fallback names and descriptions of doca_error_t values (docs/reference/error-codes.md), used
+// when the loaded library cannot name its own errors.
 #include "api/doca_types.hpp"
 
 #include <array>

@@ -1,6 +1,8 @@
-// Hand-written minimal DOCA declarations (doca-facts C, D.1, E): opaque types, the error enum,
-// and the prototypes of the core functions every DOCA adapter needs. No DOCA SDK is needed to
-// build rdmi-probe; these are checked against DOCA's published headers, not included from them.
+// Hand-written minimal DOCA declarations (docs/reference/error-codes.md,
+// docs/reference/device-queries.md, docs/reference/dpa-lifecycle.md): opaque types, the error
+// enum, and the prototypes of the core functions every DOCA adapter needs. No DOCA SDK is needed
+// to build rdmi-probe; these are checked against DOCA's published headers, not included from
+// them.
 #pragma once
 
 #include <cstdint>

@@ -25,24 +25,4 @@ std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
     return checks;
 }
 
-Status gate_result(const std::vector<Check>& checks) {
-    bool skipped = false;
-    for (const auto& check : checks) {
-        if (check.status == Status::fail) return Status::fail;
-        if (check.status == Status::skip) skipped = true;
-    }
-    return skipped ? Status::skip : Status::pass;
-}
-
-int gate_exit_code(Status result) {
-    switch (result) {
-        case Status::fail:
-            return 1;
-        case Status::skip:
-            return 3;
-        default:
-            return 0;
-    }
-}
-
 }  // namespace rdmi::check

@@ -43,10 +43,4 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
 /// Every check, in the policy's order. Pure.
 std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts);
 
-/// The contract's verdict: fail if any failed, else skip if any skipped, else pass.
-Status gate_result(const std::vector<Check>& checks);
-
-/// 0, 1 or 3 for pass, fail or skip.
-int gate_exit_code(Status result);
-
 }  // namespace rdmi::check

@@ -3,15 +3,10 @@
 #include <string>
 
 #include "check/evaluate.hpp"
+#include "core/text.hpp"
 
 namespace rdmi::check {
 namespace {
-
-std::string join(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
-}
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "check/evaluate.hpp"
+#include "core/text.hpp"
 #include "pkgconfig/version.hpp"
 #include "probes/version_consistency.hpp"
 
@@ -15,12 +16,6 @@ bool is_pc(const VersionSource& src) {
 
 std::string raw_of(const VersionSource& src) {
     return src.raw.value.value_or(src.version ? src.version->to_string() : "?");
-}
-
-std::string join(const std::vector<std::string>& names) {
-    std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-    return out;
 }
 
 constexpr const char* kInstallFix =

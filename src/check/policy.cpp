@@ -7,9 +7,13 @@
 #include <utility>
 
 #include "core/json_strict.hpp"
+#include "core/text.hpp"
 
 namespace rdmi::check {
 namespace {
+
+// What a policy string is trimmed of: spaces and tabs, never a line break.
+constexpr std::string_view kBlanks = " \t";
 
 using Json = nlohmann::json;
 
@@ -20,19 +24,8 @@ bool is_module_char(char c) {
            c == '_' || c == '.' || c == '+';
 }
 
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-    return text;
-}
-
 Gap malformed(std::string message) {
     return Gap{GapReason::malformed, std::move(message)};
-}
-
-// A pointer token escaped as RFC 6901 says.
-std::string pointer(std::string_view parent, std::string_view key) {
-    return std::string(parent) + "/" + json_pointer_token(key);
 }
 
 std::string type_name(const Json& value) {
@@ -100,7 +93,7 @@ class Reader {
 
 // Applies one top-level member; a Gap names its pointer.
 Result<bool> apply(const Reader& r, const std::string& key, const Json& value, Policy& p) {
-    const std::string where = pointer("", key);
+    const std::string where = json_pointer_append("", key);
     auto set_version = [&](std::optional<std::string>& slot) -> Result<bool> {
         auto v = r.version(value, where);
         if (!v) return v.gap();
@@ -185,7 +178,7 @@ bool Policy::empty() const {
 }
 
 Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
-    const std::string_view whole = trim(text);
+    const std::string_view whole = trim(text, kBlanks);
     std::size_t end = 0;
     while (end < whole.size() && is_module_char(whole[end])) ++end;
     ModuleRequirement req;
@@ -194,12 +187,12 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
         return malformed("\"" + std::string(text) +
                          "\": expected a module name (NAME[OP VERSION])");
     }
-    std::string_view rest = trim(whole.substr(end));
+    std::string_view rest = trim(whole.substr(end), kBlanks);
     if (rest.empty()) return req;
     for (auto op : kOperators) {
         if (!rest.starts_with(op)) continue;
         req.op = std::string(op);
-        req.version = std::string(trim(rest.substr(op.size())));
+        req.version = std::string(trim(rest.substr(op.size()), kBlanks));
         break;
     }
     if (req.op.empty()) {
@@ -221,7 +214,7 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
 
 Result<DocaVersion> parse_gate_version(std::string_view text) {
     const std::string spelled(text);
-    if (!text.empty() && text == trim(text)) {
+    if (!text.empty() && text == trim(text, kBlanks)) {
         if (auto v = parse_doca_version(spelled)) return *v;
         if (auto v = parse_doca_version(spelled + ".0")) return *v;
     }

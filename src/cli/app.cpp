@@ -167,7 +167,7 @@ bool named(const std::vector<std::string>& args, std::string_view command) {
     return std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), command) != args.end();
 }
 
-int run_unguarded(int argc, char** argv) {
+int run_unguarded(int argc, char** argv, bool json) {
     std::string program;
     const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
     // The floor of every run, answered before any parser is built; the same text CLI11 prints.
@@ -200,7 +200,6 @@ int run_unguarded(int argc, char** argv) {
         }
         subs.emplace_back(sub, command.get());
     }
-    const bool json = wants_json(count, args);
     try {
         app.parse(count, args);
     } catch (const CLI::CallForHelp& e) {
@@ -262,7 +261,10 @@ int guarded(const std::function<int()>& body, bool json) {
 }
 
 int run(int argc, char** argv) {
-    return guarded([&] { return run_unguarded(argc, argv); }, wants_json(argc, argv));
+    // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
+    // a helper name adds no "--json" of its own.
+    const bool json = wants_json(argc, argv);
+    return guarded([&] { return run_unguarded(argc, argv, json); }, json);
 }
 
 }  // namespace rdmi::cli

@@ -9,7 +9,6 @@
 #include "check/evaluate.hpp"
 #include "check/policy.hpp"
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "probes/symbols.hpp"
 #include "report/check_formats.hpp"
@@ -151,7 +150,7 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
-        gate.result = check::gate_result(gate.checks);
+        gate.result = overall_status(gate.checks);
         json::RunFacts run;
         run.root = session.fs().root();
         run.live = session.fs().is_live();
@@ -167,11 +166,8 @@ class CheckCommand final : public Command {
             document = check::gate_text(gate, session.style());
         }
         const bool human = !json_ && opts_.format == "text";
-        if (auto written = human ? session.emit_text(document) : session.emit(document); !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        return check::gate_exit_code(gate.result);
+        return session.finish(document, human ? Session::Reader::human : Session::Reader::machine,
+                              exit_code_for(gate.result));
     }
 
   private:
@@ -191,11 +187,8 @@ class CheckCommand final : public Command {
             document = only != nullptr ? findings::finding_text(session.style(), *only)
                                        : findings::catalog_text(session.style());
         }
-        if (auto written = json_ ? session.emit(document) : session.emit_text(document); !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        return kExitOk;
+        return session.finish(document, json_ ? Session::Reader::machine : Session::Reader::human,
+                              kExitOk);
     }
 
     // Messages name the file as the user spelled it.
@@ -277,13 +270,9 @@ class CheckCommand final : public Command {
         return check::evaluate(policy, facts);
     }
 
+    // --format json counts as --json for the error document.
     int fail_input(const Session& session, const std::string& message) const {
-        session.log().error("{}", message);
-        if (json_) {
-            if (auto written = session.emit(error_document(message, kExitUsage)); !written)
-                session.log().error("{}", written.gap().message);
-        }
-        return kExitUsage;
+        return session.fail(message, json_);
     }
 
     CheckOptions opts_;

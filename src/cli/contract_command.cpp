@@ -26,12 +26,7 @@ int run_contract_command(
         out = text::contract_document(session.style(), doc,
                                       exe ? *exe : "unknown: " + exe.gap().message, run);
     }
-    if (auto written = session.options().json ? session.emit(out) : session.emit_text(out);
-        !written) {
-        session.log().error("{}", written.gap().message);
-        return kExitUsage;
-    }
-    return kExitOk;
+    return session.finish(out, kExitOk);
 }
 
 }  // namespace rdmi::cli

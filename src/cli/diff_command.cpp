@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "contract/json_input.hpp"
 #include "contract/kinds.hpp"
@@ -46,15 +45,15 @@ class DiffCommand final : public Command {
     int run(const Session& session) override {
         // Saved documents live on this machine, not under --root.
         auto fs = RootedFs::open("/");
-        if (!fs) return fail(session, fs.gap().message);
+        if (!fs) return session.fail(fs.gap().message);
         auto a = load(*fs, "A", a_);
-        if (!a) return fail(session, a.gap().message);
+        if (!a) return session.fail(a.gap().message);
         auto b = load(*fs, "B", b_);
-        if (!b) return fail(session, b.gap().message);
+        if (!b) return session.fail(b.gap().message);
         if (a->kind != b->kind) {
-            return fail(session, "A is a " + std::string(a->kind->name) + " document, B is a " +
-                                     std::string(b->kind->name) +
-                                     " document: only documents of one kind can be compared");
+            return session.fail("A is a " + std::string(a->kind->name) + " document, B is a " +
+                                std::string(b->kind->name) +
+                                " document: only documents of one kind can be compared");
         }
         const diff::Options options{all_};
         diff::Outcome outcome{std::string(a->kind->name),
@@ -69,13 +68,7 @@ class DiffCommand final : public Command {
             outcome.symbols = diff::symbols_view(a->document, b->document);
         const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
                                                        : diff::to_text(session.style(), outcome);
-        if (auto written = session.options().json ? session.emit(out) : session.emit_text(out);
-            !written) {
-            // emit() has reported it (stderr, and the error document with --json).
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        return outcome.changes.empty() ? kExitOk : kExitFailed;
+        return session.finish(out, outcome.changes.empty() ? kExitOk : kExitFailed);
     }
 
   private:
@@ -95,12 +88,6 @@ class DiffCommand final : public Command {
                        std::string(label) + ": " + path + ": " + kind.gap().message};
         }
         return Input{path, std::move(document).value(), *kind};
-    }
-
-    static int fail(const Session& session, const std::string& message) {
-        session.log().error("{}", message);
-        if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
-        return kExitUsage;
     }
 
     std::string a_;

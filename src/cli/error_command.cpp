@@ -9,7 +9,6 @@
 
 #include "api/doca_error_catalog.hpp"
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "report/doca_error_output.hpp"
 
@@ -53,11 +52,7 @@ class ErrorCommand final : public Command {
     }
     int run(const Session& session) override {
         const bool json = session.options().json;
-        auto usage = [&](const std::string& message) {
-            session.log().error("{}", message);
-            if (json) (void)session.emit(error_document(message, kExitUsage));
-            return kExitUsage;
-        };
+        auto usage = [&](const std::string& message) { return session.fail(message); };
         if (!call_.empty() && !is_identifier(call_))
             return usage("--call " + shown(call_) + ": not a C function name");
         const auto entry = doca::find_error(query_);
@@ -73,11 +68,8 @@ class ErrorCommand final : public Command {
             q.cause = doca::find_call_cause(call_, entry->number);
         }
         const std::string out = json ? report::doca_error_json(q) : report::doca_error_text(q);
-        if (auto written = session.emit(out); !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        return kExitOk;
+        // Not emit_text(): the text quotes the query through shown(), escaped already.
+        return session.finish(out, Session::Reader::machine, kExitOk);
     }
 
   private:

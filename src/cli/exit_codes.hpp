@@ -1,6 +1,8 @@
 // The documented exit codes. They never change meaning.
 #pragma once
 
+#include "core/check.hpp"
+
 namespace rdmi::cli {
 
 /// Everything checked passed, or a read-only subcommand produced its document.
@@ -12,6 +14,27 @@ inline constexpr int kExitFailed = 1;
 inline constexpr int kExitUsage = 2;
 /// Nothing failed, but something could not be checked (skip).
 inline constexpr int kExitSkipped = 3;
+
+/// How a verdict becomes an exit code where a subcommand's documented rule differs.
+struct ExitRule {
+    /// symbols: exit 1 only when the document's result is fail; a skip is said in the document.
+    bool skip_exits_ok = false;
+};
+
+/// The exit code that says what a document's `result` says: fail 1, skip 3 (0 under
+/// skip_exits_ok), pass and info 0. Every subcommand with a verdict exits through this.
+constexpr int exit_code_for(Status result, ExitRule rule = {}) {
+    switch (result) {
+        case Status::fail:
+            return kExitFailed;
+        case Status::skip:
+            return rule.skip_exits_ok ? kExitOk : kExitSkipped;
+        case Status::pass:
+        case Status::info:
+            return kExitOk;
+    }
+    return kExitUsage;
+}
 
 /// The help text's exit-code section.
 inline constexpr const char* kExitCodeHelp =

@@ -8,7 +8,6 @@
 #include <system_error>
 
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "os/append_file.hpp"
 #include "probes/loopback.hpp"
@@ -68,10 +67,7 @@ class LoopbackCommand final : public Command {
             // Created and emptied here, so that a bad path is a usage error before anything
             // runs; the DOCA child appends to it.
             if (auto trace = AppendFile::open(options.trace_path, true); !trace) {
-                const std::string message = "loopback: --trace: " + trace.gap().message;
-                session.log().error("{}", message);
-                if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
-                return kExitUsage;
+                return session.fail("loopback: --trace: " + trace.gap().message);
             }
         }
         const LoopbackVerdict verdict = probe_loopback(session.probe_context(), options);
@@ -79,20 +75,7 @@ class LoopbackCommand final : public Command {
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);
-        if (auto written =
-                session.options().json ? session.emit(document) : session.emit_text(document);
-            !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        switch (verdict.result) {
-            case Status::pass:
-                return kExitOk;
-            case Status::fail:
-                return kExitFailed;
-            default:
-                return kExitSkipped;
-        }
+        return session.finish(document, exit_code_for(verdict.result));
     }
 
   private:

@@ -29,20 +29,7 @@ class ReportCommand final : public Command {
         report.run = session.run_info(start);
         const std::string document = session.options().json ? json::dump(json::report(report))
                                                             : text::report(session.style(), report);
-        if (auto written =
-                session.options().json ? session.emit(document) : session.emit_text(document);
-            !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        switch (overall_status(report.checks)) {
-            case Status::fail:
-                return kExitFailed;
-            case Status::skip:
-                return kExitSkipped;
-            default:
-                return kExitOk;
-        }
+        return session.finish(document, exit_code_for(overall_status(report.checks)));
     }
 };
 

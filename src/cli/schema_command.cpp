@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "report/json_common.hpp"
@@ -29,17 +28,11 @@ class SchemaCommand final : public Command {
             out = std::string(schema->text);
             if (!out.empty() && out.back() != '\n') out += '\n';
         } else {
-            const std::string message =
-                "no schema called \"" + name_ + "\" (rdmi-probe schema lists them)";
-            session.log().error("{}", message);
-            if (session.options().json) (void)session.emit(error_document(message, kExitUsage));
-            return kExitUsage;
+            return session.fail("no schema called \"" + name_ +
+                                "\" (rdmi-probe schema lists them)");
         }
-        if (auto written = session.emit(out); !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        return kExitOk;
+        // A schema and the listing are data, written as they are.
+        return session.finish(out, Session::Reader::machine, kExitOk);
     }
 
   private:

@@ -66,15 +66,10 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
 }  // namespace
 
 Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log)
-    : options_(std::move(options)),
-      fs_(std::move(fs)),
-      log_(std::move(log)),
-      deadline_(std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0))) {
-    watchdog_ = std::make_unique<Watchdog>(
-        std::chrono::steady_clock::now() +
-            std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)) +
-            kWatchdogGrace,
-        options_.timeout_s, options_.json);
+    : options_(std::move(options)), fs_(std::move(fs)), log_(std::move(log)), deadline_(timeout()) {
+    watchdog_ =
+        std::make_unique<Watchdog>(std::chrono::steady_clock::now() + timeout() + kWatchdogGrace,
+                                   options_.timeout_s, options_.json);
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
@@ -112,7 +107,7 @@ ProbeContext Session::probe_context() const {
                      env_,
                      *log_,
                      deadline_,
-                     std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0)),
+                     timeout(),
                      std::nullopt,
                      options_.allow_untrusted_libs,
                      progress_ ? *progress_ : Progress::none()};
@@ -162,6 +157,35 @@ Result<bool> Session::emit(const std::string& document) const {
 
 Result<bool> Session::emit_text(const std::string& document) const {
     return emit(text::terminal_safe(document, text::Keep::layout));
+}
+
+int Session::finish(const std::string& document, Reader reader, int exit_code) const {
+    auto written = reader == Reader::human ? emit_text(document) : emit(document);
+    if (written) return exit_code;
+    // emit() has already put the error document on stdout in --json mode.
+    log_->error("{}", written.gap().message);
+    return kExitUsage;
+}
+
+int Session::finish(const std::string& document, int exit_code) const {
+    return finish(document, options_.json ? Reader::machine : Reader::human, exit_code);
+}
+
+int Session::fail(const std::string& message, bool json) const {
+    log_->error("{}", message);
+    if (json) {
+        if (auto written = emit(error_document(message, kExitUsage)); !written)
+            log_->error("{}", written.gap().message);
+    }
+    return kExitUsage;
+}
+
+int Session::fail(const std::string& message) const {
+    return fail(message, options_.json);
+}
+
+std::chrono::milliseconds Session::timeout() const {
+    return std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0));
 }
 
 std::string generation_time(const Env& env) {

@@ -1,6 +1,7 @@
 // Session: the parsed global options and the seams built from them, shared by every subcommand.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -20,7 +21,7 @@ class logger;
 
 namespace rdmi::cli {
 
-/// The global options of design.md, as parsed.
+/// The global options (README.md "Options"), as parsed.
 struct GlobalOptions {
     bool json = false;
     std::string output;
@@ -61,6 +62,25 @@ class Session {
     /// so no probed byte reaches the terminal as a control. JSON, JUnit and GitHub annotations
     /// go through emit(): their writers escape for their own syntax.
     [[nodiscard]] Result<bool> emit_text(const std::string& document) const;
+
+    /// Who reads a document: a human one goes through emit_text(), a machine one (JSON, JUnit,
+    /// GitHub annotations) through emit().
+    enum class Reader { human, machine };
+
+    /// The one "emit or fail" ending of a subcommand: writes `document` and returns
+    /// `exit_code`, or, when it cannot be written, logs why and returns kExitUsage.
+    [[nodiscard]] int finish(const std::string& document, Reader reader, int exit_code) const;
+    /// finish() with the reader --json implies.
+    [[nodiscard]] int finish(const std::string& document, int exit_code) const;
+
+    /// The one ending on bad input: logs `message` and, when `json`, writes the error document
+    /// (a failure to write it is logged too); returns kExitUsage.
+    [[nodiscard]] int fail(const std::string& message, bool json) const;
+    /// fail() in --json mode when --json was given.
+    [[nodiscard]] int fail(const std::string& message) const;
+
+    /// --timeout as a duration: the bound on the run and on each external call.
+    [[nodiscard]] std::chrono::milliseconds timeout() const;
 
   private:
     Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log);

@@ -10,7 +10,6 @@
 #include <filesystem>
 
 #include "cli/command.hpp"
-#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "probes/report.hpp"
 #include "probes/symbols.hpp"
@@ -81,15 +80,6 @@ Result<std::vector<std::string>> allow_list(const std::vector<std::string>& valu
     return names;
 }
 
-int fail_input(const Session& session, const std::string& message) {
-    session.log().error("{}", message);
-    if (session.options().json) {
-        if (auto written = session.emit(error_document(message, kExitUsage)); !written)
-            session.log().error("{}", written.gap().message);
-    }
-    return kExitUsage;
-}
-
 class SymbolsCommand final : public Command {
   public:
     [[nodiscard]] std::string_view name() const override { return "symbols"; }
@@ -130,26 +120,21 @@ class SymbolsCommand final : public Command {
         request.headers_dir = absolute(opts_.headers);
         request.application = absolute(opts_.check);
         auto user_fs = RootedFs::open("/");
-        if (!user_fs) return fail_input(session, user_fs.gap().message);
+        if (!user_fs) return session.fail(user_fs.gap().message);
         request.user_fs = &*user_fs;
         auto accepted = allow_list(opts_.allow);
-        if (!accepted) return fail_input(session, accepted.gap().message);
+        if (!accepted) return session.fail(accepted.gap().message);
         request.accepted_experimental = std::move(accepted).value();
 
         auto facts = probe_symbols(session.probe_context(), request);
-        if (!facts) return fail_input(session, facts.gap().message);
+        if (!facts) return session.fail(facts.gap().message);
         const RunInfo run = session.run_info(start);
         const std::string document = session.options().json
                                          ? json::symbols_document(*facts, run)
                                          : text::symbols(session.style(), *facts);
-        if (auto written =
-                session.options().json ? session.emit(document) : session.emit_text(document);
-            !written) {
-            session.log().error("{}", written.gap().message);
-            return kExitUsage;
-        }
-        // The exit code says what the document's "result" says.
-        return overall_status(facts->checks) == Status::fail ? kExitFailed : kExitOk;
+        // The exit code says whether the document's "result" is fail (README: symbols).
+        return session.finish(document, exit_code_for(overall_status(facts->checks),
+                                                      ExitRule{.skip_exits_ok = true}));
     }
 
   private:

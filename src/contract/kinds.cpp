@@ -1,4 +1,5 @@
-// The table of known documents. Field lists are typed from the structured-tools contract.
+// The table of known documents. Field lists are typed from the structured-tools contract
+// (docs/reference/structured-tools-contract.md).
 #include "contract/kinds.hpp"
 
 #include <algorithm>

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "contract/json_input.hpp"
+#include "core/json_strict.hpp"
 
 namespace rdmi::contract {
 namespace {
@@ -45,14 +46,14 @@ bool is_semver(std::string_view text) {
 std::string need_string(const Json& obj, std::string_view key, const std::string& at) {
     auto it = obj.find(key);
     if (it == obj.end()) throw Invalid{at + ": missing \"" + std::string(key) + "\""};
-    if (!it->is_string()) throw Invalid{at + "/" + std::string(key) + ": not a string"};
+    if (!it->is_string()) throw Invalid{json_pointer_append(at, key) + ": not a string"};
     return it->get<std::string>();
 }
 
 std::string need_version(const Json& obj, std::string_view key, const std::string& at) {
     std::string text = need_string(obj, key, at);
     if (!is_plain_version(text) || !parse_doca_version(text))
-        throw Invalid{at + "/" + std::string(key) + ": \"" + text + "\" is not a DOCA version"};
+        throw Invalid{json_pointer_append(at, key) + ": \"" + text + "\" is not a DOCA version"};
     return text;
 }
 
@@ -61,7 +62,7 @@ void only_fields(const Json& obj, std::span<const std::string_view> allowed,
     for (const auto& [key, value] : obj.items()) {
         (void)value;
         if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-            throw Invalid{at + "/" + key + ": not a field of the contract's shape"};
+            throw Invalid{json_pointer_append(at, key) + ": not a field of the contract's shape"};
     }
 }
 

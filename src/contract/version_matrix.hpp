@@ -1,4 +1,5 @@
-// version-matrix.json (structured-tools contract §5): read from <prefix>/share only, validated
+// version-matrix.json (docs/reference/structured-tools-contract.md#version-matrix): read from
+// <prefix>/share only, validated
 // against the contract's shape, and used to say which capabilities this install's version has.
 #pragma once
 

@@ -38,4 +38,11 @@ StatusCounts count_statuses(const std::vector<Check>& checks) {
     return counts;
 }
 
+Status overall_status(const std::vector<Check>& checks) {
+    const auto counts = count_statuses(checks);
+    if (counts.fail > 0) return Status::fail;
+    if (counts.skip > 0) return Status::skip;
+    return Status::pass;
+}
+
 }  // namespace rdmi

@@ -69,4 +69,8 @@ struct StatusCounts {
 /// Tallies a list of checks.
 StatusCounts count_statuses(const std::vector<Check>& checks);
 
+/// The verdict over a list of checks (a document's `result`): fail when any failed, else skip
+/// when any was skipped, else pass (info records a fact and judges nothing).
+Status overall_status(const std::vector<Check>& checks);
+
 }  // namespace rdmi

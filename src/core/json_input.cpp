@@ -35,6 +35,10 @@ std::string at(std::string_view bytes, std::size_t offset) {
 
 }  // namespace
 
+std::string json_pointer_append(std::string_view parent, std::string_view key) {
+    return std::string(parent) + "/" + json_pointer_token(key);
+}
+
 std::string json_pointer_token(std::string_view key) {
     std::string out;
     out.reserve(key.size());

@@ -34,6 +34,10 @@ class JsonInputError : public std::runtime_error {
 /// "a~b/c" -> "a~0b~1c": a key as one JSON pointer reference token (RFC 6901).
 std::string json_pointer_token(std::string_view key);
 
+/// The pointer to member `key` (or index, spelled in decimal) of the value at `parent`:
+/// parent + "/" + json_pointer_token(key).
+std::string json_pointer_append(std::string_view parent, std::string_view key);
+
 namespace detail {
 
 // Builds the document from nlohmann's SAX events. Doing it here rather than with the DOM

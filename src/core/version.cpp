@@ -5,6 +5,8 @@
 #include <charconv>
 #include <tuple>
 
+#include "core/text.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -15,14 +17,6 @@ bool parse_field(std::string_view text, unsigned& out) {
     const auto* end = text.data() + text.size();
     auto [ptr, ec] = std::from_chars(text.data(), end, out);
     return ec == std::errc() && ptr == end && out < kMaxField;
-}
-
-std::string_view trim(std::string_view text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0)
-        text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0)
-        text.remove_suffix(1);
-    return text;
 }
 
 bool is_digit(char c) {

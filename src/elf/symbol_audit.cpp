@@ -1,4 +1,4 @@
-// Joins the three stability sources DOCA uses (rdmi-domain "EXPERIMENTAL symbols").
+// Joins the three stability sources DOCA uses (docs/reference/symbol-stability.md).
 #include "elf/symbol_audit.hpp"
 
 #include <algorithm>
@@ -155,7 +155,8 @@ void add_library_evidence(const ElfImage& library, const ClassifyOptions& option
             }
             verdict.evidence.push_back(std::move(e));
         }
-        // Normally merged into .text by the linker (doca-facts G.3); a further signal if kept.
+        // Normally merged into .text by the linker (docs/reference/symbol-stability.md#sections);
+        // a further signal if kept.
         const Stability in_section = section_marks(symbol.section);
         if (in_section != Stability::unknown) {
             verdict.evidence.push_back(

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/text.hpp"
 #include "os/elf_dynamic.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
@@ -479,23 +480,12 @@ class ClosureWalk {
         std::vector<std::string> names;
         auto map = Mapping::open(conf);
         if (!map || (*map)->bytes().size() > (1U << 20U)) return names;
-        const std::string_view text = (*map)->bytes();
-        std::size_t pos = 0;
-        while (pos < text.size()) {
-            auto end = text.find('\n', pos);
-            if (end == std::string_view::npos) end = text.size();
-            std::string_view line = text.substr(pos, end - pos);
-            pos = end + 1;
-            auto skip = [&line]() {
-                const auto first = line.find_first_not_of(" \t");
-                line.remove_prefix(first == std::string_view::npos ? line.size() : first);
-            };
-            skip();
+        for (std::string_view line : split_lines((*map)->bytes())) {
+            line = trim(line, " \t");
             if (!line.starts_with("driver") || line.size() < 7 ||
                 (line[6] != ' ' && line[6] != '\t'))
                 continue;
-            line.remove_prefix(6);
-            skip();
+            line = trim(line.substr(6), " \t");
             const auto stop = line.find_first_of(" \t\r");
             const std::string_view name = line.substr(0, stop);
             if (!name.empty()) names.emplace_back(name);

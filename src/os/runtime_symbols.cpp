@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
 
@@ -83,16 +84,9 @@ std::string resolve_in_child(const RuntimeQuery& query) {
     return out;
 }
 
-std::vector<std::string> split_lines(std::string_view text) {
-    std::vector<std::string> lines;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        const auto end = text.find('\n', pos);
-        lines.emplace_back(text.substr(pos, end - pos));
-        if (end == std::string_view::npos) break;
-        pos = end + 1;
-    }
-    return lines;
+std::vector<std::string> lines_of(std::string_view text) {
+    const auto lines = split_lines(text);
+    return {lines.begin(), lines.end()};
 }
 
 }  // namespace
@@ -119,8 +113,8 @@ Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
         RuntimeSymbol symbol;
         symbol.name = std::string(fields[i]);
         symbol.found = fields[i + 1] == "1";
-        symbol.default_in = split_lines(fields[i + 2]);
-        symbol.also_in = split_lines(fields[i + 3]);
+        symbol.default_in = lines_of(fields[i + 2]);
+        symbol.also_in = lines_of(fields[i + 3]);
         symbol.file = std::string(fields[i + 4]);
         resolution.symbols.push_back(std::move(symbol));
     }

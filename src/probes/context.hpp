@@ -7,8 +7,10 @@
 
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
+#include "core/result.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
+#include "os/load_closure.hpp"
 
 namespace spdlog {
 class logger;
@@ -31,6 +33,17 @@ struct ProbeContext {
     [[nodiscard]] bool live() const { return fs.is_live(); }
     /// The deadline for one external call: the call timeout, capped by the run's deadline.
     [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
+
+    /// The one trust gate before anything is dlopen'ed, here or in a child: the host path to
+    /// load for the in-root `path` (kind library, or ibverbs to include its providers). A Gap
+    /// when it may not be loaded: not_applicable off the live root; untrusted, "<why>; not
+    /// loaded", when the file, its load closure or a directory searched before it fails the
+    /// trusted-library rule (--allow-untrusted-libs lets it through with a logged warning).
+    [[nodiscard]] Result<std::string> loadable(const std::string& path,
+                                               LoadKind kind = LoadKind::library) const;
+    /// The same gate before an external program is run ("<why>; not run"): the program and
+    /// the libraries it needs, resolved without the loader variables run_process() drops.
+    [[nodiscard]] Result<std::string> runnable(const std::string& path) const;
 };
 
 }  // namespace rdmi

@@ -2,19 +2,11 @@
 // DOCA listed, and hugepages (info).
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "probes/devices.hpp"
 
 namespace rdmi {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* separator = ", ") {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += separator;
-        out += item;
-    }
-    return out;
-}
 
 template <typename T>
 std::string why(const Sourced<T>& value) {

@@ -7,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "os/isolated_call.hpp"
-#include "probes/load_trust.hpp"
 #include "probes/wire_json.hpp"
 
 namespace rdmi {
@@ -89,20 +88,17 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
         return facts;
     }
     std::vector<std::string> trusted;
-    for (const auto& path : wanted) {
-        auto host = ctx.fs.host_path(path);
+    bool common_loadable = false;  // wanted[0] is libdoca_common: nothing works without it
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        auto host = ctx.loadable(wanted[i]);
         if (!host) {
             facts.library_gaps.push_back(host.gap());
             continue;
         }
-        if (auto untrusted = refuse_untrusted_load(ctx, *host, LoadKind::library)) {
-            facts.library_gaps.push_back(
-                Gap{GapReason::untrusted, untrusted->message + "; not loaded"});
-            continue;
-        }
+        common_loadable = common_loadable || i == 0;
         trusted.push_back(*host);
     }
-    if (trusted.empty() || trusted.front() != ctx.fs.host_path(wanted.front()).value_or("")) {
+    if (!common_loadable) {
         facts.gap = Gap{GapReason::untrusted, "libdoca_common was not loaded (see library gaps)"};
         return facts;
     }

@@ -32,7 +32,8 @@ struct DocaCallError {
     std::string description;
 };
 
-/// doca_verbs_query_device's attributes (doca-facts D.4); getters the library lacks are absent.
+/// doca_verbs_query_device's attributes (docs/reference/device-queries.md#verbs-device-attributes);
+/// getters the library lacks are absent.
 struct DocaVerbsAttrs {
     std::vector<std::pair<std::string, std::uint64_t>> values;  ///< max_qp, ...
     std::string atomic_cap;              ///< "none", "hca", "glob"; empty when unknown

@@ -1,20 +1,12 @@
 // The install checks: one verdict per question an engineer asks before building RDMI code.
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/version_consistency.hpp"
 
 namespace rdmi::install {
 namespace {
-
-std::string join(const std::vector<std::string>& items, const char* sep = ", ") {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += sep;
-        out += item;
-    }
-    return out;
-}
 
 Check make(FindingId id, Status status, std::string message, std::string remediation,
            std::vector<Provenance> sources) {

@@ -1,6 +1,7 @@
 // Headers, shared objects, samples and DPA/DOCA tools of the install.
 #include <sys/stat.h>
 
+#include "core/text.hpp"
 #include "elf/elf_reader.hpp"
 #include "os/process.hpp"
 #include "probes/install_parts.hpp"
@@ -128,11 +129,8 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
     if (facts.dpacc.present) {
         auto out = run_tool(ctx, facts.dpacc.path, {"--version"});
         if (out.ok()) {
-            for (std::size_t pos = 0; pos < out->size();) {
-                const auto end = std::min(out->find('\n', pos), out->size());
-                const std::string line = out->substr(pos, end - pos);
-                if (line.rfind("dpacc version ", 0) == 0) facts.dpacc.detail = line.substr(14);
-                pos = end + 1;
+            for (const auto line : split_lines(*out)) {
+                if (line.starts_with("dpacc version ")) facts.dpacc.detail = line.substr(14);
             }
             if (facts.dpacc.detail.empty()) {
                 facts.dpacc.gap = Gap{GapReason::malformed,

@@ -1,4 +1,5 @@
-// Finding DOCA: the prefix and its layout (doca-facts A.1).
+// Finding DOCA: the prefix and its layout
+// (docs/reference/install-layout.md#prefix-and-directories).
 #include <array>
 
 #include "probes/install_parts.hpp"

@@ -1,4 +1,5 @@
-// The two "four-way matches" (rdmi-domain.md): the RDMI stack's and the contract's.
+// The two "four-way matches" (docs/reference/install-layout.md#four-way-matches): the RDMI
+// stack's and the contract's.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -6,7 +7,6 @@
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
 #include "probes/install_parts.hpp"
-#include "probes/load_trust.hpp"
 #include "probes/tool_runner.hpp"
 #include "probes/version_consistency.hpp"
 
@@ -43,11 +43,9 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
                                              from);
     }
     from.ref = "doca_version_runtime() in " + lib->path;
-    if (auto untrusted = refuse_untrusted_load(ctx, lib->path, LoadKind::library)) {
-        return Sourced<std::string>::missing(
-            Gap{GapReason::untrusted, untrusted->message + "; not loaded"}, from);
-    }
-    const std::string path = lib->path;
+    auto loadable = ctx.loadable(lib->path);
+    if (!loadable) return Sourced<std::string>::missing(loadable.gap(), from);
+    const std::string path = *loadable;
     auto result = run_isolated(
         [&path]() -> std::string {
             auto handle = DynamicLibrary::open(path);

@@ -9,8 +9,9 @@
 namespace rdmi {
 
 /// What an application linking with -l<name> gets from `libdir`: lib<name>.so, else the runtime
-/// sonames DOCA uses (.so.3, .so.2), else any lib<name>.so.* (doca-facts A.5). In-root path, or
-/// Gap not_found naming what was looked for.
+/// sonames DOCA uses (.so.3, .so.2), else any lib<name>.so.*
+/// (docs/reference/install-layout.md#library-names). In-root path, or Gap not_found naming what
+/// was looked for.
 Result<std::string> find_shared_object(const Fs& fs, const std::string& libdir,
                                        const std::string& name);
 

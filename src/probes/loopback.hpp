@@ -41,7 +41,7 @@ enum class StepOutcome { pass, fail, skip, timeout };
 /// The stable JSON name of an outcome.
 std::string_view to_string(StepOutcome outcome);
 
-/// Where a failure belongs (rdmi-domain error taxonomy).
+/// Where a failure belongs (docs/reference/error-codes.md#error-taxonomy).
 enum class Layer { install, version, driver, verbs, dpa, rdmi };
 
 /// The stable JSON name of a layer.

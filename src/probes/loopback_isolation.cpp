@@ -5,6 +5,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/text.hpp"
 #include "os/isolated_call.hpp"
 #include "probes/loopback_run.hpp"
 #include "probes/loopback_trace.hpp"
@@ -15,12 +16,6 @@ namespace {
 
 /// Time the child gets beyond the deadline to report before it is killed.
 constexpr std::chrono::milliseconds kChildMargin{750};
-
-std::string join(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-    return out;
-}
 
 }  // namespace
 
@@ -34,10 +29,13 @@ Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
         loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
     loaded.plugin.write_kernel =
         loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
+    loaded.plugin.clock_kernel =
+        loaded.library.function<doca_dpa_func_t*>(RDMI_PROBE_CLOCK_KERNEL_SYMBOL);
     std::vector<std::string> missing;
     if (app_slot == nullptr) missing.emplace_back(RDMI_PROBE_DPA_APP_SYMBOL);
     if (loaded.plugin.noop_kernel == nullptr) missing.emplace_back(RDMI_PROBE_NOOP_KERNEL_SYMBOL);
     if (loaded.plugin.write_kernel == nullptr) missing.emplace_back(RDMI_PROBE_WRITE_KERNEL_SYMBOL);
+    if (loaded.plugin.clock_kernel == nullptr) missing.emplace_back(RDMI_PROBE_CLOCK_KERNEL_SYMBOL);
     if (!missing.empty()) {
         return make_gap(GapReason::not_found, path + " does not export " + join(missing) +
                                                   " (a plugin of another rdmi-probe version?)");

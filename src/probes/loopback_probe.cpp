@@ -5,7 +5,6 @@
 #include <chrono>
 
 #include "probes/install.hpp"
-#include "probes/load_trust.hpp"
 #include "probes/loopback_run.hpp"
 
 namespace rdmi {
@@ -23,7 +22,8 @@ constexpr Library kLibraries[] = {{"libdoca_common", true},
                                   {"libdoca_verbs", false},
                                   {"libdoca_rdmi", false}};
 
-/// lib<x>.so, then the runtime sonames (.so.3, .so.2), then any lib<x>.so.* (doca-facts A.5).
+/// lib<x>.so, then the runtime sonames (.so.3, .so.2), then any lib<x>.so.*
+/// (docs/reference/install-layout.md#library-names).
 std::optional<std::string> find_library(const Fs& fs, const std::vector<std::string>& dirs,
                                         const std::string& stem) {
     for (const auto& dir : dirs) {
@@ -91,14 +91,13 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
             }
             continue;
         }
-        auto host = ctx.fs.host_path(*found);
-        const std::string path = host ? *host : *found;
-        if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::library)) {
+        auto loadable = ctx.loadable(*found);
+        if (!loadable) {
             return stop("locate-libraries", StepOutcome::skip,
-                        untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
+                        loadable.gap().message + " (--allow-untrusted-libs overrides)",
                         ms_since(start));
         }
-        paths.push_back(path);
+        paths.push_back(*loadable);
     }
     verdict.libraries = paths;
     verdict.steps.push_back(
@@ -120,9 +119,9 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const LoopbackOptions& o
         return stop("locate-plugin", StepOutcome::skip, "no DPA plugin: " + info.gap().message,
                     ms_since(start));
     }
-    if (auto untrusted = refuse_untrusted_load(ctx, options.plugin_path, LoadKind::library)) {
+    if (auto loadable = ctx.loadable(options.plugin_path); !loadable) {
         return stop("locate-plugin", StepOutcome::skip,
-                    untrusted->message + "; not loaded (--allow-untrusted-libs overrides)",
+                    loadable.gap().message + " (--allow-untrusted-libs overrides)",
                     ms_since(start));
     }
     verdict.steps.push_back(LoopbackStep{

@@ -1,5 +1,6 @@
-// The loopback orchestration (doca-facts E.4, F.1, F.2, F.5): every DOCA object is registered for
-// teardown the moment it exists, and torn down in reverse order of creation on every path.
+// The loopback orchestration (docs/reference/dpa-lifecycle.md#loopback-sequence): every DOCA
+// object is registered for teardown the moment it exists, and torn down in reverse order of
+// creation on every path (docs/reference/dpa-lifecycle.md#teardown).
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <memory>
 #include <thread>
 
+#include "probes/loopback_clock.hpp"
 #include "probes/loopback_run.hpp"
 #include "probes/loopback_trace.hpp"
 #include "rdmi_probe_dpa_abi.h"
@@ -167,6 +169,7 @@ class Run {
                  step("register-memory", 3, [this] { return register_memory(); }) &&
                  step("signal-event", 3, [this] { return signal_event(); }) &&
                  step("status-word", 3, [this] { return status_word(); }) &&
+                 step("dpa-clock", 3, [this] { return dpa_clock(); }) &&
                  step("write", 3, [this] { return write(); });
             if (ok) step("verify", 3, [this] { return verify(); });
         }
@@ -431,7 +434,8 @@ class Run {
         };
         try {
             // Both completions exist before the object, so reverse teardown releases the object
-            // first (doca-facts F.1 teardown: stop, destroy the context, then its completion).
+            // first (docs/reference/dpa-lifecycle.md#rdma-endpoints: stop, destroy the context,
+            // then its completion).
             doca_dpa_completion* before = make_completion(local, kMinCompletionQueueSize, nullptr);
             doca_dpa_completion* after = make_completion(local, kMinCompletionQueueSize, nullptr);
             if (rdmi) {
@@ -668,6 +672,48 @@ class Run {
         return "status word allocated on the DPA heap";
     }
 
+    /// A kernel past the DPA's run-time limit is terminated and never completes: wait for that
+    /// long plus a margin, not for the whole run's deadline.
+    [[nodiscard]] Deadline launch_deadline() const {
+        return max_run_time_s_ ? wait_deadline_.capped(std::chrono::seconds(*max_run_time_s_ + 1))
+                               : wait_deadline_;
+    }
+
+    /// Times the clock kernel with growing spin counts until one launch is long next to its
+    /// overhead, and turns the write kernel's wait budget into DPA timer ticks.
+    std::string dpa_clock() {
+        std::vector<ClockSample> samples;
+        std::uint64_t spins = kCalibrationFirstSpins;
+        for (int i = 0; i < kCalibrationLaunches; ++i, spins <<= 1U) {
+            check("doca_dpa_memset", api_.dpa_memset(dpa_, status_ptr_, 0, sizeof(std::uint64_t)));
+            const auto start = Clock::now();
+            ++completions_;
+            check("doca_dpa_kernel_launch_update_set",
+                  launch(RDMI_PROBE_CLOCK_KERNEL_SYMBOL, plugin_.clock_kernel,
+                         std::uint64_t{status_ptr_}, spins));
+            if (!wait_for(comp_event_, completions_, launch_deadline())) {
+                throw StepStop{StepOutcome::timeout,
+                               "timed launch " + std::to_string(i + 1) + " (" +
+                                   std::to_string(spins) +
+                                   " spins): the completion event did not arrive"};
+            }
+            const auto wall = Clock::now() - start;
+            check("doca_dpa_peek_at_last_error", api_.dpa_peek_at_last_error(dpa_));
+            std::uint64_t ticks = 0;
+            check("doca_dpa_d2h_memcpy",
+                  api_.dpa_d2h_memcpy(dpa_, &ticks, status_ptr_, sizeof ticks));
+            samples.push_back({ticks, std::chrono::duration_cast<std::chrono::nanoseconds>(wall)});
+            if (wall >= kCalibrationTarget) break;
+        }
+        const auto bound = kernel_time_bound(
+            samples, kernel_wait_budget(max_run_time_s_, wait_deadline_.remaining()));
+        tick_budget_ = bound.ticks;
+        tick_budget_text_ = bound.ticks == 0
+                                ? std::string("no time bound (the DPA timer did not advance)")
+                                : "a budget of " + std::to_string(bound.ticks) + " DPA timer ticks";
+        return bound.description;
+    }
+
     void check_status(std::uint64_t status, int iteration) {
         const std::string at = "iteration " + std::to_string(iteration + 1) + ": ";
         switch (RDMI_PROBE_STATUS_CODE(status)) {
@@ -683,6 +729,11 @@ class Run {
                                     "write or the signal after it did not complete"};
             case RDMI_PROBE_STATUS_SEND_ERROR:
                 throw StepStop{StepOutcome::fail, at + "the DPA saw a send-error completion"};
+            case RDMI_PROBE_STATUS_TICK_BUDGET:
+                throw StepStop{StepOutcome::fail,
+                               at + "the kernel's wait for the RDMA signal used up " +
+                                   tick_budget_text_ +
+                                   ": the write or the signal after it did not complete"};
             default:
                 throw StepStop{StepOutcome::fail,
                                at + "unexpected kernel status word " + std::to_string(status)};
@@ -706,13 +757,8 @@ class Run {
                          std::uint64_t{options_.bytes}, std::uint64_t{remote_signal_handle_},
                          std::uint64_t{signal_handle_}, signal_value, std::uint64_t{status_ptr_},
                          std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit,
-                         std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}));
-            // A kernel past the DPA's run-time limit is terminated and never completes: wait
-            // for that long plus a margin, not for the whole run's deadline.
-            const Deadline launch_deadline =
-                max_run_time_s_ ? wait_deadline_.capped(std::chrono::seconds(*max_run_time_s_ + 1))
-                                : wait_deadline_;
-            if (!wait_for(comp_event_, completions_, launch_deadline)) {
+                         std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}, tick_budget_));
+            if (!wait_for(comp_event_, completions_, launch_deadline())) {
                 const bool past_limit = max_run_time_s_ && !wait_deadline_.expired();
                 throw StepStop{
                     StepOutcome::timeout,
@@ -743,7 +789,8 @@ class Run {
         record_measurements(latencies);
         return std::to_string(latencies.size()) +
                " kernel launch(es) completed; bound per launch: the kernel polls at most 2^22 "
-               "times, the host waits " +
+               "times with " +
+               tick_budget_text_ + ", the host waits " +
                (max_run_time_s_ ? "the kernel max run time (" + std::to_string(*max_run_time_s_) +
                                       " s) plus 1 s"
                                 : std::string("until the run's deadline"));
@@ -814,6 +861,8 @@ class Run {
     std::optional<std::size_t> mismatch_;
     int mismatch_iteration_ = 0;
     std::optional<unsigned long long> max_run_time_s_;
+    std::uint64_t tick_budget_ = 0;  ///< the write kernel's time bound in DPA timer ticks; 0: none
+    std::string tick_budget_text_ = "no time bound (the DPA timer was not calibrated)";
     bool dpu_arm_ = false;  ///< the chosen PF has network representors: BlueField Arm, DPU mode
 };
 

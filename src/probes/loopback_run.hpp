@@ -52,6 +52,7 @@ struct DpaPlugin {
     doca_dpa_app* app = nullptr;
     doca_dpa_func_t* noop_kernel = nullptr;
     doca_dpa_func_t* write_kernel = nullptr;
+    doca_dpa_func_t* clock_kernel = nullptr;
 };
 
 /// An opened plugin and its resolved exports.
@@ -96,9 +97,10 @@ void finish_verdict(LoopbackVerdict& verdict);
 
 /// The layer a failure at `step` with DOCA error `error` (0: none) belongs to.
 Layer layer_of(std::string_view step, int error, bool rdmi_objects);
-/// The first action for a failure (rdmi-domain error taxonomy, then the layer's default).
+/// The first action for a failure (docs/reference/error-codes.md#error-taxonomy, then the
+/// layer's default).
 std::string first_action(Layer layer, int error, StepOutcome outcome);
-/// The unconfirmed facts (doca-facts F.5 and the UNCONFIRMED list) that bear on `step`.
+/// The unconfirmed facts (docs/reference/dpa-lifecycle.md#not-confirmed) that bear on `step`.
 std::vector<std::string> unconfirmed_notes(std::string_view step, bool rdmi_objects);
 
 /// The verdict as the text that crosses the process boundary, and back.

@@ -1,5 +1,6 @@
-// The loopback verdict: outcome and layer names, the error taxonomy (rdmi-domain.md), the
-// unconfirmed facts behind each step (doca-facts F.5), and deriving the verdict from the steps.
+// The loopback verdict: outcome and layer names, the error taxonomy
+// (docs/reference/error-codes.md#error-taxonomy), the unconfirmed facts behind each step
+// (docs/reference/dpa-lifecycle.md#not-confirmed), and deriving the verdict from the steps.
 #include <algorithm>
 #include <array>
 
@@ -70,29 +71,32 @@ constexpr std::array kStepLayers{
     StepLayer{"register-memory", Layer::verbs},
     StepLayer{"signal-event", Layer::dpa},
     StepLayer{"status-word", Layer::dpa},
+    StepLayer{"dpa-clock", Layer::dpa},
     StepLayer{"write", Layer::dpa},
     StepLayer{"verify", Layer::dpa},
 };
 
 constexpr std::string_view kNoteMarshalling =
     "unconfirmed: DPA kernel arguments are passed as uint64_t varargs of "
-    "doca_dpa_kernel_launch_update_set; the marshalling rule is not documented (doca-facts E.2, "
-    "UNCONFIRMED #7)";
+    "doca_dpa_kernel_launch_update_set; the marshalling rule is not documented "
+    "(docs/reference/dpa-lifecycle.md#kernel-arguments)";
 constexpr std::string_view kNoteSignal =
     "unconfirmed: the loopback write is not a shipped DOCA sample; completion is signalled the "
     "dpa_all_to_all way (RDMA signal to a remote-net sync event after the write on the same RC "
-    "connection), which is derived, not tested on hardware (doca-facts F.5)";
+    "connection), which is derived, not tested on hardware "
+    "(docs/reference/dpa-lifecycle.md#loopback-sequence)";
 constexpr std::string_view kNoteCompletion =
     "unconfirmed: whether a DPA completion must be attached to every DPA-datapath RDMA context, "
     "which completion type an RDMA write reports, whether a kernel-launch kernel can drain a "
     "completion (the initiator's queue is sized for every report of the run instead), and "
-    "whether DOCA accepts that size for large --iterations (doca-facts F.5, UNCONFIRMED #8)";
+    "whether DOCA accepts that size for large --iterations "
+    "(docs/reference/dpa-lifecycle.md#completions)";
 constexpr std::string_view kNotePlugin =
     "unconfirmed: loading a DPA application from a dlopen'ed plugin that links the dpacc archive "
-    "(doca-facts A.3, UNCONFIRMED #9)";
+    "(docs/reference/install-layout.md#dpacc-and-the-host-stub)";
 constexpr std::string_view kNoteRdmi =
     "unconfirmed: the RDMI poster signatures come from NVIDIA's skills documents only and "
-    "doca_rdmi_poster_as_ctx may not exist (doca-facts G.1, UNCONFIRMED #4)";
+    "doca_rdmi_poster_as_ctx may not exist (docs/reference/symbol-stability.md#rdmi-names)";
 constexpr std::string_view kNoteDpuArm =
     "not handled: on the BlueField Arm in DPU mode RDMA needs an SF device and "
     "doca_dpa_device_extend (samples/doca_dpa); the probe detects that side through "
@@ -104,8 +108,9 @@ constexpr std::string_view kNoteImport =
     "and imported with doca_mmap_create_from_export on the same device, as dpa_all_to_all does "
     "for a peer's buffer, posted with FLUSH | OPTIMIZE_REPORTS; never run on hardware";
 constexpr std::string_view kNoteRunTime =
-    "unconfirmed: the kernel bounds its own wait by a poll count (2^22), not by time; only the "
-    "host's wait is bounded by doca_dpa_get_kernel_max_run_time";
+    "unconfirmed: the kernel bounds its own wait by a poll count (2^22) and by DPA timer ticks "
+    "(__dpa_thread_time), converted from time with a rate measured against the host clock because "
+    "the rate is not published; the host's wait is bounded by doca_dpa_get_kernel_max_run_time";
 
 bool failed(const LoopbackStep& step) {
     return step.outcome == StepOutcome::fail || step.outcome == StepOutcome::timeout;
@@ -175,6 +180,9 @@ std::vector<std::string> unconfirmed_notes(std::string_view step, bool rdmi_obje
         add(kNoteDpuArm);
     } else if (step == "register-memory") {
         add(kNoteImport);
+    } else if (step == "dpa-clock") {
+        add(kNoteMarshalling);
+        add(kNoteRunTime);
     } else if (step == "signal-event" || step == "write" || step == "verify" ||
                step == "status-word") {
         add(kNoteSignal);

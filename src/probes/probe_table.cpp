@@ -57,13 +57,6 @@ constexpr std::array kProbes{
 
 }  // namespace
 
-Status overall_status(const std::vector<Check>& checks) {
-    const auto counts = count_statuses(checks);
-    if (counts.fail > 0) return Status::fail;
-    if (counts.skip > 0) return Status::skip;
-    return Status::pass;
-}
-
 std::span<const ProbeSpec> probe_table() {
     return kProbes;
 }

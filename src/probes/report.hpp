@@ -43,7 +43,4 @@ struct Report {
     std::vector<Check> checks;  ///< every probe's checks, in probe order
 };
 
-/// pass when every check passed (or is info), fail when any failed, else skip.
-Status overall_status(const std::vector<Check>& checks);
-
 }  // namespace rdmi

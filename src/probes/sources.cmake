@@ -12,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_lookup.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_clock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_journal.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_probe.cpp
@@ -23,7 +24,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_runtime.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_trust.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/context.cpp
   ${CMAKE_CURRENT_LIST_DIR}/tool_runner.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_locate.cpp

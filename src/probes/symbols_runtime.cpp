@@ -1,13 +1,13 @@
-// Loader prediction and runtime resolution for the symbols probe (design.md "Trusted libraries
-// only"; rdmi-domain "EXPERIMENTAL symbols": dlvsym(EXPERIMENTAL) is the authoritative runtime
-// signal).
+// Loader prediction and runtime resolution for the symbols probe (README.md "Safety": trusted
+// libraries only; docs/reference/symbol-stability.md#version-nodes: dlvsym(EXPERIMENTAL) is the
+// authoritative runtime signal).
 #include <elf.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "elf/elf_reader.hpp"
-#include "probes/load_trust.hpp"
 #include "probes/symbols_parts.hpp"
 
 namespace rdmi::symbols {
@@ -24,15 +24,6 @@ std::string first_naming(const std::vector<std::string>& nodes, std::string_view
         if (node.find(word) != std::string::npos) return node;
     }
     return {};
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-    std::string out;
-    for (const auto& item : items) {
-        if (!out.empty()) out += separator;
-        out += item;
-    }
-    return out;
 }
 
 // The version nodes of the file that will really be loaded, when it is not the audited one.
@@ -146,14 +137,14 @@ std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfIm
     if (!facts.module.empty() && facts.loader && facts.loader->prediction.path)
         path = *facts.loader->prediction.path;
     rt.path = path;
-    const std::string host = ctx.fs.host_path(path).value_or(path);
-    if (auto untrusted = refuse_untrusted_load(ctx, host, LoadKind::library)) {
-        rt.gap = Gap{GapReason::untrusted,
-                     untrusted->message + "; not loaded: the audit is static (ELF and headers)"};
+    auto loadable = ctx.loadable(path);
+    if (!loadable) {
+        rt.gap = Gap{loadable.gap().reason,
+                     loadable.gap().message + ": the audit is static (ELF and headers)"};
         return {};
     }
     RuntimeQuery query;
-    query.path = host;
+    query.path = *loadable;
     query.versions = loaded_file_nodes(ctx, path, library, facts);
     for (const auto& verdict : facts.audit.symbols) query.names.push_back(verdict.name);
     auto resolution = resolve_runtime_symbols(query, ctx.call_deadline());

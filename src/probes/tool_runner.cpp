@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include "os/process.hpp"
-#include "probes/load_trust.hpp"
 
 namespace rdmi {
 
@@ -14,10 +13,9 @@ Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
     for (const auto& a : args) shown += " " + a;
     if (!ctx.live()) return make_gap(GapReason::not_applicable, shown + ": not run under --root");
     // Running a planted executable is as dangerous as loading a planted library.
-    if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::program)) {
-        return make_gap(GapReason::untrusted, untrusted->message + "; not run");
-    }
-    std::vector<std::string> argv{path};
+    auto runnable = ctx.runnable(path);
+    if (!runnable) return runnable.gap();
+    std::vector<std::string> argv{*runnable};
     argv.insert(argv.end(), args.begin(), args.end());
     ctx.log.debug("running {}", shown);
     auto out = run_process(argv, ctx.call_deadline());

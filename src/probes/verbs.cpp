@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include "os/isolated_call.hpp"
-#include "probes/load_trust.hpp"
 
 namespace rdmi {
 namespace {
@@ -37,13 +36,14 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         facts.gap = facts.library.gap;
         return facts;
     }
-    const std::string path = *facts.library.value;
     // libibverbs pulls in libnl and, at ibv_get_device_list, its providers: all are checked.
-    if (auto untrusted = refuse_untrusted_load(ctx, path, LoadKind::ibverbs)) {
-        facts.library.gap = Gap{GapReason::untrusted, untrusted->message + "; not loaded"};
+    auto loadable = ctx.loadable(*facts.library.value, LoadKind::ibverbs);
+    if (!loadable) {
+        facts.library.gap = loadable.gap();
         facts.gap = facts.library.gap;
         return facts;
     }
+    const std::string path = *loadable;
     auto listed = run_isolated(
         [&path]() {
             silence_stderr();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "probes/verbs.hpp"
 
 namespace rdmi {
@@ -18,6 +19,10 @@ constexpr std::string_view kTriplet = "aarch64-linux-gnu";
 constexpr std::string_view kTriplet = "";
 #endif
 
+// What ldconfig skips around an ld.so.conf entry.
+constexpr std::string_view kBlank = " \t\r";
+
+// LD_LIBRARY_PATH's entries (':' or ';', as ld.so(8) reads them), the empty ones dropped.
 std::vector<std::string> split(std::string_view text, std::string_view separators) {
     std::vector<std::string> out;
     std::size_t pos = 0;
@@ -31,25 +36,18 @@ std::vector<std::string> split(std::string_view text, std::string_view separator
     return out;
 }
 
-std::string trim(std::string_view text) {
-    const auto first = text.find_first_not_of(" \t\r");
-    if (first == std::string_view::npos) return {};
-    const auto last = text.find_last_not_of(" \t\r");
-    return std::string(text.substr(first, last - first + 1));
-}
-
 // Only the "*.conf in one directory" form of include that Debian and Fedora ship is expanded.
 void read_ld_so_conf(const Fs& fs, const std::string& path, int depth,
                      std::vector<std::string>& dirs) {
     if (depth > 4) return;
     auto text = fs.read_file(path, 1 << 20);
     if (!text) return;
-    for (const auto& raw : split(*text, "\n")) {
-        std::string line = trim(raw.substr(0, raw.find('#')));
+    for (const auto raw : split_lines(*text)) {
+        const std::string line(trim(raw.substr(0, raw.find('#')), kBlank));
         if (line.empty()) continue;
         if (line.rfind("include", 0) == 0 && line.size() > 7 &&
             (line[7] == ' ' || line[7] == '\t')) {
-            const std::string pattern = trim(line.substr(8));
+            const std::string pattern(trim(std::string_view(line).substr(8), kBlank));
             const auto slash = pattern.rfind('/');
             if (slash == std::string::npos) continue;
             const std::string dir = pattern.substr(0, slash);

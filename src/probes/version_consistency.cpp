@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -12,12 +14,6 @@ std::string quoted(const std::string& text) {
     constexpr std::size_t kShown = 40;
     if (text.size() <= kShown) return "'" + text + "'";
     return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " bytes)";
-}
-
-std::string join(const std::vector<std::string>& items, const char* sep) {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : sep) + item;
-    return out;
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// The `check` document: the structured-tools contract's validate-before-commit shape.
+// The `check` document: the structured-tools contract's validate-before-commit shape
+// (docs/reference/structured-tools-contract.md#validate-before-commit).
 #pragma once
 
 #include "check/evaluate.hpp"

@@ -1,15 +1,18 @@
 // Human rendering of the devices facts: one line per function, details only when verbose.
 #include "report/devices_text.hpp"
 
+#include "core/text.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::text {
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* sep = ",") {
-    std::string out;
-    for (const auto& item : items) out += (out.empty() ? "" : sep) + terminal_safe(item);
-    return out;
+// Probed names, each escaped for the terminal, joined.
+std::string safe_list(const std::vector<std::string>& items, std::string_view sep = ",") {
+    std::vector<std::string> shown;
+    shown.reserve(items.size());
+    for (const auto& item : items) shown.push_back(terminal_safe(item));
+    return join(shown, sep);
 }
 
 std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
@@ -20,8 +23,8 @@ std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
 }
 
 std::string row(const DeviceSummary& s) {
-    std::string names = join(s.rdma_devices);
-    if (!s.netdevs.empty()) names += (names.empty() ? "" : "/") + join(s.netdevs);
+    std::string names = safe_list(s.rdma_devices);
+    if (!s.netdevs.empty()) names += (names.empty() ? "" : "/") + safe_list(s.netdevs);
     std::string line = "  " + terminal_safe(s.function) + "  " + terminal_safe(s.kind) + "  " +
                        (s.product.empty() ? "unknown product" : terminal_safe(s.product)) + "  " +
                        (names.empty() ? "-" : names) + "  port " +
@@ -48,7 +51,7 @@ std::string verbs_details(const VerbsFacts& verbs) {
             limits +=
                 (limits.empty() ? "" : ", ") + terminal_safe(name) + "=" + std::to_string(value);
         }
-        out += limits + "\n    flags: " + join(d.device_cap_flags.names, " ");
+        out += limits + "\n    flags: " + safe_list(d.device_cap_flags.names, " ");
         if (d.device_cap_flags.unknown_mask != 0) {
             char mask[32];
             std::snprintf(mask, sizeof mask, " unknown 0x%llx",  // NOLINT
@@ -71,7 +74,7 @@ std::string doca_details(const DocaCapsFacts& doca) {
     for (const auto& d : doca.devices) {
         out += "  doca " + terminal_safe(d.pci_address) + " " + terminal_safe(d.ibdev_name) + ":";
         for (const auto& [lib, flags] : d.supported)
-            out += " " + terminal_safe(lib) + "[" + join(flags, " ") + "]";
+            out += " " + terminal_safe(lib) + "[" + safe_list(flags, " ") + "]";
         out += "\n";
     }
     return out;

@@ -84,7 +84,7 @@ class Comparer {
         const auto in_b = index_of(b);
         for (const auto& [key, value] : a.items()) {
             if (ignored(key, top)) continue;
-            const std::string at = pointer + "/" + json_pointer_token(key);
+            const std::string at = json_pointer_append(pointer, key);
             auto other = in_b.find(key);
             if (other == in_b.end()) {
                 changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
@@ -94,8 +94,8 @@ class Comparer {
         }
         for (const auto& [key, value] : b.items()) {
             if (ignored(key, top) || in_a.contains(key)) continue;
-            changes_.push_back(Change{pointer + "/" + json_pointer_token(key), ChangeKind::added,
-                                      std::nullopt, value});
+            changes_.push_back(
+                Change{json_pointer_append(pointer, key), ChangeKind::added, std::nullopt, value});
         }
         // The contract's fields first, then the extension's host facts (the why behind them).
         if (top && !options_.all) {

@@ -1,5 +1,6 @@
 // Human text of a symbols audit. DOCA headers carry thousands of declarations, so the default
-// output aggregates (rdmi-domain "EXPERIMENTAL symbols"); -v lists every symbol.
+// output aggregates (docs/reference/symbol-stability.md#which-source-wins); -v lists every
+// symbol.
 #include "report/symbols_text.hpp"
 
 #include "build_info.hpp"

@@ -1,4 +1,5 @@
-// classify_host(): the heuristics of doca-facts H.2, each observation kept as evidence.
+// classify_host(): the heuristics of docs/reference/sysfs-formats.md#host-kind, each observation
+// kept as evidence.
 #include "sysfs/host_kind.hpp"
 
 #include "sysfs/attr_dir.hpp"

@@ -1,5 +1,6 @@
-// The device-id table: kernel mlx5_core_pci_table and pci.ids (doca-facts H.1); DPA per the
-// dpacc -mcpu targets nv-dpa-bf3/cx7/cx8/cx9 (doca-facts H.1 "Which have a DPA").
+// The device-id table: kernel mlx5_core_pci_table and pci.ids
+// (docs/reference/sysfs-formats.md#pci-ids); DPA per the dpacc -mcpu targets
+// nv-dpa-bf3/cx7/cx8/cx9 (docs/reference/sysfs-formats.md#dpa-devices).
 #include "sysfs/pci_ids.hpp"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/text.hpp"
 #include "sysfs/attr_text.hpp"
 
 namespace rdmi::sysfs {
@@ -18,10 +19,7 @@ bool is_module_char(char c) {
 Result<std::vector<std::string>> parse_proc_modules(std::string_view bytes) {
     std::vector<std::string> names;
     std::size_t line_no = 0;
-    while (!bytes.empty()) {
-        const auto nl = bytes.find('\n');
-        std::string_view line = bytes.substr(0, nl);
-        bytes.remove_prefix(nl == std::string_view::npos ? bytes.size() : nl + 1);
+    for (const std::string_view line : split_lines(bytes)) {
         ++line_no;
         if (line.empty()) continue;
         const std::string_view name = line.substr(0, line.find(' '));

@@ -3,6 +3,7 @@
 
 #include <array>
 
+#include "core/text.hpp"
 #include "sysfs/attr_text.hpp"
 
 namespace rdmi::sysfs {
@@ -41,10 +42,7 @@ std::string page_size_option(std::string_view options) {
 Result<std::vector<HugetlbfsMount>> parse_hugetlbfs_mounts(std::string_view bytes) {
     std::vector<HugetlbfsMount> mounts;
     std::size_t line_no = 0;
-    while (!bytes.empty()) {
-        const auto nl = bytes.find('\n');
-        std::string_view line = bytes.substr(0, nl);
-        bytes.remove_prefix(nl == std::string_view::npos ? bytes.size() : nl + 1);
+    for (std::string_view line : split_lines(bytes)) {
         ++line_no;
         if (line.empty()) continue;
         std::array<std::string_view, 6> fields{};

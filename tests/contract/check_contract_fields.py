@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Checks that rdmi-probe's contract documents have exactly the structured-tools contract's
 fields, independent of schemas/: the field lists, types and enums below are typed in from
-shared/reference/structured-tools-contract.md.
+docs/reference/structured-tools-contract.md.
 
     check_contract_fields.py --binary PATH --fixtures DIR
     check_contract_fields.py --self-test

@@ -332,18 +332,5 @@ TEST_CASE("unknown DPA and no PCI bus skip") {
     CHECK(skip.message == "cannot be checked: no /sys/bus/pci/devices under --root");
 }
 
-TEST_CASE("gate_result and exit codes") {
-    std::vector<Check> checks{{Finding::min_version, Status::pass, "", "", {}}};
-    CHECK(gate_result(checks) == Status::pass);
-    checks.push_back({Finding::device, Status::skip, "", "", {}});
-    CHECK(gate_result(checks) == Status::skip);
-    checks.push_back({Finding::dpa, Status::fail, "", "", {}});
-    CHECK(gate_result(checks) == Status::fail);
-    CHECK(gate_result({}) == Status::pass);
-    CHECK(gate_exit_code(Status::pass) == 0);
-    CHECK(gate_exit_code(Status::fail) == 1);
-    CHECK(gate_exit_code(Status::skip) == 3);
-}
-
 }  // namespace
 }  // namespace rdmi::check

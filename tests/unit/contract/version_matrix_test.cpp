@@ -54,6 +54,9 @@ TEST_CASE("every departure from the contract's shape is malformed, naming where"
         {R"({"schema_version": "1.0.0", "generated_at": "x"})", "entries"},
         {R"({"schema_version": "1.0.0", "generated_at": "x", "entries": {}})", "/entries"},
         {R"({"schema_version": "1.0.0", "generated_at": "x", "entries": [], "more": 1})", "/more"},
+        // A key is one pointer token: '/' and '~' are escaped (RFC 6901), not taken as a path.
+        {R"({"schema_version": "1.0.0", "generated_at": "x", "entries": [], "a/b~": 1})",
+         "/a~1b~0: not a field"},
         {matrix_with(no_min), "/entries/0"},
         {matrix_with(entry_with_max("\"soon\"")), "/entries/0/max_doca_version"},
         {matrix_with(entry_with_max("3")), "/entries/0/max_doca_version"},

@@ -34,7 +34,8 @@ ElfImage parse_fixture(const char* path) {
     return std::move(image).value();
 }
 
-// The function names the fixture version script puts in each node (doca-facts G.1).
+// The function names the fixture version script puts in each node
+// (docs/reference/symbol-stability.md#rdmi-names).
 const std::vector<std::string> kExperimentalNames = {
     "doca_rdmi_connection_create",
     "doca_rdmi_connection_set_pd",
@@ -79,7 +80,8 @@ TEST_CASE("parse_elf reads the versioned fixture library") {
     CHECK_FALSE(image.defines_version("DOCA_3.2"));
     CHECK(std::find(image.section_names.begin(), image.section_names.end(), ".gnu.version_d") !=
           image.section_names.end());
-    // The linker merged .text.experimental into .text (doca-facts G.3).
+    // The linker merged .text.experimental into .text
+    // (docs/reference/symbol-stability.md#sections).
     CHECK(std::find(image.section_names.begin(), image.section_names.end(), ".text.experimental") ==
           image.section_names.end());
     CHECK(image.static_symbols.empty());  // .symtab is read for relocatable files only

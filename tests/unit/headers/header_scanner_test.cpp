@@ -223,7 +223,9 @@ TEST_CASE("scan_header reads the fixture headers as the version script has them"
                                   "doca_rdmi_connection.h");
     auto poster =
         scan_header(test::read_host_file(dir + "/doca_rdmi_poster.h"), "doca_rdmi_poster.h");
-    auto compat = scan_header(test::read_host_file(dir + "/doca_compat.h"), "doca_compat.h");
+    auto compat = scan_header(
+        test::read_host_file(std::string(fixture::kFakeDocaHeadersDir) + "/doca_compat.h"),
+        "doca_compat.h");
     CHECK(compat.decls.empty());
     CHECK(connection.notes.empty());
     CHECK(poster.notes.empty());

@@ -10,7 +10,7 @@
 
 namespace rdmi::test {
 
-/// The fake DOCA (tests/fixtures/fake_dpa), opened once; the orchestration's dlopen of the same
+/// The fake DOCA (tests/fixtures/doca/lifecycle), opened once; the orchestration's dlopen of the same
 /// path shares its state.
 class FakeDoca {
   public:

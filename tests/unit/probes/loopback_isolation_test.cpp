@@ -17,7 +17,7 @@ TEST_CASE("a hung DOCA call is reported as a timeout of its step, on time") {
         {"doca_dev_open", "open-device"},
         {"doca_dpa_start", "create-dpa"},
         {"doca_rdma_connect#2", "connect"},
-        {"doca_dpa_kernel_launch_update_set#2", "write"}};
+        {"doca_dpa_kernel_launch_update_set#2", "dpa-clock"}};
     for (const auto& [call, step_id] : cases) {
         const auto& failing_call = call;  // clang 14 lambdas cannot capture a binding
         CAPTURE(failing_call);
@@ -57,7 +57,7 @@ TEST_CASE("the isolated run passes through the fake and keeps the parent's steps
         loopback::run_loopback_isolated({RDMI_TEST_FAKE_DOCA}, options, Deadline(5s), so_far);
     CHECK(verdict.result == Status::pass);
     CHECK(verdict.level_reached == 3);
-    CHECK(verdict.steps.size() == 18);
+    CHECK(verdict.steps.size() == 19);
     CHECK(verdict.plugin_path == RDMI_TEST_FAKE_PLUGIN);
     REQUIRE(verdict.measurements.has_value());
     CHECK(verdict.measurements->iterations == 3);

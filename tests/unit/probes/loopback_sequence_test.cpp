@@ -161,6 +161,77 @@ TEST_CASE("the kernel run-time limit is asked, stated, and bounds the wait for a
     check_clean(fake, verdict);
 }
 
+TEST_CASE("the write kernel's wait is bounded in DPA timer ticks measured against the host") {
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    auto verdict = run_fake(fake_options(3));
+    INFO(verdict.reason << " / " << fake.last_violation());
+    CHECK(verdict.result == Status::pass);
+    const auto* clock = find_step(verdict, "dpa-clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->level == 3);
+    CHECK(clock->message.find("DPA timer: at least ") != std::string::npos);
+    CHECK(clock->message.find("the write kernel stops waiting after ") != std::string::npos);
+    // Half the fake's 12 s limit is above the 1 s ceiling.
+    CHECK(clock->message.find("at most 1e+03 ms") != std::string::npos);
+    CHECK(fake.call_log().find("doca_dpa_kernel_launch_update_set#3") != std::string::npos);
+    const auto* write = find_step(verdict, "write");
+    REQUIRE(write != nullptr);
+    CHECK(write->message.find("with a budget of ") != std::string::npos);
+    check_clean(fake, verdict);
+
+    // A limit of 1 s halves to 500 ms.
+    fake.reset();
+    fake.set("max_run_time", "1");
+    verdict = run_fake(fake_options(3));
+    clock = find_step(verdict, "dpa-clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->message.find("at most 500 ms") != std::string::npos);
+    check_clean(fake, verdict);
+}
+
+TEST_CASE("a DPA timer that does not advance leaves the poll count as the only bound") {
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    fake.set("clock", "0");
+    const auto verdict = run_fake(fake_options(3));
+    CHECK(verdict.result == Status::pass);
+    const auto* clock = find_step(verdict, "dpa-clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->outcome == StepOutcome::pass);
+    // Ten launches unless one took 2 ms on a loaded machine.
+    CHECK(clock->message.find("did not advance in ") != std::string::npos);
+    const auto* write = find_step(verdict, "write");
+    REQUIRE(write != nullptr);
+    CHECK(write->message.find("no time bound (the DPA timer did not advance)") !=
+          std::string::npos);
+    check_clean(fake, verdict);
+}
+
+TEST_CASE("a write kernel that used up its tick budget fails the write, naming the budget") {
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    fake.set("kernel", "status=4");
+    const auto verdict = run_fake(fake_options(3));
+    CHECK(verdict.result == Status::fail);
+    CHECK(verdict.failed_step == "write");
+    CHECK(verdict.reason.find("used up a budget of ") != std::string::npos);
+    CHECK(verdict.reason.find(" DPA timer ticks") != std::string::npos);
+}
+
+TEST_CASE("a clock kernel that never completes stops the run at dpa-clock within the limit") {
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    fake.set("max_run_time", "0");
+    fake.set("kernel", "clock_never");
+    const auto start = std::chrono::steady_clock::now();
+    const auto verdict = run_fake(fake_options(3), 10s);
+    CHECK(std::chrono::steady_clock::now() - start < 5s);
+    CHECK(verdict.failed_step == "dpa-clock");
+    CHECK(verdict.reason.find("timed launch 1 (16384 spins)") != std::string::npos);
+    check_clean(fake, verdict);
+}
+
 TEST_CASE("on the BlueField Arm in DPU mode the run stops at level 1 with the SF reason") {
     auto& fake = FakeDoca::get();
     fake.reset();

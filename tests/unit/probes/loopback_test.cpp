@@ -55,7 +55,7 @@ TEST_CASE("loopback passes at every level and tears everything down") {
         {3,
          {"load-libraries", "resolve-symbols", "load-plugin", "find-device", "open-device",
           "create-dpa", "empty-kernel", "completion-queues", "rdma-endpoints", "connect",
-          "register-memory", "signal-event", "status-word", "write", "verify"}},
+          "register-memory", "signal-event", "status-word", "dpa-clock", "write", "verify"}},
     };
     for (const auto& [level, ids] : expected) {
         const int requested = level;  // clang 14 lambdas cannot capture a binding
@@ -166,11 +166,19 @@ TEST_CASE("a failure injected at each DOCA call gives the right verdict and a fu
         "doca_sync_event_cap_is_export_to_remote_net_supported",
         "doca_sync_event_cap_remote_net_is_create_from_export_supported",
         "doca_sync_event_cap_remote_net_is_export_to_dpa_supported"};
-    const std::map<std::string, std::string> layer_of_step{
-        {"find-device", "driver"},      {"open-device", "driver"}, {"create-dpa", "DPA"},
-        {"lifecycle-selftest", "RDMI"}, {"empty-kernel", "DPA"},   {"completion-queues", "DPA"},
-        {"rdma-endpoints", "verbs"},    {"connect", "verbs"},      {"register-memory", "verbs"},
-        {"signal-event", "DPA"},        {"status-word", "DPA"},    {"write", "DPA"}};
+    const std::map<std::string, std::string> layer_of_step{{"find-device", "driver"},
+                                                           {"open-device", "driver"},
+                                                           {"create-dpa", "DPA"},
+                                                           {"lifecycle-selftest", "RDMI"},
+                                                           {"empty-kernel", "DPA"},
+                                                           {"completion-queues", "DPA"},
+                                                           {"rdma-endpoints", "verbs"},
+                                                           {"connect", "verbs"},
+                                                           {"register-memory", "verbs"},
+                                                           {"signal-event", "DPA"},
+                                                           {"status-word", "DPA"},
+                                                           {"dpa-clock", "DPA"},
+                                                           {"write", "DPA"}};
     int injected = 0;
     for (const auto& call : calls) {
         const std::string name = call.substr(0, call.find('#'));

@@ -93,10 +93,11 @@ TEST_CASE("trace lines show handles in hex, out-parameters after the call, and t
             saw_pci =
                 saw_pci || args[1].get<std::string>().find("\"0000:08:00.0\"") != std::string::npos;
         } else if (line["call"] == "doca_dpa_kernel_launch_update_set" &&
-                   args[6] == "rdmi_probe_write_kernel_v2") {
+                   args[6] == "rdmi_probe_write_kernel_v3") {
             saw_write = true;
-            CHECK(args.size() == 7 + 14);
+            CHECK(args.size() == 7 + 15);
             CHECK(args[7 + 13] == "0x3");  // FLUSH | OPTIMIZE_REPORTS
+            CHECK(args[7 + 14] != "0x0");  // a tick budget: the fake's DPA timer runs
         }
     }
     CHECK(saw_create);

@@ -1,10 +1,12 @@
 target_sources(rdmi_probe_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/context_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_choice_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/environment_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback_clock_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_fake.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_probe_test.cpp

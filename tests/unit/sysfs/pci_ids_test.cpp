@@ -5,7 +5,7 @@
 
 namespace rdmi::sysfs {
 
-TEST_CASE("find_product: names, VFs and DPA per doca-facts H.1") {
+TEST_CASE("find_product: names, VFs and DPA per docs/reference/sysfs-formats.md") {
     CHECK(find_product(0x1021)->name == "ConnectX-7");
     CHECK(find_product(0x1021)->dpa == DpaSupport::yes);
     CHECK(find_product(0x1023)->dpa == DpaSupport::yes);

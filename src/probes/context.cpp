@@ -1,0 +1,45 @@
+// ProbeContext's trust gate: the trusted-path rule (README "Safety"), decided in
+// one place for every load and every tool run.
+#include "probes/context.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "os/library_trust.hpp"
+
+namespace rdmi {
+namespace {
+
+// `verb` is what is refused ("loaded", "run"); the Gap's message is what the report shows.
+Result<std::string> trust_gate(const ProbeContext& ctx, const std::string& path, LoadKind kind,
+                               const char* verb) {
+    // Under --root nothing is loaded or run, whatever the caller checked before.
+    if (!ctx.live())
+        return make_gap(GapReason::not_applicable, path + ": not " + verb + " under --root");
+    auto host = ctx.fs.host_path(path);
+    if (!host) return host.gap();
+    std::optional<Gap> gap = check_library_trust(*host);
+    if (!gap) {
+        // run_process() gives a tool a clean environment: LD_LIBRARY_PATH does not reach it.
+        const LoadEnvironment env = kind == LoadKind::program ? program_load_environment()
+                                                              : current_load_environment(ctx.env);
+        gap = check_load_closure(*host, kind, env).gap;
+    }
+    if (!gap) return host;
+    if (!ctx.allow_untrusted_libs)
+        return make_gap(GapReason::untrusted, gap->message + "; not " + verb);
+    ctx.log.warn("{} untrusted {} because of --allow-untrusted-libs ({})",
+                 kind == LoadKind::program ? "running" : "loading", *host, gap->message);
+    return host;
+}
+
+}  // namespace
+
+Result<std::string> ProbeContext::loadable(const std::string& path, LoadKind kind) const {
+    return trust_gate(*this, path, kind == LoadKind::program ? LoadKind::library : kind, "loaded");
+}
+
+Result<std::string> ProbeContext::runnable(const std::string& path) const {
+    return trust_gate(*this, path, LoadKind::program, "run");
+}
+
+}  // namespace rdmi

@@ -1,0 +1,42 @@
+// Tests for the core text helpers and JSON pointer building.
+#include "core/text.hpp"
+
+#include <doctest/doctest.h>
+
+#include "core/json_strict.hpp"
+
+namespace rdmi {
+
+TEST_CASE("join puts the separator between each two items, empty ones included") {
+    CHECK(join({}) == "");
+    CHECK(join({"a"}) == "a");
+    CHECK(join({"a", "b", "c"}) == "a, b, c");
+    CHECK(join({"a", "b"}, "; ") == "a; b");
+    CHECK(join({"", "b"}, ",") == ",b");
+}
+
+TEST_CASE("trim removes only the given characters, at both ends") {
+    CHECK(trim("  a b \t\n") == "a b");
+    CHECK(trim("\v\fx\r") == "x");
+    CHECK(trim("   ") == "");
+    CHECK(trim("") == "");
+    CHECK(trim(" a\n", " \t") == "a\n");
+    CHECK(trim("\ta ", " \t\r") == "a");
+}
+
+TEST_CASE("split_lines: a final newline starts no line, inner empty lines are kept") {
+    CHECK(split_lines("").empty());
+    CHECK(split_lines("a") == std::vector<std::string_view>{"a"});
+    CHECK(split_lines("a\n") == std::vector<std::string_view>{"a"});
+    CHECK(split_lines("a\n\nb") == std::vector<std::string_view>{"a", "", "b"});
+    CHECK(split_lines("\n") == std::vector<std::string_view>{""});
+    CHECK(split_lines("a\r\nb") == std::vector<std::string_view>{"a\r", "b"});
+}
+
+TEST_CASE("a pointer to a member escapes the key as one token") {
+    CHECK(json_pointer_append("", "a") == "/a");
+    CHECK(json_pointer_append("/x", "a/b~c") == "/x/a~1b~0c");
+    CHECK(json_pointer_append("/x", "0") == "/x/0");
+}
+
+}  // namespace rdmi
