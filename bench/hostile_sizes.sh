@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hostile sizes: `env` on a DOCA pkg-config directory holding N extra doca-*.pc files (10k, 40k,
-# 100k), and `diff` of two saved documents of a given size. Prints wall time and peak RSS per
-# size (GNU time), so growth can be read off: linear means the 100k row is about 2.5x the 40k
-# row. Not a pass/fail test.
+# 100k), and `diff` of two saved documents of a given size. Prints wall time, CPU time (user +
+# system) and peak RSS per size (GNU time), so growth can be read off: linear means the 100k
+# row is about 2.5x the 40k row. On a loaded machine the wall time is an upper bound and the CPU
+# time the figure to compare. Not a pass/fail test.
 #
 #   bench/hostile_sizes.sh BUILD_DIR        (a build with the test fixtures: build-test works)
 #
@@ -17,24 +18,25 @@ fixtures=$build/tests/fixtures
 work=$build/bench/hostile
 mkdir -p "$work"
 
-measure() {  # label, command...: "label  seconds  peak-RSS-MiB  exit"
+measure() {  # label, command...: "label  wall  CPU  peak-RSS-MiB  exit"
   local label=$1
   shift
   local out rc
   out=$(mktemp)
   set +e
-  /usr/bin/time -f '%e %M' -o "$out" "$@" >/dev/null 2>&1
+  /usr/bin/time -f '%e %U %S %M' -o "$out" "$@" >/dev/null 2>&1
   rc=$?
   set -e
-  read -r secs kib < <(tail -1 "$out")
+  read -r secs user sys kib < <(tail -1 "$out")
   rm -f "$out"
-  printf '| %s | %s | %d | %d |\n' "$label" "$secs" $((kib / 1024)) "$rc"
+  printf '| %s | %s | %.2f | %d | %d |\n' "$label" "$secs" "$(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }')" \
+    $((kib / 1024)) "$rc"
 }
 
 echo "load average at start: $load_at_start"
 echo
-echo "| run | seconds | peak RSS (MiB) | exit |"
-echo "| --- | ---: | ---: | ---: |"
+echo "| run | wall (s) | CPU (s) | peak RSS (MiB) | exit |"
+echo "| --- | ---: | ---: | ---: | ---: |"
 for n in 10000 40000 100000; do
   root=$work/pc-$n
   if [[ ! -e $root/.done ]]; then
@@ -51,7 +53,8 @@ for i in range(n):
 EOF
     touch "$root/.done"
   fi
-  measure "env --json, $n extra .pc files" "$probe" env --json --root "$root"
+  # A generous --timeout: on a loaded machine the default 10 s would end the 100k run early.
+  measure "env --json, $n extra .pc files" "$probe" env --json --timeout 600 --root "$root"
 done
 for mb in 8 15 60; do
   a=$work/doc-$mb-a.json
@@ -74,3 +77,5 @@ EOF
   fi
   measure "diff, two $(du -m "$a" | cut -f1) MiB documents" "$probe" diff "$a" "$b"
 done
+echo
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,12 +4,11 @@
 
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
-
 #include "check/evaluate.hpp"
 #include "check/policy.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/user_path.hpp"
 #include "probes/symbols.hpp"
 #include "report/check_formats.hpp"
 #include "report/check_json.hpp"
@@ -41,12 +40,9 @@ struct CheckOptions {
 };
 
 // The policy file is the user's: read from the live file system even under --root, like --output
-// is written there.
+// is written there (cli/user_path.hpp).
 std::string live_absolute(const std::string& path) {
-    if (path.empty() || path.front() == '/') return path;
-    std::error_code ec;
-    auto full = std::filesystem::absolute(path, ec);
-    return ec ? path : full.lexically_normal().string();
+    return user_path(path);
 }
 
 void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
@@ -195,14 +191,12 @@ class CheckCommand final : public Command {
     static Result<check::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
-        auto bytes = fs->read_file(live_absolute(path), check::kMaxPolicyBytes);
-        if (!bytes) {
-            std::string what = bytes.gap().message;
-            const std::string full = live_absolute(path);
-            if (what.starts_with(full)) what = path + what.substr(full.size());
-            return Gap{bytes.gap().reason, "--policy " + what};
-        }
-        return check::parse_policy(*bytes, path);
+        // Every message names the full path tried, not the spelling: "--policy p.json: no such
+        // file" does not say which directory was searched.
+        const std::string full = live_absolute(path);
+        auto bytes = fs->read_file(full, check::kMaxPolicyBytes);
+        if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
+        return check::parse_policy(*bytes, full);
     }
 
     // The command line's requirements, validated like the policy file's.

@@ -16,11 +16,11 @@ int run_contract_command(
     const std::function<contract::Document(const contract::ContractFacts&)>& build) {
     auto facts = contract::collect_contract_facts(session.probe_context(), with_capabilities);
     facts.generated_at = generation_time(session.env());
-    const contract::Document doc = build(facts);
+    contract::Document doc = build(facts);
     const json::RunFacts run{facts.generated_at, facts.root, facts.live};
     std::string out;
     if (session.options().json) {
-        out = json::dump(json::contract_json(doc, run, strict));
+        out = json::dump(json::contract_json(std::move(doc), run, strict));
     } else {
         auto exe = self_executable_path();
         out = text::contract_document(session.style(), doc,

@@ -42,6 +42,17 @@ class FileBytes {
     [[nodiscard]] virtual std::string_view bytes() const = 0;
 };
 
+/// Reads many files of one directory. Same results and gaps as Fs::read_file on the same
+/// paths; an implementation may resolve the directory once instead of once per file.
+class DirFiles {
+  public:
+    virtual ~DirFiles() = default;
+    /// Fs::read_file(path, max_bytes) for a `path` of this directory (any other path is read
+    /// the ordinary way).
+    [[nodiscard]] virtual Result<std::string> read_file(std::string_view path,
+                                                        std::size_t max_bytes) const = 0;
+};
+
 /// Read-only view of a file system tree. Paths are absolute and interpreted inside the root.
 /// Every operation returns a Gap instead of throwing for ENOENT, EACCES, loops, FIFOs, ...
 class Fs {
@@ -60,6 +71,10 @@ class Fs {
     /// implementation can; the same rules and gaps as read_file(). The default copies.
     [[nodiscard]] virtual Result<std::shared_ptr<const FileBytes>> map_file(
         std::string_view path, std::size_t max_bytes) const;
+
+    /// A reader for many files of the in-root directory `dir` (a pkg-config directory of
+    /// 100,000 modules). The default reads each by its whole path.
+    [[nodiscard]] virtual std::unique_ptr<DirFiles> dir_files(std::string_view dir) const;
 
     /// Entries of a directory, sorted by name.
     [[nodiscard]] virtual Result<std::vector<DirEntry>> list_dir(std::string_view path) const = 0;

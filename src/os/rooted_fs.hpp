@@ -30,6 +30,10 @@ class RootedFs final : public Fs {
         std::string_view path, std::size_t max_bytes = kDefaultReadCap) const override;
     [[nodiscard]] Result<std::shared_ptr<const FileBytes>> map_file(
         std::string_view path, std::size_t max_bytes) const override;
+    /// The directory is opened once, resolved below the root like any path; each file is
+    /// then opened relative to it with O_NOFOLLOW. A file that is a symbolic link is read by
+    /// its whole path instead, so its target is resolved below the root as always.
+    [[nodiscard]] std::unique_ptr<DirFiles> dir_files(std::string_view dir) const override;
     [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const override;
     [[nodiscard]] Result<FileInfo> stat(std::string_view path, bool follow = true) const override;
     [[nodiscard]] Result<std::string> read_link(std::string_view path) const override;
@@ -45,6 +49,8 @@ class RootedFs final : public Fs {
     struct RootFd;
     RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
         : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {}
+
+    class OpenDirFiles;
 
     /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
     /// `follow_last` is false. Returns a file descriptor the caller must close.

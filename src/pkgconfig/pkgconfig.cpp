@@ -118,9 +118,10 @@ PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extr
     try_uninstalled_ = !env.get("PKG_CONFIG_DISABLE_UNINSTALLED").has_value();
 }
 
-Result<Module> PkgConfig::load_file(std::string_view pc_path) const {
+Result<Module> PkgConfig::load_file(std::string_view pc_path, const DirFiles* via) const {
     auto hit = parsed_.find(pc_path);
-    if (hit == parsed_.end()) hit = parsed_.emplace(pc_path, load_file_uncached(pc_path)).first;
+    if (hit == parsed_.end())
+        hit = parsed_.emplace(pc_path, load_file_uncached(pc_path, via)).first;
     return hit->second;
 }
 
@@ -130,8 +131,31 @@ Result<Module> PkgConfig::find(std::string_view name) const {
     return hit->second;
 }
 
-Result<Module> PkgConfig::load_file_uncached(std::string_view pc_path) const {
-    auto bytes = fs_.read_file(pc_path, kMaxPcFileBytes);
+Result<Module> PkgConfig::load_file_once(std::string_view pc_path, const DirFiles* via) const {
+    if (auto hit = parsed_.find(pc_path); hit != parsed_.end()) return hit->second;
+    return load_file_uncached(pc_path, via);
+}
+
+bool PkgConfig::may_find(std::string_view name) const {
+    // Anything find() does not search by name (a path, an invalid name) is left to find().
+    if (name.empty() || ends_with(name, kPcSuffix) || name.find('/') != std::string_view::npos ||
+        name.find('\0') != std::string_view::npos) {
+        return true;
+    }
+    if (auto hit = found_.find(name); hit != found_.end())
+        return hit->second.ok() || hit->second.gap().reason != GapReason::not_found;
+    const std::string plain = std::string(name) + std::string(kPcSuffix);
+    const std::string uninstalled = std::string(name) + "-uninstalled" + std::string(kPcSuffix);
+    for (const auto& dir : search_path_) {
+        if (try_uninstalled_ && may_hold(dir.path, uninstalled)) return true;
+        if (may_hold(dir.path, plain)) return true;
+    }
+    return false;
+}
+
+Result<Module> PkgConfig::load_file_uncached(std::string_view pc_path, const DirFiles* via) const {
+    auto bytes = via != nullptr ? via->read_file(pc_path, kMaxPcFileBytes)
+                                : fs_.read_file(pc_path, kMaxPcFileBytes);
     if (!bytes) return bytes.gap();
     return parse_pc(*bytes, pc_path, options_);
 }

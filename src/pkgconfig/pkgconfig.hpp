@@ -105,8 +105,21 @@ class PkgConfig {
     /// permission_denied, ...) when only unusable candidates exist.
     [[nodiscard]] Result<Module> find(std::string_view name) const;
 
-    /// Parses the `.pc` file at the in-root path `pc_path`.
-    [[nodiscard]] Result<Module> load_file(std::string_view pc_path) const;
+    /// Parses the `.pc` file at the in-root path `pc_path`, read through `via` when given (a
+    /// reader of the file's directory, from Fs::dir_files).
+    [[nodiscard]] Result<Module> load_file(std::string_view pc_path,
+                                           const DirFiles* via = nullptr) const;
+
+    /// load_file() for a pass over a directory of any size: a file read before comes from the
+    /// cache, one not read before is parsed and not kept (100,000 kept modules are most of a
+    /// run's memory).
+    [[nodiscard]] Result<Module> load_file_once(std::string_view pc_path,
+                                                const DirFiles* via = nullptr) const;
+
+    /// False only when find(name) is sure to say not_found without reading a file: no search
+    /// directory's listing holds a candidate file for `name`. Lets a caller that asks about
+    /// every module of a large directory skip building and keeping a not-found message each.
+    [[nodiscard]] bool may_find(std::string_view name) const;
 
     /// Every `*.pc` file (regular, or a link to one) in `dir`, sorted by name.
     [[nodiscard]] Result<std::vector<ModuleFile>> list_dir_modules(std::string_view dir) const;
@@ -118,7 +131,8 @@ class PkgConfig {
         const Module& module, RequiresScope scope = RequiresScope::public_only) const;
 
   private:
-    [[nodiscard]] Result<Module> load_file_uncached(std::string_view pc_path) const;
+    [[nodiscard]] Result<Module> load_file_uncached(std::string_view pc_path,
+                                                    const DirFiles* via) const;
     [[nodiscard]] Result<Module> find_uncached(std::string_view name) const;
     /// False only when the one listing of `dir` this run takes says `file` is not there; a
     /// directory that cannot be listed is searched file by file, as before.

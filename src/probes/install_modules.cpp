@@ -79,15 +79,23 @@ void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, Inst
         ctx.log.warn("{}", listing.gap().message);
         return;
     }
+    // The directory is resolved once for all its files, not once per file.
+    const auto dir = ctx.fs.dir_files(facts.pc_dir);
     for (const auto& entry : *listing) {
         if (entry.name.rfind("doca-", 0) != 0) continue;
         ModuleFacts module;
         module.name = entry.name;
-        auto parsed = pc.load_file(entry.pc_path);
+        // A directory can hold any number of modules: when the search path cannot hold this
+        // one, it is read without being kept and without a search that would keep its miss.
+        const bool findable = pc.may_find(entry.name);
+        auto parsed = findable ? pc.load_file(entry.pc_path, dir.get())
+                               : pc.load_file_once(entry.pc_path, dir.get());
         if (parsed.ok()) {
             fill_from(*parsed, module);
-            auto visible = pc.find(entry.name);
-            module.on_search_path = visible.ok() && visible->version == module.version;
+            if (findable) {
+                auto visible = pc.find(entry.name);
+                module.on_search_path = visible.ok() && visible->version == module.version;
+            }
         } else {
             module.pc_path = entry.pc_path;
             module.gap = parsed.gap();

@@ -125,7 +125,8 @@ std::string blank_kind(GapReason reason) {
     }
 }
 
-Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
+// Takes the document apart: its pointers and extension members are moved into the result.
+Json x_rdmi_probe(Document& doc, const RunFacts& run) {
     // ordered_json's operator[] searches the members: with one pointer per field of every
     // library of a 100,000-module pkg-config directory that was quadratic. The index keeps it
     // linear; a pointer recorded twice keeps its first place and its last source, as before.
@@ -166,8 +167,18 @@ Json x_rdmi_probe(const Document& doc, const RunFacts& run) {
                        {"live", run.live},
                        {"provenance", std::move(provenance_map)},
                        {"gaps", std::move(gaps)},
-                       {"fallbacks", std::move(fallbacks)}});
-    for (const auto& [key, value] : doc.extension.items()) out[key] = value;
+                       {"fallbacks", std::move(fallbacks)}},
+                      doc.extension.size());
+    // Room was made for every extension member: growing the object would deep-copy the
+    // provenance map (one member per field of every library).
+    auto& out_members = out.get_ref<Json::object_t&>();
+    for (auto& [key, value] : doc.extension.get_ref<Json::object_t&>()) {
+        if (auto it = out_members.find(key); it != out_members.end()) {
+            it->second = std::move(value);
+        } else {
+            out_members.emplace_back(key, std::move(value));
+        }
+    }
     return out;
 }
 
@@ -222,9 +233,19 @@ void contract_doca_version(Document& doc, const InstallFacts& install) {
     }
 }
 
-Json contract_json(const Document& doc, const RunFacts& run, bool strict) {
-    Json out = doc.body;
-    if (!strict) out["x_rdmi_probe"] = x_rdmi_probe(doc, run);
+Json contract_json(Document doc, const RunFacts& run, bool strict) {
+    // The body is moved, not copied; it was made with room for x_rdmi_probe (document.hpp),
+    // and an ordered_json object that grows deep-copies every member it holds.
+    Json out = std::move(doc.body);
+    if (!strict) {
+        auto& members = out.get_ref<Json::object_t&>();
+        Json extension = x_rdmi_probe(doc, run);
+        if (auto it = members.find("x_rdmi_probe"); it != members.end()) {
+            it->second = std::move(extension);
+        } else {
+            members.emplace_back("x_rdmi_probe", std::move(extension));
+        }
+    }
     return out;
 }
 

@@ -30,7 +30,8 @@ void contract_string(contract::Document& doc, const std::string& pointer,
 /// Sets the `doca_version` field: doca_caps --version, else a named fallback.
 void contract_doca_version(contract::Document& doc, const InstallFacts& install);
 
-/// The document as JSON: the body, plus the x_rdmi_probe object unless `strict`.
-contract::Json contract_json(const contract::Document& doc, const RunFacts& run, bool strict);
+/// The document as JSON: the body, plus the x_rdmi_probe object unless `strict`. Takes the
+/// document by value: pass an rvalue and its (possibly huge) body is moved, not copied.
+contract::Json contract_json(contract::Document doc, const RunFacts& run, bool strict);
 
 }  // namespace rdmi::json

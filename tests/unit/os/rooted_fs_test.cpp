@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 
+#include <unistd.h>
+
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -256,6 +258,85 @@ TEST_CASE("RootedFs names missing and unreadable files") {
         // Checked as nobody: root would read a mode-000 file and the check could not fail.
         const test::AsUnprivileged nobody;
         CHECK(fs.read_file("/secret").gap().reason == GapReason::permission_denied);
+    }
+}
+
+TEST_CASE("dir_files reads a directory's files as read_file does, links still below the root") {
+    // The root is a directory inside the tree: a file or link that escaped it would land on
+    // the real "outside" and "etc/passwd" next to it, visibly.
+    test::TempTree tree;
+    tree.write("/outside", "host secret\n");
+    tree.write("/etc/passwd", "host passwd\n");
+    tree.write("/root/etc/passwd", "in root\n");
+    tree.write("/root/pc/a.pc", "a\n");
+    tree.write("/root/pc/big.pc", std::string(100, 'x'));
+    tree.write("/root/pc/secret.pc", "x", 0000);
+    tree.write("/root/other/b.pc", "b\n");
+    tree.symlink("/etc/passwd", "/root/pc/absolute.pc");
+    tree.symlink("../../outside", "/root/pc/up.pc");
+    tree.symlink("../../../../../../outside", "/root/pc/far-up.pc");
+    tree.symlink("a.pc", "/root/pc/sibling.pc");
+    tree.symlink("loop.pc", "/root/pc/loop.pc");
+    tree.fifo("/root/pc/fifo.pc");
+    tree.mkdir("/root/pc/dir.pc");
+    const std::string root = tree.host("/root");
+    const std::array paths{"/pc/a.pc",       "/pc/absolute.pc", "/pc/up.pc",     "/pc/far-up.pc",
+                           "/pc/sibling.pc", "/pc/loop.pc",     "/pc/fifo.pc",   "/pc/dir.pc",
+                           "/pc/big.pc",     "/pc/missing.pc",  "/pc/secret.pc", "/other/b.pc",
+                           "/pc/../a.pc",    "/pc/.",           "/pc/a.pc/",     "/pc/../outside"};
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        auto opened = RootedFs::open(root, resolution);
+        REQUIRE(opened.ok());
+        const RootedFs& fs = opened.value();
+        for (const char* dir : {"/pc", "/pc/", "/nowhere", "/pc/a.pc"}) {
+            CAPTURE(dir);
+            const auto files = fs.dir_files(dir);
+            REQUIRE(files != nullptr);
+            for (const char* path : paths) {
+                CAPTURE(path);
+                auto by_path = fs.read_file(path, 64);
+                auto by_dir = files->read_file(path, 64);
+                REQUIRE(by_dir.ok() == by_path.ok());
+                if (by_path.ok()) {
+                    CHECK(*by_dir == *by_path);
+                } else {
+                    CHECK(by_dir.gap().reason == by_path.gap().reason);
+                    CHECK(by_dir.gap().message == by_path.gap().message);
+                }
+            }
+            // Links are resolved below the root, never next to it.
+            CHECK(files->read_file("/pc/absolute.pc", 64).value() == "in root\n");
+            CHECK(files->read_file("/pc/sibling.pc", 64).value() == "a\n");
+            CHECK(files->read_file("/pc/up.pc", 64).gap().reason == GapReason::not_found);
+            CHECK(files->read_file("/pc/far-up.pc", 64).gap().reason == GapReason::not_found);
+            CHECK(files->read_file("/pc/big.pc", 64).gap().message ==
+                  "/pc/big.pc: larger than 64 bytes");
+        }
+        // Checked as nobody: root would read a mode-000 file and the check could not fail.
+        const auto files = fs.dir_files("/pc");
+        const test::AsUnprivileged nobody;
+        CHECK(files->read_file("/pc/secret.pc", 64).gap().reason == GapReason::permission_denied);
+    }
+}
+
+TEST_CASE("dir_files reads a file replaced by a link after the directory was opened safely") {
+    test::TempTree tree;
+    tree.write("/outside", "host secret\n");
+    tree.write("/root/pc/a.pc", "a\n");
+    const std::string root = tree.host("/root");
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        auto opened = RootedFs::open(root, resolution);
+        REQUIRE(opened.ok());
+        const auto files = opened->dir_files("/pc");
+        CHECK(files->read_file("/pc/a.pc", 64).value() == "a\n");
+        // Planted between two reads: the reader holds the directory, not a resolved file.
+        REQUIRE(::unlink(tree.host("/root/pc/a.pc").c_str()) == 0);
+        tree.symlink("../../outside", "/root/pc/a.pc");
+        CHECK(files->read_file("/pc/a.pc", 64).gap().reason == GapReason::not_found);
+        REQUIRE(::unlink(tree.host("/root/pc/a.pc").c_str()) == 0);
+        tree.write("/root/pc/a.pc", "a\n");
     }
 }
 

@@ -209,6 +209,64 @@ TEST_CASE("find: PKG_CONFIG_PATH wins over defaults and the first match wins") {
               }());
 }
 
+TEST_CASE("may_find is false only where find() says not_found without reading a file") {
+    test::TempTree tree;
+    tree.write("/opt/a/pkgconfig/doca-one.pc", pc_text("doca-one", "1"));
+    tree.write("/opt/a/pkgconfig/doca-two-uninstalled.pc", pc_text("doca-two", "2"));
+    tree.write("/opt/a/pkgconfig/doca-bad.pc", "Name: x\n");  // no Version: malformed
+    tree.write("/opt/b/pkgconfig/doca-three.pc", pc_text("doca-three", "3"));
+    const auto fs = open_root(tree.root());
+    for (const char* disable : {"", "1"}) {
+        CAPTURE(disable);
+        Vars vars{{"PKG_CONFIG_PATH", "/opt/a/pkgconfig:/nowhere"}};
+        if (*disable != '\0') vars.emplace("PKG_CONFIG_DISABLE_UNINSTALLED", disable);
+        MapEnv env(vars);
+        const PkgConfig pc(fs, env, {"/opt/b/pkgconfig"});
+        for (const char* name : {"doca-one", "doca-two", "doca-bad", "doca-three", "doca-none",
+                                 "doca-one.pc", "", "a/b", "/opt/a/pkgconfig/doca-one.pc"}) {
+            CAPTURE(name);
+            const bool may = pc.may_find(name);
+            auto found = pc.find(name);
+            // Never false for a module find() can see, or one it cannot read.
+            if (!may) {
+                REQUIRE_FALSE(found.ok());
+                CHECK(found.gap().reason == GapReason::not_found);
+            }
+        }
+        CHECK_FALSE(pc.may_find("doca-none"));
+        CHECK_FALSE(pc.may_find("doca-tw"));
+        CHECK(pc.may_find("doca-two") == (*disable == '\0'));
+        CHECK(pc.may_find("doca-three"));
+    }
+}
+
+TEST_CASE("load_file_once gives load_file's result, through a directory reader too") {
+    test::TempTree tree;
+    tree.write("/pc/doca-one.pc", pc_text("doca-one", "1"));
+    tree.write("/pc/doca-bad.pc", "Name: x\n");
+    tree.write("/elsewhere/doca-linked.pc", pc_text("doca-linked", "4"));
+    tree.symlink("/elsewhere/doca-linked.pc", "/pc/doca-linked.pc");
+    const auto fs = open_root(tree.root());
+    MapEnv no_env;
+    const PkgConfig pc(fs, no_env);
+    const auto dir = fs.dir_files("/pc");
+    for (const char* path :
+         {"/pc/doca-one.pc", "/pc/doca-bad.pc", "/pc/doca-linked.pc", "/pc/doca-missing.pc"}) {
+        CAPTURE(path);
+        auto once = pc.load_file_once(path, dir.get());
+        auto cached = pc.load_file(path);
+        REQUIRE(once.ok() == cached.ok());
+        if (cached.ok()) {
+            CHECK(once->version == cached->version);
+            CHECK(once->pc_path == cached->pc_path);
+            CHECK(once->variables == cached->variables);
+        } else {
+            CHECK(once.gap().message == cached.gap().message);
+        }
+    }
+    CHECK(pc.load_file_once("/pc/doca-linked.pc", dir.get())->variables.at("pcfiledir") == "/pc");
+}
+
 TEST_CASE("find: pcfiledir-relative prefixes resolve inside the root") {
     test::TempTree tree;
     tree.write("/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig/doca-dpa.pc",

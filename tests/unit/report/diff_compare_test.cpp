@@ -76,5 +76,18 @@ TEST_CASE("type changes are changes; the diff document and text agree") {
     CHECK(text.find("1 difference") != std::string::npos);
 }
 
+TEST_CASE("groups: /version and its members are versions, /version_matrix is not") {
+    Json a = Json::parse(R"({"version": {"consistent": true}, "version_matrix": {"valid": true},
+                            "checks": [1]})");
+    Json b = Json::parse(R"({"version": {"consistent": false}, "version_matrix": {"valid": false},
+                            "checks": [2]})");
+    Outcome o{"report",          "/a",        "/b", std::nullopt, std::nullopt, {},
+              compare(a, b, {}), std::nullopt};
+    const Json doc = to_json(o);
+    REQUIRE(doc["groups"].size() == 3);
+    CHECK(doc["groups"][0]["pointers"] == Json::parse(R"(["/version/consistent"])"));
+    CHECK(doc["groups"][2]["pointers"] == Json::parse(R"(["/version_matrix/valid"])"));
+}
+
 }  // namespace
 }  // namespace rdmi::diff
