@@ -13,6 +13,7 @@
 #include <functional>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -129,6 +130,27 @@ std::vector<std::string> effective_args(int argc, char** argv, std::string& prog
     return args;
 }
 
+/// A helper whose name implies an option (doca-collect-host-state: --side=host) given that option
+/// again: CLI11 would say "--side: At Most 1 required but received 2", which names no cause.
+std::optional<std::string> forced_option_given(const std::string& program,
+                                               const std::vector<std::string>& args) {
+    for (const auto& helper : kHelperNames) {
+        if (program != helper.name || helper.forced.empty()) continue;
+        const std::string_view forced = helper.forced;
+        const std::string option(forced.substr(0, forced.find('=')));
+        // args: program, command, the forced option, then the user's arguments.
+        for (std::size_t i = 3; i < args.size(); ++i) {
+            if (args[i] == "--") break;
+            if (args[i] == option || args[i].starts_with(option + "=")) {
+                return program + " implies " + std::string(forced) + " (from its name); drop " +
+                       option + ", or run rdmi-probe " + std::string(helper.command) + " " +
+                       option + "=...";
+            }
+        }
+    }
+    return std::nullopt;
+}
+
 /// Under a helper name the helper is the whole program: its usage line is "doca-env [OPTIONS]",
 /// not the parser's "doca-env env [OPTIONS]" (which would be rejected as an extra argument).
 class HelperFormatter : public CLI::Formatter {
@@ -176,6 +198,8 @@ int run_unguarded(int argc, char** argv, bool json) {
         std::printf("%s %s\n", build_info::kToolName, build_info::kVersion);
         return 0;
     }
+    if (auto conflict = forced_option_given(program, arg_strings))
+        return fail_usage(wants_json(argc, argv), *conflict);
     std::vector<const char*> arg_ptrs;
     for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
     const int count = static_cast<int>(arg_ptrs.size());

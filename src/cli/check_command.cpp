@@ -4,16 +4,15 @@
 
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
-
-#include "gate/evaluate.hpp"
-#include "gate/policy.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/user_path.hpp"
+#include "gate/evaluate.hpp"
+#include "gate/policy.hpp"
 #include "model/registry.hpp"
+#include "report/findings_output.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
-#include "report/findings_output.hpp"
 #include "report/json_common.hpp"
 
 namespace rdmi::cli {
@@ -34,6 +33,7 @@ struct CheckOptions {
     bool require_dpa = false;
     bool require_port_active = false;
     bool require_consistent = false;
+    bool fail_on_warn = false;
     std::string format = "text";
     bool strict_contract = false;
     bool list_checks = false;
@@ -41,12 +41,9 @@ struct CheckOptions {
 };
 
 // The policy file is the user's: read from the live file system even under --root, like --output
-// is written there.
+// is written there (cli/user_path.hpp).
 std::string live_absolute(const std::string& path) {
-    if (path.empty() || path.front() == '/') return path;
-    std::error_code ec;
-    auto full = std::filesystem::absolute(path, ec);
-    return ec ? path : full.lexically_normal().string();
+    return user_path(path);
 }
 
 void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
@@ -99,6 +96,9 @@ class CheckCommand final : public Command {
         sub.add_flag("--require-consistent", opts_.require_consistent,
                      "both four-way version matches hold (RDMI stack; DOCA version sources): "
                      "passes exactly when env says version.consistent true");
+        sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
+                     "a warning (costs performance or robustness, does not stop RDMI) fails the "
+                     "gate: exit 1 and result fail");
         sub.add_option("--format", opts_.format, "text, json, junit or github")
             ->check(CLI::IsMember({"text", "json", "junit", "github"}));
         sub.add_flag("--strict-contract", opts_.strict_contract,
@@ -150,7 +150,8 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
-        gate.result = overall_status(gate.checks);
+        gate.fail_on_warn = opts_.fail_on_warn;
+        gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
         run.root = session.fs().root();
         run.live = session.fs().is_live();
@@ -195,14 +196,12 @@ class CheckCommand final : public Command {
     static Result<gate::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
-        auto bytes = fs->read_file(live_absolute(path), gate::kMaxPolicyBytes);
-        if (!bytes) {
-            std::string what = bytes.gap().message;
-            const std::string full = live_absolute(path);
-            if (what.starts_with(full)) what = path + what.substr(full.size());
-            return Gap{bytes.gap().reason, "--policy " + what};
-        }
-        return gate::parse_policy(*bytes, path);
+        // Every message names the full path tried, not the spelling: "--policy p.json: no such
+        // file" does not say which directory was searched.
+        const std::string full = live_absolute(path);
+        auto bytes = fs->read_file(full, gate::kMaxPolicyBytes);
+        if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
+        return gate::parse_policy(*bytes, full);
     }
 
     // The command line's requirements, validated like the policy file's.

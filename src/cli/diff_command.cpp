@@ -3,10 +3,9 @@
 
 #include <spdlog/spdlog.h>
 
-#include <filesystem>
-
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/user_path.hpp"
 #include "contract/json_input.hpp"
 #include "contract/kinds.hpp"
 #include "report/diff_document.hpp"
@@ -73,12 +72,7 @@ class DiffCommand final : public Command {
 
   private:
     static Result<Input> load(const Fs& fs, std::string_view label, const std::string& given) {
-        std::error_code ec;
-        const std::string path = std::filesystem::absolute(given, ec).lexically_normal().string();
-        if (ec) {
-            return make_gap(GapReason::error,
-                            std::string(label) + ": " + given + ": " + ec.message());
-        }
+        const std::string path = user_path(given);
         auto document = contract::read_document(fs, path);
         if (!document)
             return Gap{document.gap().reason, std::string(label) + ": " + document.gap().message};

@@ -22,7 +22,8 @@ struct ExitRule {
 };
 
 /// The exit code that says what a document's `result` says: fail 1, skip 3 (0 under
-/// skip_exits_ok), pass and info 0. Every subcommand with a verdict exits through this.
+/// skip_exits_ok), pass, info and warn 0 (check --fail-on-warn has made a warning a fail
+/// before this). Every subcommand with a verdict exits through this.
 constexpr int exit_code_for(Status result, ExitRule rule = {}) {
     switch (result) {
         case Status::fail:
@@ -31,6 +32,7 @@ constexpr int exit_code_for(Status result, ExitRule rule = {}) {
             return rule.skip_exits_ok ? kExitOk : kExitSkipped;
         case Status::pass:
         case Status::info:
+        case Status::warn:
             return kExitOk;
     }
     return kExitUsage;
@@ -43,6 +45,8 @@ inline constexpr const char* kExitCodeHelp =
     "  1  a check failed\n"
     "  2  usage error, unreadable input (also a run that overran --timeout), or internal error\n"
     "  3  nothing failed, but something could not be checked (skip)\n"
+    "  A warning (warn: costs performance or robustness, does not stop RDMI) exits 0;\n"
+    "  check --fail-on-warn makes it a failure (exit 1).\n"
     "  129, 130, 131, 143  ended by SIGHUP, SIGINT, SIGQUIT, SIGTERM (children killed;\n"
     "                      --json: error document)\n"
     "  141  stdout closed before the document was written (SIGPIPE); nothing on stderr\n";

@@ -14,6 +14,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/state_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_progress.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/user_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/interrupt.cpp
 )

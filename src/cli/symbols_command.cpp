@@ -7,10 +7,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/user_path.hpp"
 #include "model/facts.hpp"
 #include "probes/symbols.hpp"
 #include "report/symbols_json.hpp"
@@ -35,10 +35,7 @@ struct SymbolsOptions {
 // under --root (to name a file inside the root, pass ROOT/...): messages then name the file
 // that was really tried.
 std::string absolute(const std::string& path) {
-    if (path.empty() || path.front() == '/') return path;
-    std::error_code ec;
-    auto full = std::filesystem::absolute(path, ec);
-    return ec ? path : full.lexically_normal().string();
+    return user_path(path);
 }
 
 void add_names(std::string_view text, std::vector<std::string>& names) {
@@ -67,10 +64,7 @@ Result<std::vector<std::string>> allow_list(const std::vector<std::string>& valu
             continue;
         }
         std::string path = value.substr(1);
-        if (!path.empty() && path.front() != '/') {
-            std::error_code ec;
-            path = std::filesystem::absolute(path, ec).lexically_normal().string();
-        }
+        path = user_path(path);
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
         auto text = fs->read_file(path, kMaxAllowListBytes);

@@ -13,6 +13,8 @@ std::string_view to_string(Status status) {
             return "skip";
         case Status::info:
             return "info";
+        case Status::warn:
+            return "warn";
     }
     return "info";
 }
@@ -33,6 +35,9 @@ StatusCounts count_statuses(const std::vector<Check>& checks) {
             case Status::info:
                 ++counts.info;
                 break;
+            case Status::warn:
+                ++counts.warn;
+                break;
         }
     }
     return counts;
@@ -42,6 +47,7 @@ Status overall_status(const std::vector<Check>& checks) {
     const auto counts = count_statuses(checks);
     if (counts.fail > 0) return Status::fail;
     if (counts.skip > 0) return Status::skip;
+    if (counts.warn > 0) return Status::warn;
     return Status::pass;
 }
 

@@ -42,8 +42,9 @@ struct Sourced {
     }
 };
 
-/// The outcome of one check. `info` records a fact without judging it.
-enum class Status { pass, fail, skip, info };
+/// The outcome of one check. `info` records a fact without judging it; `warn` is a fact that
+/// costs performance or robustness but does not stop RDMI (exit 0 unless check --fail-on-warn).
+enum class Status { pass, fail, skip, info, warn };
 
 /// The stable JSON name of a status.
 std::string_view to_string(Status status);
@@ -64,13 +65,15 @@ struct StatusCounts {
     int fail = 0;
     int skip = 0;
     int info = 0;
+    int warn = 0;
 };
 
 /// Tallies a list of checks.
 StatusCounts count_statuses(const std::vector<Check>& checks);
 
 /// The verdict over a list of checks (a document's `result`): fail when any failed, else skip
-/// when any was skipped, else pass (info records a fact and judges nothing).
+/// when any was skipped (what could not be checked outweighs a warning), else warn when any
+/// warned, else pass (info records a fact and judges nothing).
 Status overall_status(const std::vector<Check>& checks);
 
 }  // namespace rdmi

@@ -25,4 +25,27 @@ std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
     return checks;
 }
 
+Status contract_status(Status status, bool fail_on_warn) {
+    switch (status) {
+        case Status::warn:
+            return fail_on_warn ? Status::fail : Status::pass;
+        case Status::info:
+            return Status::pass;
+        case Status::pass:
+        case Status::fail:
+        case Status::skip:
+            break;
+    }
+    return status;
+}
+
+Status gate_verdict(const std::vector<Check>& checks, bool fail_on_warn) {
+    // Mapped one by one: with --fail-on-warn a warning outweighs a skip, as a failure does.
+    std::vector<Check> mapped;
+    mapped.reserve(checks.size());
+    for (const auto& check : checks)
+        mapped.push_back(Check{check.id, contract_status(check.status, fail_on_warn), "", "", {}});
+    return overall_status(mapped);
+}
+
 }  // namespace rdmi::gate

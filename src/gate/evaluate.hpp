@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "gate/policy.hpp"
 #include "core/check.hpp"
+#include "gate/policy.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"
 #include "probes/symbols.hpp"
@@ -25,7 +25,10 @@ struct GateFacts {
 struct GateReport {
     std::string spec_path = "-";  ///< the policy file, or "-" for command-line requirements
     std::vector<Check> checks;
+    /// The verdict in the contract's vocabulary (gate_verdict()): the document's `result` and
+    /// the exit code both come from it, so they cannot disagree.
     Status result = Status::pass;
+    bool fail_on_warn = false;  ///< --fail-on-warn: a warning fails the gate
 };
 
 /// Whether the policy needs the symbols probe.
@@ -42,5 +45,12 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
 
 /// Every check, in the policy's order. Pure.
 std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts);
+
+/// One status in validate-before-commit's vocabulary (pass, fail, skip), which has no word
+/// for a warning: warn is pass, or fail with `fail_on_warn`; info is pass.
+Status contract_status(Status status, bool fail_on_warn);
+
+/// The gate's verdict in that vocabulary: overall_status() of the checks' contract statuses.
+Status gate_verdict(const std::vector<Check>& checks, bool fail_on_warn);
 
 }  // namespace rdmi::gate

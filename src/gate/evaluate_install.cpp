@@ -211,9 +211,11 @@ std::string match_summary(const VersionMatch& match, const std::string& label) {
 Check consistent_check(const InstallFacts& install) {
     Check check{
         Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
-    if (auto version = stack_version(install, check); !version) return check;
     // judge_consistency() is the one definition env's version.consistent and the report's
-    // version checks use too: pass here exactly when env says true.
+    // version checks use too: pass here exactly when env says true, and fail whenever either
+    // match disagrees, as the report's checks do. A disagreement is decided before asking why
+    // the stack has no single version: with doca-verbs.pc at 3.3.105 and doca-rdmi.pc
+    // unparseable the report failed while this skipped (exit 3, which a gate may let through).
     const Consistency verdict = judge_consistency(install);
     if (verdict.consistent) {
         check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") +
@@ -222,6 +224,9 @@ Check consistent_check(const InstallFacts& install) {
     }
     const bool fails =
         verdict.stack == MatchState::disagree || verdict.contract == MatchState::disagree;
+    if (!fails) {
+        if (auto version = stack_version(install, check); !version) return check;
+    }
     check.status = fails ? Status::fail : Status::skip;
     check.message = "not consistent: " + verdict.reason;
     std::vector<std::string> fixes;

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "core/shell_word.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
 
@@ -40,7 +41,8 @@ std::optional<Gap> check_chain(const std::string& file, bool strict_leaf = false
         if (!trusted_owner(st.st_uid)) {
             return Gap{GapReason::untrusted,
                        path + ": owned by uid " + std::to_string(st.st_uid) +
-                           ", not by root or the invoking user (fix: chown root " + path + ")"};
+                           ", not by root or the invoking user (fix: chown root " +
+                           shell_word(path) + ")"};
         }
         const bool sticky_ok = S_ISDIR(st.st_mode) && (st.st_mode & S_ISVTX) != 0 &&
                                child_trusted_owner && !(first && strict_leaf);
@@ -49,7 +51,8 @@ std::optional<Gap> check_chain(const std::string& file, bool strict_leaf = false
             return Gap{GapReason::untrusted,
                        path + ": writable by " +
                            ((st.st_mode & S_IWOTH) != 0 ? "others" : "its group") + " (mode " +
-                           octal(st.st_mode & 07777U) + "; fix: chmod go-w " + path + ")"};
+                           octal(st.st_mode & 07777U) + "; fix: chmod go-w " + shell_word(path) +
+                           ")"};
         }
         child_trusted_owner = trusted_owner(st.st_uid);
         if (path == "/") return std::nullopt;

@@ -13,6 +13,13 @@ int kind_rank(const std::string& kind) {
     return 2;
 }
 
+// "Lowest name": shorter first, then bytewise. PCI addresses are fixed-width lowercase hex, so
+// this is their numeric order; SF names differ only in their index, so mlx5_core.sf.2 comes
+// before mlx5_core.sf.10 (plain string order would put sf.10 first).
+bool lower_name(const std::string& a, const std::string& b) {
+    return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
 std::string label(const DeviceSummary& row) {
     std::string out = row.function;
     if (!row.product.empty()) out += " (" + row.product + ")";
@@ -70,13 +77,16 @@ DeviceChoice recommend_device(const DevicesFacts& facts) {
                      [](const DeviceSummary* a, const DeviceSummary* b) {
                          const int ka = kind_rank(a->kind);
                          const int kb = kind_rank(b->kind);
-                         return ka != kb ? ka < kb : a->function < b->function;
+                         return ka != kb ? ka < kb : lower_name(a->function, b->function);
                      });
     const DeviceSummary& best = *qualified.front();
     choice.function = best.function;
-    choice.rdma_device = best.rdma_devices.front();
-    choice.reason = label(best) + " " + best.kind + ": DPA supported, " +
-                    best.rdma_devices.front() + " port " + best.port_state;
+    // The rdma device whose port is up, not merely the first listed: a function can carry more
+    // than one, and the reason must be true of the one named.
+    choice.rdma_device =
+        best.active_rdma_device.empty() ? best.rdma_devices.front() : best.active_rdma_device;
+    choice.reason =
+        label(best) + " " + best.kind + ": DPA supported, " + choice.rdma_device + " port ACTIVE";
     if (qualified.size() > 1) {
         choice.reason += "; " + std::to_string(qualified.size() - 1) +
                          " other function(s) also qualify, ranked after it by the rule";

@@ -13,7 +13,8 @@ namespace rdmi {
 inline constexpr std::string_view kDeviceChoiceRule =
     "a function qualifies when its DPA is supported, it has an RDMA device (mlx5_ib bound) and "
     "at least one port is ACTIVE; among those a PF wins over an SF, an SF over a VF (a PF owns "
-    "the DPA and its port), then the lowest function name";
+    "the DPA and its port), then the lowest function name (shorter first, so "
+    "mlx5_core.sf.2 before mlx5_core.sf.10)";
 
 /// The chosen function, or none with the reason.
 struct DeviceChoice {

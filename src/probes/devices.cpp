@@ -30,7 +30,10 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
             if (rdma == nullptr) continue;
             for (const auto& port : rdma->ports) {
                 const std::string state = port.state.ok() ? port.state.value->name : "?";
-                if (state == "ACTIVE") row.port_active = true;
+                if (state == "ACTIVE") {
+                    row.port_active = true;
+                    if (row.active_rdma_device.empty()) row.active_rdma_device = name;
+                }
                 if (!states.empty()) states += "/";
                 states += state;
             }

@@ -26,6 +26,9 @@ struct DeviceSummary {
     std::string
         port_state;  ///< "ACTIVE", "DOWN", "INIT", "ACTIVE/DOWN" (per port), "" without rdma
     bool port_active = false;  ///< at least one port ACTIVE
+    /// The first of rdma_devices with an ACTIVE port ("" when none): the device a workload on
+    /// this function would use, which need not be the first one listed.
+    std::string active_rdma_device;
     /// Final DPA answer: DOCA's doca_dpa_cap_is_supported when DOCA listed the function,
     /// else the sysfs inference from the device id.
     Sourced<sysfs::DpaCapability> dpa;

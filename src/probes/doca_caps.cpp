@@ -39,19 +39,6 @@ std::vector<std::pair<std::string, std::uint64_t>> pairs_from(const Json& j) {
     return out;
 }
 
-Json gap_json(const std::optional<Gap>& gap) {
-    if (!gap) return nullptr;
-    return Json{static_cast<int>(gap->reason), gap->message};
-}
-
-std::optional<Gap> gap_from(const Json& j) {
-    if (j.is_null()) return std::nullopt;
-    const int reason = j.at(0).get<int>();
-    if (reason < 0 || reason > static_cast<int>(GapReason::error))
-        throw std::runtime_error("bad gap reason");
-    return Gap{static_cast<GapReason>(reason), j.at(1).get<std::string>()};
-}
-
 }  // namespace
 
 std::vector<std::string> doca_libraries_to_load(const Fs& fs, const InstallFacts& install) {
@@ -134,7 +121,7 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
         Json verbs = nullptr;
         if (d.verbs) {
             verbs = Json{pairs_json(d.verbs->values), d.verbs->atomic_cap, d.verbs->supported,
-                         d.verbs->missing, gap_json(d.verbs->gap)};
+                         d.verbs->missing, gap_to_wire(d.verbs->gap)};
         }
         devices.push_back(Json{{"pci", d.pci_address},
                                {"ibdev", d.ibdev_name},
@@ -148,10 +135,10 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
                                {"verbs", verbs}});
     }
     Json gaps = Json::array();
-    for (const auto& g : facts.library_gaps) gaps.push_back(gap_json(g));
+    for (const auto& g : facts.library_gaps) gaps.push_back(gap_to_wire(g));
     return Json{{"libraries", facts.libraries},   {"library_gaps", gaps},
                 {"predicates", facts.predicates}, {"error_names", facts.error_names},
-                {"gap", gap_json(facts.gap)},     {"devices", devices}}
+                {"gap", gap_to_wire(facts.gap)},  {"devices", devices}}
         .dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -164,13 +151,13 @@ Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
         DocaCapsFacts facts;
         facts.libraries = j.at("libraries").get<std::vector<std::string>>();
         for (const auto& g : j.at("library_gaps")) {
-            auto gap = gap_from(g);
+            auto gap = gap_from_wire(g);
             if (!gap) throw std::runtime_error("a library gap is null");
             facts.library_gaps.push_back(std::move(*gap));
         }
         facts.predicates = j.at("predicates").get<std::vector<std::string>>();
         facts.error_names = j.at("error_names").get<std::string>();
-        facts.gap = gap_from(j.at("gap"));
+        facts.gap = gap_from_wire(j.at("gap"));
         for (const auto& d : j.at("devices")) {
             DocaDevice device;
             device.pci_address = d.at("pci").get<std::string>();
@@ -194,7 +181,7 @@ Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
                 device.verbs =
                     DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
                                    v.at(2).get<std::vector<std::string>>(),
-                                   v.at(3).get<std::vector<std::string>>(), gap_from(v.at(4))};
+                                   v.at(3).get<std::vector<std::string>>(), gap_from_wire(v.at(4))};
             }
             facts.devices.push_back(std::move(device));
         }

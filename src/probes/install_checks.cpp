@@ -1,6 +1,7 @@
 // The install checks: one verdict per question an engineer asks before building RDMI code.
 #include <algorithm>
 
+#include "core/shell_word.hpp"
 #include "core/text.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/version_consistency.hpp"
@@ -18,6 +19,15 @@ Check make(FindingId id, Status status, std::string message, std::string remedia
 // fails or skips (prefix, modules, versions, headers, tools) as one step.
 constexpr const char* kInstallDoca =
     "install the DOCA SDK, or pass --doca-prefix DIR where it is installed";
+constexpr const char* kRelayoutDoca =
+    "reinstall DOCA; expected lib/<triplet>/pkgconfig, lib64/pkgconfig or "
+    "infrastructure/lib/pkgconfig";
+
+// The fix of "DOCA is not where it should be", worded as the prefix check words it, so that the
+// checks this cause skips join the prefix check's step in the fix plan instead of a second one.
+std::string doca_fix(const InstallFacts& facts) {
+    return facts.prefix_exists && facts.layout == DocaLayout::none ? kRelayoutDoca : kInstallDoca;
+}
 
 Check prefix_check(const InstallFacts& facts) {
     const std::string& prefix = *facts.prefix.value;
@@ -28,9 +38,7 @@ Check prefix_check(const InstallFacts& facts) {
     }
     if (facts.layout == DocaLayout::none) {
         return make(Finding::doca_prefix, Status::fail,
-                    "no DOCA pkg-config directory under " + prefix,
-                    "reinstall DOCA; expected lib/<triplet>/pkgconfig, lib64/pkgconfig or "
-                    "infrastructure/lib/pkgconfig",
+                    "no DOCA pkg-config directory under " + prefix, kRelayoutDoca,
                     {facts.prefix.source});
     }
     return make(Finding::doca_prefix, Status::pass,
@@ -46,24 +54,27 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
         if (!module.found) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
-            checks.push_back(make(
-                id, Status::fail,
-                unreadable ? module.gap->message
-                           : module.name + ".pc not found on the pkg-config search path",
-                unreadable ? "repair or reinstall the package that ships " + module.name + ".pc"
-                : facts.prefix_exists
-                    ? "install the DOCA development package that ships " + module.name + ".pc"
-                    : std::string(kInstallDoca),
-                {from}));
+            checks.push_back(
+                make(id, Status::fail,
+                     unreadable ? module.gap->message
+                                : module.name + ".pc not found on the pkg-config search path",
+                     unreadable ? unreadable_fix(module.name + ".pc", module.gap)
+                     : facts.prefix_exists
+                         ? "install the DOCA development package that ships " + module.name + ".pc"
+                         : std::string(kInstallDoca),
+                     {from}));
             continue;
         }
         if (!module.on_search_path) {
-            checks.push_back(make(
-                id, Status::fail,
-                module.name + " " + module.version + " is only in DOCA's pc dir " + facts.pc_dir +
-                    ", not on the pkg-config search path",
-                "export PKG_CONFIG_PATH=" + facts.pc_dir + "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}",
-                {from}));
+            checks.push_back(make(id, Status::fail,
+                                  module.name + " " + module.version +
+                                      " is only in DOCA's pc dir " + facts.pc_dir +
+                                      ", not on the pkg-config search path",
+                                  // The directory comes from the probed tree: quoted, so pasting
+                                  // the fix runs nothing a directory name spells.
+                                  "export PKG_CONFIG_PATH=" + shell_word(facts.pc_dir) +
+                                      "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}",
+                                  {from}));
         } else {
             checks.push_back(make(id, Status::pass,
                                   module.name + " " + module.version + " (" + module.pc_path + ")",
@@ -87,7 +98,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
 }
 
 Check version_check(Finding id, const std::string& what, const VersionMatch& match,
-                    bool doca_found) {
+                    const std::string& no_doca_fix) {
     // The verdict is match_state()'s, the same rule env's `consistent` and check use.
     std::vector<Provenance> sources;
     std::vector<std::string> listing;
@@ -113,10 +124,13 @@ Check version_check(Finding id, const std::string& what, const VersionMatch& mat
         return make(id, Status::fail, what + " disagree: " + describe_match(match),
                     match_fix(match, rdmi_stack), sources);
     }
-    if (!doca_found || present == 0) {
+    // Only "nothing could be read" makes this DOCA's absence: versions that were read are judged
+    // as env's `consistent` and check --require-consistent judge them, even when DOCA's prefix
+    // or its layout is not where the prefix check looks (that check fails on its own).
+    if (present == 0) {
         return make(id, Status::skip,
                     what + ": no version could be read (" + join(listing) + ")" + unchecked,
-                    kInstallDoca, sources);
+                    no_doca_fix, sources);
     }
     if (state == MatchState::incomplete) {
         return make(id, Status::skip,
@@ -144,7 +158,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
     }
     if (!doca_found) {
         return make(Finding::rdmi_headers, Status::skip,
-                    "DOCA not found; RDMI headers not looked for", kInstallDoca, {});
+                    "DOCA not found; RDMI headers not looked for", doca_fix(facts), {});
     }
     if (!missing.empty()) {
         return make(Finding::rdmi_headers, Status::fail,
@@ -194,8 +208,8 @@ std::vector<Check> library_checks(const InstallFacts& facts) {
     return checks;
 }
 
-Check tool_check(const InstalledFile& tool, Finding id, const std::string& purpose, bool doca_found,
-                 Status when_missing) {
+Check tool_check(const InstallFacts& facts, const InstalledFile& tool, Finding id,
+                 const std::string& purpose, bool doca_found, Status when_missing) {
     if (tool.present) {
         std::string message = tool.path;
         if (!tool.detail.empty()) message += " (version " + tool.detail + ")";
@@ -207,8 +221,8 @@ Check tool_check(const InstalledFile& tool, Finding id, const std::string& purpo
         return make(id, Status::pass, message, "", {{"file", tool.path}});
     }
     if (!doca_found) {
-        return make(id, Status::skip, tool.name + " not found; DOCA is not installed", kInstallDoca,
-                    {});
+        return make(id, Status::skip, tool.name + " not found; DOCA is not installed",
+                    doca_fix(facts), {});
     }
     return make(id, when_missing, tool.name + " not found (" + purpose + ")",
                 "install the DOCA package that ships " + tool.name, {{"file", tool.path}});
@@ -222,9 +236,9 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
     const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
     for (auto& check : module_checks(facts)) checks.push_back(std::move(check));
     checks.push_back(version_check(Finding::rdmi_stack_versions, "RDMI stack versions",
-                                   facts.stack_versions, doca_found));
+                                   facts.stack_versions, doca_fix(facts)));
     checks.push_back(version_check(Finding::contract_versions, "DOCA version sources",
-                                   facts.contract_versions, doca_found));
+                                   facts.contract_versions, doca_fix(facts)));
     checks.push_back(headers_check(facts, doca_found));
     for (auto& check : library_checks(facts)) checks.push_back(std::move(check));
     if (facts.samples.present) {
@@ -237,10 +251,10 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
                               "samples ship in the DOCA samples package; install it to get them",
                               {{"file", facts.samples.path}}));
     }
-    checks.push_back(tool_check(facts.dpacc, Finding::dpacc,
+    checks.push_back(tool_check(facts, facts.dpacc, Finding::dpacc,
                                 "the DPA compiler, needed to build DPA kernels", doca_found,
                                 Status::fail));
-    checks.push_back(tool_check(facts.doca_caps, Finding::doca_caps,
+    checks.push_back(tool_check(facts, facts.doca_caps, Finding::doca_caps,
                                 "one of the contract's version sources", doca_found, Status::info));
     return checks;
 }

@@ -11,10 +11,18 @@ std::vector<const ModuleFacts*> public_libraries(const InstallFacts& install) {
     std::vector<const ModuleFacts*> out;
     // A pkg-config directory can hold any number of doca-*.pc files: a set keeps this linear.
     std::unordered_set<std::string_view> seen;
-    for (const auto* list : {&install.doca_modules, &install.stack}) {
-        for (const auto& module : *list) {
-            if (seen.insert(module.name).second) out.push_back(&module);
-        }
+    // A copy in DOCA's pc dir that pkg-config does not resolve (another doca-dpa.pc earlier on
+    // the search path, or a broken one there) is not the module a build gets, nor the one the
+    // consistency verdict judges: for the RDMI stack's modules the stack's own lookup speaks.
+    // A stale doca-dpa.pc 3.2.1025 on PKG_CONFIG_PATH was reported as the pc dir's 3.3.0105.
+    for (const auto& module : install.stack) seen.insert(module.name);
+    for (const auto& module : install.doca_modules) {
+        if (module.on_search_path || !seen.contains(module.name)) out.push_back(&module);
+    }
+    std::unordered_set<std::string_view> listed;
+    for (const auto* module : out) listed.insert(module->name);
+    for (const auto& module : install.stack) {
+        if (listed.insert(module.name).second) out.push_back(&module);
     }
     std::sort(out.begin(), out.end(),
               [](const ModuleFacts* a, const ModuleFacts* b) { return a->name < b->name; });

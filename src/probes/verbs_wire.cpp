@@ -9,19 +9,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-Json gap_json(const std::optional<Gap>& gap) {
-    if (!gap) return nullptr;
-    return Json{{"reason", static_cast<int>(gap->reason)}, {"message", gap->message}};
-}
-
-std::optional<Gap> gap_from(const Json& j) {
-    if (j.is_null()) return std::nullopt;
-    const int reason = j.at("reason").get<int>();
-    if (reason < 0 || reason > static_cast<int>(GapReason::error))
-        throw std::runtime_error("bad gap reason");
-    return Gap{static_cast<GapReason>(reason), j.at("message").get<std::string>()};
-}
-
 Json flags_json(const VerbsFlags& f) {
     return Json{{"value", f.value}, {"names", f.names}, {"unknown", f.unknown_mask}};
 }
@@ -48,7 +35,7 @@ Json port_json(const VerbsPort& p) {
                 {"gid_tbl_len", p.gid_tbl_len},
                 {"port_cap_flags", p.port_cap_flags},
                 {"gids", gids},
-                {"gap", gap_json(p.gap)}};
+                {"gap", gap_to_wire(p.gap)}};
 }
 
 VerbsPort port_from(const Json& j) {
@@ -67,7 +54,7 @@ VerbsPort port_from(const Json& j) {
     p.port_cap_flags = j.at("port_cap_flags").get<std::uint32_t>();
     for (const auto& g : j.at("gids"))
         p.gids.push_back({g.at(0).get<std::uint32_t>(), g.at(1).get<std::string>()});
-    p.gap = gap_from(j.at("gap"));
+    p.gap = gap_from_wire(j.at("gap"));
     return p;
 }
 
@@ -83,7 +70,7 @@ Json device_json(const VerbsDevice& d) {
     }
     return Json{{"name", d.name},
                 {"node_guid", d.node_guid},
-                {"gap", gap_json(d.gap)},
+                {"gap", gap_to_wire(d.gap)},
                 {"query", d.query},
                 {"fw_ver", d.fw_ver},
                 {"sys_image_guid", d.sys_image_guid},
@@ -99,7 +86,7 @@ VerbsDevice device_from(const Json& j) {
     VerbsDevice d;
     d.name = j.at("name").get<std::string>();
     d.node_guid = j.at("node_guid").get<std::string>();
-    d.gap = gap_from(j.at("gap"));
+    d.gap = gap_from_wire(j.at("gap"));
     d.query = j.at("query").get<std::string>();
     d.fw_ver = j.at("fw_ver").get<std::string>();
     d.sys_image_guid = j.at("sys_image_guid").get<std::string>();

@@ -139,6 +139,16 @@ std::string describe_match(const VersionMatch& match) {
     return "";
 }
 
+std::string unreadable_fix(const std::string& name, const std::optional<Gap>& gap) {
+    if (gap && gap->reason == GapReason::permission_denied)
+        return "rerun as a user who can read " + name + " (or as root)";
+    if (gap && gap->reason == GapReason::timeout) return "rerun with a larger --timeout";
+    // A .pc that exists but does not parse (a NUL byte, a cycle, no Version) is damaged, not
+    // unreadable: the package that ships it is the fix, as the module check says.
+    if (name.ends_with(".pc")) return "repair or reinstall the package that ships " + name;
+    return "make " + name + " readable (see its gap)";
+}
+
 std::string match_fix(const VersionMatch& match, bool rdmi_stack) {
     const std::string agreed = match.agreed ? match.agreed->to_string() : "one release";
     std::vector<std::string> modules;
@@ -158,7 +168,10 @@ std::string match_fix(const VersionMatch& match, bool rdmi_stack) {
                         (rdmi_stack ? " (the four modules must come from one release)" : ""));
     }
     for (const auto& name : match.unreadable) {
-        steps.push_back("make " + name + " readable (see its gap)");
+        const auto it = std::find_if(match.sources.begin(), match.sources.end(),
+                                     [&](const VersionSource& s) { return s.name == name; });
+        steps.push_back(
+            unreadable_fix(name, it == match.sources.end() ? std::nullopt : it->raw.gap));
     }
     if (!others.empty()) {
         if (rdmi_stack) {

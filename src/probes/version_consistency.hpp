@@ -2,6 +2,7 @@
 // four-way match, and of the install as a whole. Every view (report, env, check, diff) uses it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,6 +50,12 @@ std::string describe_source(const VersionSource& src);
 /// One line on why a match is in its state, naming the sources that make it so
 /// ("doca-dpa.pc is 3.2.1025 while the rest say 3.3.0105").
 std::string describe_match(const VersionMatch& match);
+
+/// The action for a source that exists but could not be read, by why: "rerun as a user who can
+/// read X" (permission), "rerun with a larger --timeout", and for a .pc that does not parse
+/// "repair or reinstall the package that ships X" (the module check's words, so the fix plan
+/// gives both checks one step); else "make X readable (see its gap)".
+std::string unreadable_fix(const std::string& name, const std::optional<Gap>& gap);
 
 /// The one action that makes a match agree: for the RDMI stack "install doca-dpa from DOCA
 /// 3.3.0105 (...)", for the contract's sources the release to reinstall; "" when it agrees.

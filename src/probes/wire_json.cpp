@@ -3,6 +3,7 @@
 #include "probes/wire_json.hpp"
 
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,19 @@ Result<nlohmann::json> parse_wire_json(std::string_view text, std::string_view n
                         std::string(name) + ": a number out of range for the answer's fields");
     }
     return parsed;
+}
+
+nlohmann::json gap_to_wire(const std::optional<Gap>& gap) {
+    if (!gap) return nullptr;
+    return {{"reason", static_cast<int>(gap->reason)}, {"message", gap->message}};
+}
+
+std::optional<Gap> gap_from_wire(const nlohmann::json& j) {
+    if (j.is_null()) return std::nullopt;
+    const int reason = j.at("reason").get<int>();
+    if (reason < 0 || reason > static_cast<int>(GapReason::error))
+        throw std::runtime_error("bad gap reason");
+    return Gap{static_cast<GapReason>(reason), j.at("message").get<std::string>()};
 }
 
 Gap wire_gap(std::string_view what, std::string_view detail) {

@@ -2,6 +2,7 @@
 // probe: bounded parsing, and numbers the decoders can convert without undefined behaviour.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -19,5 +20,13 @@ Result<nlohmann::json> parse_wire_json(std::string_view text, std::string_view n
 
 /// A malformed-answer Gap "<what>: <detail>" on one line, whatever the detail holds.
 Gap wire_gap(std::string_view what, std::string_view detail);
+
+/// The one wire form of a Gap in a child's answer: null for none, else
+/// {"reason": <GapReason as a number>, "message": "..."}.
+nlohmann::json gap_to_wire(const std::optional<Gap>& gap);
+
+/// Reads gap_to_wire()'s form back. Throws (nlohmann's exceptions, or std::runtime_error for a
+/// reason out of range) on anything else; the decoders turn that into a wire_gap().
+std::optional<Gap> gap_from_wire(const nlohmann::json& j);
 
 }  // namespace rdmi

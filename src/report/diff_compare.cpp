@@ -70,6 +70,12 @@ class Comparer {
         return std::find(kRunFields.begin(), kRunFields.end(), key) != kRunFields.end();
     }
 
+    // A report or symbols document written before the warn status existed has no warn count:
+    // against a newer one that counts 0 warnings, nothing changed.
+    static bool absent_is_zero(const std::string& pointer, const Json& value) {
+        return pointer == "/summary/warn" && value.is_number_integer() && value == 0;
+    }
+
     // ordered_json's find() searches the members one by one: an index keeps an object of a
     // million keys linear (it was quadratic).
     static std::unordered_map<std::string_view, const Json*> index_of(const Json& object) {
@@ -87,6 +93,7 @@ class Comparer {
             const std::string at = json_pointer_append(pointer, key);
             auto other = in_b.find(key);
             if (other == in_b.end()) {
+                if (absent_is_zero(at, value)) continue;
                 changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
             } else {
                 walk(value, *other->second, at, false);
@@ -94,8 +101,9 @@ class Comparer {
         }
         for (const auto& [key, value] : b.items()) {
             if (ignored(key, top) || in_a.contains(key)) continue;
-            changes_.push_back(
-                Change{json_pointer_append(pointer, key), ChangeKind::added, std::nullopt, value});
+            const std::string at = json_pointer_append(pointer, key);
+            if (absent_is_zero(at, value)) continue;
+            changes_.push_back(Change{at, ChangeKind::added, std::nullopt, value});
         }
         // The contract's fields first, then the extension's host facts (the why behind them).
         if (top && !options_.all) {

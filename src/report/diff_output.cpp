@@ -33,9 +33,11 @@ Cause cause_of(const std::string& pointer) {
     // DOCA's versions, not the kernel's or the firmware's: /version/..., /doca_version, the
     // report's stack_versions/contract_versions/consistency, a module's or library's /version.
     auto has = [&](std::string_view part) { return pointer.find(part) != std::string::npos; };
-    if (pointer.starts_with("/version") || has("/doca_version") || has("stack_versions") ||
-        has("contract_versions") || has("/consistency") || pointer.ends_with("/version") ||
-        has("/library_path") || pointer.starts_with("/x_rdmi_probe/libraries"))
+    // "/version" itself or below it: "/version_matrix" is the capability table, not a version.
+    if (pointer == "/version" || pointer.starts_with("/version/") || has("/doca_version") ||
+        has("stack_versions") || has("contract_versions") || has("/consistency") ||
+        pointer.ends_with("/version") || has("/library_path") ||
+        pointer.starts_with("/x_rdmi_probe/libraries"))
         return Cause::versions;
     if (pointer.starts_with("/checks") || pointer.starts_with("/summary") || pointer == "/result" ||
         pointer.starts_with("/fix_plan"))

@@ -9,10 +9,20 @@
 namespace rdmi::gate {
 namespace {
 
+// Warnings are counted only when there are some: a gate without them reads as it always did.
 std::string tally(const GateReport& gate) {
     const auto counts = count_statuses(gate.checks);
     return std::to_string(counts.fail) + " failed, " + std::to_string(counts.skip) + " skipped, " +
-           std::to_string(counts.pass) + " passed";
+           std::to_string(counts.pass) + " passed" +
+           (counts.warn > 0
+                ? ", " + std::to_string(counts.warn) +
+                      (gate.fail_on_warn ? " warned (failing: --fail-on-warn)" : " warned")
+                : "");
+}
+
+// A warning that --fail-on-warn turned into a failure is shown as one by the CI formats.
+bool fails(const GateReport& gate, const Check& c) {
+    return contract_status(c.status, gate.fail_on_warn) == Status::fail;
 }
 
 }  // namespace
@@ -21,7 +31,7 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     std::string out;
     const bool quiet = style.verbosity < 0;
     for (const auto& c : gate.checks) {
-        if (quiet && c.status != Status::fail) continue;
+        if (quiet && !fails(gate, c)) continue;
         out += text::paint(style, c.status, text::status_label(c.status)) + "  " +
                text::terminal_safe(c.id.str()) + "  " + text::terminal_safe(c.message) + "\n";
         if (c.status != Status::pass && !c.remediation.empty())
@@ -79,8 +89,9 @@ std::string xml_escape(std::string_view text, bool attribute) {
 
 std::string gate_junit(const GateReport& gate) {
     const auto counts = count_statuses(gate.checks);
+    const int failures = counts.fail + (gate.fail_on_warn ? counts.warn : 0);
     const std::string totals = " tests=\"" + std::to_string(gate.checks.size()) + "\" failures=\"" +
-                               std::to_string(counts.fail) + "\" errors=\"0\"" + " skipped=\"" +
+                               std::to_string(failures) + "\" errors=\"0\"" + " skipped=\"" +
                                std::to_string(counts.skip) + "\"";
     std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     out += "<testsuites name=\"rdmi-probe check\"" + totals + ">\n";
@@ -93,9 +104,18 @@ std::string gate_junit(const GateReport& gate) {
                xml_escape(c.id.str(), true) + "\"";
         const std::string body =
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
-        if (c.status == Status::fail) {
-            out += ">\n      <failure type=\"fail\" message=\"" + xml_escape(c.message, true) +
-                   "\">" + xml_escape(body) + "</failure>\n    </testcase>\n";
+        if (fails(gate, c)) {
+            out += ">\n      <failure type=\"" + std::string(to_string(c.status)) +
+                   "\" message=\"" + xml_escape(c.message, true) + "\">" + xml_escape(body) +
+                   "</failure>\n    </testcase>\n";
+        } else if (c.status == Status::warn) {
+            // JUnit has no warning: a <failure> would fail the build the gate passed, and
+            // <skipped> would say it was not checked. The status rides in a property (as
+            // pytest's record_property writes them) and the message in system-out.
+            out +=
+                ">\n      <properties>\n        <property name=\"status\" value=\"warn\"/>\n"
+                "      </properties>\n      <system-out>warning: " +
+                xml_escape(body) + "</system-out>\n    </testcase>\n";
         } else if (c.status == Status::skip) {
             out += ">\n      <skipped message=\"" + xml_escape(c.message, true) +
                    "\"/>\n      <system-out>" + xml_escape(body) +
@@ -143,8 +163,8 @@ std::string gate_github(const GateReport& gate) {
     for (const auto& c : gate.checks) {
         const std::string message =
             c.message + (c.remediation.empty() ? "" : "\nfix: " + c.remediation);
-        if (c.status == Status::fail || c.status == Status::skip) {
-            out += std::string(c.status == Status::fail ? "::error" : "::warning") +
+        if (c.status == Status::fail || c.status == Status::skip || c.status == Status::warn) {
+            out += std::string(fails(gate, c) ? "::error" : "::warning") +
                    " title=" + github_escape_property("rdmi-probe check: " + c.id.str()) +
                    "::" + github_escape_data(message) + "\n";
         } else {

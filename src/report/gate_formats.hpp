@@ -13,11 +13,12 @@ namespace rdmi::gate {
 /// labels coloured as `style` says; quiet (verbosity < 0): the failures only.
 std::string gate_text(const GateReport& gate, const text::TextStyle& style = {});
 
-/// JUnit XML: one <testcase> per check; fail → <failure>, skip → <skipped>.
+/// JUnit XML: one <testcase> per check; fail → <failure>, skip → <skipped>, warn → a
+/// `status` property and system-out (a <failure type="warn"> under fail_on_warn).
 std::string gate_junit(const GateReport& gate);
 
-/// GitHub Actions workflow commands: fail → ::error, skip → ::warning, pass → a plain line;
-/// then the verdict line.
+/// GitHub Actions workflow commands: fail → ::error, skip and warn → ::warning (warn → ::error
+/// under fail_on_warn), pass → a plain line; then the verdict line.
 std::string gate_github(const GateReport& gate);
 
 /// `text` with & < > " ' and CR escaped and characters XML 1.0 forbids replaced by U+FFFD; in an

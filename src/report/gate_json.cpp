@@ -16,10 +16,12 @@ contract::Document check_document(const gate::GateReport& gate) {
     contract::Json checks = contract::Json::array();
     for (std::size_t i = 0; i < gate.checks.size(); ++i) {
         const auto& c = gate.checks[i];
+        // The contract has no warn: it is written as pass (fail under --fail-on-warn) and the
+        // details say it was a warning.
         checks.push_back(
             object({{"name", c.id.str()},
-                    {"status", to_string(c.status)},
-                    {"details", c.message},
+                    {"status", to_string(gate::contract_status(c.status, gate.fail_on_warn))},
+                    {"details", c.status == Status::warn ? "warning: " + c.message : c.message},
                     {"remediation", c.remediation.empty() ? contract::Json(nullptr)
                                                           : contract::Json(c.remediation)}}));
         if (!c.sources.empty()) doc.source("/checks/" + std::to_string(i), c.sources.front());

@@ -59,7 +59,8 @@ Json status_counts(const StatusCounts& counts) {
     return object({{"pass", counts.pass},
                    {"fail", counts.fail},
                    {"skip", counts.skip},
-                   {"info", counts.info}});
+                   {"info", counts.info},
+                   {"warn", counts.warn}});
 }
 
 }  // namespace rdmi::json

@@ -40,11 +40,14 @@ std::string report(const TextStyle& style, const Facts& report) {
     if (report.devices) out += devices(style, *report.devices);
     out += render_checks(style, checks);
     if (style.verbosity >= 0 && report.devices) {
+        // The reason names sysfs entries (functions, rdma devices, port states): escaped, so a
+        // line feed in a device name cannot start a line of its own.
         const DeviceChoice choice = recommend_device(*report.devices);
         out += "\n" +
                wrap(style,
                     "Recommended device for an RDMI DPA workload: " +
-                        (choice.function ? choice.reason : "none (" + choice.reason + ")"),
+                        terminal_safe(choice.function ? choice.reason
+                                                      : "none (" + choice.reason + ")"),
                     0, 4) +
                "\n";
     }
@@ -54,8 +57,11 @@ std::string report(const TextStyle& style, const Facts& report) {
         for (const auto& step : steps) {
             std::string ids;
             for (const auto& id : step.resolves) ids += (ids.empty() ? "" : ", ") + id;
-            out += wrap(style, fmt::format("  {}. {}", ++number, step.action), 0, 5) + "\n" +
-                   wrap(style, "     resolves: " + ids, 0, 15) + "\n";
+            // An action carries probed text (paths, module names) and is often a command to
+            // paste: escaped like a check's fix, and never wrapped (a command cut after
+            // "export" would paste as two commands).
+            out += fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
+                   wrap(style, "     resolves: " + terminal_safe(ids), 0, 15) + "\n";
         }
     }
     if (style.verbosity >= 0) {

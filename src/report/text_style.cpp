@@ -19,12 +19,14 @@ int rank(Status status) {
             return 0;
         case Status::skip:
             return 1;
-        case Status::pass:
+        case Status::warn:
             return 2;
-        case Status::info:
+        case Status::pass:
             return 3;
+        case Status::info:
+            return 4;
     }
-    return 3;
+    return 4;
 }
 
 }  // namespace
@@ -39,6 +41,8 @@ std::string_view status_label(Status status) {
             return "SKIP";
         case Status::info:
             return "INFO";
+        case Status::warn:
+            return "WARN";
     }
     return "INFO";
 }
@@ -49,6 +53,7 @@ std::string paint(const TextStyle& style, Status status, std::string_view text) 
     if (status == Status::pass) code = "\033[32m";
     if (status == Status::fail) code = "\033[1;31m";
     if (status == Status::skip) code = "\033[33m";
+    if (status == Status::warn) code = "\033[35m";
     return std::string(code) + std::string(text) + "\033[0m";
 }
 
@@ -95,7 +100,8 @@ std::string render_check(const TextStyle& style, const Check& check) {
     }
     line += wrap(style, terminal_safe(check.message), column, kMessageColumn) + "\n";
     if (!check.remediation.empty() &&
-        (check.status == Status::fail || check.status == Status::skip || style.verbosity > 0)) {
+        (check.status == Status::fail || check.status == Status::skip ||
+         check.status == Status::warn || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
         // A fix is often a command to paste: it is never wrapped.
         line += "fix: " + terminal_safe(check.remediation) + "\n";
@@ -129,7 +135,8 @@ std::string render_verdict(const TextStyle& style, const std::vector<Check>& che
     std::string word = std::string(status_label(overall));
     return "Result: " + paint(style, overall, word) + " (" + std::to_string(counts.fail) +
            " failed, " + std::to_string(counts.skip) + " skipped, " + std::to_string(counts.pass) +
-           " passed, " + std::to_string(counts.info) + " info)\n";
+           " passed, " + std::to_string(counts.info) + " info" +
+           (counts.warn > 0 ? ", " + std::to_string(counts.warn) + " warned" : "") + ")\n";
 }
 
 }  // namespace rdmi::text

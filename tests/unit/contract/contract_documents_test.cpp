@@ -73,6 +73,28 @@ TEST_CASE("devices: state from the rdma port when operstate says nothing; mtu 0 
     CHECK(has_gap(doc, "/devices/1/state"));
 }
 
+TEST_CASE("devices: an rdma port in ACTIVE_DEFER passes traffic; INIT and ARMED do not") {
+    // IB port states (include/rdma/ib_verbs.h): 4 ACTIVE and 5 ACTIVE_DEFER carry traffic.
+    // sysfs writes them "4: ACTIVE" and "5: ACTIVE_DEFER"; the netdev says "unknown" here,
+    // so the port decides.
+    const struct {
+        std::uint32_t number;
+        const char* name;
+        const char* state;
+    } cases[] = {{5, "ACTIVE_DEFER", "active"}, {4, "ACTIVE", "active"}, {3, "ARMED", "down"},
+                 {2, "INIT", "down"},           {1, "DOWN", "down"},     {6, "NOP", "down"}};
+    for (const auto& c : cases) {
+        const std::string name = c.name;
+        CAPTURE(name);
+        auto facts = facts_with_devices();
+        facts.devices.rdma_devices[0].ports[0].state = Sourced<sysfs::NumberedName>::of(
+            {c.number, c.name}, {"sysfs", "/sys/class/infiniband/mlx5_0/ports/1/state"});
+        auto doc = env_document(facts);
+        CHECK(doc.body["devices"][0]["state"].get<std::string>() == c.state);
+        CHECK_FALSE(has_gap(doc, "/devices/0/state"));
+    }
+}
+
 TEST_CASE("env: missing versions are empty strings with gaps; bfb null; unknown host kind") {
     auto facts = facts_with_devices();
     auto doc = env_document(facts);

@@ -113,6 +113,88 @@ TEST_CASE("audit_application: object file and archive resolve by name only") {
     CHECK(archive->missing == object->missing);
 }
 
+TEST_CASE("audit_application: a new link binds only a default (@@) or unversioned definition") {
+    // A name the library defines only as a non-default version (name@DOCA_1.0, kept for
+    // binaries linked earlier) cannot be bound by a new link: ld refuses it, so an object that
+    // needs it is missing a version. Beside it, a name with a default version resolves.
+    auto defined = [](const char* name, const char* version, bool hidden) {
+        ElfSymbol s;
+        s.name = name;
+        s.type = SymbolType::func;
+        s.binding = SymbolBinding::global;
+        s.defined = true;
+        s.section = ".text";
+        s.version = version;
+        s.version_hidden = hidden;
+        return s;
+    };
+    auto needed = [](const char* name) {
+        ElfSymbol s;
+        s.name = name;
+        s.binding = SymbolBinding::global;
+        return s;
+    };
+    ElfImage lib;
+    lib.kind = ElfKind::shared_object;
+    lib.soname = "libdoca_x.so.1";
+    lib.dynamic_symbols = {defined("doca_x_old", "DOCA_1.0", true),
+                           defined("doca_x_new", "DOCA_2.0", false),
+                           defined("doca_x_plain", "", false)};
+    ElfImage object;
+    object.kind = ElfKind::relocatable;
+    object.static_symbols = {needed("doca_x_old"), needed("doca_x_new"), needed("doca_x_plain")};
+    const std::vector<AuditedLibrary> libs = {{&lib, nullptr}};
+    const auto audit = audit_application(object, libs, {});
+    CHECK(dependency(audit, "doca_x_new").resolution == Resolution::provided);
+    CHECK(dependency(audit, "doca_x_plain").resolution == Resolution::provided);
+    CHECK(dependency(audit, "doca_x_old").resolution == Resolution::missing_version);
+    CHECK(audit.missing == std::vector<std::string>{"doca_x_old"});
+}
+
+TEST_CASE("audit_application: a versioned need is looked up only in the file it names") {
+    // The loader binds doca_x@DOCA_2.0 (from libdoca_a.so.1) in libdoca_a.so.1 alone: another
+    // library defining the same name and version does not provide it.
+    ElfSymbol other;
+    other.name = "doca_x";
+    other.type = SymbolType::func;
+    other.binding = SymbolBinding::global;
+    other.defined = true;
+    other.section = ".text";
+    other.version = "DOCA_2.0";
+    ElfImage lib_b;
+    lib_b.kind = ElfKind::shared_object;
+    lib_b.soname = "libdoca_b.so.1";
+    lib_b.dynamic_symbols = {other};
+    ElfImage lib_a;
+    lib_a.kind = ElfKind::shared_object;
+    lib_a.soname = "libdoca_a.so.1";
+    ElfSymbol need;
+    need.name = "doca_x";
+    need.binding = SymbolBinding::global;
+    need.version = "DOCA_2.0";
+    need.version_hidden = true;
+    need.version_file = "libdoca_a.so.1";
+    ElfImage app;
+    app.kind = ElfKind::executable;
+    app.dynamic_symbols = {need};
+
+    // The named file is audited and lacks the symbol: missing, even though libdoca_b has it.
+    const std::vector<AuditedLibrary> both = {{&lib_b, nullptr}, {&lib_a, nullptr}};
+    const auto audit = audit_application(app, both, {});
+    CHECK(dependency(audit, "doca_x").resolution == Resolution::missing_symbol);
+    CHECK(audit.missing == std::vector<std::string>{"doca_x"});
+    // The named file is not among the audited libraries: not audited, never "provided".
+    const std::vector<AuditedLibrary> only_b = {{&lib_b, nullptr}};
+    const auto unaudited = audit_application(app, only_b, {});
+    CHECK(dependency(unaudited, "doca_x").resolution == Resolution::not_audited);
+    CHECK(unaudited.missing.empty());
+    // The control: the named file defining it provides it.
+    lib_a.dynamic_symbols = {other};
+    const auto provided = audit_application(app, both, {});
+    CHECK(dependency(provided, "doca_x").resolution == Resolution::provided);
+    CHECK(dependency(provided, "doca_x").provider == "libdoca_a.so.1");
+}
+
 TEST_CASE("audit_application: unaudited files and unreadable input") {
     const auto app = test::fixture_image(fixture::kAppExecutable);
     const auto audit = audit_application(app, {}, {});

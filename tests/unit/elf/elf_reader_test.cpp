@@ -266,6 +266,16 @@ TEST_CASE("parse_archive keeps a non-ELF member as a gap and rejects thin and tr
         REQUIRE_FALSE(truncated.ok());
         CHECK(truncated.gap().reason == GapReason::malformed);
     }
+    // A size field is decimal digits, space-padded: anything else is refused, not read as far
+    // as the digits go ("5x" is not 5).
+    for (const char* field : {"5x        ", "5\t        ", "0005z     "}) {
+        CAPTURE(std::string(field));
+        std::string bad = archive;
+        bad.replace(8 + 48, 10, field);
+        auto refused = parse_archive(bad);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.gap().message == "archive member header at byte 8: bad size field");
+    }
     CHECK(parse_archive("!<arch>\n").ok());  // an empty archive is valid
     CHECK(parse_archive("!<arch>\n")->empty());
     auto thin = parse_archive("!<thin>\n");
@@ -509,6 +519,16 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
                           static_cast<Elf64_Half>(raw.shdrs.size() + 3));
         expect_malformed(bytes);
     }
+    SUBCASE("section-name table index equal to the section count") {
+        // The first index past the table: a check with > instead of >= lets libelf look for a
+        // section that does not exist, and the message no longer names the real problem.
+        auto bytes = raw.bytes;
+        const auto count = static_cast<Elf64_Half>(raw.shdrs.size());
+        store<Elf64_Half>(bytes, offsetof(Elf64_Ehdr, e_shstrndx), count);
+        expect_malformed(bytes, "section-name string table index " + std::to_string(count) +
+                                    " past the section table (" + std::to_string(count) +
+                                    " sections)");
+    }
     SUBCASE("a section's data past the end") {
         auto bytes = raw.bytes;
         const auto index = raw.section_of_type(SHT_DYNSYM);
@@ -606,6 +626,26 @@ TEST_CASE("parse_elf rejects corrupted headers, tables and indexes with the prob
         }
         REQUIRE(patched);
         expect_malformed(bytes, "past the section table");
+    }
+    SUBCASE("SHN_XINDEX without a .symtab_shndx table") {
+        // SHN_XINDEX says "the real index is in .symtab_shndx"; without that table the symbol's
+        // section is unknown. Reading it as index 0 would turn a defined symbol into an
+        // undefined one.
+        auto bytes = raw.bytes;
+        const auto& dynsym = raw.shdrs[raw.section_of_type(SHT_DYNSYM)];
+        const auto count = dynsym.sh_size / sizeof(Elf64_Sym);
+        std::size_t patched = 0;
+        for (std::size_t i = 1; i < count && patched == 0; ++i) {
+            const auto at = dynsym.sh_offset + i * sizeof(Elf64_Sym);
+            const auto sym = load<Elf64_Sym>(bytes, at);
+            if (sym.st_shndx != SHN_UNDEF && sym.st_shndx < SHN_LORESERVE) {
+                store<Elf64_Section>(bytes, at + offsetof(Elf64_Sym, st_shndx), SHN_XINDEX);
+                patched = i;
+            }
+        }
+        REQUIRE(patched != 0);
+        expect_malformed(bytes, ".dynsym symbol " + std::to_string(patched) +
+                                    ": SHN_XINDEX without .symtab_shndx");
     }
     SUBCASE("a symbol's section index equal to the section count") {
         // The first index past the table: a check with > instead of >= reads one past it.

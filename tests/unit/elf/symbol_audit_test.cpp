@@ -203,6 +203,33 @@ TEST_CASE("classify: a symbol moved out of EXPERIMENTAL keeps a hidden old versi
     CHECK(verdict(audit, "doca_rdmi_poster_post").stability == Stability::experimental);
 }
 
+TEST_CASE("classify: a hidden or internal symbol in .dynsym is no export") {
+    // The linker localises STV_HIDDEN and STV_INTERNAL symbols, so a normal .so never has them
+    // in .dynsym; a file that does (hand-made, or a broken link) still offers them to nobody.
+    auto defined = [](const char* name, SymbolVisibility visibility) {
+        ElfSymbol s;
+        s.name = name;
+        s.type = SymbolType::func;
+        s.binding = SymbolBinding::global;
+        s.visibility = visibility;
+        s.defined = true;
+        s.section = ".text";
+        return s;
+    };
+    ElfImage library;
+    library.kind = ElfKind::shared_object;
+    library.dynamic_symbols = {defined("doca_x_hidden", SymbolVisibility::hidden),
+                               defined("doca_x_internal", SymbolVisibility::internal),
+                               defined("doca_x_protected", SymbolVisibility::protected_),
+                               defined("doca_x_default", SymbolVisibility::default_)};
+    const auto audit = classify(library, {}, {}, {}, ClassifyOptions{"doca_x_", "", ""});
+    CHECK(audit.find("doca_x_hidden") == nullptr);
+    CHECK(audit.find("doca_x_internal") == nullptr);
+    CHECK(verdict(audit, "doca_x_protected").exported);
+    CHECK(verdict(audit, "doca_x_default").exported);
+    CHECK(audit.symbols.size() == 2);
+}
+
 TEST_CASE("classify: the prefix filter and empty inputs") {
     const auto library = test::fixture_image(fixture::kVersionedLib);
     const auto posters =

@@ -1,4 +1,4 @@
-// The gate's text, JUnit and GitHub renderings, and their escaping (src/report/check_formats).
+// The gate's text, JUnit and GitHub renderings, and their escaping (src/report/gate_formats).
 #include "report/gate_formats.hpp"
 
 #include <doctest/doctest.h>

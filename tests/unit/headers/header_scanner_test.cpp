@@ -152,6 +152,30 @@ int doca_not_extern_data;
         CHECK_MESSAGE(decls.count(absent) == 0, absent);
 }
 
+TEST_CASE("scan_header: the declaration right after an inline function body is its own") {
+    // A function body ends its statement at the closing brace (no ';' follows). Taken for a
+    // struct body, the statement would run on into the next declaration and swallow it.
+    const auto scan = scan_header(R"(static inline int doca_inline_a(int x) { return x; }
+int doca_after_body(void);
+static inline void doca_inline_b(void)
+{
+}
+DOCA_EXPERIMENTAL int doca_after_second(int y);
+struct doca_s { int a; };
+int doca_after_struct(void);
+)",
+                                  "b.h");
+    const auto decls = by_name(scan);
+    CHECK(scan.notes.empty());
+    REQUIRE(decls.count("doca_after_body") == 1);
+    CHECK(decls.at("doca_after_body").line == 2);
+    REQUIRE(decls.count("doca_after_second") == 1);
+    CHECK(decls.at("doca_after_second").annotation == Annotation::experimental);
+    CHECK(decls.at("doca_after_second").line == 6);
+    CHECK(decls.count("doca_after_struct") == 1);
+    CHECK(decls.size() == 3);
+}
+
 TEST_CASE("scan_header: attributes and a function-like macro before the declaration") {
     const auto scan = scan_header(R"(
 __attribute__((visibility("default"))) DOCA_EXPERIMENTAL

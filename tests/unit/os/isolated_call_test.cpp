@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -60,6 +61,33 @@ TEST_CASE("run_isolated returns on time when the child hangs") {
     REQUIRE_FALSE(r.ok());
     CHECK(r.gap().reason == GapReason::timeout);
     CHECK(std::chrono::steady_clock::now() - start < 2s);
+}
+
+TEST_CASE("run_isolated kills an overrunning child that left its process group") {
+    // The child is killed through its process group and by its pid. A vendor library may move
+    // the child to another group (setpgid); the group kill then misses it, and a parent that
+    // did not kill the pid itself would wait for the child's own end, deadline or not.
+    std::array<int, 2> report{-1, -1};
+    REQUIRE(::pipe(report.data()) == 0);
+    const auto start = std::chrono::steady_clock::now();
+    auto r = run_isolated(
+        [&report]() -> std::string {
+            const char moved = ::setpgid(0, ::getpgid(::getppid())) == 0 ? 'm' : 'x';
+            (void)!::write(report[1], &moved, 1);
+            ::sleep(10);
+            return "finished";
+        },
+        Deadline(1s), "ibv_open_device mlx5_0");
+    const auto took = std::chrono::steady_clock::now() - start;
+    ::close(report[1]);
+    char moved = 0;
+    const auto got = ::read(report[0], &moved, 1);
+    ::close(report[0]);
+    REQUIRE(got == 1);
+    REQUIRE(moved == 'm');  // the child really was in another group
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.gap().reason == GapReason::timeout);
+    CHECK(took < 5s);
 }
 
 }  // namespace rdmi

@@ -2,10 +2,16 @@
 #include "os/rooted_fs.hpp"
 
 #include <doctest/doctest.h>
+#include <fcntl.h>
 
 #include <unistd.h>
 
 #include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
 
 #include "os/path_resolver.hpp"
 #include "support/as_unprivileged.hpp"
@@ -93,6 +99,104 @@ TEST_CASE("\"..\" at the root stays at the root, in paths and in link targets") 
         CHECK(fs->read_file("/../lib/libx.so").value() == "x");
         CHECK(fs->real_path("/../../lib/../lib/libx.so").value() == "/lib/libx.so");
     }
+}
+
+TEST_CASE("a regular file in the middle of a path is not a directory, in both resolutions") {
+    // "/lib/libx.so/.." walked through the file would come back out at "/lib": the kernel
+    // refuses it (ENOTDIR), and so must the user-space resolver used without openat2.
+    test::TempTree tree;
+    tree.write("/lib/libx.so", "x");
+    const std::string root = tree.root();
+    for (const std::string path : {"/lib/libx.so/..", "/lib/libx.so/../libx.so"}) {
+        CAPTURE(path);
+        for (const bool follow_last : {true, false}) {
+            auto resolved = resolve_in_root(root, path, follow_last);
+            REQUIRE_FALSE(resolved.ok());
+            CHECK(resolved.gap().message == path + ": no such file or directory");
+        }
+        for (auto resolution : kResolutions) {
+            CAPTURE(static_cast<int>(resolution));
+            const auto fs = open_root(tree, resolution);
+            CHECK(fs.stat(path).gap().reason == GapReason::not_found);
+            CHECK(fs.real_path(path).gap().reason == GapReason::not_found);
+            CHECK(fs.host_path(path).gap().reason == GapReason::not_found);
+        }
+    }
+    // Without following the last component, a name below a file is still refused.
+    CHECK_FALSE(resolve_in_root(root, "/lib/libx.so/child", false).ok());
+    // The control: the same names without the detour resolve.
+    CHECK(resolve_in_root(root, "/lib/./libx.so", true).value() == "/lib/libx.so");
+}
+
+TEST_CASE("a missing directory in the middle of a path is an error; a missing last name is not") {
+    // Only the final component may be missing (the caller's own open reports it). A resolver
+    // that stopped at the first missing directory would answer "/nope" for "/nope/x".
+    test::TempTree tree;
+    tree.write("/lib/libx.so", "x");
+    const std::string root = tree.root();
+    for (const std::string path : {"/nope/x", "/nope/../lib/libx.so", "/lib/nope/x"}) {
+        CAPTURE(path);
+        auto resolved = resolve_in_root(root, path, true);
+        REQUIRE_FALSE(resolved.ok());
+        CHECK(resolved.gap().reason == GapReason::not_found);
+        CHECK(resolved.gap().message == path + ": no such file or directory");
+        for (auto resolution : kResolutions) {
+            CAPTURE(static_cast<int>(resolution));
+            CHECK(open_root(tree, resolution).host_path(path).gap().reason == GapReason::not_found);
+        }
+    }
+    CHECK(resolve_in_root(root, "/lib/nope", true).value() == "/lib/nope");
+    CHECK(resolve_in_root(root, "/lib/nope", false).value() == "/lib/nope");
+    CHECK(open_root(tree, RootedFs::Resolution::userspace).host_path("/lib/nope").value() ==
+          tree.host("/lib/nope"));
+}
+
+TEST_CASE("the user-space open refuses a link swapped in after the path was resolved") {
+    // Without openat2 a path is resolved with lstat and then opened by its host name. A link
+    // put in place between the two must not be followed: the host would resolve its "..",
+    // which leaves the root. Another thread swaps a file and such a link back and forth.
+    test::TempTree tree;
+    tree.write("/outside", "host secret\n");
+    tree.write("/root/a", "inside\n");
+    tree.symlink("../outside", "/root/b");
+    const auto fs = RootedFs::open(tree.host("/root"), RootedFs::Resolution::userspace);
+    REQUIRE(fs.ok());
+    std::atomic<bool> stop{false};
+    std::thread swapper([&stop, a = tree.host("/root/a"), b = tree.host("/root/b")] {
+        while (!stop.load()) ::renameat2(AT_FDCWD, a.c_str(), AT_FDCWD, b.c_str(), RENAME_EXCHANGE);
+    });
+    int escaped = 0;
+    int caught = 0;  // opens that met the swapped-in link: the window the test is about
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+    while (escaped == 0 && caught < 20 && std::chrono::steady_clock::now() < until) {
+        auto read = fs->read_file("/a");
+        if (read.ok() && *read == "host secret\n") ++escaped;
+        if (!read.ok() && read.gap().message == "/a: symbolic link loop") ++caught;
+    }
+    stop = true;
+    swapper.join();
+    MESSAGE(caught << " opens met a link swapped in after resolution");
+    CHECK(escaped == 0);
+}
+
+TEST_CASE("real_path never answers with a path relative to a root that was renamed") {
+    // The kernel names an open file by its host path; one that is below "<root>2" after the
+    // root was renamed is not below "<root>". real_path must not cut "<root>" off it.
+    test::TempTree tree;
+    tree.write("/root/lib/libx.so", "x");
+    auto fs = RootedFs::open(tree.host("/root"), RootedFs::Resolution::kernel);
+    REQUIRE(fs.ok());
+    REQUIRE(fs->kernel_resolution());
+    CHECK(fs->real_path("/lib/libx.so").value() == "/lib/libx.so");
+    std::filesystem::rename(tree.host("/root"), tree.host("/root2"));
+    // The kernel still opens through the old root's descriptor ("<root>2/lib/libx.so"); the
+    // answer comes from resolving by the root's name, which is gone.
+    auto moved = fs->real_path("/lib/libx.so");
+    REQUIRE_FALSE(moved.ok());
+    CHECK(moved.gap().reason == GapReason::not_found);
+    // A new tree under the old name answers for it.
+    tree.write("/root/lib/libx.so", "y");
+    CHECK(fs->real_path("/lib/libx.so").value() == "/lib/libx.so");
 }
 
 TEST_CASE("RootedFs reports a symlink loop as an error, not a hang") {

@@ -14,6 +14,7 @@ DeviceSummary row(const std::string& function, const std::string& kind, sysfs::D
     r.rdma_devices = std::move(rdma);
     r.port_active = active;
     r.port_state = active ? "ACTIVE" : "DOWN";
+    if (active && !r.rdma_devices.empty()) r.active_rdma_device = r.rdma_devices.front();
     r.dpa = Sourced<sysfs::DpaCapability>::of({dpa, ""}, {});
     return r;
 }
@@ -50,6 +51,52 @@ TEST_CASE("none qualifies: each function's shortfall is named") {
     CHECK(recommend_device(facts).reason.ends_with("; and 12 more"));
     facts.pci_bus_present = false;
     CHECK(recommend_device(facts).reason.find("no /sys/bus/pci/devices") != std::string::npos);
+}
+
+TEST_CASE("the rdma device named is the one whose port is ACTIVE, and the reason is true of it") {
+    // A function with two rdma devices, the first one's port down: naming the first (and its
+    // "DOWN/ACTIVE") sent a workload to a port that is down.
+    DeviceSummary pf =
+        row("0000:03:00.0", "PF", sysfs::DpaSupport::yes, true, {"mlx5_0", "mlx5_9"});
+    pf.port_state = "DOWN/ACTIVE";
+    pf.active_rdma_device = "mlx5_9";
+    DevicesFacts facts;
+    facts.summary = {pf};
+    const auto choice = recommend_device(facts);
+    CHECK(choice.rdma_device == "mlx5_9");
+    CHECK(choice.reason == "0000:03:00.0 PF: DPA supported, mlx5_9 port ACTIVE");
+}
+
+TEST_CASE("summarize_devices records which rdma device has the ACTIVE port") {
+    sysfs::DeviceInventory inventory;
+    sysfs::Function fn;
+    fn.name = "0000:03:00.0";
+    fn.pci_address = fn.name;
+    fn.rdma_devices = {"mlx5_0", "mlx5_9"};
+    inventory.functions.push_back(fn);
+    for (const auto& [name, state] : {std::pair{"mlx5_0", "DOWN"}, std::pair{"mlx5_9", "ACTIVE"}}) {
+        sysfs::RdmaDevice dev;
+        dev.name = name;
+        sysfs::RdmaPort port;
+        port.state = Sourced<sysfs::NumberedName>::of(
+            {state == std::string("ACTIVE") ? 4U : 1U, state}, {"sysfs", "state"});
+        dev.ports.push_back(port);
+        inventory.rdma_devices.push_back(dev);
+    }
+    const auto rows = summarize_devices(inventory, {}, {});
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0].port_active);
+    CHECK(rows[0].active_rdma_device == "mlx5_9");
+}
+
+TEST_CASE("ties: the shorter name first, so sf.2 before sf.10 and PCI addresses in bus order") {
+    DevicesFacts facts;
+    facts.summary = {row("mlx5_core.sf.10", "SF", sysfs::DpaSupport::yes, true),
+                     row("mlx5_core.sf.2", "SF", sysfs::DpaSupport::yes, true)};
+    CHECK(*recommend_device(facts).function == "mlx5_core.sf.2");
+    facts.summary = {row("0000:b1:00.0", "PF", sysfs::DpaSupport::yes, true),
+                     row("0000:21:00.0", "PF", sysfs::DpaSupport::yes, true)};
+    CHECK(*recommend_device(facts).function == "0000:21:00.0");
 }
 
 }  // namespace rdmi

@@ -39,6 +39,18 @@ TEST_CASE("the odd one out is named, the majority wins") {
     CHECK(match.disagreeing == std::vector<std::string>{"doca-dpa.pc"});
 }
 
+TEST_CASE("the majority wins wherever the odd one is listed; a tie goes to the first") {
+    auto match = install::match_versions(
+        {present("doca-dpa.pc", "3.2.1025"), present("doca-common.pc", "3.3.0105"),
+         present("doca-verbs.pc", "3.3.0105"), present("doca-rdmi.pc", "3.3.0105")});
+    CHECK_FALSE(match.consistent);
+    CHECK(match.agreed->to_string() == "3.3.0105");
+    CHECK(match.disagreeing == std::vector<std::string>{"doca-dpa.pc"});
+    auto tie = install::match_versions({present("a", "3.2.1025"), present("b", "3.3.0105")});
+    CHECK(tie.agreed->to_string() == "3.2.1025");
+    CHECK(tie.disagreeing == std::vector<std::string>{"b"});
+}
+
 TEST_CASE("absent sources are kept apart from disagreeing ones, and the match is incomplete") {
     auto match =
         install::match_versions({present("a", "3.3.0105"), absent("b"), present("c", "3.3.0105")});

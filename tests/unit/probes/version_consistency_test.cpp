@@ -105,4 +105,22 @@ TEST_CASE("one applicable source is too few to compare") {
     CHECK(verdict.contract == MatchState::too_few);
 }
 
+TEST_CASE("a .pc that does not parse gets the module check's fix, so the plan has one step") {
+    // pc-garbage: the version checks said "make doca-common.pc readable" (it is readable; it is
+    // damaged) while module-doca-common said "repair or reinstall": two steps for one cause.
+    auto stack = good_stack();
+    stack[0] = gap("doca-common.pc", GapReason::malformed);
+    const auto facts = install_with(stack, good_contract());
+    CHECK(match_fix(facts.stack_versions, true) ==
+          "repair or reinstall the package that ships doca-common.pc");
+    CHECK(unreadable_fix("doca-common.pc", Gap{GapReason::malformed, "NUL byte"}) ==
+          "repair or reinstall the package that ships doca-common.pc");
+    CHECK(unreadable_fix("doca-common.pc", Gap{GapReason::permission_denied, "denied"}) ==
+          "rerun as a user who can read doca-common.pc (or as root)");
+    CHECK(unreadable_fix("doca_caps --version", Gap{GapReason::timeout, "slow"}) ==
+          "rerun with a larger --timeout");
+    CHECK(unreadable_fix("applications/VERSION", Gap{GapReason::error, "a FIFO"}) ==
+          "make applications/VERSION readable (see its gap)");
+}
+
 }  // namespace rdmi

@@ -192,6 +192,26 @@ TEST_CASE("DOCA child's answer: truncated, mutated, type-confused and garbage in
     CHECK(gap->message == "DOCA child sent an unreadable answer: a library gap is null");
 }
 
+TEST_CASE("one wire form of a Gap, in the verbs and the DOCA answers alike") {
+    const Gap gap{GapReason::timeout, "ibv_open_device(mlx5_0): timed out"};
+    const auto wire = gap_to_wire(gap);
+    CHECK(wire == nlohmann::json::parse(
+                      R"({"reason": 3, "message": "ibv_open_device(mlx5_0): timed out"})"));
+    CHECK(gap_to_wire(std::nullopt).is_null());
+    const auto back = gap_from_wire(wire);
+    REQUIRE(back);
+    CHECK(back->reason == GapReason::timeout);
+    CHECK(back->message == gap.message);
+    CHECK_FALSE(gap_from_wire(nullptr));
+    CHECK_THROWS(gap_from_wire(nlohmann::json::parse(R"({"reason": 99, "message": "m"})")));
+    CHECK_THROWS(gap_from_wire(nlohmann::json::parse(R"([3, "m"])")));
+    // The DOCA answer carries its library gaps in that form.
+    DocaCapsFacts facts = good_doca_facts();
+    facts.library_gaps = {gap};
+    const auto doc = nlohmann::json::parse(encode_doca_caps(facts));
+    CHECK(doc["library_gaps"][0] == wire);
+}
+
 TEST_CASE("loopback child's verdict: truncated, mutated, type-confused and garbage input") {
     const Decoder decode = gap_of([](std::string_view t) { return loopback::decode_verdict(t); });
     const std::string good = good_verdict();

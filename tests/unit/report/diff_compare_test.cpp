@@ -30,6 +30,22 @@ TEST_CASE("changed, added and removed fields with JSON pointers") {
     CHECK(changes[2].b->is_null());
 }
 
+TEST_CASE("a document from before the warn status counts no warnings: absent equals 0") {
+    Json old_doc = Json::parse(R"({"result": "pass", "summary": {"pass": 1, "info": 0}})");
+    Json zero = Json::parse(R"({"result": "pass", "summary": {"pass": 1, "info": 0, "warn": 0}})");
+    CHECK(compare(old_doc, zero, {}).empty());
+    CHECK(compare(zero, old_doc, {}).empty());
+    Json warned =
+        Json::parse(R"({"result": "warn", "summary": {"pass": 1, "info": 0, "warn": 1}})");
+    auto changes = compare(old_doc, warned, {});
+    REQUIRE(changes.size() == 2);
+    CHECK(changes[0].pointer == "/result");
+    CHECK(changes[1].pointer == "/summary/warn");
+    CHECK(changes[1].kind == ChangeKind::added);
+    // Only the summary's count: a "warn": 0 elsewhere is an ordinary field.
+    CHECK(compare(Json::parse("{}"), Json::parse(R"({"warn": 0})"), {}).size() == 1);
+}
+
 TEST_CASE("arrays: identity keys, composite keys, scalar sets, positions") {
     Json a = Json::parse(R"({"libraries": [{"pkg_config_name": "doca-a", "installed": true},
                                            {"pkg_config_name": "doca-b", "installed": true}]})");
@@ -74,6 +90,19 @@ TEST_CASE("type changes are changes; the diff document and text agree") {
     const std::string text = to_text(text::TextStyle{}, o);
     CHECK(text.find("~ /mtu: 1500 -> \"1500\"") != std::string::npos);
     CHECK(text.find("1 difference") != std::string::npos);
+}
+
+TEST_CASE("groups: /version and its members are versions, /version_matrix is not") {
+    Json a = Json::parse(R"({"version": {"consistent": true}, "version_matrix": {"valid": true},
+                            "checks": [1]})");
+    Json b = Json::parse(R"({"version": {"consistent": false}, "version_matrix": {"valid": false},
+                            "checks": [2]})");
+    Outcome o{"report",          "/a",        "/b", std::nullopt, std::nullopt, {},
+              compare(a, b, {}), std::nullopt};
+    const Json doc = to_json(o);
+    REQUIRE(doc["groups"].size() == 3);
+    CHECK(doc["groups"][0]["pointers"] == Json::parse(R"(["/version/consistent"])"));
+    CHECK(doc["groups"][2]["pointers"] == Json::parse(R"(["/version_matrix/valid"])"));
 }
 
 }  // namespace

@@ -1,0 +1,33 @@
+// Tests for user_path(): the working directory in front, `..` left for the kernel.
+#include "cli/user_path.hpp"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace rdmi::cli {
+
+TEST_CASE("a path through a symbolic link and .. names what the shell names") {
+    namespace fs = std::filesystem;
+    const fs::path base = fs::temp_directory_path() / ("user-path-" + std::to_string(getpid()));
+    fs::remove_all(base);
+    fs::create_directories(base / "real/sub");
+    std::ofstream(base / "real/app") << "x";
+    fs::create_directory_symlink(base / "real/sub", base / "link");
+    const fs::path old = fs::current_path();
+    fs::current_path(base);
+    const std::string path = user_path("link/../app");
+    // Lexically, link/../app is base/app, which does not exist; open(2) reaches real/app.
+    CHECK(path == (base / "link/../app").string());
+    CHECK(fs::exists(path));
+    CHECK(user_path("./link//../app") == path);
+    CHECK(user_path("app/") == (base / "app/").string());
+    CHECK(user_path("/abs/../x") == "/abs/../x");
+    CHECK(user_path("").empty());
+    fs::current_path(old);
+    fs::remove_all(base);
+}
+
+}  // namespace rdmi::cli
