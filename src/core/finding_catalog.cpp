@@ -117,6 +117,11 @@ constexpr std::array kCatalog{
                 "Unset LD_PRELOAD unless the preload is intended (a profiler, for instance)."},
     FindingInfo{F::env_ld_library_path, "env-ld-library-path", "report (environment probe)",
                 "Information: LD_LIBRARY_PATH, which the loader searches before ld.so.cache.", ""},
+    FindingInfo{F::pcie_link, "pcie-link", "report (pcie-link probe)",
+                "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can "
+                "reach.",
+                "Reseat a card trained below its maximum and check the slot's lanes and BIOS "
+                "bifurcation; move a card its slot limits to a faster slot."},
     FindingInfo{F::probe_error, "<probe>-probe", "report (any probe)",
                 "A probe stopped with an internal error; the other probes still ran.",
                 "Report it as a bug in rdmi-probe, with the command line."},

@@ -37,10 +37,11 @@ enum class Finding : std::uint8_t {
     rdmi_symbols_agreement,
     rdmi_loader_path,
     rdmi_symbols_runtime,
-    // version-matrix and environment probes, a probe's own failure
+    // version-matrix, environment and pcie-link probes, a probe's own failure
     version_matrix,
     env_ld_preload,
     env_ld_library_path,
+    pcie_link,
     probe_error,
     // symbols subcommand (any module or library)
     symbols_exported,

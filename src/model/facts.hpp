@@ -7,17 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "probes/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/doca_caps.hpp"
 #include "probes/environment.hpp"
 #include "probes/install.hpp"
 #include "probes/loopback.hpp"
+#include "probes/pcie_link.hpp"
 #include "probes/samples.hpp"
 #include "probes/symbols.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs.hpp"
+#include "probes/version_matrix.hpp"
 
 namespace rdmi {
 
@@ -56,6 +57,8 @@ struct Facts {
     /// The samples directories of the public DOCA libraries.
     std::optional<SamplesFacts> samples;
     std::optional<LoopbackVerdict> loopback;
+    /// Each PF's trained PCIe link against what card and slot can reach.
+    std::optional<PcieLinkFacts> pcie_link;
     std::vector<ProbeError> probe_errors;  ///< in the order the probes ran
     std::uint32_t collected = 0;           ///< one bit per probe that ran (see registry.hpp)
 };

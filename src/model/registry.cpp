@@ -95,8 +95,17 @@ void run_loopback(const ProbeContext& ctx, const ProbeRequest& request, Facts& f
     if (request.loopback) facts.loopback = probe_loopback(ctx, facts.install, *request.loopback);
 }
 
+void run_pcie_link(const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+    if (facts.system) facts.pcie_link = probe_pcie_link(ctx, facts.system->inventory);
+}
+
+void pcie_link_checks(const Facts& facts, std::vector<Check>& out) {
+    if (facts.pcie_link && facts.pcie_link->check) out.push_back(*facts.pcie_link->check);
+}
+
 constexpr std::span<const ProbeId> kNothing{};
 constexpr ProbeId kInstall[] = {ProbeId::install};
+constexpr ProbeId kSystem[] = {ProbeId::system};
 constexpr ProbeId kDevicesInputs[] = {ProbeId::system, ProbeId::verbs, ProbeId::doca_caps};
 
 constexpr std::array kRows{
@@ -131,6 +140,10 @@ constexpr std::array kRows{
     ProbeRow{ProbeId::loopback, "loopback", "DPA loopback RDMA write",
              "the DOCA libraries and the DPA plugin (live only, in a child process)", kNothing,
              kInstall, "loopback", &run_loopback, nullptr},
+    ProbeRow{ProbeId::pcie_link, "pcie-link", "PCIe link speed and width",
+             "/sys: each PF's current_link_speed/_width, max_link_speed/_width and its upstream "
+             "port's max_link_speed/_width",
+             kSystem, kNothing, "pcie_link", &run_pcie_link, &pcie_link_checks},
 };
 
 // The registry order must be the enum's, so that probe_row is an index.

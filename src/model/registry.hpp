@@ -28,6 +28,7 @@ enum class ProbeId : std::uint8_t {
     environment,
     samples,
     loopback,
+    pcie_link,
 };
 
 /// What a command wants of the probes that take parameters.
@@ -79,8 +80,9 @@ void collect(const ProbeContext& ctx, std::initializer_list<ProbeId> wanted, Fac
              const ProbeRequest& request = {}, OnProbeError on_error = OnProbeError::raise);
 
 /// The probes of the full report, in report order.
-inline constexpr ProbeId kReportProbes[] = {ProbeId::install, ProbeId::devices, ProbeId::symbols,
-                                            ProbeId::version_matrix, ProbeId::environment};
+inline constexpr ProbeId kReportProbes[] = {ProbeId::install,     ProbeId::devices,
+                                            ProbeId::symbols,     ProbeId::version_matrix,
+                                            ProbeId::environment, ProbeId::pcie_link};
 
 /// The report's checks: every collected probe's checks in registry order, a failed
 /// "<id>-probe" check where a probe stopped with an error. Pure.
