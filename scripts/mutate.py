@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import fcntl
 import os
 import signal
 import subprocess
@@ -111,6 +112,25 @@ def applicability(m: Mutant) -> str | None:
 
 
 # ---- applying and always reverting ---------------------------------------------------------
+
+def lock_source_tree(lock: Path):
+    """One runner per source tree: a second one would restore (undo) the first one's mutant
+    through the journal, or plant its own beside it. The lock dies with its holder, so a killed
+    runner never leaves the tree locked."""
+    handle = open(lock, "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "?"
+        handle.close()
+        return None, holder
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle, None
+
 
 class Reverter:
     """Holds the original bytes of the one mutated file and puts them back no matter what."""
@@ -297,6 +317,11 @@ def main() -> int:
         print("mutate: no catalog entry selected", file=sys.stderr)
         return 2
 
+    lock, holder = lock_source_tree(REPO / ".mutate.lock")
+    if lock is None:
+        print(f"mutate: another run (pid {holder}) is using this source tree; one runner per "
+              "tree (copy the tree for a second one)", file=sys.stderr)
+        return 2
     reverter = Reverter(args.build / "mutate.journal")
     reverter.recover()
     stale = [(m, why) for m in mutants if (why := applicability(m)) is not None]

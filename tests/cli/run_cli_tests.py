@@ -240,7 +240,16 @@ class SchemaStore:
                 schema, resolver=resolver, format_checker=jsonschema.FormatChecker()
             )
             errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-        return [f"schema: at /{'/'.join(str(p) for p in e.absolute_path)}: {e.message}" for e in errors[:10]]
+        problems = [f"schema: at /{'/'.join(str(p) for p in e.absolute_path)}: {e.message}"
+                    for e in errors[:10]]
+        # A schema names the document version it describes: a document of another version
+        # validated against it would pass by accident of shape.
+        want = schema.get("schema_version")
+        got = document.get("schema_version") if isinstance(document, dict) else None
+        if isinstance(want, str) and isinstance(got, str) and got != want:
+            problems.append(f"schema: document schema_version {got} but {schema.get('$id')} "
+                            f"describes {want}")
+        return problems
 
 
 # ---------------------------------------------------------------- JSON helpers
