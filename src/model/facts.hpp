@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "probes/version_matrix.hpp"
 #include "core/check.hpp"
 #include "probes/devices.hpp"
 #include "probes/doca_caps.hpp"
@@ -18,6 +17,7 @@
 #include "probes/symbols.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs.hpp"
+#include "probes/version_matrix.hpp"
 
 namespace rdmi {
 
@@ -50,7 +50,7 @@ struct Facts {
     /// The symbol audit: of doca-rdmi for the report (nullopt when the module or its library is
     /// absent), or what the gate asked for.
     std::optional<Result<SymbolsFacts>> symbols;
-    std::optional<contract::VersionMatrixFacts> version_matrix;
+    std::optional<VersionMatrixFacts> version_matrix;
     /// Loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH).
     std::optional<EnvironmentFacts> environment;
     /// The samples directories of the public DOCA libraries.
