@@ -6,11 +6,11 @@
 
 #include <string>
 
+#include "host/platform.hpp"
 #include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "sysfs/devices.hpp"
-#include "host/platform.hpp"
 
 namespace {
 
@@ -83,7 +83,7 @@ void BM_probe_devices_cx7_vfs(benchmark::State& state) {
 void BM_scan_platform_scale(benchmark::State& state) {
     const auto fs = open_root("scale");
     for (auto _ : state) {
-        auto facts = rdmi::sysfs::scan_platform(fs, std::nullopt);
+        auto facts = rdmi::host::scan_platform(fs, std::nullopt);
         benchmark::DoNotOptimize(facts);
     }
 }

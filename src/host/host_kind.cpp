@@ -4,7 +4,16 @@
 
 #include "sysfs/attr_dir.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
+
+// The sysfs layer's device model and parsers, used here by their short names.
+using sysfs::DeviceInventory;
+using sysfs::find_product;
+using sysfs::Function;
+using sysfs::FunctionKind;
+using sysfs::is_representor;
+using sysfs::kBlueFieldManagementId;
+using sysfs::provenance_of;
 namespace {
 
 constexpr std::string_view kBlueFieldKernelSuffix = "-bluefield";
@@ -149,4 +158,4 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
     return out;
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

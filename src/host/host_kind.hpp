@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "sysfs/inventory.hpp"
 #include "host/platform.hpp"
+#include "sysfs/inventory.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 /// The contract's `host_kind`.
 enum class HostKind { host, bluefield, unknown };
@@ -45,6 +45,7 @@ struct HostClassification {
 /// Decides host_kind from the architecture, the MLNXBF* ACPI devices, /etc/mlnx-release, a
 /// "-bluefield" kernel and the local PCI ids; and bf_mode (on the Arm side only) from SFs and
 /// representors, which exist in DPU mode. Pure: reads nothing.
-HostClassification classify_host(const PlatformFacts& platform, const DeviceInventory& devices);
+HostClassification classify_host(const PlatformFacts& platform,
+                                 const sysfs::DeviceInventory& devices);
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

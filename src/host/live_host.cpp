@@ -4,7 +4,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 std::optional<LiveHost> query_live_host(const Fs& fs) {
     if (!fs.is_live()) return std::nullopt;
@@ -24,4 +24,4 @@ std::optional<LiveHost> query_live_host(const Fs& fs) {
     return host;
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

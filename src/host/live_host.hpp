@@ -8,7 +8,7 @@
 
 #include "os/fs.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 /// What uname(2) and the process credentials say about the machine this program runs on.
 struct LiveHost {
@@ -23,4 +23,4 @@ struct LiveHost {
 /// nothing of the probing machine leaks into the description of a mounted one.
 std::optional<LiveHost> query_live_host(const Fs& fs);
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

@@ -6,11 +6,17 @@
 #include <optional>
 #include <set>
 
+#include "host/proc_modules.hpp"
 #include "sysfs/attr_dir.hpp"
 #include "sysfs/attr_text.hpp"
-#include "host/proc_modules.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
+
+// The sysfs layer's device model and parsers, used here by their short names.
+using sysfs::AttrDir;
+using sysfs::parse_first_line;
+using sysfs::parse_line;
+using sysfs::parse_unsigned;
 namespace {
 
 constexpr std::string_view kProcModules = "/proc/modules";
@@ -211,4 +217,4 @@ PlatformFacts scan_platform(const Fs& fs) {
     return scan_platform(fs, query_live_host(fs));
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "os/fs.hpp"
 #include "host/live_host.hpp"
 #include "host/proc_mounts.hpp"
+#include "os/fs.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 /// One hugepage pool (/sys/kernel/mm/hugepages/hugepages-<size>kB).
 struct HugepagePool {
@@ -58,4 +58,4 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live);
 /// scan_platform(fs, query_live_host(fs)).
 PlatformFacts scan_platform(const Fs& fs);
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

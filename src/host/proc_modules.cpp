@@ -6,7 +6,11 @@
 #include "core/text.hpp"
 #include "sysfs/attr_text.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
+
+// The sysfs layer's attribute parsers, used here by their short names.
+using sysfs::malformed;
+using sysfs::quote_for_message;
 namespace {
 
 bool is_module_char(char c) {
@@ -32,4 +36,4 @@ Result<std::vector<std::string>> parse_proc_modules(std::string_view bytes) {
     return names;
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

@@ -6,7 +6,10 @@
 #include "core/text.hpp"
 #include "sysfs/attr_text.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
+
+// The sysfs layer's attribute parsers, used here by their short names.
+using sysfs::malformed;
 namespace {
 
 std::string unescape(std::string_view field) {
@@ -60,4 +63,4 @@ Result<std::vector<HugetlbfsMount>> parse_hugetlbfs_mounts(std::string_view byte
     return mounts;
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

@@ -7,7 +7,7 @@
 
 #include "core/result.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 /// One hugetlbfs mount.
 struct HugetlbfsMount {
@@ -19,4 +19,4 @@ struct HugetlbfsMount {
 /// "<source> <target> <fstype> <options> <freq> <passno>" make the file malformed.
 Result<std::vector<HugetlbfsMount>> parse_hugetlbfs_mounts(std::string_view bytes);
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "host/host_kind.hpp"
+#include "host/platform.hpp"
 #include "model/capabilities.hpp"
 #include "model/facts.hpp"
 #include "model/registry.hpp"
 #include "probes/install.hpp"
 #include "probes/samples.hpp"
-#include "host/host_kind.hpp"
 #include "sysfs/inventory.hpp"
-#include "host/platform.hpp"
 
 namespace rdmi::contract {
 
@@ -23,8 +23,8 @@ struct ContractFacts {
     bool live = true;
     InstallFacts install;
     sysfs::DeviceInventory devices;
-    sysfs::PlatformFacts platform;
-    sysfs::HostClassification host;
+    host::PlatformFacts platform;
+    host::HostClassification host;
     std::vector<SamplePath> samples;                  ///< by library name
     std::optional<Gap> samples_gap;                   ///< why <prefix>/samples could not be listed
     std::optional<CapabilityDiscovery> capabilities;  ///< only when asked for

@@ -51,7 +51,7 @@ struct Facts {
     /// The symbol audit: of doca-rdmi for the report (nullopt when the module or its library is
     /// absent), or what the gate asked for.
     std::optional<Result<SymbolsFacts>> symbols;
-    std::optional<contract::VersionMatrixFacts> version_matrix;
+    std::optional<VersionMatrixFacts> version_matrix;
     /// Loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH).
     std::optional<EnvironmentFacts> environment;
     /// The samples directories of the public DOCA libraries.

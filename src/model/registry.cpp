@@ -70,7 +70,7 @@ void symbols_checks(const Facts& facts, std::vector<Check>& out) {
 
 void run_version_matrix(const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
     if (!facts.install) return;
-    facts.version_matrix = contract::probe_version_matrix(ctx, *facts.install);
+    facts.version_matrix = probe_version_matrix(ctx, *facts.install);
 }
 
 void version_matrix_checks(const Facts& facts, std::vector<Check>& out) {

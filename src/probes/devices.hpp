@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "host/host_kind.hpp"
+#include "host/platform.hpp"
 #include "probes/doca_caps.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs.hpp"
-#include "host/host_kind.hpp"
 #include "sysfs/inventory.hpp"
-#include "host/platform.hpp"
 
 namespace rdmi {
 
@@ -38,8 +38,8 @@ struct DeviceSummary {
 /// Everything the devices probe collected.
 struct DevicesFacts {
     sysfs::DeviceInventory inventory;
-    sysfs::PlatformFacts platform;
-    sysfs::HostClassification host;
+    host::PlatformFacts platform;
+    host::HostClassification host;
     VerbsFacts verbs;
     DocaCapsFacts doca;
     std::vector<DeviceSummary> summary;  ///< inventory order

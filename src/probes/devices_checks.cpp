@@ -96,7 +96,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
     return check;
 }
 
-Check module_check(Finding id, const char* name, const sysfs::ModuleState& state,
+Check module_check(Finding id, const char* name, const host::ModuleState& state,
                    bool devices_present) {
     Check check{
         id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
@@ -265,7 +265,7 @@ Check doca_check(const DevicesFacts& facts, bool live) {
 
 Check hugepages_check(const DevicesFacts& facts) {
     const auto& p = facts.platform;
-    auto pool = [](const char* size, const sysfs::HugepagePool& p2) {
+    auto pool = [](const char* size, const host::HugepagePool& p2) {
         if (!p2.nr_hugepages.ok()) return std::string(size) + ": unknown";
         return std::string(size) + ": " + std::to_string(*p2.nr_hugepages.value) + " total, " +
                (p2.free_hugepages.ok() ? std::to_string(*p2.free_hugepages.value) : "?") + " free";

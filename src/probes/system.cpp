@@ -9,8 +9,8 @@ SystemFacts probe_system(const ProbeContext& ctx) {
     SystemFacts facts;
     facts.inventory = sysfs::scan_devices(ctx.fs);
     facts.pci_bus_present = ctx.fs.stat("/sys/bus/pci/devices").ok();
-    facts.platform = sysfs::scan_platform(ctx.fs);
-    facts.host = sysfs::classify_host(facts.platform, facts.inventory);
+    facts.platform = host::scan_platform(ctx.fs);
+    facts.host = host::classify_host(facts.platform, facts.inventory);
     return facts;
 }
 

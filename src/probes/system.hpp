@@ -2,18 +2,18 @@
 // hugepages, BlueField markers) and the host classification drawn from both.
 #pragma once
 
-#include "probes/context.hpp"
 #include "host/host_kind.hpp"
-#include "sysfs/inventory.hpp"
 #include "host/platform.hpp"
+#include "probes/context.hpp"
+#include "sysfs/inventory.hpp"
 
 namespace rdmi {
 
 /// What the system probe read; nothing here loads a library or opens a device.
 struct SystemFacts {
     sysfs::DeviceInventory inventory;
-    sysfs::PlatformFacts platform;
-    sysfs::HostClassification host;
+    host::PlatformFacts platform;
+    host::HostClassification host;
     /// False when the root has no /sys/bus/pci/devices at all (e.g. a bare DOCA install tree).
     bool pci_bus_present = true;
 };

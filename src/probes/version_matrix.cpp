@@ -6,7 +6,7 @@
 #include "contract/json_input.hpp"
 #include "core/json_strict.hpp"
 
-namespace rdmi::contract {
+namespace rdmi {
 namespace {
 
 constexpr std::array<std::string_view, 7> kEntryFields = {
@@ -43,21 +43,21 @@ bool is_semver(std::string_view text) {
            (n == text.size() || ((text[n] == '-' || text[n] == '+') && n + 1 < text.size()));
 }
 
-std::string need_string(const Json& obj, std::string_view key, const std::string& at) {
+std::string need_string(const contract::Json& obj, std::string_view key, const std::string& at) {
     auto it = obj.find(key);
     if (it == obj.end()) throw Invalid{at + ": missing \"" + std::string(key) + "\""};
     if (!it->is_string()) throw Invalid{json_pointer_append(at, key) + ": not a string"};
     return it->get<std::string>();
 }
 
-std::string need_version(const Json& obj, std::string_view key, const std::string& at) {
+std::string need_version(const contract::Json& obj, std::string_view key, const std::string& at) {
     std::string text = need_string(obj, key, at);
     if (!is_plain_version(text) || !parse_doca_version(text))
         throw Invalid{json_pointer_append(at, key) + ": \"" + text + "\" is not a DOCA version"};
     return text;
 }
 
-void only_fields(const Json& obj, std::span<const std::string_view> allowed,
+void only_fields(const contract::Json& obj, std::span<const std::string_view> allowed,
                  const std::string& at) {
     for (const auto& [key, value] : obj.items()) {
         (void)value;
@@ -66,7 +66,7 @@ void only_fields(const Json& obj, std::span<const std::string_view> allowed,
     }
 }
 
-MatrixEntry entry(const Json& obj, const std::string& at) {
+MatrixEntry entry(const contract::Json& obj, const std::string& at) {
     if (!obj.is_object()) throw Invalid{at + ": not an object"};
     only_fields(obj, kEntryFields, at);
     MatrixEntry e;
@@ -92,9 +92,9 @@ int compare_release_first(const DocaVersion& a, const DocaVersion& b) {
 }  // namespace
 
 Result<VersionMatrix> parse_version_matrix(std::string_view bytes) {
-    auto parsed = parse_document(bytes);
+    auto parsed = contract::parse_document(bytes);
     if (!parsed) return parsed.gap();
-    const Json& doc = *parsed;
+    const contract::Json& doc = *parsed;
     try {
         if (!doc.is_object()) throw Invalid{"top level: not an object"};
         constexpr std::array<std::string_view, 3> kTop = {"schema_version", "generated_at",
@@ -184,4 +184,4 @@ VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFa
     return facts;
 }
 
-}  // namespace rdmi::contract
+}  // namespace rdmi

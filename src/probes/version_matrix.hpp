@@ -13,7 +13,7 @@
 #include "probes/context.hpp"
 #include "probes/install.hpp"
 
-namespace rdmi::contract {
+namespace rdmi {
 
 /// One entry of the matrix, and whether this install's version has it.
 struct MatrixEntry {
@@ -58,4 +58,4 @@ bool entry_available(const MatrixEntry& entry, const DocaVersion& version);
 /// marks each entry available or not on the install's agreed DOCA version.
 VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFacts& install);
 
-}  // namespace rdmi::contract
+}  // namespace rdmi

@@ -15,11 +15,11 @@ contract::Document caps_document(const contract::ContractFacts& facts) {
     doc.source("/snapshot_at", {"derived", "clock (SOURCE_DATE_EPOCH when set)"});
     contract_doca_version(doc, facts.install);
     // The contract allows only host or bluefield here.
-    if (facts.host.host_kind == sysfs::HostKind::bluefield) {
+    if (facts.host.host_kind == host::HostKind::bluefield) {
         doc.body["host_kind"] = "bluefield";
     } else {
         doc.body["host_kind"] = "host";
-        if (facts.host.host_kind == sysfs::HostKind::unknown) {
+        if (facts.host.host_kind == host::HostKind::unknown) {
             doc.fallback("/host_kind", "host-kind probe", "default \"host\"",
                          "host kind undecided; written as host (the snapshot allows no unknown)");
         }

@@ -27,6 +27,6 @@ contract::Document caps_document(const contract::ContractFacts& facts);
 void contract_bf_mode(contract::Document& doc, const contract::ContractFacts& facts);
 
 /// "host kind bluefield: architecture aarch64; ..." — the evidence, as one provenance ref.
-std::string host_kind_evidence(const sysfs::HostClassification& host);
+std::string host_kind_evidence(const host::HostClassification& host);
 
 }  // namespace rdmi::json

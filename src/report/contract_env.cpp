@@ -110,7 +110,7 @@ void samples(Document& doc, const contract::ContractFacts& facts) {
         doc.body["sample_paths"].push_back(object({{"library", s.library}, {"path", s.path}}));
 }
 
-void drivers(Document& doc, const sysfs::PlatformFacts& p) {
+void drivers(Document& doc, const host::PlatformFacts& p) {
     doc.body["drivers"] = Json::object();
     doc.body["drivers"]["mlx5_core_loaded"] = p.mlx5_core.present.value.value_or(false);
     doc.sourced("/drivers/mlx5_core_loaded", p.mlx5_core.present);
@@ -119,7 +119,7 @@ void drivers(Document& doc, const sysfs::PlatformFacts& p) {
     contract_string(doc, "/drivers/kernel_version", p.kernel_release);
 }
 
-void hugepages(Document& doc, const sysfs::PlatformFacts& p) {
+void hugepages(Document& doc, const host::PlatformFacts& p) {
     doc.body["hugepages"] = Json::object();
     // "available" = free pages of the pool, as HugePages_Free counts them.
     doc.body["hugepages"]["available_2m"] = p.hugepages_2m.free_hugepages.value.value_or(0);
@@ -145,7 +145,7 @@ Document env_document(const contract::ContractFacts& facts) {
     samples(doc, facts);
     drivers(doc, facts.platform);
     hugepages(doc, facts.platform);
-    doc.body["host_kind"] = sysfs::to_string(facts.host.host_kind);
+    doc.body["host_kind"] = host::to_string(facts.host.host_kind);
     doc.source("/host_kind", {"derived", host_kind_evidence(facts.host)});
     contract_bf_mode(doc, facts);
     return doc;

@@ -4,7 +4,7 @@
 
 namespace rdmi::json {
 
-Json version_matrix(const contract::VersionMatrixFacts& facts) {
+Json version_matrix(const VersionMatrixFacts& facts) {
     Json entries = Json::array();
     if (facts.matrix) {
         for (const auto& e : facts.matrix->entries) {

@@ -8,6 +8,6 @@ namespace rdmi::json {
 
 /// {path, present, gap, schema_version, generated_at, install_version, entries[...]}: each
 /// entry as the matrix has it plus `available` (null when the install's version is unknown).
-Json version_matrix(const contract::VersionMatrixFacts& facts);
+Json version_matrix(const VersionMatrixFacts& facts);
 
 }  // namespace rdmi::json

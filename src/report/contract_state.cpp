@@ -12,7 +12,7 @@ namespace {
 using contract::Document;
 using contract::Json;
 
-std::string evidence_text(const std::vector<sysfs::Evidence>& evidence) {
+std::string evidence_text(const std::vector<host::Evidence>& evidence) {
     std::string out;
     for (const auto& e : evidence) out += (out.empty() ? "" : "; ") + e.fact;
     return out;
@@ -25,15 +25,15 @@ void side(Document& doc, const contract::ContractFacts& facts, std::optional<Sid
         return;
     }
     switch (facts.host.host_kind) {
-        case sysfs::HostKind::bluefield:
+        case host::HostKind::bluefield:
             doc.body["side"] = "dpu";
             doc.source("/side", {"derived", host_kind_evidence(facts.host)});
             break;
-        case sysfs::HostKind::host:
+        case host::HostKind::host:
             doc.body["side"] = "host";
             doc.source("/side", {"derived", host_kind_evidence(facts.host)});
             break;
-        case sysfs::HostKind::unknown:
+        case host::HostKind::unknown:
             doc.body["side"] = "host";
             doc.source("/side", {"derived", "default: the host kind is unknown"});
             doc.fallback("/side", "host-kind probe", "default \"host\"",
@@ -81,16 +81,16 @@ void firmware(Document& doc, const contract::ContractFacts& facts) {
     doc.fallback("/firmware_version", flint, "sysfs fw_ver", note);
 }
 
-void modules(Document& doc, const sysfs::PlatformFacts& p) {
+void modules(Document& doc, const host::PlatformFacts& p) {
     doc.body["mlx5_modules"] = p.mlx5_modules.value.value_or(std::vector<std::string>{});
     doc.sourced("/mlx5_modules", p.mlx5_modules);
 }
 
 }  // namespace
 
-std::string host_kind_evidence(const sysfs::HostClassification& host) {
+std::string host_kind_evidence(const host::HostClassification& host) {
     std::string text = evidence_text(host.host_kind_evidence);
-    return "host kind " + std::string(sysfs::to_string(host.host_kind)) +
+    return "host kind " + std::string(host::to_string(host.host_kind)) +
            (text.empty() ? "" : ": " + text);
 }
 
@@ -100,9 +100,9 @@ void contract_bf_mode(Document& doc, const contract::ContractFacts& facts) {
                                     ? "mlxconfig -d <pcie> q INTERNAL_CPU_MODEL"
                                     : host.bf_mode_command;
     if (host.bf_mode) {
-        doc.body["bf_mode"] = sysfs::to_string(*host.bf_mode);
+        doc.body["bf_mode"] = host::to_string(*host.bf_mode);
         doc.source("/bf_mode",
-                   {"derived", "bf_mode " + std::string(sysfs::to_string(*host.bf_mode)) + ": " +
+                   {"derived", "bf_mode " + std::string(host::to_string(*host.bf_mode)) + ": " +
                                    evidence_text(host.bf_mode_evidence)});
         doc.fallback("/bf_mode", command, "sysfs: " + evidence_text(host.bf_mode_evidence),
                      "BlueField mode inferred from sysfs instead of `" + command +
@@ -112,7 +112,7 @@ void contract_bf_mode(Document& doc, const contract::ContractFacts& facts) {
     doc.body["bf_mode"] = nullptr;
     doc.source("/bf_mode", {"derived", evidence_text(host.bf_mode_evidence)});
     if (host.bf_mode_gap) doc.gap("/bf_mode", *host.bf_mode_gap);
-    if (host.host_kind == sysfs::HostKind::bluefield || !host.bf_mode_command.empty()) {
+    if (host.host_kind == host::HostKind::bluefield || !host.bf_mode_command.empty()) {
         doc.fallback("/bf_mode", command, "",
                      "BlueField mode undecidable without `" + command +
                          "` (privileged; rdmi-probe never runs it)");

@@ -117,16 +117,16 @@ Json netdev(const sysfs::NetDev& n) {
                    {"representor", sysfs::is_representor(n)}});
 }
 
-Json module_state(const sysfs::ModuleState& m) {
+Json module_state(const host::ModuleState& m) {
     return object(
         {{"present", sv(m.present)}, {"how", m.how.empty() ? Json(nullptr) : Json(m.how)}});
 }
 
-Json pool(const sysfs::HugepagePool& p) {
+Json pool(const host::HugepagePool& p) {
     return object({{"nr_hugepages", sv(p.nr_hugepages)}, {"free_hugepages", sv(p.free_hugepages)}});
 }
 
-Json platform(const sysfs::PlatformFacts& p) {
+Json platform(const host::PlatformFacts& p) {
     return object(
         {{"live", p.live},
          {"architecture", sv(p.architecture)},
@@ -137,7 +137,7 @@ Json platform(const sysfs::PlatformFacts& p) {
          {"hugepages_2m", pool(p.hugepages_2m)},
          {"hugepages_1g", pool(p.hugepages_1g)},
          {"hugetlbfs_mounts", sv(p.hugetlbfs_mounts,
-                                 [](const std::vector<sysfs::HugetlbfsMount>& mounts) {
+                                 [](const std::vector<host::HugetlbfsMount>& mounts) {
                                      Json out = Json::array();
                                      for (const auto& m : mounts) {
                                          out.push_back(object({{"mount_point", m.mount_point},
@@ -146,7 +146,7 @@ Json platform(const sysfs::PlatformFacts& p) {
                                      return out;
                                  })},
          {"uverbs", sv(p.uverbs,
-                       [](const std::vector<sysfs::UverbsNode>& nodes) {
+                       [](const std::vector<host::UverbsNode>& nodes) {
                            Json out = Json::array();
                            for (const auto& n : nodes) {
                                char mode[8];
@@ -165,18 +165,18 @@ Json platform(const sysfs::PlatformFacts& p) {
          {"bluefield_platform_devices", sv(p.bluefield_platform_devices)}});
 }
 
-Json evidence(const std::vector<sysfs::Evidence>& list) {
+Json evidence(const std::vector<host::Evidence>& list) {
     Json out = Json::array();
     for (const auto& e : list)
         out.push_back(object({{"fact", e.fact}, {"source", provenance(e.source)}}));
     return out;
 }
 
-Json host(const sysfs::HostClassification& h) {
+Json host(const host::HostClassification& h) {
     return object(
-        {{"host_kind", sysfs::to_string(h.host_kind)},
+        {{"host_kind", host::to_string(h.host_kind)},
          {"host_kind_evidence", evidence(h.host_kind_evidence)},
-         {"bf_mode", h.bf_mode ? Json(sysfs::to_string(*h.bf_mode)) : Json(nullptr)},
+         {"bf_mode", h.bf_mode ? Json(host::to_string(*h.bf_mode)) : Json(nullptr)},
          {"bf_mode_evidence", evidence(h.bf_mode_evidence)},
          {"bf_mode_gap", optional_gap(h.bf_mode_gap)},
          {"bf_mode_command", h.bf_mode_command.empty() ? Json(nullptr) : Json(h.bf_mode_command)}});

@@ -84,9 +84,9 @@ std::string doca_details(const DocaCapsFacts& doca) {
 
 std::string devices(const TextStyle& style, const DevicesFacts& facts) {
     if (style.verbosity < 0) return {};
-    std::string out = "Devices (host kind: " + std::string(sysfs::to_string(facts.host.host_kind));
+    std::string out = "Devices (host kind: " + std::string(host::to_string(facts.host.host_kind));
     if (facts.host.bf_mode)
-        out += ", BlueField mode " + std::string(sysfs::to_string(*facts.host.bf_mode));
+        out += ", BlueField mode " + std::string(host::to_string(*facts.host.bf_mode));
     out += "):\n";
     if (facts.summary.empty()) out += "  none (no NVIDIA networking device)\n";
     for (const auto& s : facts.summary) out += row(s);

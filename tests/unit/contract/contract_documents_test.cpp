@@ -120,7 +120,7 @@ TEST_CASE("state: side from host kind, forced side, firmware as a fallback from 
     CHECK(fw->used == "sysfs fw_ver");
     CHECK_FALSE(doc.body["devices"][0].contains("name"));
 
-    facts.host.host_kind = sysfs::HostKind::bluefield;
+    facts.host.host_kind = host::HostKind::bluefield;
     auto dpu = state_document(facts, std::nullopt);
     CHECK(dpu.body["side"] == "dpu");
     CHECK(dpu.kind == "collect-dpu-state");
@@ -129,7 +129,7 @@ TEST_CASE("state: side from host kind, forced side, firmware as a fallback from 
 
 TEST_CASE("bf_mode undecidable on a BlueField: null, and the mlxconfig command named") {
     auto facts = facts_with_devices();
-    facts.host.host_kind = sysfs::HostKind::bluefield;
+    facts.host.host_kind = host::HostKind::bluefield;
     facts.host.bf_mode_command = "mlxconfig -d 0000:03:00.0 q INTERNAL_CPU_MODEL";
     facts.host.bf_mode_gap = Gap{GapReason::permission_denied, "needs mlxconfig"};
     auto doc = env_document(facts);

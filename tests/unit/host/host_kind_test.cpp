@@ -8,7 +8,13 @@
 #include "sysfs/devices.hpp"
 #include "unit/sysfs/sysfs_fixture.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
+
+using sysfs::DeviceInventory;
+using sysfs::Function;
+using sysfs::FunctionKind;
+using sysfs::NetDev;
+using sysfs::scan_devices;
 namespace {
 
 bool has_fact(const std::vector<Evidence>& evidence, std::string_view fact) {
@@ -105,4 +111,4 @@ TEST_CASE("classify_host: an aarch64 server with a BlueField card but no SoC mar
     CHECK(classify_host(platform, scan_devices(fs)).host_kind == HostKind::host);
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

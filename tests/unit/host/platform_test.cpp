@@ -8,7 +8,7 @@
 #include "support/temp_tree.hpp"
 #include "unit/sysfs/sysfs_fixture.hpp"
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 TEST_CASE("scan_platform: a BlueField-3 host root, read only from the root") {
     const auto fs = test::sysfs_fixture("bf3-host-dpu");
@@ -149,4 +149,4 @@ TEST_CASE("scan_platform: a captured root without /proc takes its architecture f
     CHECK(p.architecture.gap->reason == GapReason::not_found);
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

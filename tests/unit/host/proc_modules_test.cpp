@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 TEST_CASE("parse_proc_modules") {
     const auto names = parse_proc_modules(
@@ -18,4 +18,4 @@ TEST_CASE("parse_proc_modules") {
     CHECK_FALSE(parse_proc_modules("mlx5/core 1 0 - Live 0x0\n").ok());
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

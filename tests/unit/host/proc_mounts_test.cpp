@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-namespace rdmi::sysfs {
+namespace rdmi::host {
 
 TEST_CASE("parse_hugetlbfs_mounts") {
     const auto mounts = parse_hugetlbfs_mounts(
@@ -24,4 +24,4 @@ TEST_CASE("parse_hugetlbfs_mounts") {
           "/y\\04");
 }
 
-}  // namespace rdmi::sysfs
+}  // namespace rdmi::host

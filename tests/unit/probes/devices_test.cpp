@@ -2,9 +2,9 @@
 #include <doctest/doctest.h>
 
 #include "../sysfs/sysfs_fixture.hpp"
+#include "host/platform.hpp"
 #include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
-#include "host/platform.hpp"
 
 namespace rdmi {
 namespace {
@@ -13,8 +13,8 @@ DevicesFacts facts_of(const char* scenario) {
     auto fs = test::sysfs_fixture(scenario);
     DevicesFacts facts;
     facts.inventory = sysfs::scan_devices(fs);
-    facts.platform = sysfs::scan_platform(fs);
-    facts.host = sysfs::classify_host(facts.platform, facts.inventory);
+    facts.platform = host::scan_platform(fs);
+    facts.host = host::classify_host(facts.platform, facts.inventory);
     facts.summary = summarize_devices(facts.inventory, facts.verbs, facts.doca);
     return facts;
 }

@@ -8,7 +8,7 @@
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
 
-namespace rdmi::contract {
+namespace rdmi {
 namespace {
 
 using namespace std::chrono_literals;
@@ -162,9 +162,9 @@ TEST_CASE("probe: malformed or unreadable matrix fails and is not used") {
 }
 
 }  // namespace
-}  // namespace rdmi::contract
+}  // namespace rdmi
 
-namespace rdmi::contract {
+namespace rdmi {
 namespace {
 
 TEST_CASE("schema_version is semver; versions are plain M.m.p") {
@@ -184,4 +184,4 @@ TEST_CASE("schema_version is semver; versions are plain M.m.p") {
 }
 
 }  // namespace
-}  // namespace rdmi::contract
+}  // namespace rdmi
