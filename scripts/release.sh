@@ -93,7 +93,8 @@ qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
 check_deb_depends() {
   local deb=$1 depends need
   depends=$(dpkg-deb -f "$deb" Depends)
-  need=$(grep -o 'libc6 (>= [0-9.]*)' <<<"$depends" | grep -o '[0-9][0-9.]*' | sort -V | tail -n1)
+  # The version inside the parentheses only: "libc6" itself holds a digit.
+  need=$(grep -o 'libc6 (>= [0-9.]*)' <<<"$depends" | sed 's/.*>= //; s/)$//' | sort -V | tail -n1)
   [[ -n $need ]] || die "$(basename "$deb"): Depends names no libc6 version: $depends"
   [[ $(printf '%s\n%s\n' "$need" "$max_glibc" | sort -V | tail -n1) == "$max_glibc" ]] ||
     die "$(basename "$deb"): Depends wants libc6 >= $need, above $max_glibc"
