@@ -89,8 +89,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             (void)parse_port_name(bytes);
             break;
         default:
-            expect_one_line(parse_proc_modules(bytes));
-            expect_one_line(parse_hugetlbfs_mounts(bytes));
+            expect_one_line(rdmi::host::parse_proc_modules(bytes));
+            expect_one_line(rdmi::host::parse_hugetlbfs_mounts(bytes));
             (void)quote_for_message(bytes);
             break;
     }
