@@ -3,12 +3,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "host/proc_modules.hpp"
+#include "host/proc_mounts.hpp"
 #include "sysfs/attr_text.hpp"
 #include "sysfs/ib_attrs.hpp"
 #include "sysfs/net_attrs.hpp"
 #include "sysfs/pci_attrs.hpp"
-#include "host/proc_modules.hpp"
-#include "host/proc_mounts.hpp"
 
 namespace {
 

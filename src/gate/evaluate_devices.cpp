@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <string>
 
-#include "gate/evaluate.hpp"
 #include "core/text.hpp"
+#include "gate/evaluate.hpp"
 
 namespace rdmi::gate {
 namespace {

@@ -2,8 +2,8 @@
 // (docs/reference/structured-tools-contract.md#validate-before-commit).
 #pragma once
 
-#include "gate/evaluate.hpp"
 #include "contract/document.hpp"
+#include "gate/evaluate.hpp"
 #include "report/contract_common.hpp"
 
 namespace rdmi::json {

@@ -10,8 +10,8 @@
 
 namespace rdmi::test {
 
-/// The fake DOCA (tests/fixtures/doca/lifecycle), opened once; the orchestration's dlopen of the same
-/// path shares its state.
+/// The fake DOCA (tests/fixtures/doca/lifecycle), opened once; the orchestration's dlopen of the
+/// same path shares its state.
 class FakeDoca {
   public:
     /// The process-wide instance.
