@@ -143,8 +143,8 @@ build_arch() {
   (cd "$build" && cpack -G "DEB;RPM" -B "$PWD/packages" >/dev/null) ||
     die "$arch: cpack failed"
   local deb rpm_file
-  deb=$(ls "$build"/packages/*.deb)
-  rpm_file=$(ls "$build"/packages/*.rpm)
+  deb=$(realpath "$(ls "$build"/packages/*.deb)")
+  rpm_file=$(realpath "$(ls "$build"/packages/*.rpm)")
   [[ $(dpkg-deb -f "$deb" Architecture) == "$arch" ]] || die "$(basename "$deb"): not Architecture $arch"
   [[ $(rpm -qp --qf '%{ARCH}' "$rpm_file" 2>/dev/null) == "$rpm_arch" ]] || die "$(basename "$rpm_file"): not $rpm_arch"
   check_deb_depends "$deb"
