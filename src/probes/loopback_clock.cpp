@@ -12,7 +12,7 @@ namespace rdmi::loopback {
 std::optional<double> ticks_per_second_lower_bound(std::span<const ClockSample> samples) {
     std::optional<double> best;
     for (const auto& sample : samples) {
-        if (sample.ticks == 0 || sample.wall.count() <= 0) continue;
+        if (sample.ticks == 0 || went_backwards(sample) || sample.wall.count() <= 0) continue;
         const double rate =
             static_cast<double>(sample.ticks) / std::chrono::duration<double>(sample.wall).count();
         if (!best || rate > *best) best = rate;
@@ -55,8 +55,14 @@ KernelTimeBound kernel_time_bound(std::span<const ClockSample> samples,
                                   std::chrono::nanoseconds budget) {
     const auto rate = ticks_per_second_lower_bound(samples);
     if (!rate) {
-        return {0, "the DPA timer (__dpa_thread_time) did not advance in " +
-                       std::to_string(samples.size()) +
+        const auto backwards = std::count_if(samples.begin(), samples.end(), went_backwards);
+        const std::string what = backwards == 0
+                                     ? "did not advance in " + std::to_string(samples.size())
+                                     : "went backwards (a count of 2^63 ticks or more) in " +
+                                           std::to_string(backwards) + " of " +
+                                           std::to_string(samples.size()) +
+                                           " and did not advance in the rest of";
+        return {0, "the DPA timer (__dpa_thread_time) " + what +
                        " timed launch(es): the write kernel's wait is bounded by its poll count "
                        "only"};
     }

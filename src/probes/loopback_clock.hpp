@@ -28,10 +28,21 @@ inline constexpr std::uint64_t kCalibrationFirstSpins = std::uint64_t{1} << 14;
 /// write and its signal take microseconds.
 inline constexpr std::chrono::milliseconds kKernelWaitCeiling{1000};
 
+/// A count of this many ticks or more is not a measurement: at 100 GHz it would take three
+/// years. It is what the clock kernel's unsigned end - start gives when the timer read at the end
+/// is behind the one read at the start (the thread moved to another execution unit).
+inline constexpr std::uint64_t kWrappedTicks = std::uint64_t{1} << 63;
+
+/// Whether a sample's count went backwards (see kWrappedTicks).
+[[nodiscard]] constexpr bool went_backwards(const ClockSample& sample) {
+    return sample.ticks >= kWrappedTicks;
+}
+
 /// A lower bound of the DPA timer's rate in ticks per second, from the samples: each launch's
 /// ticks were counted inside its wall time, so ticks / wall never exceeds the real rate, and the
-/// largest quotient is the tightest such bound. Empty when no sample has both ticks and time
-/// (the timer did not advance).
+/// largest quotient is the tightest such bound. A count that went backwards is left out: its
+/// quotient would exceed any real rate, and the budget made from it would bound nothing. Empty
+/// when no other sample has both ticks and time.
 [[nodiscard]] std::optional<double> ticks_per_second_lower_bound(
     std::span<const ClockSample> samples);
 

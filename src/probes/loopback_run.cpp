@@ -690,11 +690,20 @@ class Run {
         return "status word allocated on the DPA heap";
     }
 
+    /// Whether the kernel run-time limit shortens the host's wait for a launch. A limit beyond
+    /// any run's deadline cannot; leaving it out also keeps "+ 1 s" and the conversion to
+    /// milliseconds from overflowing on 2^63 s or 2^64-1 s.
+    [[nodiscard]] bool limit_bounds_wait() const {
+        constexpr unsigned long long kLongestLimitS = 1'000'000;
+        return max_run_time_s_ && *max_run_time_s_ < kLongestLimitS;
+    }
+
     /// A kernel past the DPA's run-time limit is terminated and never completes: wait for that
     /// long plus a margin, not for the whole run's deadline.
     [[nodiscard]] Deadline launch_deadline() const {
-        return max_run_time_s_ ? wait_deadline_.capped(std::chrono::seconds(*max_run_time_s_ + 1))
-                               : wait_deadline_;
+        if (!limit_bounds_wait()) return wait_deadline_;
+        return wait_deadline_.capped(
+            std::chrono::seconds(static_cast<long long>(*max_run_time_s_) + 1));
     }
 
     /// Times the clock kernel with growing spin counts until one launch is long next to its
@@ -728,7 +737,7 @@ class Run {
             samples, kernel_wait_budget(max_run_time_s_, wait_deadline_.remaining()));
         tick_budget_ = bound.ticks;
         tick_budget_text_ = bound.ticks == 0
-                                ? std::string("no time bound (the DPA timer did not advance)")
+                                ? std::string("no time bound (the DPA timer gave no usable count)")
                                 : "a budget of " + std::to_string(bound.ticks) + " DPA timer ticks";
         return bound.description;
     }
@@ -780,7 +789,7 @@ class Run {
                        std::uint64_t{initiator_comp_handle_}, kKernelSpinLimit,
                        std::uint64_t{RDMI_PROBE_SUBMIT_FLAGS}, tick_budget_));
             if (!wait_for(comp_event_, completions_, launch_deadline())) {
-                const bool past_limit = max_run_time_s_ && !wait_deadline_.expired();
+                const bool past_limit = limit_bounds_wait() && !wait_deadline_.expired();
                 throw StepStop{
                     StepOutcome::timeout,
                     "iteration " + std::to_string(i + 1) + "/" +
@@ -812,9 +821,9 @@ class Run {
                " kernel launch(es) completed; bound per launch: the kernel polls at most 2^22 "
                "times with " +
                tick_budget_text_ + ", the host waits " +
-               (max_run_time_s_ ? "the kernel max run time (" + std::to_string(*max_run_time_s_) +
-                                      " s) plus 1 s"
-                                : std::string("until the run's deadline"));
+               (limit_bounds_wait() ? "the kernel max run time (" +
+                                          std::to_string(*max_run_time_s_) + " s) plus 1 s"
+                                    : std::string("until the run's deadline"));
     }
 
     void record_measurements(std::vector<double> latencies) {

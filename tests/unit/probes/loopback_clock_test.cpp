@@ -28,6 +28,23 @@ TEST_CASE("a timer that did not advance, or samples without time, give no rate")
     CHECK(*one == doctest::Approx(7.0));
 }
 
+TEST_CASE("a count that went backwards is no rate: it would bound nothing") {
+    // end - start of a timer read behind its start wraps to 2^64 - a little.
+    constexpr auto kWrapped = std::numeric_limits<std::uint64_t>::max() - 999;
+    const std::vector<ClockSample> mixed{{kWrapped, 2ms}, {50'000, 100us}};
+    const auto rate = ticks_per_second_lower_bound(mixed);
+    REQUIRE(rate.has_value());
+    CHECK(*rate == doctest::Approx(5e8));
+    CHECK_FALSE(ticks_per_second_lower_bound(std::vector<ClockSample>{{kWrapped, 2ms}}));
+    CHECK_FALSE(ticks_per_second_lower_bound(std::vector<ClockSample>{{kWrappedTicks, 1s}}));
+    CHECK(ticks_per_second_lower_bound(std::vector<ClockSample>{{kWrappedTicks - 1, 1s}}));
+    const auto bound =
+        kernel_time_bound(std::vector<ClockSample>{{kWrapped, 2ms}, {0, 3ms}}, 500ms);
+    CHECK(bound.ticks == 0);
+    CHECK(bound.description.find("went backwards (a count of 2^63 ticks or more) in 1 of 2 ") !=
+          std::string::npos);
+}
+
 TEST_CASE("the wait budget is half the kernel run-time limit, the ceiling, or what is left") {
     CHECK(kernel_wait_budget(12ULL, 10s) == kKernelWaitCeiling);
     CHECK(kernel_wait_budget(1ULL, 10s) == 500ms);

@@ -203,7 +203,7 @@ TEST_CASE("a DPA timer that does not advance leaves the poll count as the only b
     CHECK(clock->message.find("did not advance in ") != std::string::npos);
     const auto* write = find_step(verdict, "write");
     REQUIRE(write != nullptr);
-    CHECK(write->message.find("no time bound (the DPA timer did not advance)") !=
+    CHECK(write->message.find("no time bound (the DPA timer gave no usable count)") !=
           std::string::npos);
     check_clean(fake, verdict);
 }
@@ -253,6 +253,44 @@ TEST_CASE("on the BlueField Arm in DPU mode the run stops at level 1 with the SF
     fake.set("dpu_arm", "1");
     verdict = run_fake(fake_options(0));
     CHECK(verdict.result == Status::pass);
+    check_clean(fake, verdict);
+}
+
+TEST_CASE("a kernel run-time limit too large to add to the clock leaves the run's deadline") {
+    // 2^64-1 s wrapped to 0 when 1 s was added, 2^63 s overflowed in milliseconds: the host
+    // stopped waiting at once and blamed the limit.
+    auto& fake = FakeDoca::get();
+    for (const char* limit : {"18446744073709551615", "9223372036854775808"}) {
+        CAPTURE(limit);
+        fake.reset();
+        fake.set("max_run_time", limit);
+        fake.set("kernel", "write_never");
+        const auto start = std::chrono::steady_clock::now();
+        const auto verdict = run_fake(fake_options(3), 1s);
+        CHECK(std::chrono::steady_clock::now() - start >= 900ms);
+        CHECK(verdict.failed_step == "write");
+        CHECK(verdict.reason.find("did not arrive before the deadline") != std::string::npos);
+        check_clean(fake, verdict);
+    }
+}
+
+TEST_CASE("a DPA timer count that went backwards gives no rate, not an enormous one") {
+    // FAKE_DOCA_CLOCK 2^64-1 makes the clock kernel's unsigned difference wrap, as a timer read
+    // on another execution unit would: every count is above 2^63.
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    fake.set("clock", "18446744073709551615");
+    const auto verdict = run_fake(fake_options(3));
+    INFO(verdict.reason << " / " << fake.last_violation());
+    CHECK(verdict.result == Status::pass);
+    const auto* clock = find_step(verdict, "dpa-clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->message.find("went backwards") != std::string::npos);
+    CHECK(clock->message.find("ticks/s") == std::string::npos);
+    const auto* write = find_step(verdict, "write");
+    REQUIRE(write != nullptr);
+    CHECK(write->message.find("no time bound (the DPA timer gave no usable count)") !=
+          std::string::npos);
     check_clean(fake, verdict);
 }
 
