@@ -3,6 +3,7 @@
 // creation on every path (docs/reference/dpa-lifecycle.md#teardown).
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -744,6 +745,19 @@ class Run {
 
     void check_status(std::uint64_t status, int iteration) {
         const std::string at = "iteration " + std::to_string(iteration + 1) + ": ";
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(status));
+        // The kernel writes only the code, the drained count and the last completion type (bits
+        // 0-39): anything above, or a code of 0 with other bits set, is not its word.
+        const bool foreign =
+            (status >> 40) != 0 ||
+            (RDMI_PROBE_STATUS_CODE(status) == RDMI_PROBE_STATUS_NOT_RUN && status != 0);
+        if (foreign) {
+            throw StepStop{StepOutcome::fail,
+                           at + "unexpected kernel status word " + hex +
+                               " (not what the write kernel writes: bits 40-63 are 0 and a code "
+                               "of 0 comes with nothing else)"};
+        }
         switch (RDMI_PROBE_STATUS_CODE(status)) {
             case RDMI_PROBE_STATUS_OK:
                 return;
@@ -763,8 +777,7 @@ class Run {
                                    tick_budget_text_ +
                                    ": the write or the signal after it did not complete"};
             default:
-                throw StepStop{StepOutcome::fail,
-                               at + "unexpected kernel status word " + std::to_string(status)};
+                throw StepStop{StepOutcome::fail, at + "unexpected kernel status word " + hex};
         }
     }
 

@@ -294,4 +294,29 @@ TEST_CASE("a DPA timer count that went backwards gives no rate, not an enormous 
     check_clean(fake, verdict);
 }
 
+TEST_CASE("a status word the write kernel cannot have written is named in hex, not trusted") {
+    auto& fake = FakeDoca::get();
+    const std::vector<std::pair<std::string, std::string>> words{
+        // A code of 0 with other bits set is not "still 0".
+        {"0x100", "unexpected kernel status word 0x0000000000000100"},
+        // Code OK or tick budget with bits above the last completion type: not the kernel's.
+        {"0xffffffffffffff01", "unexpected kernel status word 0xffffffffffffff01"},
+        {"0x10000000004", "unexpected kernel status word 0x0000010000000004"},
+        {"0x105", "unexpected kernel status word 0x0000000000000105"},
+        {"0", "the status word is still 0"},
+        {"0xff00000204", "used up a budget of "},
+    };
+    for (const auto& [word, reason] : words) {
+        CAPTURE(word);
+        fake.reset();
+        fake.set("kernel", ("status=" + word).c_str());
+        const auto verdict = run_fake(fake_options(3));
+        CHECK(verdict.result == Status::fail);
+        CHECK(verdict.failed_step == "write");
+        INFO(verdict.reason);
+        CHECK(verdict.reason.find(reason) != std::string::npos);
+        check_clean(fake, verdict);
+    }
+}
+
 }  // namespace rdmi
