@@ -734,8 +734,15 @@ class Run {
             samples.push_back({ticks, std::chrono::duration_cast<std::chrono::nanoseconds>(wall)});
             if (wall >= kCalibrationTarget) break;
         }
-        const auto bound = kernel_time_bound(
-            samples, kernel_wait_budget(max_run_time_s_, wait_deadline_.remaining()));
+        const auto budget = kernel_wait_budget(max_run_time_s_, wait_deadline_.remaining());
+        // With the run's deadline gone the budget would be 1 tick, and the write kernel's
+        // early stop would read as a write that did not complete: say what ran out.
+        if (budget <= std::chrono::nanoseconds{0} && wait_deadline_.expired()) {
+            throw StepStop{StepOutcome::timeout,
+                           "the run's deadline passed during " + std::to_string(samples.size()) +
+                               " timed launch(es): no time is left for the write kernel's wait"};
+        }
+        const auto bound = kernel_time_bound(samples, budget);
         tick_budget_ = bound.ticks;
         tick_budget_text_ = bound.ticks == 0
                                 ? std::string("no time bound (the DPA timer gave no usable count)")

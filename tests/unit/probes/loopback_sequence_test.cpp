@@ -319,4 +319,19 @@ TEST_CASE("a status word the write kernel cannot have written is named in hex, n
     }
 }
 
+TEST_CASE("a run whose deadline passed by the clock step stops there as a timeout") {
+    // Not as a write kernel that "used up a budget of 1 DPA timer ticks".
+    auto& fake = FakeDoca::get();
+    fake.reset();
+    const auto verdict = run_fake(fake_options(3), 0ms);
+    CHECK(verdict.failed_step == "dpa-clock");
+    const auto* clock = find_step(verdict, "dpa-clock");
+    REQUIRE(clock != nullptr);
+    CHECK(clock->outcome == StepOutcome::timeout);
+    CHECK(verdict.reason.find("no time is left for the write kernel's wait") != std::string::npos);
+    const auto* write = find_step(verdict, "write");
+    CHECK(write == nullptr);
+    check_clean(fake, verdict);
+}
+
 }  // namespace rdmi
