@@ -306,7 +306,9 @@ TEST_CASE("a status word the write kernel cannot have written is named in hex, n
         {"0", "the status word is still 0"},
         {"0xff00000204", "used up a budget of "},
     };
-    for (const auto& [word, reason] : words) {
+    for (const auto& entry : words) {
+        const std::string& word = entry.first;  // clang 14 lambdas cannot capture a binding
+        const std::string& reason = entry.second;
         CAPTURE(word);
         fake.reset();
         fake.set("kernel", ("status=" + word).c_str());
