@@ -7,13 +7,13 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
+#include "core/json_common.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/policy.hpp"
 #include "model/registry.hpp"
 #include "report/findings_output.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::cli {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "core/json_common.hpp"
 #include "model/facts.hpp"
 #include "probes/symbols.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 

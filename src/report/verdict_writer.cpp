@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

@@ -1,4 +1,5 @@
-// JSON building blocks shared by every emitter: provenance, gaps, sourced values, checks.
+// JSON building blocks for the core types (provenance, gaps, sourced values, checks): every
+// emitter builds on them, and so can anything below report/ that gives a JSON view of its facts.
 #pragma once
 
 #include <nlohmann/json.hpp>
