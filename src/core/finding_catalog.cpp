@@ -261,21 +261,4 @@ FindingId::FindingId(Finding finding, std::string_view parameter) : finding_(fin
     text_ = std::string(prefix) + std::string(parameter) + std::string(suffix);
 }
 
-Finding rdmi_variant(Finding finding) {
-    switch (finding) {
-        case Finding::symbols_exported:
-            return Finding::rdmi_symbols_exported;
-        case Finding::symbols_stability:
-            return Finding::rdmi_symbols_stability;
-        case Finding::symbols_agreement:
-            return Finding::rdmi_symbols_agreement;
-        case Finding::loader_path:
-            return Finding::rdmi_loader_path;
-        case Finding::symbols_runtime:
-            return Finding::rdmi_symbols_runtime;
-        default:
-            return finding;
-    }
-}
-
 }  // namespace rdmi

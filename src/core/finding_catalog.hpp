@@ -109,8 +109,4 @@ class FindingId {
     std::string text_;
 };
 
-/// The report's id for a symbols-subcommand finding: the report audits doca-rdmi, so
-/// symbols-exported becomes rdmi-symbols-exported. Findings without such a variant stay.
-Finding rdmi_variant(Finding finding);
-
 }  // namespace rdmi

@@ -54,7 +54,8 @@ void run_symbols(const ProbeContext& ctx, const ProbeRequest& request, Facts& fa
     facts.symbols = probe_rdmi_symbols(ctx, *facts.install);
 }
 
-// Ids gain "rdmi-" (rdmi_variant): the report audits doca-rdmi, and its check ids say so.
+// The audit's checks as they are (the report's audit already carries the rdmi- ids); an audit
+// that could not run is a skipped rdmi-symbols-exported.
 void symbols_checks(const Facts& facts, std::vector<Check>& out) {
     if (!facts.symbols) return;
     if (!*facts.symbols) {
@@ -62,10 +63,8 @@ void symbols_checks(const Facts& facts, std::vector<Check>& out) {
             Finding::rdmi_symbols_exported, Status::skip, facts.symbols->gap().message, "", {}});
         return;
     }
-    for (auto check : (*facts.symbols)->checks) {
-        check.id = rdmi_variant(check.id.finding());
-        out.push_back(std::move(check));
-    }
+    const auto& checks = (*facts.symbols)->checks;
+    out.insert(out.end(), checks.begin(), checks.end());
 }
 
 void run_version_matrix(const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {

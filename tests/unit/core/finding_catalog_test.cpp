@@ -59,15 +59,5 @@ TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
     CHECK_THROWS_AS(FindingId(Finding::module, ""), std::logic_error);
 }
 
-TEST_CASE("rdmi_variant: the report's ids for the symbols findings, others unchanged") {
-    for (auto f : {Finding::symbols_exported, Finding::symbols_stability,
-                   Finding::symbols_agreement, Finding::loader_path, Finding::symbols_runtime}) {
-        const std::string base(finding_info(f).id);
-        CHECK(finding_info(rdmi_variant(f)).id == "rdmi-" + base);
-    }
-    CHECK(rdmi_variant(Finding::app_resolves) == Finding::app_resolves);
-    CHECK(rdmi_variant(Finding::doca_prefix) == Finding::doca_prefix);
-}
-
 }  // namespace
 }  // namespace rdmi
