@@ -176,7 +176,7 @@ class CheckCommand final : public Command {
     int catalog(const Session& session) const {
         const FindingInfo* only = nullptr;
         if (!opts_.explain.empty()) {
-            only = find_finding(opts_.explain);
+            only = find_check(opts_.explain);
             if (only == nullptr) {
                 return fail_input(session, "check: --explain " + opts_.explain +
                                                ": no such check id (check --list-checks lists "

@@ -1,5 +1,5 @@
-// JSON building blocks for the core types (provenance, gaps, sourced values, checks): every
-// emitter builds on them, and so can anything below report/ that gives a JSON view of its facts.
+// JSON building blocks for core types (provenance, gaps, sourced values, checks), shared by
+// every emitter and by the report sections a probe gives its registry row.
 #pragma once
 
 #include <nlohmann/json.hpp>
