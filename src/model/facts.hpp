@@ -19,6 +19,7 @@
 #include "probes/environment.hpp"
 #include "probes/install.hpp"
 #include "probes/loopback.hpp"
+#include "probes/pcie_link.hpp"
 #include "probes/samples.hpp"
 #include "probes/symbols.hpp"
 #include "probes/system.hpp"
@@ -48,7 +49,9 @@ namespace rdmi {
     PROBE(environment, EnvironmentFacts)                                                        \
     /* the samples directories of the public DOCA libraries */                                  \
     PROBE(samples, SamplesFacts)                                                                \
-    PROBE(loopback, LoopbackVerdict)
+    PROBE(loopback, LoopbackVerdict)                                                            \
+    /* each PF's trained PCIe link against what card and slot can reach */                      \
+    PROBE(pcie_link, PcieLinkFacts)
 
 /// Every probe, in registry order.
 enum class ProbeId : std::uint8_t {
@@ -241,6 +244,27 @@ inline constexpr ProbeRow kProbeRows[] = {
              if (request.loopback)
                  facts.loopback = probe_loopback(ctx, facts.install, *request.loopback);
          }},
+    {.id = ProbeId::pcie_link,
+     .name = "pcie-link",
+     .title = "PCIe link speed and width",
+     .reads = "/sys: each PF's current_link_speed/_width, max_link_speed/_width and its upstream "
+              "port's max_link_speed/_width",
+     .depends_on = rows::kSystem,
+     .in_report = true,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (facts.system) facts.pcie_link = probe_pcie_link(ctx, facts.system->inventory);
+         },
+     .checks =
+         [](const Facts& facts, std::vector<Check>& out) {
+             if (facts.pcie_link && facts.pcie_link->check) out.push_back(*facts.pcie_link->check);
+         },
+     .findings = kPcieLinkFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         // Only where a link was judged: trees without link attributes report as before.
+         if (!facts.pcie_link || !facts.pcie_link->check) return std::nullopt;
+         return pcie_link_json(*facts.pcie_link);
+     }},
 };
 
 }  // namespace rdmi

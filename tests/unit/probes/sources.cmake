@@ -15,6 +15,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_sequence_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_trace_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pcie_link_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs_test.cpp

@@ -1,0 +1,344 @@
+// pcie-link: sysfs prints a PCIe function's trained link (current_link_speed/_width) and the
+// most the card supports (max_link_speed/_width). The link trains to the lower of what the card
+// and its upstream port support, so the port's maximum is read too: a card below that trained
+// badly (a seating or lane problem); a card whose maximum exceeds the port's sits in a slower
+// slot. VFs and SFs share their PF's link and have no link of their own to judge. The formats
+// and the encodings: docs/reference/sysfs-formats.md#pcie-link.
+#include "probes/pcie_link.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "sysfs/attr_dir.hpp"
+#include "sysfs/attr_text.hpp"
+
+namespace rdmi {
+namespace {
+
+constexpr unsigned kMaxLanes = 32;
+
+// Figures as the messages print them: "16.0 GT/s x16".
+std::string speed_text(double gts) {
+    char buf[32];
+    // gts is at most 128 (the parser's bound): always fits.
+    const auto end = std::to_chars(buf, buf + sizeof buf, gts, std::chars_format::fixed, 1).ptr;
+    return std::string(buf, end) + " GT/s";
+}
+
+std::string figures(double gts, unsigned width) {
+    return speed_text(gts) + " x" + std::to_string(width);
+}
+
+// Usable data rate of one lane in Gb/s: 8b/10b up to 5 GT/s, 128b/130b from 8 GT/s, FLIT
+// (242 of 256 bytes) at 64 GT/s. Compares a link trained at a lower generation fairly.
+double lane_rate(double gts) {
+    if (gts < 8.0 - 0.01) return gts * 0.8;
+    if (gts < 64.0 - 0.01) return gts * 128.0 / 130.0;
+    return gts * 242.0 / 256.0;
+}
+
+std::string share_text(double ratio) {
+    const auto near = [ratio](double r) { return std::fabs(ratio - r) < 0.005; };
+    if (near(0.5)) return "half its PCIe bandwidth";
+    if (near(0.25)) return "a quarter of its PCIe bandwidth";
+    if (near(0.125)) return "an eighth of its PCIe bandwidth";
+    return "about " + std::to_string(std::lround(ratio * 100.0)) + "% of its PCIe bandwidth";
+}
+
+bool same_speed(double a, double b) {
+    return std::fabs(a - b) < 0.01;
+}
+
+// The PCI address that is the basename of a /sys/devices path, if it is one ("0000:00:01.0");
+// a root bus ("pci0000:00") or anything else is not a port.
+std::optional<std::string> port_address(const std::string& device_path) {
+    const auto slash = device_path.find_last_of('/');
+    if (slash == std::string::npos || slash == 0) return std::nullopt;
+    const std::string parent = device_path.substr(0, slash);
+    const std::string name = parent.substr(parent.find_last_of('/') + 1);
+    // dddd:bb:dd.f
+    if (name.size() != 12 || name[4] != ':' || name[7] != ':' || name[10] != '.')
+        return std::nullopt;
+    return name;
+}
+
+std::string parent_dir(const std::string& path) {
+    return path.substr(0, path.find_last_of('/'));
+}
+
+bool absent(const std::optional<Gap>& gap) {
+    return gap && gap->reason == GapReason::not_found;
+}
+
+// The first gap among the figures the verdict needs, for a skip.
+std::optional<Gap> first_gap(const PcieLink& link) {
+    for (const auto* gap : {&link.current_speed.gap, &link.current_width.gap, &link.max_speed.gap,
+                            &link.max_width.gap}) {
+        if (*gap) return **gap;
+    }
+    return std::nullopt;
+}
+
+void judge(PcieLink& link) {
+    const auto gap = first_gap(link);
+    if (gap) {
+        link.status = Status::skip;
+        link.message = link.function + ": " + gap->message;
+        return;
+    }
+    double reach_gts = link.max_speed.value->gts;
+    unsigned reach_width = *link.max_width.value;
+    std::string port_note;
+    if (link.port) {
+        const auto& port = *link.port;
+        if (port.max_speed.ok() && port.max_speed.value->gts < reach_gts - 0.01) {
+            reach_gts = port.max_speed.value->gts;
+            link.slot_limited = true;
+        }
+        if (port.max_width.ok() && *port.max_width.value < reach_width) {
+            reach_width = *port.max_width.value;
+            link.slot_limited = true;
+        }
+        if (!port.max_speed.ok() || !port.max_width.ok()) {
+            const Gap& why = port.max_speed.ok() ? *port.max_width.gap : *port.max_speed.gap;
+            port_note = " (its upstream port's maximum is unknown: " + why.message + ")";
+        }
+    }
+    link.reach_gts = reach_gts;
+    link.reach_width = reach_width;
+    const double cur_gts = link.current_speed.value->gts;
+    const unsigned cur_width = *link.current_width.value;
+    const std::string card = figures(link.max_speed.value->gts, *link.max_width.value);
+    const std::string slot_text =
+        link.slot_limited ? "its slot (upstream port " + link.port->address + ") reaches only " +
+                                figures(reach_gts, reach_width) + " of the card's " + card +
+                                ": another slot, not a reseat, gives it more"
+                          : "";
+    const bool trained_low = cur_gts < reach_gts - 0.01 || cur_width < reach_width;
+    if (trained_low) {
+        const double ratio =
+            (lane_rate(cur_gts) * cur_width) / (lane_rate(reach_gts) * reach_width);
+        link.status = Status::warn;
+        link.message = link.function + " runs at " + figures(cur_gts, cur_width) + " of " +
+                       figures(reach_gts, reach_width) + ": " + share_text(ratio) +
+                       "; reseat the card or check the slot's lanes and BIOS bifurcation" +
+                       (link.slot_limited ? "; and " + slot_text : "") + port_note;
+        return;
+    }
+    if (link.slot_limited) {
+        link.status = Status::warn;
+        link.message = link.function + " runs at " + figures(cur_gts, cur_width) +
+                       ", limited by its slot: " + slot_text + port_note;
+        return;
+    }
+    link.status = Status::pass;
+    link.message = link.function + " runs at " + figures(cur_gts, cur_width) +
+                   (same_speed(cur_gts, reach_gts) ? ", its maximum" : "") + port_note;
+}
+
+PcieLink read_link(const Fs& fs, const sysfs::Function& fn) {
+    PcieLink link;
+    link.function = fn.name;
+    link.kind = fn.kind;
+    if (fn.kind != sysfs::FunctionKind::pf) {
+        link.message =
+            std::string(sysfs::to_string(fn.kind)) + ": shares its PF's link (not applicable)";
+        return link;
+    }
+    const std::string actual = fn.device_path.empty() ? fn.sysfs_path : fn.device_path;
+    const sysfs::AttrDir dir(fs, fn.sysfs_path, actual);
+    link.current_speed = dir.get<LinkSpeed>("current_link_speed", parse_link_speed);
+    link.current_width = dir.get<unsigned>("current_link_width", parse_link_width);
+    link.max_speed = dir.get<LinkSpeed>("max_link_speed", parse_link_speed);
+    link.max_width = dir.get<unsigned>("max_link_width", parse_link_width);
+    if (absent(link.current_speed.gap) && absent(link.current_width.gap) &&
+        absent(link.max_speed.gap) && absent(link.max_width.gap)) {
+        // Not a PCIe function as far as the kernel tells (or a tree without the attributes).
+        link.message = fn.name + ": no link attributes in " + fn.sysfs_path + " (not applicable)";
+        return link;
+    }
+    if (!fn.device_path.empty()) {
+        if (auto address = port_address(fn.device_path)) {
+            const sysfs::AttrDir port_dir(fs, parent_dir(fn.device_path));
+            link.port =
+                UpstreamPort{*address, port_dir.get<LinkSpeed>("max_link_speed", parse_link_speed),
+                             port_dir.get<unsigned>("max_link_width", parse_link_width)};
+        }
+    }
+    judge(link);
+    return link;
+}
+
+std::vector<Provenance> sources_of(const PcieLink& link) {
+    std::vector<Provenance> out{link.current_speed.source, link.current_width.source,
+                                link.max_speed.source, link.max_width.source};
+    if (link.port) {
+        out.push_back(link.port->max_speed.source);
+        out.push_back(link.port->max_width.source);
+    }
+    return out;
+}
+
+// One check for all functions: warn when any warns (a skip's reason is still listed), else
+// skip when any could not be judged, else pass.
+std::optional<Check> verdict(const std::vector<PcieLink>& links) {
+    std::vector<const PcieLink*> judged;
+    for (const auto& link : links) {
+        if (link.status) judged.push_back(&link);
+    }
+    if (judged.empty()) return std::nullopt;
+    const auto any = [&judged](Status s) {
+        return std::any_of(judged.begin(), judged.end(),
+                           [s](const PcieLink* l) { return *l->status == s; });
+    };
+    Check check{kPcieLinkFindings[0], Status::pass, "", "", {}};
+    check.status = any(Status::warn)   ? Status::warn
+                   : any(Status::skip) ? Status::skip
+                                       : Status::pass;
+    std::string message;
+    for (const auto* link : judged) {
+        // A passing function is named only when everything passes.
+        if (check.status != Status::pass && *link->status == Status::pass) continue;
+        if (!message.empty()) message += "; ";
+        message += *link->status == Status::skip ? "not judged: " + link->message : link->message;
+        for (auto& source : sources_of(*link)) {
+            // Functions behind one port share its files: each file is listed once.
+            const bool listed =
+                std::any_of(check.sources.begin(), check.sources.end(),
+                            [&source](const Provenance& p) { return p.ref == source.ref; });
+            if (!listed) check.sources.push_back(std::move(source));
+        }
+    }
+    check.message = std::move(message);
+    if (check.status == Status::warn) {
+        const bool slot = std::any_of(judged.begin(), judged.end(),
+                                      [](const PcieLink* l) { return l->slot_limited; });
+        check.remediation = slot ? "Move a slot-limited card to a slot with the card's lanes "
+                                   "and generation; reseat a card trained below its maximum "
+                                   "and check the slot's lanes and the BIOS bifurcation."
+                                 : "Reseat the card; check the slot's lanes and the BIOS "
+                                   "bifurcation and PCIe generation settings.";
+    }
+    return check;
+}
+
+}  // namespace
+
+Result<LinkSpeed> parse_link_speed(std::string_view bytes) {
+    auto line = sysfs::attr_line(bytes);
+    if (!line) return line.gap();
+    const std::string_view text = *line;
+    if (text.starts_with("Unknown"))
+        return Gap{GapReason::not_applicable, "link speed \"Unknown\" (link down or not trained)"};
+    const auto space = text.find(' ');
+    const std::string_view rate = text.substr(0, space);
+    std::string_view rest = space == std::string_view::npos ? "" : text.substr(space + 1);
+    const auto bad = [&text] {
+        return sysfs::malformed("not a link speed: " + sysfs::quote_for_message(text));
+    };
+    if (!rest.starts_with("GT/s")) return bad();
+    rest.remove_prefix(4);
+    if (!rest.empty() && rest != " PCIe") return bad();
+    // <digits>[.<digits>], bounded: no PCIe generation is faster than 128 GT/s.
+    double gts = 0;
+    double scale = 0;
+    if (rate.empty() || rate.size() > 6) return bad();
+    for (const char c : rate) {
+        if (c == '.' && scale == 0) {
+            scale = 1;
+        } else if (c >= '0' && c <= '9') {
+            if (scale == 0) {
+                gts = gts * 10 + (c - '0');
+            } else {
+                scale /= 10;
+                gts += (c - '0') * scale;
+            }
+        } else {
+            return bad();
+        }
+    }
+    if (rate.front() == '.' || rate.back() == '.' || gts <= 0 || gts > 128) return bad();
+    return LinkSpeed{std::string(text), gts};
+}
+
+Result<unsigned> parse_link_width(std::string_view bytes) {
+    auto line = sysfs::attr_line(bytes);
+    if (!line) return line.gap();
+    auto number = sysfs::parse_decimal(*line, kMaxLanes);
+    if (!number) {
+        return sysfs::malformed("not a lane count 0.." + std::to_string(kMaxLanes) + ": " +
+                                sysfs::quote_for_message(*line));
+    }
+    if (*number == 0) return Gap{GapReason::not_applicable, "link width 0 (link not trained)"};
+    return static_cast<unsigned>(*number);
+}
+
+namespace {
+
+using json::Json;
+using json::object;
+
+// A link figure: speed as sysfs printed it with the parsed GT/s, or a width; null with its gap.
+Json link_speed(const Sourced<LinkSpeed>& speed) {
+    Json out = object(
+        {{"value", speed.value ? object({{"text", speed.value->text}, {"gts", speed.value->gts}})
+                               : Json(nullptr)},
+         {"source", json::provenance(speed.source)}});
+    if (speed.gap) out["gap"] = json::gap(*speed.gap);
+    return out;
+}
+
+Json link_width(const Sourced<unsigned>& width) {
+    Json out = object({{"value", width.value ? Json(*width.value) : Json(nullptr)},
+                       {"source", json::provenance(width.source)}});
+    if (width.gap) out["gap"] = json::gap(*width.gap);
+    return out;
+}
+
+}  // namespace
+
+Json pcie_link_json(const PcieLinkFacts& facts) {
+    Json functions = Json::array();
+    for (const auto& link : facts.links) {
+        if (!link.status) {
+            functions.push_back(object({{"function", link.function},
+                                        {"kind", std::string(sysfs::to_string(link.kind))},
+                                        {"status", "not_applicable"},
+                                        {"message", link.message}}));
+            continue;
+        }
+        Json port = link.port ? object({{"address", link.port->address},
+                                        {"max_speed", link_speed(link.port->max_speed)},
+                                        {"max_width", link_width(link.port->max_width)}})
+                              : Json(nullptr);
+        functions.push_back(
+            object({{"function", link.function},
+                    {"kind", std::string(sysfs::to_string(link.kind))},
+                    {"status", to_string(*link.status)},
+                    {"message", link.message},
+                    {"current_speed", link_speed(link.current_speed)},
+                    {"current_width", link_width(link.current_width)},
+                    {"max_speed", link_speed(link.max_speed)},
+                    {"max_width", link_width(link.max_width)},
+                    {"upstream_port", std::move(port)},
+                    {"reach_gts", link.reach_gts ? Json(*link.reach_gts) : Json(nullptr)},
+                    {"reach_width", link.reach_width ? Json(*link.reach_width) : Json(nullptr)},
+                    {"slot_limited", link.slot_limited}},
+                   12));
+    }
+    return object({{"functions", std::move(functions)}});
+}
+
+PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory) {
+    PcieLinkFacts facts;
+    for (const auto& fn : inventory.functions) facts.links.push_back(read_link(fs, fn));
+    facts.check = verdict(facts.links);
+    return facts;
+}
+
+PcieLinkFacts probe_pcie_link(const ProbeContext& ctx, const sysfs::DeviceInventory& inventory) {
+    return read_pcie_links(ctx.fs, inventory);
+}
+
+}  // namespace rdmi

@@ -1,0 +1,82 @@
+// The pcie-link probe: each NVIDIA PCI function's trained PCIe link against what it can reach
+// (the lower of the card's and its upstream port's maximum), from sysfs.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/json_common.hpp"
+#include "os/fs.hpp"
+#include "probes/context.hpp"
+#include "sysfs/inventory.hpp"
+
+namespace rdmi {
+
+/// The probe's catalog entry (its registry row lists it): the `pcie-link` check.
+inline constexpr FindingInfo kPcieLinkFindings[] = {
+    {"pcie-link", "report (pcie-link probe)",
+     "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can reach.",
+     "Reseat a card trained below its maximum and check the slot's lanes and BIOS bifurcation; "
+     "move a card its slot limits to a faster slot."},
+};
+
+/// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.
+struct LinkSpeed {
+    std::string text;
+    double gts = 0;
+};
+
+/// Parses `current_link_speed` / `max_link_speed`: "<rate> GT/s", optionally followed by
+/// "PCIe" (newer kernels). "Unknown" (a link that is down or not trained) is a not_applicable
+/// gap; anything else that does not parse is malformed.
+Result<LinkSpeed> parse_link_speed(std::string_view bytes);
+
+/// Parses `current_link_width` / `max_link_width`: a lane count 1..32 (0: not trained).
+Result<unsigned> parse_link_width(std::string_view bytes);
+
+/// The upstream port of a function: the PCI bridge above it in /sys/devices.
+struct UpstreamPort {
+    std::string address;  ///< "0000:00:01.0"
+    Sourced<LinkSpeed> max_speed;
+    Sourced<unsigned> max_width;
+};
+
+/// One function's link and verdict.
+struct PcieLink {
+    std::string function;  ///< PCI address or SF name
+    sysfs::FunctionKind kind = sysfs::FunctionKind::pf;
+    /// pass, warn or skip; nullopt: not applicable (a VF, an SF, no link attributes at all).
+    std::optional<Status> status;
+    std::string message;  ///< the verdict in words (why, for skip and not applicable)
+    Sourced<LinkSpeed> current_speed;
+    Sourced<unsigned> current_width;
+    Sourced<LinkSpeed> max_speed;
+    Sourced<unsigned> max_width;
+    std::optional<UpstreamPort> port;  ///< nullopt: directly on a root bus, or not examined
+    /// What the link can reach: min(card max, port max) per figure, when known.
+    std::optional<double> reach_gts;
+    std::optional<unsigned> reach_width;
+    bool slot_limited = false;  ///< the port's maximum is below the card's
+};
+
+/// What the pcie-link probe found.
+struct PcieLinkFacts {
+    std::vector<PcieLink> links;  ///< in the inventory's order
+    /// The `pcie-link` check; nullopt when no function has a link to judge (no NVIDIA PCI
+    /// function, or none with link attributes), so trees without them report as before.
+    std::optional<Check> check;
+};
+
+/// Reads the link attributes of every function in `inventory` through `fs`. Pure but for reads.
+PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory);
+
+/// The report's `pcie_link` section: per function, the figures with their provenance, the
+/// upstream port, the reach and the verdict. Pure.
+json::Json pcie_link_json(const PcieLinkFacts& facts);
+
+/// The probe: read_pcie_links over the system probe's inventory.
+PcieLinkFacts probe_pcie_link(const ProbeContext& ctx, const sysfs::DeviceInventory& inventory);
+
+}  // namespace rdmi

@@ -1,0 +1,374 @@
+// Tests for the pcie-link probe over generated sysfs roots that gain link attributes.
+#include "probes/pcie_link.hpp"
+
+#include <doctest/doctest.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+#include "model/registry.hpp"
+#include "os/rooted_fs.hpp"
+#include "report/json_report.hpp"
+#include "support/temp_tree.hpp"
+#include "sysfs/devices.hpp"
+#include "unit/sysfs/sysfs_fixture.hpp"
+
+namespace rdmi {
+namespace {
+
+using namespace std::chrono_literals;
+
+// bf3-arm: PFs 0000:03:00.0 and .1 below the port 0000:00:01.0.
+constexpr const char* kPort = "/sys/devices/pci0000:00/0000:00:01.0";
+constexpr const char* kPf0 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0";
+constexpr const char* kPf1 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1";
+
+struct Root {
+    test::TempTree tree;
+    std::string dir = tree.host("/r");
+
+    explicit Root(const std::string& scenario) {
+        REQUIRE(test::run_fixture_script(scenario + " " + dir) == 0);
+    }
+    void write(const std::string& path, const std::string& text) const {
+        tree.write("/r" + path, text);
+    }
+    // Writes a device's four link attributes (the port's: only the max ones).
+    void link(const std::string& dev, const std::string& cur_speed, const std::string& cur_width,
+              const std::string& max_speed, const std::string& max_width) const {
+        write(dev + "/current_link_speed", cur_speed + "\n");
+        write(dev + "/current_link_width", cur_width + "\n");
+        write(dev + "/max_link_speed", max_speed + "\n");
+        write(dev + "/max_link_width", max_width + "\n");
+    }
+    void port(const std::string& max_speed, const std::string& max_width) const {
+        write(std::string(kPort) + "/max_link_speed", max_speed + "\n");
+        write(std::string(kPort) + "/max_link_width", max_width + "\n");
+    }
+    [[nodiscard]] PcieLinkFacts probe() const {
+        const auto fs = RootedFs::open(dir).value();
+        return read_pcie_links(fs, sysfs::scan_devices(fs));
+    }
+};
+
+const PcieLink& link_of(const PcieLinkFacts& facts, const std::string& name) {
+    for (const auto& link : facts.links) {
+        if (link.function == name) return link;
+    }
+    FAIL("no function " << name);
+    return facts.links.front();
+}
+
+bool has_source(const Check& check, const std::string& ref) {
+    for (const auto& source : check.sources) {
+        if (source.ref == ref && source.kind == "sysfs") return true;
+    }
+    return false;
+}
+
+TEST_CASE("pcie-link: every PF at the maximum of card and port passes, with provenance") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+    root.link(kPf1, "16.0 GT/s", "16", "16.0 GT/s", "16");
+    root.port("16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->id == "pcie-link");
+    CHECK(facts.check->status == Status::pass);
+    CHECK(facts.check->message ==
+          "0000:03:00.0 runs at 16.0 GT/s x16, its maximum; 0000:03:00.1 runs at 16.0 GT/s x16, "
+          "its maximum");
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::pass);
+    CHECK(pf0.current_speed.value->text == "16.0 GT/s PCIe");
+    CHECK(pf0.current_speed.source.ref == "/sys/bus/pci/devices/0000:03:00.0/current_link_speed");
+    REQUIRE(pf0.port);
+    CHECK(pf0.port->address == "0000:00:01.0");
+    CHECK(pf0.port->max_width.source.ref == std::string(kPort) + "/max_link_width");
+    CHECK(*pf0.reach_gts == doctest::Approx(16.0));
+    CHECK(*pf0.reach_width == 16);
+    CHECK_FALSE(pf0.slot_limited);
+    CHECK(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.1/max_link_width"));
+    CHECK(has_source(*facts.check, std::string(kPort) + "/max_link_speed"));
+}
+
+TEST_CASE("pcie-link: a link trained below what card and port reach warns with the figures") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.link(kPf1, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.port("32.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    // Only the function that warns is named; the passing one is not.
+    CHECK(facts.check->message ==
+          "0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe bandwidth; "
+          "reseat the card or check the slot's lanes and BIOS bifurcation");
+    CHECK(facts.check->remediation.find("Reseat") != std::string::npos);
+    CHECK(link_of(facts, "0000:03:00.1").status == Status::pass);
+    CHECK(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.0/current_link_speed"));
+    CHECK_FALSE(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.1/current_link_speed"));
+}
+
+TEST_CASE("pcie-link: lanes lost and an older generation are priced by their data rate") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "4", "16.0 GT/s PCIe", "16");
+    // 2.5 GT/s uses 8b/10b: 2 Gb/s per lane against 16 * 128/130, 12.7% (about an eighth).
+    root.link(kPf1, "2.5 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    CHECK(link_of(facts, "0000:03:00.0")
+              .message.starts_with("0000:03:00.0 runs at 16.0 GT/s x4 of 16.0 GT/s x16: a quarter "
+                                   "of its PCIe bandwidth"));
+    const std::string& pf1 = link_of(facts, "0000:03:00.1").message;
+    CHECK_MESSAGE(pf1.starts_with("0000:03:00.1 runs at 2.5 GT/s x16 of 16.0 GT/s x16: an eighth "
+                                  "of its PCIe bandwidth"),
+                  pf1);
+}
+
+TEST_CASE("pcie-link: a share that is no simple fraction is given in percent") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "12", "16.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "16");
+    CHECK(link_of(root.probe(), "0000:03:00.0")
+              .message.starts_with("0000:03:00.0 runs at 16.0 GT/s x12 of 16.0 GT/s x16: about "
+                                   "75% of its PCIe bandwidth; reseat"));
+}
+
+TEST_CASE("pcie-link: a card faster than its slot is slot-limited, not told to reseat") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    root.link(kPf1, "16.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "8");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::warn);
+    CHECK(pf0.slot_limited);
+    CHECK(*pf0.reach_gts == doctest::Approx(16.0));
+    CHECK(*pf0.reach_width == 8);
+    CHECK(pf0.message ==
+          "0000:03:00.0 runs at 16.0 GT/s x8, limited by its slot: its slot (upstream port "
+          "0000:00:01.0) reaches only 16.0 GT/s x8 of the card's 32.0 GT/s x16: another slot, "
+          "not a reseat, gives it more");
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    CHECK(facts.check->remediation.starts_with("Move a slot-limited card"));
+    // Both functions sit behind one port: its files are listed once.
+    int port_files = 0;
+    for (const auto& source : facts.check->sources)
+        port_files += source.ref == std::string(kPort) + "/max_link_speed" ? 1 : 0;
+    CHECK(port_files == 1);
+}
+
+TEST_CASE("pcie-link: trained below a slot that is itself slower than the card says both") {
+    Root root("bf3-arm");
+    root.link(kPf0, "8.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "8");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::warn);
+    CHECK(
+        pf0.message.starts_with("0000:03:00.0 runs at 8.0 GT/s x8 of 16.0 GT/s x8: half its "
+                                "PCIe bandwidth; reseat"));
+    CHECK(
+        pf0.message.ends_with("bifurcation; and its slot (upstream port 0000:00:01.0) reaches "
+                              "only 16.0 GT/s x8 of the card's 32.0 GT/s x16: another slot, not "
+                              "a reseat, gives it more"));
+}
+
+TEST_CASE("pcie-link: an Unknown speed is a skip that says why") {
+    Root root("bf3-arm");
+    root.link(kPf0, "Unknown", "0", "16.0 GT/s PCIe", "16");
+    root.link(kPf1, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::skip);
+    CHECK(pf0.current_speed.gap->reason == GapReason::not_applicable);
+    CHECK(pf0.message ==
+          "0000:03:00.0: /sys/bus/pci/devices/0000:03:00.0/current_link_speed: link speed "
+          "\"Unknown\" (link down or not trained)");
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::skip);
+    CHECK(facts.check->message.starts_with("not judged: 0000:03:00.0: "));
+}
+
+TEST_CASE("pcie-link: VFs have no link attributes and are not applicable, not counted") {
+    Root root("cx7-vfs");
+    const std::string port = "/sys/devices/pci0000:00/0000:80:01.0";
+    root.link(port + "/0000:81:00.0", "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.link(port + "/0000:81:00.1", "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.write(port + "/max_link_speed", "32.0 GT/s PCIe\n");
+    root.write(port + "/max_link_width", "16\n");
+    const auto facts = root.probe();
+    REQUIRE(facts.links.size() == 5);  // one PF, four VFs (one given link files anyway)
+    int vfs = 0;
+    for (const auto& link : facts.links) {
+        if (link.kind != sysfs::FunctionKind::vf) continue;
+        ++vfs;
+        CHECK_FALSE(link.status);
+        CHECK(link.message == "VF: shares its PF's link (not applicable)");
+    }
+    CHECK(vfs == 4);
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::pass);
+    CHECK(facts.check->message.find("0000:81:00.2") == std::string::npos);
+}
+
+TEST_CASE("pcie-link: SFs are not applicable") {
+    Root root("bf3-arm");
+    const auto facts = root.probe();
+    bool saw_sf = false;
+    for (const auto& link : facts.links) {
+        if (link.kind != sysfs::FunctionKind::sf) continue;
+        saw_sf = true;
+        CHECK_FALSE(link.status);
+    }
+    CHECK(saw_sf);
+}
+
+TEST_CASE("pcie-link: a tree without link attributes has no check (reports as before)") {
+    Root root("bf3-arm");
+    const auto facts = root.probe();
+    REQUIRE(facts.links.size() == 4);
+    CHECK_FALSE(facts.links[0].status);
+    CHECK(facts.links[0].message ==
+          "0000:03:00.0: no link attributes in /sys/bus/pci/devices/0000:03:00.0 (not applicable)");
+    CHECK_FALSE(facts.check);
+}
+
+TEST_CASE("pcie-link: some attributes missing on a PF is a skip naming the missing file") {
+    Root root("bf3-arm");
+    root.write(std::string(kPf0) + "/current_link_speed", "16.0 GT/s PCIe\n");
+    root.write(std::string(kPf0) + "/current_link_width", "16\n");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::skip);
+    CHECK(pf0.max_speed.gap->reason == GapReason::not_found);
+    CHECK(pf0.message.find("/sys/bus/pci/devices/0000:03:00.0/max_link_speed") !=
+          std::string::npos);
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::skip);
+}
+
+TEST_CASE("pcie-link: unparseable attributes are a skip with the bad text") {
+    Root root("bf3-arm");
+    root.link(kPf0, "fast", "16", "16.0 GT/s PCIe", "16");
+    root.link(kPf1, "16.0 GT/s PCIe", "x16", "16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::skip);
+    CHECK(pf0.current_speed.gap->reason == GapReason::malformed);
+    CHECK(pf0.message ==
+          "0000:03:00.0: /sys/bus/pci/devices/0000:03:00.0/current_link_speed: not a link "
+          "speed: \"fast\"");
+    const auto& pf1 = link_of(facts, "0000:03:00.1");
+    CHECK(pf1.status == Status::skip);
+    CHECK(pf1.message.find("not a lane count 0..32: \"x16\"") != std::string::npos);
+}
+
+TEST_CASE("pcie-link: a port without link attributes leaves the card's maximum, and says so") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::pass);
+    CHECK(pf0.message.find("its upstream port's maximum is unknown: " + std::string(kPort) +
+                           "/max_link_speed") != std::string::npos);
+}
+
+TEST_CASE("pcie-link: link speed and width parsers") {
+    CHECK(parse_link_speed("8.0 GT/s\n")->gts == doctest::Approx(8.0));
+    CHECK(parse_link_speed("2.5 GT/s")->gts == doctest::Approx(2.5));
+    CHECK(parse_link_speed("8 GT/s")->gts == doctest::Approx(8.0));  // older kernels
+    CHECK(parse_link_speed("32.0 GT/s PCIe\n")->text == "32.0 GT/s PCIe");
+    CHECK(parse_link_speed("64.0 GT/s PCIe")->gts == doctest::Approx(64.0));
+    CHECK(parse_link_speed("Unknown\n").gap().reason == GapReason::not_applicable);
+    CHECK(parse_link_speed("Unknown speed").gap().reason == GapReason::not_applicable);
+    for (const char* bad :
+         {"", "GT/s", "16.0", "16.0 GT/s PCIe x", "16.0 Gb/s", ".5 GT/s", "5. GT/s", "1.2.3 GT/s",
+          "-8.0 GT/s", "0.0 GT/s", "999.0 GT/s", "1e3 GT/s", "16.0  GT/s", "16.0 GT/s\nPCIe"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(parse_link_speed(bad).ok());
+    }
+    CHECK(*parse_link_width("16\n") == 16);
+    CHECK(*parse_link_width("1") == 1);
+    CHECK(parse_link_width("0").gap().reason == GapReason::not_applicable);
+    for (const char* bad : {"", "x16", "33", "-1", "16 lanes", "99999999999999999999"}) {
+        CAPTURE(bad);
+        CHECK(parse_link_width(bad).gap().reason == GapReason::malformed);
+    }
+}
+
+spdlog::logger& null_logger() {
+    static spdlog::logger logger("pcie-link-test", std::make_shared<spdlog::sinks::null_sink_st>());
+    return logger;
+}
+
+TEST_CASE("pcie-link: the registry runs it after system; the report carries check and facts") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.port("32.0 GT/s PCIe", "16");
+    const auto fs = RootedFs::open(root.dir).value();
+    const MapEnv env;
+    const ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::nullopt, false};
+    Facts facts;
+    collect(ctx, {ProbeId::pcie_link}, facts);
+    CHECK(collected(facts, ProbeId::system));
+    REQUIRE(facts.pcie_link);
+    const auto checks = report_checks(facts);
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].id == "pcie-link");
+    CHECK(checks[0].status == Status::warn);
+    const json::Json report = json::report(facts);
+    const json::Json& pf0 = report.at("pcie_link").at("functions").at(0);
+    CHECK(pf0.at("function") == "0000:03:00.0");
+    CHECK(pf0.at("status") == "warn");
+    CHECK(pf0.at("current_speed").at("value").at("gts") == 16.0);
+    CHECK(pf0.at("upstream_port").at("address") == "0000:00:01.0");
+    CHECK(pf0.at("reach_gts") == 32.0);
+    CHECK(report.at("pcie_link").at("functions").at(1).at("status") == "not_applicable");
+    // The section follows the built-in ones (environment did not run) and precedes
+    // probe_errors.
+    std::vector<std::string> keys;
+    for (const auto& item : report.items()) keys.push_back(item.key());
+    const auto at = [&keys](const std::string& key) {
+        return std::find(keys.begin(), keys.end(), key) - keys.begin();
+    };
+    CHECK(at("pcie_link") == at("version_matrix") + 1);
+    CHECK(at("probe_errors") == at("pcie_link") + 1);
+}
+
+TEST_CASE("pcie-link: no link judged, no section and no check") {
+    Root root("bf3-arm");
+    const auto fs = RootedFs::open(root.dir).value();
+    const MapEnv env;
+    const ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::nullopt, false};
+    Facts facts;
+    collect(ctx, {ProbeId::pcie_link}, facts);
+    REQUIRE(facts.pcie_link);
+    CHECK_FALSE(facts.pcie_link->check);
+    CHECK(report_checks(facts).empty());
+    CHECK_FALSE(json::report(facts).contains("pcie_link"));
+}
+
+TEST_CASE("pcie-link: its catalog entry, declared with the probe, is in the whole catalog") {
+    REQUIRE(find_check("pcie-link") == &kPcieLinkFindings[0]);
+    CHECK(find_finding(finding_catalog(), "pcie-link") == nullptr);  // not in enum Finding
+    const auto catalog = check_catalog();
+    const auto pos = [&catalog](std::string_view id) {
+        return std::find_if(catalog.begin(), catalog.end(),
+                            [id](const FindingInfo* info) { return info->id == id; }) -
+               catalog.begin();
+    };
+    // Where the catalog (and README's list) has always listed it.
+    CHECK(pos("pcie-link") == pos("env-ld-library-path") + 1);
+    CHECK(pos("<probe>-probe") == pos("pcie-link") + 1);
+    CHECK(probe_row(ProbeId::pcie_link).findings.data() == kPcieLinkFindings);
+}
+
+}  // namespace
+}  // namespace rdmi
