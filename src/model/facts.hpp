@@ -247,8 +247,8 @@ inline constexpr ProbeRow kProbeRows[] = {
     {.id = ProbeId::pcie_link,
      .name = "pcie-link",
      .title = "PCIe link speed and width",
-     .reads = "/sys: each PF's current_link_speed/_width, max_link_speed/_width and its upstream "
-              "port's max_link_speed/_width",
+     .reads = "/sys: each PF's current_link_speed/_width, max_link_speed/_width (its card's "
+              "switch upstream port's, behind one) and the slot port's max_link_speed/_width",
      .depends_on = rows::kSystem,
      .in_report = true,
      .run =

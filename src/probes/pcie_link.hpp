@@ -36,7 +36,8 @@ Result<LinkSpeed> parse_link_speed(std::string_view bytes);
 /// Parses `current_link_width` / `max_link_width`: a lane count 1..32 (0: not trained).
 Result<unsigned> parse_link_width(std::string_view bytes);
 
-/// The upstream port of a function: the PCI bridge above it in /sys/devices.
+/// The upstream port of a function: the PCI bridge above it in /sys/devices (above its card's
+/// switch, when it has one).
 struct UpstreamPort {
     std::string address;  ///< "0000:00:01.0"
     Sourced<LinkSpeed> max_speed;
@@ -54,7 +55,13 @@ struct PcieLink {
     Sourced<unsigned> current_width;
     Sourced<LinkSpeed> max_speed;
     Sourced<unsigned> max_width;
-    std::optional<UpstreamPort> port;  ///< nullopt: directly on a root bus, or not examined
+    /// The card's PCIe switch upstream port whose figures these are, when the function sits
+    /// below its card's own switch (BlueField-3, some ConnectX): only that port's link goes
+    /// through the slot. nullopt: the figures are the function's own.
+    std::optional<std::string> card_switch;
+    /// The slot's port: the bridge above the function, or above its card's switch; nullopt:
+    /// directly on a root bus, or not examined.
+    std::optional<UpstreamPort> port;
     /// What the link can reach: min(card max, port max) per figure, when known.
     std::optional<double> reach_gts;
     std::optional<unsigned> reach_width;
