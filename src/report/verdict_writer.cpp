@@ -95,7 +95,7 @@ void append_verdict(std::string& out, const SymbolVerdict& verdict, std::size_t 
         object.key("type") += "null";
     }
     object.array("versions", verdict.versions,
-                 [&out](const std::string& version, std::size_t) { append_string(out, version); });
+                 [&out](std::string_view version, std::size_t) { append_string(out, version); });
     object.boolean("agreement", verdict.sources_agree);
     object.array("evidence", verdict.evidence, [&out](const Evidence& e, std::size_t depth) {
         ObjectWriter item(out, depth);
