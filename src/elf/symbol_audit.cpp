@@ -1,6 +1,8 @@
 // Joins the three stability sources DOCA uses (docs/reference/symbol-stability.md).
 #include "elf/symbol_audit.hpp"
 
+#include "elf/text_arena.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -95,34 +97,8 @@ void decide(SymbolVerdict& verdict) {
 
 }  // namespace
 
-// Bump allocation of the audit's texts: a 100k-symbol audit copies each name once into a few
-// large blocks instead of one heap string per name.
-class AuditText {
-  public:
-    std::string_view copy(std::string_view text) {
-        if (text.empty()) return {};
-        if (text.size() > room_) {
-            const std::size_t size = std::max(kBlock, text.size());
-            blocks_.push_back(std::make_unique<char[]>(size));
-            next_ = blocks_.back().get();
-            room_ = size;
-        }
-        std::copy(text.begin(), text.end(), next_);
-        const std::string_view kept(next_, text.size());
-        next_ += text.size();
-        room_ -= text.size();
-        return kept;
-    }
-
-  private:
-    static constexpr std::size_t kBlock = std::size_t{64} << 10U;
-    std::vector<std::unique_ptr<char[]>> blocks_;
-    char* next_ = nullptr;
-    std::size_t room_ = 0;
-};
-
 struct AuditStore {
-    AuditText text;
+    TextArena text;
     std::unordered_set<std::string_view> interned;  // views into `text`
     std::vector<Evidence> evidence;
     std::vector<std::string_view> versions;
@@ -240,13 +216,14 @@ class VersionCache {
             if (hidden == symbol.version_hidden && version == symbol.version) return facts;
         }
         VersionFacts facts;
-        facts.version = store_.intern((symbol.version_hidden ? "@" : "@@") + symbol.version);
+        facts.version = store_.intern(std::string(symbol.version_hidden ? "@" : "@@") +
+                                      std::string(symbol.version));
         Evidence e{EvidenceSource::version_node,
                    node_marks(symbol.version),
                    {},
                    library_ref_,
                    deprecated_node_};
-        std::string detail = symbol.version;
+        std::string detail(symbol.version);
         if (symbol.version_hidden) {
             // A non-default version only serves binaries linked against an older release.
             e.says = Stability::unknown;
@@ -258,7 +235,7 @@ class VersionCache {
         }
         e.detail = store_.intern(detail);
         facts.evidence = e;
-        seen_.push_back({symbol.version, symbol.version_hidden, facts});
+        seen_.push_back({std::string(symbol.version), symbol.version_hidden, facts});
         return seen_.back().facts;
     }
 
@@ -273,12 +250,6 @@ class VersionCache {
     bool nodes_mark_;
     bool deprecated_node_;
     std::deque<Seen> seen_;  // stable addresses for the references handed out
-};
-
-// Where each verdict's evidence and versions start in the store; the spans are set once the
-// store's vectors have stopped growing.
-struct Extent {
-    std::size_t evidence_at = 0, evidence_count = 0, versions_at = 0, versions_count = 0;
 };
 
 }  // namespace
@@ -372,21 +343,26 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     }
     auto& items = builder.items();
     sort_items(items);
-    // Reserved to their bounds: a vector of 100k verdicts that doubles holds both copies at once.
-    audit.symbols.reserve(items.size());
-    store->evidence.reserve(2 * items.size());
-    store->versions.reserve(items.size());
+    // Reserved to their bounds, so that the spans taken below stay valid and no vector of 100k
+    // entries is ever held twice while it grows.
+    std::size_t names = 0, exports = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        names += i == 0 || items[i].name != items[i - 1].name ? 1 : 0;
+        exports += items[i].kind == ItemKind::library ? 1 : 0;
+    }
+    audit.symbols.reserve(names);
+    store->evidence.reserve(items.size() + exports);  // an export gives at most two
+    store->versions.reserve(exports);
 
     const std::string_view library_ref = store->intern(options.library_ref);
     VersionCache versions(*store, library_ref, audit.version_nodes_mark_stability,
                           deprecated_node_in(library));
-    std::vector<Extent> extents;
-    extents.reserve(items.size());
     std::string line;
     for (std::size_t i = 0; i < items.size();) {
         SymbolVerdict verdict;
         verdict.name = store->text.copy(items[i].name);
-        Extent extent{store->evidence.size(), 0, store->versions.size(), 0};
+        const std::size_t evidence_at = store->evidence.size();
+        const std::size_t versions_at = store->versions.size();
         for (; i < items.size() && items[i].name == verdict.name; ++i) {
             const Item& item = items[i];
             switch (item.kind) {
@@ -439,19 +415,8 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                 }
             }
         }
-        extent.evidence_count = store->evidence.size() - extent.evidence_at;
-        extent.versions_count = store->versions.size() - extent.versions_at;
-        extents.push_back(extent);
-        audit.symbols.push_back(verdict);
-    }
-
-    for (std::size_t n = 0; n < audit.symbols.size(); ++n) {
-        auto& verdict = audit.symbols[n];
-        const Extent& extent = extents[n];
-        verdict.evidence =
-            std::span(store->evidence).subspan(extent.evidence_at, extent.evidence_count);
-        verdict.versions =
-            std::span(store->versions).subspan(extent.versions_at, extent.versions_count);
+        verdict.evidence = std::span(store->evidence).subspan(evidence_at);
+        verdict.versions = std::span(store->versions).subspan(versions_at);
         decide(verdict);
         if (verdict.declared && !verdict.exported)
             audit.declared_not_exported.emplace_back(verdict.name);
@@ -472,6 +437,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                 ++audit.counts.unknown;
                 break;
         }
+        audit.symbols.push_back(verdict);
     }
     audit.store = std::move(store);
     return audit;

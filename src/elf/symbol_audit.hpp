@@ -1,6 +1,7 @@
 // Stability audit of a library's symbols: header annotations, version nodes and sections joined.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -13,14 +14,14 @@
 namespace rdmi {
 
 /// What a symbol's stability is, as far as the evidence shows. `unknown` is never a guess.
-enum class Stability { experimental, stable, deprecated, unknown };
+enum class Stability : std::uint8_t { experimental, stable, deprecated, unknown };
 
 /// "experimental", "stable", "deprecated", "unknown".
 std::string_view to_string(Stability stability);
 
 /// Where a piece of evidence comes from, strongest last-resort first: runtime > version_node >
 /// section > header.
-enum class EvidenceSource { runtime, version_node, section, header };
+enum class EvidenceSource : std::uint8_t { runtime, version_node, section, header };
 
 /// "runtime", "version-node", "section", "header".
 std::string_view to_string(EvidenceSource source);
