@@ -7,7 +7,9 @@
                  only the textfile collector pointed at a directory rdmi-probe wrote into
                  (under umask 077, read by node_exporter as nobody when the test runs as root),
                  is scraped over HTTP: every series of the file is there with its value, and
-                 node_textfile_scrape_error is 0
+                 node_textfile_scrape_error is 0. The root's device names need escaping (a
+                 quote, a backslash) or would forge a sample (line feeds): the escaped one
+                 comes back intact, the other is left out
 
     test_prometheus_consumers.py --binary B --fixtures F promtool --tool PATH
     test_prometheus_consumers.py --binary B --fixtures F node-exporter --tool PATH
@@ -20,6 +22,7 @@ does not run fails.
 import argparse
 import os
 import pwd
+import shutil
 import re
 import socket
 import subprocess
@@ -66,6 +69,23 @@ def parse_samples(text):
     return out
 
 
+def hostile_root(fixtures, parent):
+    """The BlueField-3 host root with its rdma devices renamed: mlx5_0 to `mlx5"0\\` (printable:
+    written escaped) and mlx5_1 to a name with line feeds that would forge a sample if written
+    raw (left out). Returns the root."""
+    root = os.path.join(parent, "hostile-root")
+    shutil.copytree(os.path.join(fixtures, "roots", "both-host"), root, symlinks=True)
+    cls = os.path.join(root, "sys", "class", "infiniband")
+    for old, new in (("mlx5_0", 'mlx5"0\\'), ("mlx5_1", "mlx5\n1 9\nrdmi_probe_forged 1")):
+        link = os.path.join(cls, old)
+        target = os.readlink(link)
+        device_dir = os.path.normpath(os.path.join(cls, target))
+        os.rename(device_dir, os.path.join(os.path.dirname(device_dir), new))
+        os.unlink(link)
+        os.symlink(os.path.join(os.path.dirname(target), new), os.path.join(cls, new))
+    return root
+
+
 def report(binary, root, output=None, umask=None):
     args = [binary, "report", "--format", "prometheus", "--root", root]
     if output:
@@ -84,9 +104,13 @@ def promtool_check(tool, text):
 
 def run_promtool(args):
     problems = []
-    for rel in ROOTS:
-        root = os.path.join(args.fixtures, rel)
+    scratch = tempfile.TemporaryDirectory(prefix="rdmi-promtool-")
+    roots = [(rel, os.path.join(args.fixtures, rel)) for rel in ROOTS]
+    roots.append(("hostile device names", hostile_root(args.fixtures, scratch.name)))
+    for rel, root in roots:
         text = report(args.binary, root)
+        if "rdmi_probe_forged" in text:
+            problems.append(f"{rel}: a device name forged a sample")
         proc = promtool_check(args.tool, text)
         # promtool prints lint findings (and exits non-zero) for anything it dislikes.
         if proc.returncode != 0 or proc.stdout.strip() or proc.stderr.strip():
@@ -94,6 +118,7 @@ def run_promtool(args):
                             f"{(proc.stdout + proc.stderr).strip()[:400]}")
         else:
             print(f"ok   {rel}: {len(parse_samples(text))} series pass promtool check metrics")
+    scratch.cleanup()
     # The check can fail: a family whose samples are split by another one is an error.
     broken = ("# HELP a_b A.\n# TYPE a_b gauge\na_b 1\n# HELP c_d C.\n# TYPE c_d gauge\nc_d 1\n"
               "a_b{x=\"y\"} 2\n")
@@ -165,7 +190,9 @@ def run_node_exporter(args):
         os.chmod(d, 0o755)  # node_exporter may run as nobody
         target = os.path.join(d, "rdmi-probe.prom")
         # umask 077: a document for another service must still be readable by it.
-        report(args.binary, os.path.join(args.fixtures, "roots/both-host"), target, umask=0o077)
+        # Device names that need escaping: node_exporter's own parser must read them back.
+        with tempfile.TemporaryDirectory(prefix="rdmi-hostile-") as scratch:
+            report(args.binary, hostile_root(args.fixtures, scratch), target, umask=0o077)
         mode = os.stat(target).st_mode & 0o777
         if mode != 0o644:
             problems.append(f"{target}: mode {mode:o}, want 644 whatever the umask")
@@ -199,6 +226,12 @@ def run_node_exporter(args):
             problems.append(f"{len(missing)} series of the file not scraped, e.g. {sorted(missing)[:3]}")
         if wrong:
             problems.append(f"{len(wrong)} series with another value, e.g. {sorted(wrong)[:3]}")
+        escaped = ("rdmi_probe_device_dpa_capable",
+                   frozenset({("pci", "0000:03:00.0"), ("ibdev", 'mlx5"0\\')}))
+        if scraped.get(escaped) != 1:
+            problems.append(f"the escaped device name did not come back: {escaped}")
+        if any(name == "rdmi_probe_forged" for name, _ in scraped):
+            problems.append("a device name forged a sample")
         names = {name for name, _ in written}
         print(f"{'FAIL' if problems else 'ok  '} node_exporter served {len(written)} series of "
               f"{len(names)} families; node_textfile_scrape_error {error}")
