@@ -20,10 +20,12 @@ runs it (scripts/test.sh: setup, then configure) never skips them; a --tool that
 does not run fails.
 """
 import argparse
+import ctypes
 import os
 import pwd
 import shutil
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -33,6 +35,7 @@ import urllib.request
 from pathlib import Path
 
 SKIP = 77
+PR_SET_PDEATHSIG = 1
 # Roots with devices, without, malformed, split, with VFs, and 64+ functions.
 ROOTS = ["roots/both-host", "roots/both-dpu", "roots/both-empty", "roots/both-malformed",
          "roots/both-split-devices", "roots/both-vfs-legacy", "roots/no-doca", "sysfs/scale"]
@@ -153,11 +156,12 @@ def start_exporter(tool, textfile_dir, port):
         user = pwd.getpwnam("nobody")
 
     def drop():
-        os.setsid()
         if user is not None:
             os.setgroups([])
             os.setgid(user.pw_gid)
             os.setuid(user.pw_uid)
+        # After setuid, which clears it: node_exporter ends with this test, however it ends.
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
     # Its log goes to a file: a pipe nobody reads could fill and stop it.
     log = tempfile.TemporaryFile(mode="w+")
@@ -170,7 +174,7 @@ def start_exporter(tool, textfile_dir, port):
 
 
 def stop(proc):
-    """Ends node_exporter (its own session) and returns the end of its log."""
+    """Ends node_exporter and returns the end of its log."""
     if proc.poll() is None:
         proc.terminate()
         try:
@@ -239,6 +243,8 @@ def run_node_exporter(args):
 
 
 def main():
+    # ctest's timeout sends SIGTERM: unwind, so that the finally blocks stop node_exporter.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", required=True)
     ap.add_argument("--fixtures", required=True)
