@@ -137,6 +137,15 @@ def check_fact(args):
         else:
             print("ok   a cached document is printed as it is")
 
+        bare = Path(d, "no-final-newline.json")
+        bare.write_text(json.dumps(json.loads(document)))  # one line, ending in "}"
+        proc = run_fact(fact, bare)
+        if proc.returncode != 0 or proc.stdout != bare.read_text():
+            problems.append(f"a document without a final line feed: exit {proc.returncode}, "
+                            f"{proc.stdout[:200]!r}")
+        else:
+            print("ok   a document without a final line feed is printed as it is")
+
         def expect_error(case, path, user=None):
             proc = run_fact(fact, path, user)
             try:
