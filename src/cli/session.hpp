@@ -58,7 +58,8 @@ class Session {
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
-    [[nodiscard]] Result<bool> emit(const std::string& document) const;
+    /// `world_readable`: a new --output file is 0644 whatever the umask (write_output_file).
+    [[nodiscard]] Result<bool> emit(const std::string& document, bool world_readable = false) const;
 
     /// Writes a machine document that `produce` hands over piece by piece (it returns false
     /// when a piece was refused) straight to stdout, so that the whole text is never held; with
@@ -76,8 +77,10 @@ class Session {
     [[nodiscard]] Result<bool> emit_text(const std::string& document) const;
 
     /// Who reads a document: a human one goes through emit_text(), a machine one (JSON, JUnit,
-    /// GitHub annotations) through emit().
-    enum class Reader { human, machine };
+    /// GitHub annotations) through emit(); a daemon one (a Prometheus textfile, an NFD feature
+    /// file) is a machine one that another service reads under its own user: a new --output
+    /// file is 0644 whatever the umask.
+    enum class Reader { human, machine, daemon };
 
     /// The one "emit or fail" ending of a subcommand: writes `document` and returns
     /// `exit_code`, or, when it cannot be written, logs why and returns kExitUsage.
