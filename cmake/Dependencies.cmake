@@ -2,6 +2,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBPKGCONF REQUIRED IMPORTED_TARGET libpkgconf)
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+pkg_check_modules(LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
 find_package(spdlog 1.9 REQUIRED)
@@ -25,10 +26,15 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
-  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS})
+  # libarchive static too: rdmi-probe asks it only for gzip and tar, so the linker takes those
+  # objects and nothing of its other formats (no libxml2, lzma, zstd, nettle, acl at run time).
+  find_library(RDMI_LIBARCHIVE_A NAMES libarchive.a REQUIRED)
+  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS}
+                                                 ${LIBARCHIVE_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
-                                            ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A} z)
+                                            ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
+                                            ${RDMI_LIBARCHIVE_A} z)
   target_link_options(rdmi_deps INTERFACE -static-libstdc++)
   if(RDMI_PROBE_GLIBC_COMPAT)
     # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object
@@ -41,5 +47,6 @@ if(RDMI_PROBE_STATIC_DEPS)
     target_link_options(rdmi_deps INTERFACE -static-libgcc)
   endif()
 else()
-  target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF)
+  target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF
+                                            PkgConfig::LIBARCHIVE)
 endif()

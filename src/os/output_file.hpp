@@ -22,4 +22,8 @@ namespace rdmi {
 /// Readers see the old file or the new one, never a partial one (regular files).
 Result<bool> write_output_file(const std::string& path, std::string_view content);
 
+/// True when `path` is the file stdout writes to (`--output /dev/stdout`, or the file stdout
+/// is redirected to): nothing else may then go to stdout.
+bool is_stdout_file(const std::string& path);
+
 }  // namespace rdmi
