@@ -45,7 +45,7 @@ class Builder {
                 continue;
             }
             const std::string next = join_path(at, name);
-            auto info = fs_.stat(next, false);
+            const auto info = lstat(next);
             if (!info) return std::nullopt;
             if (info->type != FileType::symlink || (todo.empty() && !follow_last)) {
                 if (info->type == FileType::directory) add_dir(next, *info);
@@ -61,6 +61,17 @@ class Builder {
             for (auto it = parts.rbegin(); it != parts.rend(); ++it) todo.emplace_back(*it);
         }
         return at;
+    }
+
+    // lstat through the file system, once per path: thousands of recorded paths share their
+    // leading components (/sys/devices/pci0000:00/...).
+    std::optional<FileInfo> lstat(const std::string& path) {
+        if (auto it = lstat_cache_.find(path); it != lstat_cache_.end()) return it->second;
+        auto info = fs_.stat(path, false);
+        std::optional<FileInfo> got;
+        if (info) got = *info;
+        lstat_cache_.emplace(path, got);
+        return got;
     }
 
     void add_dir(const std::string& path, const FileInfo& info) {
@@ -147,7 +158,7 @@ class Builder {
     // An object the probe named (the final component after links): stored by its type.
     void add_object(const std::string& real, const PathAccess* access, bool listed_only) {
         if (real == "/") return;
-        auto info = fs_.stat(real, false);
+        auto info = lstat(real);
         if (!info) return;
         switch (info->type) {
             case FileType::regular: {
@@ -175,6 +186,7 @@ class Builder {
     const Fs& fs_;
     const Caps& caps_;
     Tree& tree_;
+    std::map<std::string, std::optional<FileInfo>> lstat_cache_;
 };
 
 }  // namespace

@@ -19,6 +19,8 @@
 namespace rdmi::bundle {
 namespace {
 
+constexpr std::size_t kBlock = std::size_t{64} << 10U;
+
 struct ReadCloser {
     void operator()(archive* a) const { archive_read_free(a); }
 };
@@ -180,9 +182,10 @@ class Extractor {
             return true;
         }
         if (archive_entry_size_is_set(e) != 0 &&
-            static_cast<std::uint64_t>(archive_entry_size(e)) > kMaxEntryBytes)
+            static_cast<std::uint64_t>(archive_entry_size(e)) > kMaxEntryBytes) {
             return refuse(shown + ": larger than the per-entry cap of " +
                           std::to_string(kMaxEntryBytes) + " bytes");
+        }
         const Fd out(::openat(dir_fd.get(), leaf.c_str(),
                               O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         if (out.get() < 0) {
@@ -190,7 +193,7 @@ class Extractor {
                 shown + ": " +
                 (errno == EEXIST ? std::string("duplicate entry") : std::strerror(errno)));
         }
-        std::vector<char> buf(64 * 1024);
+        std::vector<char> buf(kBlock);
         while (true) {
             const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
             if (n == 0) break;
@@ -244,7 +247,7 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     if (::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
         return make_gap(GapReason::malformed, archive_path + ": not a regular file");
     Extractor extractor(archive_path, into_fd.get());
-    if (archive_read_open_fd(a.get(), file.get(), 64 * 1024) != ARCHIVE_OK)
+    if (archive_read_open_fd(a.get(), file.get(), kBlock) != ARCHIVE_OK)
         return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(a.get()));
     bool first = true;
     while (true) {

@@ -69,6 +69,8 @@ class Env:
             def preexec():
                 os.setgid(user)
                 os.setuid(user)
+        # Correctness, not speed: a loaded machine must not turn a slow run into a failure.
+        args = ["--timeout", "120", *args]
         return subprocess.run([self.binary, *args], capture_output=True, text=True, env=full,
                               timeout=timeout, preexec_fn=preexec)
 
