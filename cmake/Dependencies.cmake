@@ -26,15 +26,14 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
-  # libarchive static too: rdmi-probe asks it only for gzip and tar, so the linker takes those
-  # objects and nothing of its other formats (no libxml2, lzma, zstd, nettle, acl at run time).
-  find_library(RDMI_LIBARCHIVE_A NAMES libarchive.a REQUIRED)
-  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS}
-                                                 ${LIBARCHIVE_INCLUDE_DIRS})
+  # libarchive stays shared, like zlib: Debian's libarchive.a pulls in its 7-Zip and XAR
+  # writers through the format tables even for a tar.gz-only user, and with them nettle, lzma,
+  # bzip2 and libxml2 (a static link of all of those is larger than the whole program).
+  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
                                             ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
-                                            ${RDMI_LIBARCHIVE_A} z)
+                                            PkgConfig::LIBARCHIVE z)
   target_link_options(rdmi_deps INTERFACE -static-libstdc++)
   if(RDMI_PROBE_GLIBC_COMPAT)
     # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object
