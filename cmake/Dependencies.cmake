@@ -10,7 +10,8 @@ find_package(spdlog 1.9 REQUIRED)
 # Start-up cost: a probe run is a few milliseconds, and resolving libstdc++'s, libfmt's and
 # spdlog's symbols at load time was a sixth of it. By default the program links its own
 # dependencies statically (libstdc++, libgcc, libpkgconf, libelf; spdlog and fmt compiled in) and
-# loads only libc, libm and zlib (kept shared: an embedded zlib copy would miss security updates).
+# loads only libc, libm, zlib and libarchive (kept shared: an embedded copy would miss security
+# updates).
 # Sanitizer and fuzz builds keep everything shared: a static libstdc++ would hide operator new
 # from the sanitizers' interceptors.
 option(RDMI_PROBE_STATIC_DEPS "Link libstdc++, libpkgconf, libelf, spdlog and fmt statically" ON)
