@@ -2,6 +2,7 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBPKGCONF REQUIRED IMPORTED_TARGET libpkgconf)
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
+pkg_check_modules(LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
 find_package(spdlog 1.9 REQUIRED)
@@ -9,7 +10,8 @@ find_package(spdlog 1.9 REQUIRED)
 # Start-up cost: a probe run is a few milliseconds, and resolving libstdc++'s, libfmt's and
 # spdlog's symbols at load time was a sixth of it. By default the program links its own
 # dependencies statically (libstdc++, libgcc, libpkgconf, libelf; spdlog and fmt compiled in) and
-# loads only libc, libm and zlib (kept shared: an embedded zlib copy would miss security updates).
+# loads only libc, libm, zlib and libarchive (kept shared: an embedded copy would miss security
+# updates).
 # Sanitizer and fuzz builds keep everything shared: a static libstdc++ would hide operator new
 # from the sanitizers' interceptors.
 option(RDMI_PROBE_STATIC_DEPS "Link libstdc++, libpkgconf, libelf, spdlog and fmt statically" ON)
@@ -25,10 +27,14 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
+  # libarchive stays shared, like zlib: Debian's libarchive.a pulls in its 7-Zip and XAR
+  # writers through the format tables even for a tar.gz-only user, and with them nettle, lzma,
+  # bzip2 and libxml2 (a static link of all of those is larger than the whole program).
   target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
-                                            ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A} z)
+                                            ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
+                                            PkgConfig::LIBARCHIVE z)
   target_link_options(rdmi_deps INTERFACE -static-libstdc++)
   if(RDMI_PROBE_GLIBC_COMPAT)
     # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object
@@ -41,5 +47,6 @@ if(RDMI_PROBE_STATIC_DEPS)
     target_link_options(rdmi_deps INTERFACE -static-libgcc)
   endif()
 else()
-  target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF)
+  target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF
+                                            PkgConfig::LIBARCHIVE)
 endif()

@@ -18,7 +18,7 @@ import sys
 LAYERS = [
     ["core"],
     ["os"],
-    ["pkgconfig", "headers", "api", "compat", "contract"],
+    ["pkgconfig", "headers", "api", "compat", "contract", "bundle"],
     ["elf"],
     ["sysfs"],
     ["host"],

@@ -260,6 +260,7 @@ std::vector<std::unique_ptr<Command>> make_commands() {
     commands.push_back(make_schema_command());
     commands.push_back(make_diff_command());
     commands.push_back(make_check_command());
+    commands.push_back(make_gather_command());
     commands.push_back(make_error_command());
     return commands;
 }

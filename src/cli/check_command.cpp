@@ -154,7 +154,7 @@ class CheckCommand final : public Command {
         gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
         run.root = session.fs().root();
-        run.live = session.fs().is_live();
+        run.live = session.live();
         run.generated_at = generation_time(session.env());
         std::string document;
         if (json_) {
@@ -246,7 +246,7 @@ class CheckCommand final : public Command {
         collect(ctx, {ProbeId::install}, collected);
         gate::GateFacts facts;
         facts.install = &*collected.install;
-        facts.live = session.fs().is_live();
+        facts.live = session.live();
         if (gate::needs_symbols(policy)) {
             SymbolsRequest request;
             request.application = policy.app;

@@ -51,5 +51,7 @@ std::unique_ptr<Command> make_symbols_command();
 std::unique_ptr<Command> make_check_command();
 /// The `error` subcommand (explains a DOCA error).
 std::unique_ptr<Command> make_error_command();
+/// The `gather` subcommand (support bundle).
+std::unique_ptr<Command> make_gather_command();
 
 }  // namespace rdmi::cli

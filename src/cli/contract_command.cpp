@@ -18,7 +18,7 @@ int run_contract_command(
     collect(session.probe_context(), contract::kContractProbes, collected);
     if (with_capabilities) collect(session.probe_context(), {ProbeId::doca_caps}, collected);
     collected.run.root = session.fs().root();
-    collected.run.live = session.fs().is_live();
+    collected.run.live = session.live();
     collected.run.generated_at = generation_time(session.env());
     const contract::ContractFacts facts =
         contract::contract_facts(std::move(collected), with_capabilities);

@@ -13,6 +13,7 @@
 
 #include "cli/error_document.hpp"
 #include "os/child_groups.hpp"
+#include "os/private_dir.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -42,6 +43,7 @@ void write_all(int fd, std::string_view text) noexcept {
 void on_interrupt(int signal) {
     kill_child_groups();
     remove_pending_file();
+    remove_private_dir_now();
     // The document may be on its way to stdout already (a FIFO nobody reads): then only
     // stderr says why the run ended. The watchdog, once it fired, speaks for itself.
     const bool mine = claim_output(OutputOwner::interrupt);

@@ -5,15 +5,19 @@
 #include <spdlog/details/null_mutex.h>
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
 
+#include "bundle/extract.hpp"
+#include "bundle/replay.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
@@ -65,8 +69,8 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
 
 }  // namespace
 
-Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log)
-    : options_(std::move(options)), fs_(std::move(fs)), log_(std::move(log)), deadline_(timeout()) {
+Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log)
+    : options_(std::move(options)), log_(std::move(log)), deadline_(timeout()) {
     watchdog_ =
         std::make_unique<Watchdog>(std::chrono::steady_clock::now() + timeout() + kWatchdogGrace,
                                    options_.timeout_s, options_.json);
@@ -75,50 +79,111 @@ Session::Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::log
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
 }
 
+namespace {
+
+// --root FILE: a bundle archive, extracted into a private directory that the session owns.
+Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir) {
+    const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
+    auto made = PrivateDir::create(tmp != nullptr && *tmp == '/' ? tmp : "/tmp");
+    if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
+    dir = std::make_unique<PrivateDir>(std::move(made).value());
+    auto root = bundle::extract_bundle(archive, dir->path());
+    if (!root) return Gap{GapReason::malformed, "--root " + root.gap().message};
+    return root;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
-    auto fs = RootedFs::open(options.root, RootedFs::Resolution::kernel, !options.root_given);
+    std::unique_ptr<PrivateDir> extracted;
+    std::string root = options.root;
+    struct stat st {};
+    if (options.root_given && ::stat(root.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+        auto extracted_root = extract_root(root, extracted);
+        if (!extracted_root) return extracted_root.gap();
+        root = *extracted_root;
+    }
+    auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, !options.root_given);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
     // The root is opened O_PATH, which needs no permission on it: a root the user cannot list
     // or search would read as an empty machine ("DOCA does not exist"). It is bad input.
-    if (::faccessat(AT_FDCWD, options.root.c_str(), R_OK | X_OK, AT_EACCESS) != 0) {
+    if (::faccessat(AT_FDCWD, root.c_str(), R_OK | X_OK, AT_EACCESS) != 0) {
         const int error = errno;
         return Gap{error == EACCES ? GapReason::permission_denied : GapReason::error,
                    "cannot read root " + options.root + ": " +
                        (error == EACCES ? std::string("permission denied")
                                         : std::string(std::strerror(error)))};
     }
+    const bool live = fs->is_live();
+    std::unique_ptr<Fs> root_fs = std::make_unique<RootedFs>(std::move(fs).value());
+    std::optional<bundle::Replay> replay;
+    if (options.root_given) {
+        const std::string shown_root = root_fs->root();
+        auto opened = bundle::open_replay(root_fs);
+        if (!opened) {
+            std::string message = opened.gap().message;
+            // Inside an extracted archive, a document is named by the archive and its path.
+            if (extracted && message.starts_with(shown_root + "/"))
+                message = options.root + ": " + message.substr(shown_root.size() + 1);
+            return Gap{opened.gap().reason, "--root " + message};
+        }
+        replay = std::move(opened).value();
+    }
+    if (extracted && !replay)
+        return Gap{
+            GapReason::malformed,
+            "--root " + options.root + ": not a bundle (no .rdmi-probe-bundle/manifest.json)"};
     GlobalOptions resolved = options;
+    // A bundle replays the run it recorded: its --doca-prefix, unless one is given now.
+    if (replay && resolved.doca_prefix.empty()) resolved.doca_prefix = replay->doca_prefix;
     if (!resolved.doca_prefix.empty() && resolved.doca_prefix.front() != '/') {
         // A relative prefix means the working directory on the live system; inside a mounted
         // root there is no working directory to be relative to.
-        if (!fs->is_live()) {
+        if (!live) {
             return Gap{GapReason::error, "--doca-prefix " + options.doca_prefix +
                                              ": must be an absolute path under --root"};
         }
         resolved.doca_prefix =
             std::filesystem::absolute(resolved.doca_prefix).lexically_normal().string();
     }
-    return std::unique_ptr<Session>(
-        new Session(resolved, std::move(fs).value(), make_logger(resolved)));
+    std::unique_ptr<Session> session(new Session(resolved, make_logger(resolved)));
+    session->extracted_ = std::move(extracted);
+    if (replay) {
+        session->fs_ = std::move(replay->fs);
+        session->answers_ = std::move(replay->answers);
+        session->probe_env_ =
+            std::make_unique<MapEnv>(std::map<std::string, std::string, std::less<>>(
+                replay->env.begin(), replay->env.end()));
+        session->replaying_ = true;
+    } else {
+        session->fs_ = std::move(root_fs);
+    }
+    return session;
 }
 
 ProbeContext Session::probe_context() const {
-    ProbeContext ctx{fs_,
-                     env_,
+    return probe_context(*fs_, probe_env(), answers());
+}
+
+ProbeContext Session::probe_context(const Fs& fs, const Env& env,
+                                    const LiveAnswers& answers) const {
+    ProbeContext ctx{fs,
+                     env,
                      *log_,
                      deadline_,
                      timeout(),
                      std::nullopt,
                      options_.allow_untrusted_libs,
-                     progress_ ? *progress_ : Progress::none()};
+                     progress_ ? *progress_ : Progress::none(),
+                     answers};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }
 
 RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
     RunInfo run;
-    run.root = fs_.root();
-    run.live = fs_.is_live();
+    run.root = fs_->root();
+    run.live = live();
     run.generated_at = generation_time(env_);
     run.timeout_s = options_.timeout_s;
     run.duration_ms =
@@ -127,6 +192,15 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
 }
 
 Result<bool> Session::emit(const std::string& document, bool world_readable) const {
+    return write(document, !options_.output.empty(), world_readable);
+}
+
+Result<bool> Session::emit_stdout(const std::string& document) const {
+    return write(document, false, false);
+}
+
+Result<bool> Session::write(const std::string& document, bool to_output,
+                            bool world_readable) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
     watchdog_->disarm();
@@ -134,7 +208,7 @@ Result<bool> Session::emit(const std::string& document, bool world_readable) con
     if (!claim_output(OutputOwner::document)) {
         while (true) ::pause();
     }
-    if (!options_.output.empty()) {
+    if (to_output) {
         auto written = write_output_file(options_.output, document, world_readable);
         // The document could not go to --output; in --json mode the error document still
         // reaches stdout, as for every other error.
@@ -149,7 +223,10 @@ Result<bool> Session::emit(const std::string& document, bool world_readable) con
     if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
         std::fflush(stdout) != 0) {
         // The reader went away (`rdmi-probe --json | head -1`): nothing to say, to no one.
-        if (errno == EPIPE) ::_exit(kExitBrokenPipe);
+        if (errno == EPIPE) {
+            remove_private_dir_now();
+            ::_exit(kExitBrokenPipe);
+        }
         return make_gap(GapReason::error, "stdout: write failed");
     }
     return true;

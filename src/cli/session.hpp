@@ -13,6 +13,8 @@
 #include "core/progress.hpp"
 #include "model/facts.hpp"
 #include "os/env.hpp"
+#include "os/live_answers.hpp"
+#include "os/private_dir.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/context.hpp"
 #include "report/text_style.hpp"
@@ -44,13 +46,29 @@ class Session {
     static Result<std::unique_ptr<Session>> open(const GlobalOptions& options);
 
     [[nodiscard]] const GlobalOptions& options() const { return options_; }
-    [[nodiscard]] const Fs& fs() const { return fs_; }
+    [[nodiscard]] const Fs& fs() const { return *fs_; }
     [[nodiscard]] const Env& env() const { return env_; }
+    /// The environment the probes see: this process's, or a replayed bundle's.
+    [[nodiscard]] const Env& probe_env() const {
+        if (probe_env_) return *probe_env_;
+        return env_;
+    }
+    /// Where live-only answers come from: this machine, or a replayed bundle's capture.
+    [[nodiscard]] const LiveAnswers& answers() const {
+        return answers_ ? *answers_ : LiveAnswers::direct();
+    }
+    /// True when --root is a bundle (a directory with a manifest, or a .tar.gz).
+    [[nodiscard]] bool replaying() const { return replaying_; }
+    /// True when the live-only facts are there: the live root, or a live bundle's capture.
+    [[nodiscard]] bool live() const { return fs_->is_live() || answers().captured(); }
     [[nodiscard]] spdlog::logger& log() const { return *log_; }
     [[nodiscard]] const text::TextStyle& style() const { return style_; }
     [[nodiscard]] const Deadline& deadline() const { return deadline_; }
     /// The probe context for this run.
     [[nodiscard]] ProbeContext probe_context() const;
+    /// The probe context with other seams (gather's recorders).
+    [[nodiscard]] ProbeContext probe_context(const Fs& fs, const Env& env,
+                                             const LiveAnswers& answers) const;
 
     /// Facts about this run for a document: root, live, time, timeout, and the time since
     /// `start`.
@@ -60,6 +78,9 @@ class Session {
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
     /// `world_readable`: a new --output file is 0644 whatever the umask (write_output_file).
     [[nodiscard]] Result<bool> emit(const std::string& document, bool world_readable = false) const;
+    /// emit() to stdout whatever --output says (gather: --output names the bundle, written by
+    /// emit(), and stdout then carries the summary).
+    [[nodiscard]] Result<bool> emit_stdout(const std::string& document) const;
 
     /// Writes a machine document that `produce` hands over piece by piece (it returns false
     /// when a piece was refused) straight to stdout, so that the whole text is never held; with
@@ -98,11 +119,18 @@ class Session {
     [[nodiscard]] std::chrono::milliseconds timeout() const;
 
   private:
-    Session(GlobalOptions options, RootedFs fs, std::shared_ptr<spdlog::logger> log);
+    Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log);
+    [[nodiscard]] Result<bool> write(const std::string& document, bool to_output,
+                                     bool world_readable) const;
 
     GlobalOptions options_;
-    RootedFs fs_;
+    /// A bundle archive given to --root, extracted; removed last (the Fs below reads it).
+    std::unique_ptr<PrivateDir> extracted_;
+    std::unique_ptr<Fs> fs_;
     ProcessEnv env_;
+    std::unique_ptr<Env> probe_env_;        ///< a bundle's environment, or null: env_
+    std::unique_ptr<LiveAnswers> answers_;  ///< a bundle's captured answers, or null: direct
+    bool replaying_ = false;
     std::shared_ptr<spdlog::logger> log_;
     text::TextStyle style_;
     Deadline deadline_;

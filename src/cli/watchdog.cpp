@@ -14,6 +14,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "os/child_groups.hpp"
+#include "os/private_dir.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
@@ -85,6 +86,7 @@ void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
     }
     kill_child_groups();
     remove_pending_file();
+    remove_private_dir_now();
     // A signal handler already ending the run writes its own words.
     if (!claim_output(OutputOwner::watchdog)) {
         while (true) ::pause();

@@ -190,4 +190,11 @@ Result<bool> write_output_file(const std::string& path, std::string_view content
     return refuse(path, "not a regular file, device, FIFO or socket");
 }
 
+bool is_stdout_file(const std::string& path) {
+    struct stat out {};
+    struct stat named {};
+    return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(path.c_str(), &named) == 0 &&
+           out.st_dev == named.st_dev && out.st_ino == named.st_ino;
+}
+
 }  // namespace rdmi

@@ -26,4 +26,8 @@ namespace rdmi {
 Result<bool> write_output_file(const std::string& path, std::string_view content,
                                bool world_readable = false);
 
+/// True when `path` is the file stdout writes to (`--output /dev/stdout`, or the file stdout
+/// is redirected to): nothing else may then go to stdout.
+bool is_stdout_file(const std::string& path);
+
 }  // namespace rdmi

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/sha256.hpp"
 #include "core/text.hpp"
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
@@ -92,9 +93,18 @@ std::vector<std::string> lines_of(std::string_view text) {
 }  // namespace
 
 Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
-                                                  const Deadline& deadline) {
-    auto raw = run_isolated([&query]() { return resolve_in_child(query); }, deadline,
-                            "dlopen " + query.path);
+                                                  const Deadline& deadline,
+                                                  const LiveAnswers& answers) {
+    std::string asked;
+    for (const auto& name : query.names) asked += name + '\n';
+    asked += '\0';
+    for (const auto& node : query.versions) asked += node + '\n';
+    auto raw = answers.answer(
+        "runtime symbols of " + query.path + " (query " + sha256_hex(asked).substr(0, 16) + ")",
+        [&query, &deadline]() {
+            return run_isolated([&query]() { return resolve_in_child(query); }, deadline,
+                                "dlopen " + query.path);
+        });
     if (!raw) return raw.gap();
     std::vector<std::string_view> fields;
     std::string_view rest = *raw;

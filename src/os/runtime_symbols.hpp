@@ -7,6 +7,7 @@
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
+#include "os/live_answers.hpp"
 
 namespace rdmi {
 
@@ -38,8 +39,11 @@ struct RuntimeResolution {
 };
 
 /// dlopen(path) in a child with `deadline`, dlsym/dlvsym/dladdr every name. A Gap when the child
-/// could not load the library, crashed or timed out (the message says which).
-Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
-                                                  const Deadline& deadline);
+/// could not load the library, crashed or timed out (the message says which). The child's
+/// answer passes `answers` (a bundle records and replays it), keyed by the library and a
+/// digest of the query.
+Result<RuntimeResolution> resolve_runtime_symbols(
+    const RuntimeQuery& query, const Deadline& deadline,
+    const LiveAnswers& answers = LiveAnswers::direct());
 
 }  // namespace rdmi

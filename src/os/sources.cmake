@@ -9,10 +9,14 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/private_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/recording_env.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/recording_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp

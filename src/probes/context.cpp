@@ -9,12 +9,25 @@
 namespace rdmi {
 namespace {
 
+Result<std::string> live_trust_gate(const ProbeContext& ctx, const std::string& path, LoadKind kind,
+                                    const char* verb);
+
 // `verb` is what is refused ("loaded", "run"); the Gap's message is what the report shows.
 Result<std::string> trust_gate(const ProbeContext& ctx, const std::string& path, LoadKind kind,
                                const char* verb) {
     // Under --root nothing is loaded or run, whatever the caller checked before.
     if (!ctx.live())
         return make_gap(GapReason::not_applicable, path + ": not " + verb + " under --root");
+    const char* kind_name = kind == LoadKind::program   ? "program"
+                            : kind == LoadKind::ibverbs ? "ibverbs"
+                                                        : "library";
+    // The decision rests on the live host's files and owners: a bundle replays it.
+    return ctx.answers.answer(std::string("trust ") + kind_name + " " + path,
+                              [&]() { return live_trust_gate(ctx, path, kind, verb); });
+}
+
+Result<std::string> live_trust_gate(const ProbeContext& ctx, const std::string& path, LoadKind kind,
+                                    const char* verb) {
     auto host = ctx.fs.host_path(path);
     if (!host) return host.gap();
     std::optional<Gap> gap = check_library_trust(*host);

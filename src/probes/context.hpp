@@ -10,6 +10,7 @@
 #include "core/result.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
+#include "os/live_answers.hpp"
 #include "os/load_closure.hpp"
 
 namespace spdlog {
@@ -28,9 +29,13 @@ struct ProbeContext {
     std::optional<std::string> doca_prefix;  ///< --doca-prefix, in-root path
     bool allow_untrusted_libs = false;       ///< --allow-untrusted-libs
     Progress& progress = Progress::none();   ///< how far a long operation got (never printed here)
+    /// Every live-only answer passes here: asked on this machine, recorded by gather, or
+    /// replayed from a bundle's capture.
+    const LiveAnswers& answers = LiveAnswers::direct();
 
-    /// Live calls (dlopen, subprocesses, device opens) happen only on the live root.
-    [[nodiscard]] bool live() const { return fs.is_live(); }
+    /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
+    /// answered from a bundle's capture (answers.captured()).
+    [[nodiscard]] bool live() const { return fs.is_live() || answers.captured(); }
     /// The deadline for one external call: the call timeout, capped by the run's deadline.
     [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
 

@@ -91,9 +91,12 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
     }
     // The child opens every device DOCA lists; with many devices that takes seconds.
     ctx.progress.update("DOCA: querying the devices' capabilities", 0, 0);
-    auto answer =
-        run_isolated([&trusted]() { return encode_doca_caps(query_doca_caps(trusted)); },
-                     ctx.call_deadline(), "doca_devinfo_create_list via " + trusted.front());
+    std::string key = "doca capabilities via";
+    for (const auto& lib : trusted) key += " " + lib;
+    auto answer = ctx.answers.answer(key, [&]() {
+        return run_isolated([&trusted]() { return encode_doca_caps(query_doca_caps(trusted)); },
+                            ctx.call_deadline(), "doca_devinfo_create_list via " + trusted.front());
+    });
     ctx.progress.finish();
     if (!answer) {
         facts.gap = answer.gap();

@@ -46,19 +46,22 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
     auto loadable = ctx.loadable(lib->path);
     if (!loadable) return Sourced<std::string>::missing(loadable.gap(), from);
     const std::string path = *loadable;
-    auto result = run_isolated(
-        [&path]() -> std::string {
-            auto handle = DynamicLibrary::open(path);
-            if (!handle) throw std::runtime_error(handle.gap().message);
-            using VersionFn = const char* (*)();
-            auto fn = handle->function<VersionFn>("doca_version_runtime");
-            if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
-            const char* version = fn();
-            if (version == nullptr)
-                throw std::runtime_error("doca_version_runtime() returned NULL");
-            return version;
-        },
-        ctx.call_deadline(), "dlopen " + path);
+    from.kind = ctx.answers.kind(from.kind);
+    auto result = ctx.answers.answer("doca_version_runtime() via " + path, [&]() {
+        return run_isolated(
+            [&path]() -> std::string {
+                auto handle = DynamicLibrary::open(path);
+                if (!handle) throw std::runtime_error(handle.gap().message);
+                using VersionFn = const char* (*)();
+                auto fn = handle->function<VersionFn>("doca_version_runtime");
+                if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
+                const char* version = fn();
+                if (version == nullptr)
+                    throw std::runtime_error("doca_version_runtime() returned NULL");
+                return version;
+            },
+            ctx.call_deadline(), "dlopen " + path);
+    });
     return Sourced<std::string>::from(std::move(result), from);
 }
 
@@ -143,6 +146,7 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
                                  read_first_line(ctx.fs, version_file, {"file", version_file})));
     Provenance caps_from{"command", facts.doca_caps.path + " --version"};
     if (facts.doca_caps.present) {
+        caps_from.kind = ctx.answers.kind(caps_from.kind);
         auto out = run_tool(ctx, facts.doca_caps.path, {"--version"});
         auto raw = out.ok() ? Sourced<std::string>::of(
                                   out->substr(0, out->find_last_not_of('\n') + 1), caps_from)

@@ -63,6 +63,12 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<Inst
                     "--root is set: the loopback loads DOCA and opens a device, which happens only "
                     "on the live system");
     }
+    // A bundle's captured answers say what a live run saw; an experiment on the device is not
+    // an answer, and a hostile bundle's "trusted" must never lead to loading anything here.
+    if (ctx.answers.captured()) {
+        return stop("locate-libraries", StepOutcome::skip,
+                    "not captured in the bundle: a replay runs no loopback");
+    }
 
     auto start = std::chrono::steady_clock::now();
     const InstallFacts none;

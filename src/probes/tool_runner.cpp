@@ -6,12 +6,26 @@
 #include "os/process.hpp"
 
 namespace rdmi {
+namespace {
+Result<std::string> run_live(const ProbeContext& ctx, const std::string& path,
+                             const std::vector<std::string>& args, const std::string& shown);
+}  // namespace
 
 Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
                              const std::vector<std::string>& args) {
     std::string shown = path;
     for (const auto& a : args) shown += " " + a;
     if (!ctx.live()) return make_gap(GapReason::not_applicable, shown + ": not run under --root");
+    return ctx.answers.answer("run " + shown, [&]() { return run_live(ctx, path, args, shown); });
+}
+
+}  // namespace rdmi
+
+namespace rdmi {
+namespace {
+
+Result<std::string> run_live(const ProbeContext& ctx, const std::string& path,
+                             const std::vector<std::string>& args, const std::string& shown) {
     // Running a planted executable is as dangerous as loading a planted library.
     auto runnable = ctx.runnable(path);
     if (!runnable) return runnable.gap();
@@ -30,4 +44,5 @@ Result<std::string> run_tool(const ProbeContext& ctx, const std::string& path,
     return std::move(out->stdout_text);
 }
 
+}  // namespace
 }  // namespace rdmi

@@ -44,12 +44,14 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         return facts;
     }
     const std::string path = *loadable;
-    auto listed = run_isolated(
-        [&path]() {
-            silence_stderr();
-            return encode_verbs_devices(list_verbs_devices(path));
-        },
-        ctx.call_deadline(), "ibv_get_device_list via " + path);
+    auto listed = ctx.answers.answer("verbs ibv_get_device_list via " + path, [&]() {
+        return run_isolated(
+            [&path]() {
+                silence_stderr();
+                return encode_verbs_devices(list_verbs_devices(path));
+            },
+            ctx.call_deadline(), "ibv_get_device_list via " + path);
+    });
     if (!listed) {
         facts.gap = listed.gap();
         return facts;
@@ -65,12 +67,14 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         const std::string name = listed_device.name;
         // Each open may wait up to the call timeout: with many devices that is seconds.
         ctx.progress.update("libibverbs: opening " + name, done++, total);
-        auto answer = run_isolated(
-            [&path, &name]() {
-                silence_stderr();
-                return encode_verbs_devices({query_verbs_device(path, name)});
-            },
-            ctx.call_deadline(), "ibv_open_device(" + name + ")");
+        auto answer = ctx.answers.answer("verbs ibv_open_device(" + name + ") via " + path, [&]() {
+            return run_isolated(
+                [&path, &name]() {
+                    silence_stderr();
+                    return encode_verbs_devices({query_verbs_device(path, name)});
+                },
+                ctx.call_deadline(), "ibv_open_device(" + name + ")");
+        });
         Result<std::vector<VerbsDevice>> decoded =
             answer ? decode_verbs_devices(*answer) : Result<std::vector<VerbsDevice>>(answer.gap());
         if (decoded && decoded->size() == 1) {

@@ -1,0 +1,271 @@
+// extract_bundle: libarchive reads (gzip + tar only); the files are created here, one
+// component at a time with O_NOFOLLOW below a directory descriptor, so that neither a crafted
+// name nor a link planted by an earlier entry can lead a write outside the target.
+#include "bundle/extract.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "bundle/layout.hpp"
+
+namespace rdmi::bundle {
+namespace {
+
+constexpr std::size_t kBlock = std::size_t{64} << 10U;
+
+struct ReadCloser {
+    void operator()(archive* a) const { archive_read_free(a); }
+};
+
+class Fd {
+  public:
+    explicit Fd(int fd) : fd_(fd) {}
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    [[nodiscard]] int get() const { return fd_; }
+
+  private:
+    int fd_;
+};
+
+std::string one_line(std::string text) {
+    for (char& c : text) {
+        if (c == '\n' || c == '\r' || static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    return text.substr(0, 200);
+}
+
+// The components of an entry's name; a Gap message (without the archive's name) when the name
+// is absolute, climbs with "..", or is too long or deep.
+Result<std::vector<std::string>> checked_name(const char* raw) {
+    if (raw == nullptr || *raw == '\0')
+        return make_gap(GapReason::malformed, "an entry has no name");
+    const std::string name(raw);
+    const std::string shown = "entry '" + one_line(name) + "'";
+    if (name.front() == '/') return make_gap(GapReason::malformed, shown + ": absolute path");
+    if (name.size() > kMaxPathBytes)
+        return make_gap(GapReason::malformed, shown + ": name too long");
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    while (at <= name.size()) {
+        const std::size_t end = std::min(name.find('/', at), name.size());
+        std::string part = name.substr(at, end - at);
+        at = end + 1;
+        if (part.empty() || part == ".") continue;
+        if (part == "..") return make_gap(GapReason::malformed, shown + ": '..' component");
+        parts.push_back(std::move(part));
+    }
+    if (parts.empty()) return make_gap(GapReason::malformed, shown + ": empty name");
+    if (parts.front() != kTopDir) {
+        return make_gap(GapReason::malformed,
+                        shown + ": outside " + std::string(kTopDir) + "/ (not a bundle)");
+    }
+    if (static_cast<int>(parts.size()) > kMaxDepth)
+        return make_gap(GapReason::malformed, shown + ": nested too deep");
+    return parts;
+}
+
+// True when the link at `parts` with text `target` stays inside the top directory.
+bool link_stays_inside(const std::vector<std::string>& parts, const std::string& target) {
+    if (target.empty() || target.front() == '/') return false;
+    // Depth below the top directory of the link's own directory.
+    long depth = static_cast<long>(parts.size()) - 2;
+    std::size_t at = 0;
+    while (at <= target.size()) {
+        const std::size_t end = std::min(target.find('/', at), target.size());
+        const std::string part = target.substr(at, end - at);
+        at = end + 1;
+        if (part.empty() || part == ".") continue;
+        depth += part == ".." ? -1 : 1;
+        if (depth < 0) return false;
+    }
+    return true;
+}
+
+class Extractor {
+  public:
+    Extractor(std::string archive_path, int into_fd)
+        : shown_(std::move(archive_path)), into_(into_fd) {}
+
+    Gap refuse(const std::string& why) const {
+        return Gap{GapReason::malformed, shown_ + ": " + one_line(why)};
+    }
+
+    ~Extractor() {
+        if (cached_fd_ >= 0) ::close(cached_fd_);
+    }
+    Extractor(const Extractor&) = delete;
+    Extractor& operator=(const Extractor&) = delete;
+
+    // The directory descriptor of parts[0..n) (the caller closes it), created as needed,
+    // never through a link. Archives list a directory's entries together: the last
+    // directory's descriptor is kept, so that most entries cost no walk from the top.
+    Result<int> open_dir(const std::vector<std::string>& parts, std::size_t n) {
+        std::string key;
+        for (std::size_t i = 0; i < n; ++i) key += "/" + parts[i];
+        if (cached_fd_ >= 0 && key == cached_key_) {
+            const int fd = ::dup(cached_fd_);
+            if (fd >= 0) return fd;
+        }
+        int fd = ::dup(into_);
+        if (fd < 0) return refuse(std::string("cannot open the target: ") + std::strerror(errno));
+        for (std::size_t i = 0; i < n; ++i) {
+            const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+            int next = ::openat(fd, parts[i].c_str(), flags);
+            if (next < 0 && errno == ENOENT) {
+                if (::mkdirat(fd, parts[i].c_str(), 0700) != 0 && errno != EEXIST) {
+                    const int err = errno;
+                    ::close(fd);
+                    return refuse("cannot create " + parts[i] + ": " + std::strerror(err));
+                }
+                next = ::openat(fd, parts[i].c_str(), flags);
+            }
+            const int err = errno;
+            ::close(fd);
+            if (next < 0) {
+                return refuse(
+                    "entry path goes through '" + parts[i] + "', which is " +
+                    (err == ELOOP || err == ENOTDIR ? "not a directory" : std::strerror(err)));
+            }
+            fd = next;
+        }
+        if (cached_fd_ >= 0) ::close(cached_fd_);
+        cached_fd_ = ::dup(fd);
+        cached_key_ = key;
+        return fd;
+    }
+
+    Result<bool> entry(archive* a, archive_entry* e) {
+        if (++entries_ > kMaxEntries)
+            return refuse("more than " + std::to_string(kMaxEntries) + " entries");
+        auto parts = checked_name(archive_entry_pathname(e));
+        if (!parts) return refuse(parts.gap().message);
+        const std::string shown = "entry '" + one_line(archive_entry_pathname(e)) + "'";
+        if (archive_entry_hardlink(e) != nullptr) return refuse(shown + ": hard link");
+        const auto type = archive_entry_filetype(e);
+        if (type == AE_IFDIR) {
+            auto fd = open_dir(*parts, parts->size());
+            if (!fd) return fd.gap();
+            ::close(*fd);
+            return true;
+        }
+        if (type != AE_IFREG && type != AE_IFLNK) {
+            const char* what = type == AE_IFCHR    ? "character device"
+                               : type == AE_IFBLK  ? "block device"
+                               : type == AE_IFIFO  ? "FIFO"
+                               : type == AE_IFSOCK ? "socket"
+                                                   : "unknown file type";
+            return refuse(shown + ": " + what);
+        }
+        if (parts->size() < 2) return refuse(shown + ": the top directory must be a directory");
+        auto dir = open_dir(*parts, parts->size() - 1);
+        if (!dir) return dir.gap();
+        const Fd dir_fd(*dir);
+        const std::string& leaf = parts->back();
+        if (type == AE_IFLNK) {
+            const char* target = archive_entry_symlink(e);
+            if (target == nullptr || !link_stays_inside(*parts, target))
+                return refuse(shown + ": link pointing out of the bundle");
+            if (::symlinkat(target, dir_fd.get(), leaf.c_str()) != 0)
+                return refuse(shown + ": " + std::strerror(errno));
+            return true;
+        }
+        if (archive_entry_size_is_set(e) != 0 &&
+            static_cast<std::uint64_t>(archive_entry_size(e)) > kMaxEntryBytes) {
+            return refuse(shown + ": larger than the per-entry cap of " +
+                          std::to_string(kMaxEntryBytes) + " bytes");
+        }
+        const Fd out(::openat(dir_fd.get(), leaf.c_str(),
+                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (out.get() < 0) {
+            return refuse(
+                shown + ": " +
+                (errno == EEXIST ? std::string("duplicate entry") : std::strerror(errno)));
+        }
+        std::vector<char> buf(kBlock);
+        while (true) {
+            const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+            if (n == 0) break;
+            if (n < 0) return refuse("truncated or corrupt: " + error_of(a));
+            total_ += static_cast<std::uint64_t>(n);
+            if (total_ > kMaxExtractBytes) {
+                return refuse("decompresses past the cap of " + std::to_string(kMaxExtractBytes) +
+                              " bytes");
+            }
+            for (la_ssize_t done = 0; done < n;) {
+                const ssize_t w =
+                    ::write(out.get(), buf.data() + done, static_cast<std::size_t>(n - done));
+                if (w < 0 && errno == EINTR) continue;
+                if (w <= 0) return refuse(shown + ": cannot write: " + std::strerror(errno));
+                done += w;
+            }
+        }
+        return true;
+    }
+
+    static std::string error_of(archive* a) {
+        const char* message = archive_error_string(a);
+        return message != nullptr ? message : "unreadable";
+    }
+
+  private:
+    std::string shown_;
+    int into_;
+    int cached_fd_ = -1;
+    std::string cached_key_;
+    std::uint64_t entries_ = 0;
+    std::uint64_t total_ = 0;
+};
+
+}  // namespace
+
+Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into) {
+    const Fd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (into_fd.get() < 0)
+        return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
+    std::unique_ptr<archive, ReadCloser> a(archive_read_new());
+    if (!a) return make_gap(GapReason::error, archive_path + ": libarchive: out of memory");
+    archive_read_support_filter_gzip(a.get());
+    archive_read_support_format_tar(a.get());
+    const Fd file(::open(archive_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    if (file.get() < 0) {
+        return make_gap(errno == EACCES ? GapReason::permission_denied : GapReason::not_found,
+                        archive_path + ": " + std::strerror(errno));
+    }
+    struct stat st {};
+    if (::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
+        return make_gap(GapReason::malformed, archive_path + ": not a regular file");
+    Extractor extractor(archive_path, into_fd.get());
+    if (archive_read_open_fd(a.get(), file.get(), kBlock) != ARCHIVE_OK)
+        return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(a.get()));
+    bool first = true;
+    while (true) {
+        archive_entry* entry = nullptr;
+        const int r = archive_read_next_header(a.get(), &entry);
+        if (r == ARCHIVE_EOF) break;
+        if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            return extractor.refuse(
+                std::string(first ? "not a tar.gz bundle: " : "truncated or corrupt: ") +
+                Extractor::error_of(a.get()));
+        }
+        if (first && archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
+            return extractor.refuse("not a tar.gz bundle: the tar is not gzip-compressed");
+        first = false;
+        if (auto done = extractor.entry(a.get(), entry); !done) return done.gap();
+    }
+    if (first) return extractor.refuse("not a tar.gz bundle: no entries");
+    return into + "/" + kTopDir;
+}
+
+}  // namespace rdmi::bundle

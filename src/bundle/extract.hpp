@@ -1,0 +1,20 @@
+// Safe extraction of a bundle archive given to --root: every entry is checked before anything is
+// written, and nothing is ever written outside the directory given.
+#pragma once
+
+#include <string>
+
+#include "core/result.hpp"
+
+namespace rdmi::bundle {
+
+/// Extracts the gzip-compressed tar at `archive_path` into the empty, private directory `into`
+/// and returns the root to replay (`into`/rdmi-probe-bundle). Refused (a malformed Gap,
+/// "<archive_path>: <why>", one line) when the file is not a gzip-compressed tar, is
+/// truncated, has an entry outside rdmi-probe-bundle/, an absolute path, a ".." component, a
+/// hard link, a link pointing out of the bundle, a device node, FIFO or socket, or goes past
+/// an extraction cap (layout.hpp). What was written before a refusal stays in `into`, which
+/// the caller removes.
+Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into);
+
+}  // namespace rdmi::bundle

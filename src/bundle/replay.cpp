@@ -1,0 +1,212 @@
+// BundleFs and open_replay. The manifest, not the extracted files, says who owned a file and
+// its mode: an archive extracted by another user loses both, and trust verdicts rest on them.
+#include "bundle/replay.hpp"
+
+#include "bundle/bundle_tree.hpp"
+#include "bundle/layout.hpp"
+#include "core/json_input.hpp"
+
+namespace rdmi::bundle {
+namespace {
+
+std::optional<GapReason> reason_named(std::string_view name) {
+    for (auto r : {GapReason::not_found, GapReason::not_installed, GapReason::permission_denied,
+                   GapReason::timeout, GapReason::not_applicable, GapReason::malformed,
+                   GapReason::untrusted, GapReason::error}) {
+        if (to_string(r) == name) return r;
+    }
+    return std::nullopt;
+}
+
+FileType type_named(std::string_view name) {
+    for (auto t : {FileType::regular, FileType::directory, FileType::symlink, FileType::fifo,
+                   FileType::socket, FileType::char_device, FileType::block_device}) {
+        if (type_name(t) == name) return t;
+    }
+    return FileType::other;
+}
+
+bool is_meta(std::string_view path) {
+    const std::string normal = normal_path(path);
+    const std::string_view meta = kMetaDir;
+    return normal == meta ||
+           (normal.size() > meta.size() && normal.starts_with(meta) && normal[meta.size()] == '/');
+}
+
+Gap hidden(std::string_view path) {
+    return Gap{GapReason::not_found, std::string(path) + ": No such file or directory"};
+}
+
+Gap gap_of(const nlohmann::json& j) {
+    auto reason = reason_named(j.at("reason").get<std::string>());
+    if (!reason) throw std::runtime_error("unknown gap reason");
+    return Gap{*reason, j.at("message").get<std::string>()};
+}
+
+ReplayIndex index_of(const nlohmann::json& manifest) {
+    ReplayIndex index;
+    for (const auto& f : manifest.at("files")) {
+        FileInfo info;
+        info.type = type_named(f.at("type").get<std::string>());
+        info.mode = f.at("mode").get<std::uint32_t>();
+        info.uid = f.at("uid").get<std::uint32_t>();
+        info.gid = f.at("gid").get<std::uint32_t>();
+        info.size = f.at("stat_size").get<std::uint64_t>();
+        index.info.emplace(f.at("path").get<std::string>(), info);
+    }
+    for (const auto& e : manifest.at("errors")) {
+        index.failures.emplace(
+            e.at("operation").get<std::string>() + " " + e.at("path").get<std::string>(),
+            gap_of(e));
+    }
+    for (const auto& s : manifest.at("skipped"))
+        index.skipped.emplace(s.at("path").get<std::string>(), s.at("reason").get<std::string>());
+    return index;
+}
+
+}  // namespace
+
+std::optional<Gap> BundleFs::refused(std::string_view op, std::string_view path) const {
+    if (is_meta(path)) return hidden(path);
+    std::string key(op);
+    key += ' ';
+    key += path;
+    if (auto it = index_.failures.find(key); it != index_.failures.end()) return it->second;
+    return std::nullopt;
+}
+
+std::optional<Gap> BundleFs::not_stored(std::string_view path) const {
+    if (index_.skipped.empty()) return std::nullopt;
+    auto real = inner_->real_path(path);
+    if (!real) return std::nullopt;
+    if (auto it = index_.skipped.find(*real); it != index_.skipped.end())
+        return Gap{GapReason::not_applicable,
+                   std::string(path) + ": not in the bundle (" + it->second + ")"};
+    return std::nullopt;
+}
+
+Result<std::string> BundleFs::read_file(std::string_view path, std::size_t max_bytes) const {
+    if (auto gap = refused("read", path)) return *gap;
+    if (auto gap = not_stored(path)) return *gap;
+    return inner_->read_file(path, max_bytes);
+}
+
+Result<std::shared_ptr<const FileBytes>> BundleFs::map_file(std::string_view path,
+                                                            std::size_t max_bytes) const {
+    if (auto gap = refused("map", path)) return *gap;
+    if (auto gap = not_stored(path)) return *gap;
+    return inner_->map_file(path, max_bytes);
+}
+
+Result<std::vector<DirEntry>> BundleFs::list_dir(std::string_view path) const {
+    if (auto gap = refused("list", path)) return *gap;
+    auto entries = inner_->list_dir(path);
+    if (!entries) return entries;
+    const bool at_root = normal_path(path) == "/";
+    auto real = inner_->real_path(path);
+    std::vector<DirEntry> shown;
+    const std::string meta = std::string(kMetaDir).substr(1);
+    for (auto& e : entries.value()) {
+        if (at_root && e.name == meta) continue;
+        // A device node or FIFO is stored as a regular file: the listing says what it was.
+        if (real && e.type == FileType::regular) {
+            auto it = index_.info.find(join_path(*real, e.name));
+            if (it != index_.info.end()) e.type = it->second.type;
+        }
+        shown.push_back(std::move(e));
+    }
+    return shown;
+}
+
+Result<FileInfo> BundleFs::stat(std::string_view path, bool follow) const {
+    if (auto gap = refused(follow ? "stat" : "lstat", path)) return *gap;
+    auto info = inner_->stat(path, follow);
+    if (!info) return info;
+    std::optional<std::string> key;
+    if (follow) {
+        if (auto real = inner_->real_path(path)) key = *real;
+    } else if (auto dir = inner_->real_path(dir_name(normal_path(path)))) {
+        key = normal_path(join_path(*dir, base_name(normal_path(path))));
+    }
+    if (!key) return info;
+    if (auto it = index_.info.find(*key); it != index_.info.end()) {
+        FileInfo replayed = *info;
+        replayed.mode = it->second.mode;
+        replayed.uid = it->second.uid;
+        replayed.gid = it->second.gid;
+        replayed.size = it->second.size;
+        replayed.type = it->second.type;
+        return replayed;
+    }
+    return info;
+}
+
+Result<std::string> BundleFs::read_link(std::string_view path) const {
+    if (auto gap = refused("readlink", path)) return *gap;
+    return inner_->read_link(path);
+}
+
+Result<std::string> BundleFs::real_path(std::string_view path) const {
+    if (auto gap = refused("realpath", path)) return *gap;
+    return inner_->real_path(path);
+}
+
+Result<std::string> BundleFs::host_path(std::string_view path) const {
+    if (is_meta(path)) return hidden(path);
+    return inner_->host_path(path);
+}
+
+Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root) {
+    auto manifest_info = root->stat(kManifest, false);
+    if (!manifest_info) return std::optional<Replay>{};
+    const std::string shown_manifest = join_path(root->root(), kManifest);
+    const std::string shown_captured = join_path(root->root(), kCaptured);
+    auto text = root->read_file(kManifest, kMaxJsonInputBytes);
+    if (!text) return Gap{GapReason::malformed, text.gap().message};
+    auto manifest = parse_json_input(*text, shown_manifest);
+    if (!manifest) return manifest.gap();
+    Replay replay;
+    ReplayIndex index;
+    bool live = false;
+    try {
+        const auto version = manifest->at("schema_version").get<std::string>();
+        const std::string_view ours = kManifestSchemaVersion;
+        if (manifest->at("schema") != kManifestSchema ||
+            version.substr(0, version.find('.')) != ours.substr(0, ours.find('.')))
+            return Gap{GapReason::malformed, shown_manifest + ": not a bundle manifest of schema " +
+                                                 std::string(kManifestSchema) + " " +
+                                                 std::string(ours.substr(0, ours.find('.'))) +
+                                                 ".x"};
+        index = index_of(*manifest);
+        live = manifest->at("live").get<bool>();
+    } catch (const std::exception& e) {
+        return Gap{GapReason::malformed, shown_manifest + ": " + e.what()};
+    }
+    auto captured_text = root->read_file(kCaptured, kMaxJsonInputBytes);
+    if (!captured_text) return Gap{GapReason::malformed, captured_text.gap().message};
+    auto captured = parse_json_input(*captured_text, shown_captured);
+    if (!captured) return captured.gap();
+    try {
+        if (const auto& options = captured->at("options"); options.contains("doca_prefix"))
+            replay.doca_prefix = options.at("doca_prefix").get<std::string>();
+        for (const auto& [name, value] : captured->at("environment").items()) {
+            if (!value.is_null()) replay.env.emplace(name, value.get<std::string>());
+        }
+        std::map<std::string, Result<std::string>, std::less<>> answers;
+        for (const auto& a : captured->at("answers")) {
+            const auto key = a.at("key").get<std::string>();
+            if (a.contains("text")) {
+                answers.insert_or_assign(key, Result<std::string>(a.at("text").get<std::string>()));
+            } else {
+                answers.insert_or_assign(key, Result<std::string>(gap_of(a.at("gap"))));
+            }
+        }
+        if (live) replay.answers = std::make_unique<CapturedAnswers>(std::move(answers));
+    } catch (const std::exception& e) {
+        return Gap{GapReason::malformed, shown_captured + ": " + e.what()};
+    }
+    replay.fs = std::make_unique<BundleFs>(std::move(root), std::move(index));
+    return std::optional<Replay>(std::move(replay));
+}
+
+}  // namespace rdmi::bundle

@@ -1,0 +1,222 @@
+// The tar.gz is built in memory and handed to write_output_file, so the bundle on disk appears
+// atomically (a temporary beside it, renamed) exactly like every other --output.
+#include "bundle/writer.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <memory>
+
+#include "bundle/layout.hpp"
+#include "core/sha256.hpp"
+
+namespace rdmi::bundle {
+namespace {
+
+struct ArchiveCloser {
+    void operator()(archive* a) const { archive_write_free(a); }
+};
+struct EntryFree {
+    void operator()(archive_entry* e) const { archive_entry_free(e); }
+};
+
+la_ssize_t append_to_string(archive* /*a*/, void* client, const void* buffer, size_t length) {
+    static_cast<std::string*>(client)->append(static_cast<const char*>(buffer), length);
+    return static_cast<la_ssize_t>(length);
+}
+
+std::string in_archive(std::string_view in_root) {
+    return std::string(kTopDir) + std::string(in_root);
+}
+
+Gap archive_gap(archive* a, std::string_view what) {
+    const char* message = archive_error_string(a);
+    return Gap{GapReason::error, "bundle: " + std::string(what) + ": " +
+                                     (message != nullptr ? message : "libarchive error")};
+}
+
+class TarWriter {
+  public:
+    TarWriter(archive* a, long long mtime) : a_(a), mtime_(mtime) {}
+
+    Result<bool> add(const std::string& name, FileType type, unsigned mode, std::string_view bytes,
+                     const std::string& target) {
+        std::unique_ptr<archive_entry, EntryFree> entry(archive_entry_new());
+        archive_entry_set_pathname(entry.get(), name.c_str());
+        archive_entry_set_mtime(entry.get(), mtime_, 0);
+        archive_entry_set_uid(entry.get(), 0);
+        archive_entry_set_gid(entry.get(), 0);
+        if (type == FileType::directory) {
+            archive_entry_set_filetype(entry.get(), AE_IFDIR);
+            archive_entry_set_perm(entry.get(), 0755);
+        } else if (type == FileType::symlink) {
+            archive_entry_set_filetype(entry.get(), AE_IFLNK);
+            archive_entry_set_perm(entry.get(), 0777);
+            archive_entry_set_symlink(entry.get(), target.c_str());
+        } else {
+            archive_entry_set_filetype(entry.get(), AE_IFREG);
+            // Readable by whoever extracts it; the original mode is in the manifest.
+            archive_entry_set_perm(entry.get(), (mode & 0111U) != 0U ? 0755 : 0644);
+            archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
+        }
+        if (archive_write_header(a_, entry.get()) != ARCHIVE_OK) return archive_gap(a_, name);
+        if (type == FileType::regular && !bytes.empty() &&
+            archive_write_data(a_, bytes.data(), bytes.size()) !=
+                static_cast<la_ssize_t>(bytes.size()))
+            return archive_gap(a_, name);
+        return true;
+    }
+
+  private:
+    archive* a_;
+    long long mtime_;
+};
+
+}  // namespace
+
+nlohmann::ordered_json captured_document(
+    bool live, const std::string& doca_prefix,
+    const std::map<std::string, std::optional<std::string>>& env,
+    const std::vector<RecordedAnswer>& answers) {
+    nlohmann::ordered_json environment = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : env)
+        environment[name] =
+            value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& recorded : answers) {
+        nlohmann::ordered_json one{{"key", recorded.key}};
+        if (recorded.answer) {
+            one["text"] = *recorded.answer;
+        } else {
+            one["gap"] = {{"reason", to_string(recorded.answer.gap().reason)},
+                          {"message", recorded.answer.gap().message}};
+        }
+        list.push_back(std::move(one));
+    }
+    nlohmann::ordered_json options = nlohmann::ordered_json::object();
+    if (!doca_prefix.empty()) options["doca_prefix"] = doca_prefix;
+    return nlohmann::ordered_json{
+        {"live", live}, {"options", options}, {"environment", environment}, {"answers", list}};
+}
+
+nlohmann::ordered_json not_replayable(const BundleInfo& info, const Tree& tree) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (!info.live) {
+        out.push_back({{"what",
+                        "live-only facts (verbs, DOCA capabilities, runtime version, "
+                        "runtime symbols, tool outputs)"},
+                       {"why", "gathered under --root: there were none to capture"}});
+    }
+    out.push_back({{"what", "loopback"},
+                   {"why",
+                    "a DPA kernel run is an experiment on the device, not an answer: "
+                    "gather does not run it"}});
+    out.push_back({{"what", "run metadata (generated_at, duration, root, live)"},
+                   {"why", "they describe the replaying run"}});
+    if (info.redacted) {
+        out.push_back({{"what",
+                        "values redacted (MAC addresses, GUIDs, serial numbers, host "
+                        "names, IP addresses)"},
+                       {"why",
+                        "the replay sees the placeholders; a check comparing them may "
+                        "differ"}});
+    }
+    for (const auto& s : tree.skipped) {
+        out.push_back(
+            {{"what", "anything read from " + s.path}, {"why", "not stored: " + s.reason}});
+    }
+    return out;
+}
+
+nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const Documents& docs) {
+    nlohmann::ordered_json files = nlohmann::ordered_json::array();
+    for (const auto& [path, e] : tree.entries) {
+        nlohmann::ordered_json f{{"path", path},
+                                 {"type", type_name(e.info.type)},
+                                 {"size", e.type == FileType::regular ? e.bytes.size() : 0},
+                                 {"uid", e.info.uid},
+                                 {"gid", e.info.gid},
+                                 {"mode", e.info.mode},
+                                 {"stat_size", e.info.size}};
+        if (e.type == FileType::regular) {
+            f["sha256"] = sha256_hex(e.bytes);
+            f["content"] = e.content == Content::captured ? "captured" : "placeholder";
+        }
+        if (e.type == FileType::symlink) f["target"] = e.target;
+        files.push_back(std::move(f));
+    }
+    nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+    for (const auto& s : tree.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array();
+    for (const auto& f : tree.failures) {
+        errors.push_back({{"path", f.path},
+                          {"operation", f.operation},
+                          {"reason", to_string(f.gap.reason)},
+                          {"message", f.gap.message}});
+    }
+    nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+    for (const auto& [name, text] :
+         {std::pair<const char*, const std::string*>{kReport, &docs.report},
+          std::pair<const char*, const std::string*>{kCaptured, &docs.captured}}) {
+        documents.push_back(
+            {{"path", name}, {"size", text->size()}, {"sha256", sha256_hex(*text)}});
+    }
+    nlohmann::ordered_json redaction{{"applied", info.redacted}};
+    nlohmann::ordered_json counts = nlohmann::ordered_json::object();
+    for (const auto& [kind, n] : info.redaction_counts) counts[kind] = n;
+    redaction["values"] = counts;
+    return nlohmann::ordered_json{
+        {"schema", kManifestSchema},
+        {"schema_version", kManifestSchemaVersion},
+        {"tool", {{"name", "rdmi-probe"}, {"version", info.tool_version}}},
+        {"generated_at", info.generated_at},
+        {"root", info.root},
+        {"live", info.live},
+        {"caps",
+         {{"file_bytes", info.caps.file_bytes},
+          {"total_bytes", info.caps.total_bytes},
+          {"extract_bytes", kMaxExtractBytes},
+          {"extract_entries", kMaxEntries}}},
+        {"content_bytes", tree.content_bytes},
+        {"documents", documents},
+        {"redaction", redaction},
+        {"files", files},
+        {"skipped", skipped},
+        {"errors", errors},
+        {"not_replayable", not_replayable(info, tree)}};
+}
+
+Result<std::string> archive_bytes(const Tree& tree, const Documents& docs,
+                                  const std::string& manifest_text, long long mtime) {
+    std::string out;
+    std::unique_ptr<archive, ArchiveCloser> a(archive_write_new());
+    if (!a) return make_gap(GapReason::error, "bundle: libarchive: out of memory");
+    if (archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
+        archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
+        // Reproducible output: no name or time stamp in the gzip header.
+        archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr) < ARCHIVE_WARN ||
+        archive_write_set_bytes_in_last_block(a.get(), 1) != ARCHIVE_OK ||
+        archive_write_open(a.get(), &out, nullptr, &append_to_string, nullptr) != ARCHIVE_OK)
+        return archive_gap(a.get(), "cannot start the archive");
+    TarWriter writer(a.get(), mtime);
+    if (auto r = writer.add(std::string(kTopDir), FileType::directory, 0, {}, {}); !r)
+        return r.gap();
+    for (const auto& [path, e] : tree.entries) {
+        if (auto r = writer.add(in_archive(path), e.type, e.info.mode, e.bytes, e.target); !r)
+            return r.gap();
+    }
+    if (auto r = writer.add(in_archive(kMetaDir), FileType::directory, 0, {}, {}); !r)
+        return r.gap();
+    for (const auto& [name, text] :
+         {std::pair<const char*, const std::string*>{kManifest, &manifest_text},
+          std::pair<const char*, const std::string*>{kReport, &docs.report},
+          std::pair<const char*, const std::string*>{kCaptured, &docs.captured}}) {
+        if (auto r = writer.add(in_archive(name), FileType::regular, 0644, *text, {}); !r)
+            return r.gap();
+    }
+    if (archive_write_close(a.get()) != ARCHIVE_OK)
+        return archive_gap(a.get(), "cannot finish the archive");
+    return out;
+}
+
+}  // namespace rdmi::bundle

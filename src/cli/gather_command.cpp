@@ -1,0 +1,114 @@
+// `rdmi-probe gather --output FILE.tar.gz`: the report's probes run through recorders, and
+// what they read and asked becomes a bundle that `--root FILE.tar.gz` replays.
+#include <CLI/CLI.hpp>
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "build_info.hpp"
+#include "bundle/gather.hpp"
+#include "cli/command.hpp"
+#include "cli/exit_codes.hpp"
+#include "model/registry.hpp"
+#include "os/output_file.hpp"
+#include "os/recording_env.hpp"
+#include "os/recording_fs.hpp"
+#include "report/json_report.hpp"
+#include "report/terminal_text.hpp"
+
+namespace rdmi::cli {
+namespace {
+
+// The archive's time stamps: SOURCE_DATE_EPOCH when set (reproducible bundles), else now.
+long long archive_mtime(const Env& env) {
+    if (auto pinned = env.get("SOURCE_DATE_EPOCH")) {
+        try {
+            return std::stoll(*pinned);
+        } catch (const std::exception&) {
+            // Ignored, as generation_time() does.
+        }
+    }
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string summary_text(const std::string& output, const nlohmann::ordered_json& manifest,
+                         std::size_t archive_size) {
+    return "bundle: " + output + "\n" + "  files: " + std::to_string(manifest["files"].size()) +
+           " (" + std::to_string(manifest["content_bytes"].get<std::uint64_t>()) +
+           " bytes of contents, " + std::to_string(archive_size) + " bytes compressed)\n" +
+           "  skipped: " + std::to_string(manifest["skipped"].size()) +
+           ", read errors recorded: " + std::to_string(manifest["errors"].size()) + "\n" +
+           "  live answers captured: " + (manifest["live"].get<bool>() ? "yes" : "no (--root)") +
+           ", redacted: " + (manifest["redaction"]["applied"].get<bool>() ? "yes" : "no") + "\n" +
+           "  replay: rdmi-probe --root " + output + "\n";
+}
+
+class GatherCommand final : public Command {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "gather"; }
+    [[nodiscard]] std::string_view summary() const override {
+        return "support bundle (--output FILE.tar.gz) of what the probe read and the live "
+               "answers; replay it with --root FILE.tar.gz";
+    }
+    void add_options(CLI::App& sub) override {
+        sub.add_flag("--redact", redact_,
+                     "replace MAC addresses, GUIDs, serial numbers, host names and IP addresses "
+                     "with consistent placeholders");
+    }
+
+    int run(const Session& session) override {
+        const std::string& output = session.options().output;
+        if (output.empty()) return session.fail("gather needs --output FILE.tar.gz");
+        const auto start = std::chrono::steady_clock::now();
+        const RecordingFs fs(session.fs());
+        const RecordingEnv env(session.probe_env());
+        const RecordingAnswers answers(session.answers());
+        Facts report;
+        collect(session.probe_context(fs, env, answers), kReportProbes, report, {},
+                OnProbeError::record);
+        report.run = session.run_info(start);
+
+        bundle::BundleInfo info;
+        info.tool_version = build_info::kVersion;
+        info.generated_at = report.run.generated_at;
+        info.root = session.fs().root();
+        info.live = session.fs().is_live() || session.answers().captured();
+        info.redacted = redact_;
+        auto gathered = bundle::gather_bundle(
+            bundle::Recorded{fs, env, answers, json::dump(json::report(report)),
+                             session.options().doca_prefix},
+            info, archive_mtime(session.env()));
+        if (!gathered) return session.fail(gathered.gap().message);
+        if (auto written = session.emit(gathered->archive); !written) {
+            // emit() has put the error document on stdout in --json mode already.
+            session.log().error("{}", written.gap().message);
+            return kExitUsage;
+        }
+        // `--output /dev/stdout`: the bundle is the document; a summary would corrupt it.
+        if (is_stdout_file(output)) return kExitOk;
+        const std::string summary =
+            session.options().json ? gathered->manifest.dump(2) + "\n"
+                                   : text::terminal_safe(summary_text(output, gathered->manifest,
+                                                                      gathered->archive.size()),
+                                                         text::Keep::layout);
+        if (auto shown = session.emit_stdout(summary); !shown) {
+            session.log().error("{}", shown.gap().message);
+            return kExitUsage;
+        }
+        return kExitOk;
+    }
+
+  private:
+    bool redact_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_gather_command() {
+    return std::make_unique<GatherCommand>();
+}
+
+}  // namespace rdmi::cli

@@ -1,0 +1,40 @@
+// PrivateDir: a directory only this process uses (mkdtemp, 0700), removed with everything in
+// it when the run ends, however it ends (normally, or by a signal or the watchdog).
+#pragma once
+
+#include <string>
+
+#include "core/result.hpp"
+
+namespace rdmi {
+
+/// An owned temporary directory. At most one exists at a time (the one a signal removes).
+class PrivateDir {
+  public:
+    /// Creates "<parent>/rdmi-probe.XXXXXX" with mode 0700. `parent` is $TMPDIR or /tmp.
+    static Result<PrivateDir> create(const std::string& parent);
+
+    PrivateDir(PrivateDir&& other) noexcept;
+    PrivateDir& operator=(PrivateDir&&) = delete;
+    PrivateDir(const PrivateDir&) = delete;
+    PrivateDir& operator=(const PrivateDir&) = delete;
+    /// Removes the tree (only in the process that created it, never in a forked child).
+    ~PrivateDir();
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+  private:
+    PrivateDir(std::string path, int owner) : path_(std::move(path)), owner_(owner) {}
+    std::string path_;
+    int owner_ = 0;  ///< pid of the creator; 0 once moved from
+};
+
+/// Removes the live PrivateDir's tree, if any, with async-signal-safe calls only (openat,
+/// getdents64, unlinkat): what the signal handlers and the watchdog call before _exit.
+void remove_private_dir_now() noexcept;
+
+/// Removes the tree below and including `path` without following any link (the same walk).
+/// False when something could not be removed.
+bool remove_tree(const char* path) noexcept;
+
+}  // namespace rdmi

@@ -1,0 +1,536 @@
+#!/usr/bin/python3
+"""gather and replay, end to end, against the built binary.
+
+    test_bundles.py --binary BIN --fixtures DIR --source DIR [-k NAME]
+
+* replay: every fixture root (tests/fixtures roots and sysfs scenarios) is gathered; the bundle
+  replays (as the .tar.gz and as the extracted directory) to the same report, run metadata
+  aside; the manifest validates against its schema and describes the archive's files.
+* live: a live gather with the fake DOCA libraries replays to the same verdicts and facts with
+  the live-only ones marked `captured`, with the fake libraries' switch unset.
+* redact: no original MAC address or GUID survives anywhere in a redacted bundle, and one value
+  always becomes one placeholder.
+* hostile: bundles that are not a tar.gz, truncated, with absolute paths, "..", links pointing
+  out, hard links, device nodes, FIFOs, or past the decompression cap are refused with a
+  one-line message, exit 2 and the JSON error document; nothing is written outside the
+  private directory, which is gone afterwards.
+* errors: gather without --output, into a missing or unwritable directory; the temporary
+  directory is removed when a signal ends a replay.
+Prints one line per failure; exits 1 when there is any.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import io
+import json
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+import jsonschema
+
+FAILURES: list[str] = []
+
+
+def fail(name: str, why: str) -> None:
+    FAILURES.append(f"{name}: {why}")
+    print(f"FAIL {name}: {why}", flush=True)
+
+
+class Env:
+    def __init__(self, args):
+        self.binary = args.binary
+        self.fixtures = Path(args.fixtures)
+        self.source = Path(args.source)
+        self.work = Path(tempfile.mkdtemp(prefix="rdmi-bundle-test."))
+        # Every run gets this as TMPDIR: after each, it must be empty again.
+        self.tmpdir = self.work / "tmpdir"
+        self.tmpdir.mkdir()
+        self.schemas = {}
+        for path in (self.source / "schemas").glob("*.schema.json"):
+            schema = json.loads(path.read_text())
+            self.schemas[schema["$id"]] = schema
+
+    def run(self, args, env=None, timeout=120, user=None):
+        full = dict(os.environ)
+        full.update({"TMPDIR": str(self.tmpdir), "SOURCE_DATE_EPOCH": "1700000000"})
+        full.pop("FAKE_DOCA_DEVICES", None)
+        full.update(env or {})
+        preexec = None
+        if user is not None:
+            def preexec():
+                os.setgid(user)
+                os.setuid(user)
+        # Correctness, not speed: a loaded machine must not turn a slow run into a failure.
+        args = ["--timeout", "120", *args]
+        return subprocess.run([self.binary, *args], capture_output=True, text=True, env=full,
+                              timeout=timeout, preexec_fn=preexec)
+
+    def validate(self, name, document):
+        schema = self.schemas.get(document.get("schema"))
+        if schema is None:
+            fail(name, f"document names no known schema: {document.get('schema')!r}")
+            return
+        try:
+            jsonschema.Draft202012Validator(schema).validate(document)
+        except jsonschema.ValidationError as e:
+            fail(name, f"invalid against {document['schema']}: {e.message[:200]}")
+
+    def tmp_clean(self, name):
+        left = list(self.tmpdir.iterdir())
+        if left:
+            fail(name, f"left in TMPDIR: {[p.name for p in left]}")
+            for p in left:
+                subprocess.run(["rm", "-rf", str(p)], check=False)
+
+
+def without_run(report: dict) -> dict:
+    report = dict(report)
+    report.pop("run", None)
+    return report
+
+
+def first_difference(a, b, path=""):
+    if type(a) is not type(b):
+        return f"{path}: {str(a)[:80]} != {str(b)[:80]}"
+    if isinstance(a, dict):
+        for key in sorted(set(a) | set(b)):
+            if key not in a or key not in b:
+                return f"{path}/{key}: only on one side"
+            found = first_difference(a[key], b[key], f"{path}/{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list):
+        if len(a) != len(b):
+            return f"{path}: {len(a)} items != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    return None if a == b else f"{path}: {str(a)[:80]} != {str(b)[:80]}"
+
+
+def uncaptured(node, originals: dict, path=""):
+    """`node` with every provenance kind "captured" put back to the original's kind."""
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            here = f"{path}/{key}"
+            if key == "kind" and value == "captured":
+                out[key] = originals.get(here, value)
+            else:
+                out[key] = uncaptured(value, originals, here)
+        return out
+    if isinstance(node, list):
+        return [uncaptured(v, originals, f"{path}[{i}]") for i, v in enumerate(node)]
+    return node
+
+
+def kinds(node, path="", out=None):
+    out = {} if out is None else out
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "kind" and isinstance(value, str):
+                out[f"{path}/{key}"] = value
+            else:
+                kinds(value, f"{path}/{key}", out)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            kinds(v, f"{path}[{i}]", out)
+    return out
+
+
+def report_json(env: Env, name: str, args, extra_env=None):
+    result = env.run([*args, "report", "--json"], env=extra_env)
+    if result.returncode not in (0, 1, 3):
+        fail(name, f"report exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return None
+    return json.loads(result.stdout)
+
+
+def check_manifest(env: Env, name: str, bundle: Path):
+    """The manifest validates and describes every member of the archive, and nothing else."""
+    with tarfile.open(bundle) as tar:
+        members = {m.name: m for m in tar.getmembers()}
+        manifest = json.loads(tar.extractfile("rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json").read())
+        env.validate(name, manifest)
+        listed = set()
+        for f in manifest["files"]:
+            member = members.get("rdmi-probe-bundle" + f["path"])
+            listed.add("rdmi-probe-bundle" + f["path"])
+            if member is None:
+                fail(name, f"{f['path']}: in the manifest, not in the archive")
+                continue
+            kind = "symlink" if member.issym() else "directory" if member.isdir() else "regular"
+            if kind != f["type"] and not (kind == "regular" and f["type"] not in ("symlink", "directory")):
+                fail(name, f"{f['path']}: manifest says {f['type']}, archive holds a {kind}")
+                continue
+            if kind == "symlink" and member.linkname != f["target"]:
+                fail(name, f"{f['path']}: link target differs from the manifest")
+            if kind == "regular":
+                data = tar.extractfile(member).read()
+                if len(data) != f["size"] or hashlib.sha256(data).hexdigest() != f["sha256"]:
+                    fail(name, f"{f['path']}: size or sha256 differs from the manifest")
+        for doc in manifest["documents"]:
+            data = tar.extractfile("rdmi-probe-bundle" + doc["path"]).read()
+            if hashlib.sha256(data).hexdigest() != doc["sha256"]:
+                fail(name, f"{doc['path']}: sha256 differs from the manifest")
+        own = {"rdmi-probe-bundle", "rdmi-probe-bundle/.rdmi-probe-bundle",
+               "rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json"}
+        own |= {"rdmi-probe-bundle" + d["path"] for d in manifest["documents"]}
+        extra = set(members) - listed - own
+        if extra:
+            fail(name, f"archive members the manifest does not list: {sorted(extra)[:3]}")
+    return manifest
+
+
+def test_replay(env: Env, only: str | None):
+    roots = sorted((env.fixtures / "roots").iterdir()) + sorted((env.fixtures / "sysfs").iterdir())
+    for root in [r for r in roots if r.is_dir()]:
+        name = f"replay {root.parent.name}/{root.name}"
+        if only and only not in name:
+            continue
+        bundle = env.work / f"{root.parent.name}-{root.name}.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--output", str(bundle)])
+        if result.returncode != 0:
+            fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+            continue
+        check_manifest(env, name, bundle)
+        original = report_json(env, name, ["--root", str(root)])
+        replays = [("tar.gz", bundle)]
+        # The extracted directory too, as `tar xzf` leaves it (not for the 28,000 entries of
+        # the 64-device root: the .tar.gz replay extracts those already).
+        if root.name != "scale":
+            extracted = env.work / f"{root.parent.name}-{root.name}.d"
+            with tarfile.open(bundle) as tar:
+                tar.extractall(extracted)
+            replays.append(("directory", extracted / "rdmi-probe-bundle"))
+        for how, replay_root in replays:
+            replayed = report_json(env, f"{name} ({how})", ["--root", str(replay_root)])
+            if original is None or replayed is None:
+                continue
+            diff = first_difference(without_run(original), without_run(replayed))
+            if diff:
+                fail(f"{name} ({how})", f"replay differs: {diff}")
+        env.tmp_clean(name)
+
+
+def test_live(env: Env, only: str | None):
+    name = "live fake DOCA"
+    if only and only not in name:
+        return
+    if platform.machine() != "x86_64":
+        print(f"SKIP {name}: the fake DOCA libraries are x86-64")
+        return
+    prefix = env.fixtures / "prefixes" / "complete-3.3"
+    fake = {"FAKE_DOCA_DEVICES": "1"}
+    bundle = env.work / "live.tar.gz"
+    result = env.run(["--doca-prefix", str(prefix), "gather", "--json", "--output", str(bundle)],
+                     env=fake)
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return
+    manifest = json.loads(result.stdout)
+    env.validate(name, manifest)
+    if not manifest["live"]:
+        fail(name, "a live gather's manifest says live: false")
+    original = report_json(env, name, ["--doca-prefix", str(prefix)], fake)
+    # Neither the fake libraries' switch nor --doca-prefix: the bundle carries both.
+    replayed = report_json(env, name, ["--root", str(bundle)])
+    if original is None or replayed is None:
+        return
+    captured = [p for p, k in kinds(replayed).items() if k == "captured"]
+    if not captured:
+        fail(name, "no datum of the replay says it was captured")
+    diff = first_difference(without_run(original),
+                            without_run(uncaptured(replayed, kinds(original))))
+    if diff:
+        fail(name, f"replay differs: {diff}")
+    # A replay runs no experiment on the device, whatever the bundle says was trusted.
+    loop = env.run(["--root", str(bundle), "loopback", "--json"])
+    if loop.returncode != 3 or "a replay runs no loopback" not in loop.stdout:
+        fail(name, f"a replayed loopback did not skip: exit {loop.returncode}, {loop.stdout[:200]}")
+    # The DOCA capability answers came back: the capability snapshot sees three devices.
+    caps = env.run(["--root", str(bundle), "caps", "--json"])
+    try:
+        devices = json.loads(caps.stdout)["devices"]
+        if len(devices) != 3:
+            fail(name, f"caps from the bundle lists {len(devices)} devices, not 3")
+    except (ValueError, KeyError) as e:
+        fail(name, f"caps from the bundle: {e} ({caps.stderr.strip()[:200]})")
+    env.tmp_clean(name)
+
+
+def test_redact(env: Env, only: str | None):
+    name = "redact"
+    if only and only not in name:
+        return
+    root = env.fixtures / "sysfs" / "cx7-vfs"
+    bundle = env.work / "redacted.tar.gz"
+    result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return
+    secrets = set()
+    for attr in ("node_guid", "sys_image_guid", "address"):
+        for path in root.rglob(attr):
+            if path.is_file():
+                value = path.read_text().strip()
+                if value and set(value) - set("0:"):
+                    secrets.add(value)
+    if not secrets:
+        fail(name, "the fixture has no GUID or MAC address to hide")
+    masks: dict[str, set] = {}
+    with tarfile.open(bundle) as tar:
+        for member in tar.getmembers():
+            if not member.isfile():
+                continue
+            text = tar.extractfile(member).read().decode(errors="replace")
+            for secret in secrets:
+                if secret in text:
+                    fail(name, f"{member.name} still holds {secret}")
+            if member.name.endswith(("/node_guid", "/sys_image_guid")):
+                device = member.name.split("/")[-2]
+                masks.setdefault(device, set()).add(text.strip())
+    # node_guid and sys_image_guid of one device are the same value: the same placeholder.
+    for device, values in masks.items():
+        if len(values) != 1 and device.startswith("mlx5"):
+            fail(name, f"{device}: one value got several placeholders {values}")
+    replayed = report_json(env, name, ["--root", str(bundle)])
+    original = report_json(env, name, ["--root", str(root)])
+    if replayed and original:
+        verdicts = lambda r: [(c["id"], c["status"]) for c in r["checks"]]
+        if verdicts(replayed) != verdicts(original):
+            fail(name, "a redacted bundle replays to other verdicts")
+    env.tmp_clean(name)
+
+
+def tar_gz(entries, compress=True) -> bytes:
+    """A tar (gzip-compressed unless told) of (TarInfo, bytes or None) pairs."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for info, data in entries:
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
+    return gzip.compress(raw.getvalue()) if compress else raw.getvalue()
+
+
+def member(name, kind=tarfile.REGTYPE, data=b"", target=""):
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.linkname = target
+    info.size = len(data) if kind == tarfile.REGTYPE else 0
+    return info, data if kind == tarfile.REGTYPE else None
+
+
+class Zeros(io.RawIOBase):
+    def __init__(self, size):
+        self.left = size
+
+    def readable(self):
+        return True
+
+    def readinto(self, buf):
+        n = min(len(buf), self.left)
+        buf[:n] = bytes(n)
+        self.left -= n
+        return n
+
+
+def bomb(path: Path):
+    """Five 60 MiB entries of zeros: 300 MiB, past the 256 MiB cap, under the per-entry one."""
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        with tarfile.open(fileobj=gz, mode="w|", format=tarfile.PAX_FORMAT) as tar:
+            for i in range(5):
+                info = tarfile.TarInfo(f"rdmi-probe-bundle/zeros{i}")
+                info.size = 60 << 20
+                tar.addfile(info, io.BufferedReader(Zeros(info.size)))
+
+
+def test_hostile(env: Env, only: str | None):
+    good = env.work / "good.tar.gz"
+    if env.run(["--root", str(env.fixtures / "sysfs" / "cx6dx"), "gather", "--output",
+                str(good)]).returncode != 0:
+        fail("hostile", "cannot gather the good bundle")
+        return
+    good_bytes = good.read_bytes()
+    outside = env.work / "outside"
+    outside.mkdir()
+    top = "rdmi-probe-bundle"
+    cases = {
+        "not gzip": (b"this is not an archive\n" * 10, "not a tar.gz bundle"),
+        "plain tar": (tar_gz([member(top, tarfile.DIRTYPE)], compress=False), "not gzip-compressed"),
+        "empty file": (b"", "not a tar.gz bundle"),
+        "truncated": (good_bytes[: len(good_bytes) // 2], "truncated or corrupt"),
+        "absolute path": (tar_gz([member(top, tarfile.DIRTYPE),
+                                  member(f"{outside}/planted", data=b"x")]), "absolute path"),
+        "dot-dot": (tar_gz([member(top, tarfile.DIRTYPE),
+                            member(f"{top}/../../planted", data=b"x")]), "'..' component"),
+        "outside top": (tar_gz([member("elsewhere/file", data=b"x")]), "not a bundle"),
+        "link pointing out": (tar_gz([member(top, tarfile.DIRTYPE),
+                                      member(f"{top}/out", tarfile.SYMTYPE, target="../../..")]),
+                              "link pointing out"),
+        "absolute link": (tar_gz([member(top, tarfile.DIRTYPE),
+                                  member(f"{top}/out", tarfile.SYMTYPE, target=str(outside))]),
+                          "link pointing out"),
+        "write through a link": (tar_gz([member(top, tarfile.DIRTYPE),
+                                         member(f"{top}/dir", tarfile.SYMTYPE, target="."),
+                                         member(f"{top}/dir/file", data=b"x")]),
+                                 "not a directory"),
+        "hard link": (tar_gz([member(top, tarfile.DIRTYPE),
+                              member(f"{top}/hard", tarfile.LNKTYPE, target="/etc/passwd")]),
+                      "hard link"),
+        "device node": (tar_gz([member(top, tarfile.DIRTYPE),
+                                member(f"{top}/dev", tarfile.CHRTYPE)]), "character device"),
+        "block device": (tar_gz([member(top, tarfile.DIRTYPE),
+                                 member(f"{top}/blk", tarfile.BLKTYPE)]), "block device"),
+        "fifo": (tar_gz([member(top, tarfile.DIRTYPE), member(f"{top}/fifo", tarfile.FIFOTYPE)]),
+                 "FIFO"),
+        "duplicate": (tar_gz([member(top, tarfile.DIRTYPE), member(f"{top}/a", data=b"1"),
+                              member(f"{top}/a", data=b"2")]), "duplicate entry"),
+        "no manifest": (tar_gz([member(top, tarfile.DIRTYPE), member(f"{top}/etc/os", data=b"x")]),
+                        "not a bundle"),
+        "bad manifest": (tar_gz([member(top, tarfile.DIRTYPE),
+                                 member(f"{top}/.rdmi-probe-bundle/manifest.json", data=b"{]")]),
+                         "manifest.json"),
+        "bomb": (None, "decompresses past the cap"),
+    }
+    for case, (data, expect) in cases.items():
+        name = f"hostile {case}"
+        if only and only not in name:
+            continue
+        path = env.work / f"hostile-{case.replace(' ', '-')}.tar.gz"
+        if data is None:
+            bomb(path)
+        else:
+            path.write_bytes(data)
+        for json_mode in (False, True):
+            args = ["--root", str(path), "report"] + (["--json"] if json_mode else [])
+            started = time.process_time()
+            result = env.run(args)
+            if result.returncode != 2:
+                fail(name, f"exit {result.returncode}, not 2 ({result.stderr.strip()[:200]})")
+                continue
+            lines = result.stderr.strip().splitlines()
+            if len(lines) != 1 or expect not in lines[0] or str(path) not in lines[0]:
+                fail(name, f"not one line naming the file and '{expect}': {lines}")
+            if json_mode:
+                try:
+                    document = json.loads(result.stdout)
+                    env.validate(name, document)
+                except ValueError:
+                    fail(name, f"--json printed no JSON: {result.stdout[:200]!r}")
+            elif result.stdout:
+                fail(name, f"stdout not empty: {result.stdout[:100]!r}")
+            env.tmp_clean(name)
+        if list(outside.iterdir()):
+            fail(name, f"written outside: {list(outside.iterdir())}")
+        for planted in (env.work / "planted", env.work.parent / "planted"):
+            if planted.exists():
+                fail(name, f"written outside: {planted}")
+        path.unlink()
+
+
+def test_errors(env: Env, only: str | None):
+    root = str(env.fixtures / "sysfs" / "cx6dx")
+    cases = [
+        ("gather without --output", ["gather"], "needs --output", None),
+        ("output directory missing", ["gather", "--output", str(env.work / "no/such/dir/b.tar.gz")],
+         "no/such/dir", None),
+    ]
+    locked = env.work / "locked"
+    locked.mkdir()
+    locked.chmod(0o755)
+    if os.geteuid() == 0:
+        cases.append(("output directory unwritable", ["gather", "--output", str(locked / "b.tar.gz")],
+                      str(locked), 65534))
+    for name, args, expect, user in cases:
+        if only and only not in name:
+            continue
+        for json_mode in (False, True):
+            result = env.run(["--root", root, *args] + (["--json"] if json_mode else []), user=user)
+            if result.returncode != 2:
+                fail(name, f"exit {result.returncode}, not 2 ({result.stderr.strip()[:200]})")
+                continue
+            if expect not in result.stderr:
+                fail(name, f"stderr does not say '{expect}': {result.stderr.strip()[:200]}")
+            if json_mode:
+                try:
+                    env.validate(name, json.loads(result.stdout))
+                except ValueError:
+                    fail(name, f"--json printed no JSON: {result.stdout[:200]!r}")
+        if list(locked.iterdir()):
+            fail(name, f"something was written: {list(locked.iterdir())}")
+    env.tmp_clean("errors")
+
+    name = "gather --output /dev/stdout"
+    if not only or only in name:
+        out = env.work / "stdout.tar.gz"
+        full = dict(os.environ, TMPDIR=str(env.tmpdir))
+        # stdout a pipe (`gather --output /dev/stdout | ssh ...`): written in place.
+        result = subprocess.run([env.binary, "--root", root, "gather", "--output", "/dev/stdout"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full)
+        out.write_bytes(result.stdout)
+        if result.returncode != 0:
+            fail(name, f"exit {result.returncode}: {result.stderr[:200]!r}")
+        try:
+            # The whole of stdout is one gzip stream: a summary after it is not gzip.
+            gzip.decompress(out.read_bytes())
+            with tarfile.open(out) as tar:
+                tar.getmember("rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json")
+        except (OSError, EOFError, tarfile.TarError, KeyError) as e:
+            fail(name, f"stdout is not the bundle alone: {e}")
+
+    name = "signal removes the private directory"
+    if only and only not in name:
+        return
+    bundle = env.work / "signal.tar.gz"
+    env.run(["--root", root, "gather", "--output", str(bundle)])
+    fifo = env.work / "fifo"
+    os.mkfifo(fifo)
+    full = dict(os.environ, TMPDIR=str(env.tmpdir))
+    # The document goes to a FIFO nobody reads: the run waits there, its bundle extracted.
+    proc = subprocess.Popen([env.binary, "--root", str(bundle), "report", "--output", str(fifo)],
+                            env=full, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for _ in range(100):
+        if list(env.tmpdir.iterdir()):
+            break
+        time.sleep(0.05)
+    if not list(env.tmpdir.iterdir()):
+        fail(name, "no private directory appeared")
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=10)
+    if proc.returncode != 128 + signal.SIGTERM:
+        fail(name, f"exit {proc.returncode}, not {128 + signal.SIGTERM}")
+    env.tmp_clean(name)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--fixtures", required=True)
+    parser.add_argument("--source", required=True)
+    parser.add_argument("-k", dest="only")
+    args = parser.parse_args()
+    env = Env(args)
+    try:
+        for test in (test_replay, test_live, test_redact, test_hostile, test_errors):
+            test(env, args.only)
+    finally:
+        subprocess.run(["rm", "-rf", str(env.work)], check=False)
+    print(f"bundles: {len(FAILURES)} failure(s)")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
