@@ -73,6 +73,16 @@ Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machi
     return value;
 }
 
+}  // namespace
+
+std::optional<std::string> root_machine_name(const Fs& fs) {
+    auto arch = uname_field(std::nullopt, true, fs);
+    if (!arch.ok()) return std::nullopt;
+    return *arch.value;
+}
+
+namespace {
+
 ModuleState module_state(const Fs& fs, std::string_view name,
                          const Result<std::vector<std::string>>& loaded) {
     const Provenance proc = provenance_of(kProcModules);
