@@ -126,7 +126,7 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
     return run;
 }
 
-Result<bool> Session::emit(const std::string& document) const {
+Result<bool> Session::emit(const std::string& document, bool world_readable) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
     watchdog_->disarm();
@@ -135,7 +135,7 @@ Result<bool> Session::emit(const std::string& document) const {
         while (true) ::pause();
     }
     if (!options_.output.empty()) {
-        auto written = write_output_file(options_.output, document);
+        auto written = write_output_file(options_.output, document, world_readable);
         // The document could not go to --output; in --json mode the error document still
         // reaches stdout, as for every other error.
         if (!written && options_.json) {
@@ -155,12 +155,48 @@ Result<bool> Session::emit(const std::string& document) const {
     return true;
 }
 
+Result<bool> Session::emit_pieces(
+    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce) const {
+    if (!options_.output.empty()) {
+        std::string document;
+        produce([&document](std::string_view piece) {
+            document.append(piece);
+            return true;
+        });
+        return emit(document);
+    }
+    if (progress_) progress_->finish();
+    watchdog_->disarm();
+    if (!claim_output(OutputOwner::document)) {
+        while (true) ::pause();
+    }
+    errno = 0;
+    const bool written = produce([](std::string_view piece) {
+        return std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size();
+    });
+    if (!written || std::fflush(stdout) != 0) {
+        if (errno == EPIPE) ::_exit(kExitBrokenPipe);
+        return make_gap(GapReason::error, "stdout: write failed");
+    }
+    return true;
+}
+
+int Session::finish_pieces(
+    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
+    int exit_code) const {
+    auto written = emit_pieces(produce);
+    if (written) return exit_code;
+    log_->error("{}", written.gap().message);
+    return kExitUsage;
+}
+
 Result<bool> Session::emit_text(const std::string& document) const {
     return emit(text::terminal_safe(document, text::Keep::layout));
 }
 
 int Session::finish(const std::string& document, Reader reader, int exit_code) const {
-    auto written = reader == Reader::human ? emit_text(document) : emit(document);
+    auto written =
+        reader == Reader::human ? emit_text(document) : emit(document, reader == Reader::daemon);
     if (written) return exit_code;
     // emit() has already put the error document on stdout in --json mode.
     log_->error("{}", written.gap().message);
