@@ -9,6 +9,8 @@
 #   scripts/release.sh [--arch amd64|arm64|all] [--out DIR] [--jobs N] [--max-glibc 2.34]
 #   scripts/release.sh --check-glibc FILE [MAX]   only the glibc check of one ELF file:
 #                                                 exit 0 at most MAX, 1 above, 2 not checkable
+#   scripts/release.sh --smoke FILE               only the run check of one rdmi-probe binary
+#                                                 (an aarch64 one under qemu): exit 0 or 1
 # Runs scripts/setup.sh --tests --release first (the aarch64 cross compiler, qemu-user, the arm64
 # libraries, rpmbuild, lintian). Builds in build-release-<arch>/ with the shared compiler cache,
 # niced.
@@ -52,6 +54,46 @@ check_glibc() {
   echo "$highest"
 }
 
+# qemu user-mode for the aarch64 binaries, with the loader prefix the toolchain file uses: "/",
+# so ld.so and libc.so.6 come from one glibc build (Debian's arm64 multiarch libc6), never the
+# cross toolchain's ld.so with the multiarch libc (that pair hangs in every pthread_create;
+# cmake/toolchains/aarch64-linux-gnu.cmake and docs/release.md say why).
+qemu=(qemu-aarch64 -L /)
+
+# Runs FILE (through qemu for an aarch64 one) on commands that take the program's usual paths:
+# --version returns before the run machinery; schema and error start the run watchdog's thread,
+# which is where a broken emulation or start-up hangs. Each must exit 0 with output within
+# SMOKE_TIMEOUT seconds (default 60: a run takes about a second under qemu).
+smoke_run() {
+  local file=$1 machine runner=() args out rc
+  [[ -f $file ]] || { echo "release.sh: $file: no such file" >&2; return 1; }
+  machine=$(LC_ALL=C readelf -h "$file" 2>/dev/null | sed -n 's/^ *Machine: *//p') || true
+  case $machine in
+    *X86-64*) ;;
+    *AArch64*) runner=("${qemu[@]}") ;;
+    *) echo "release.sh: $file: not an x86-64 or aarch64 ELF file" >&2; return 1 ;;
+  esac
+  for args in --version schema "error BAD_STATE"; do
+    rc=0
+    # shellcheck disable=SC2086  # args holds whole words
+    out=$(timeout -k 5 "${SMOKE_TIMEOUT:-60}" "${runner[@]}" "$file" $args 2>&1) || rc=$?
+    if ((rc == 124 || rc == 137)); then
+      echo "release.sh: ${runner[*]}${runner:+ }$file $args: no exit within ${SMOKE_TIMEOUT:-60} s (hung)" >&2
+      return 1
+    elif ((rc != 0)) || [[ -z $out ]]; then
+      echo "release.sh: ${runner[*]}${runner:+ }$file $args: exit $rc, output: ${out:0:300}" >&2
+      return 1
+    fi
+  done
+  echo "$file: --version, schema, error BAD_STATE run${runner:+ under ${runner[*]}}"
+}
+
+if [[ ${1:-} == --smoke ]]; then
+  (($# == 2)) || usage "--smoke FILE"
+  smoke_run "$2"
+  exit
+fi
+
 if [[ ${1:-} == --check-glibc ]]; then
   (($# == 2 || $# == 3)) || usage "--check-glibc FILE [MAX]"
   rc=0
@@ -87,7 +129,6 @@ export SOURCE_DATE_EPOCH
 # sloppiness (the build uses precompiled headers).
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros,include_file_mtime,include_file_ctime}
 command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
-qemu=(qemu-aarch64 -L /usr/aarch64-linux-gnu)
 
 # Highest version of the C library in a package's dependencies: dpkg's "libc6 (>= 2.34)", rpm's
 # "libc.so.6(GLIBC_2.34)(64bit)".
@@ -136,6 +177,7 @@ build_arch() {
   highest=$(check_glibc "$binary") || die "$arch: $binary needs too new a glibc (see above)"
   echo "  $binary: highest glibc symbol version GLIBC_$highest (at most GLIBC_$max_glibc)"
   "${emulator[@]}" "$binary" --version | sed 's/^/  --version: /'
+  smoke_run "$binary" | sed 's/^/  /' || die "$arch: $binary does not run"
 
   echo "== $arch: packages"
   rm -rf "$build/packages"

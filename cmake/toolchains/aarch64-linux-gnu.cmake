@@ -24,11 +24,22 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE BOTH)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/${RDMI_CROSS_TRIPLET}/pkgconfig:/usr/share/pkgconfig)
 set(ENV{PKG_CONFIG_PATH} "")
 
-# qemu-aarch64 finds the target's dynamic loader and libc under -L; binfmt_misc is not needed.
+# qemu-aarch64 runs the target's programs; binfmt_misc is not needed. The loader prefix is "/":
+# the program's interpreter /lib/ld-linux-aarch64.so.1 and every library it loads (libc.so.6
+# included) then come from Debian's arm64 multiarch packages, one glibc build, as on an arm64
+# machine. Not /usr/aarch64-linux-gnu: that prefix holds only the cross toolchain's glibc
+# (libc6-arm64-cross, a different Debian revision), whose ld.so would be paired with the
+# multiarch libc.so.6 (its library search falls through to /lib/aarch64-linux-gnu), and the two
+# disagree on the loader's private data layout: every pthread_create then spins forever
+# (docs/release.md, "A loader and a libc from two builds"). An explicit -L, as Debian's qemu
+# would otherwise look under /etc/qemu-binfmt/aarch64 first.
+# RDMI_CROSS_EMULATOR overrides it; a normal variable, so a build directory configured with an
+# older toolchain file does not keep a cached prefix.
 find_program(RDMI_QEMU_AARCH64 NAMES qemu-aarch64 qemu-aarch64-static)
 if(RDMI_QEMU_AARCH64)
-  set(CMAKE_CROSSCOMPILING_EMULATOR ${RDMI_QEMU_AARCH64} -L /usr/${RDMI_CROSS_TRIPLET}
-      CACHE STRING "Runs the target's programs on the build machine")
+  set(RDMI_CROSS_EMULATOR ${RDMI_QEMU_AARCH64} -L /
+      CACHE STRING "Runs the target's programs on the build machine (qemu user-mode)")
+  set(CMAKE_CROSSCOMPILING_EMULATOR ${RDMI_CROSS_EMULATOR})
 endif()
 # The package architecture names.
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)

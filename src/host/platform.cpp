@@ -73,6 +73,25 @@ Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machi
     return value;
 }
 
+}  // namespace
+
+std::optional<std::string> root_machine_name(const Fs& fs) {
+    auto arch = uname_field(std::nullopt, true, fs);
+    if (arch.ok()) return *arch.value;
+    // A partial root (no /proc, no shell: a copied /usr and /opt) still says it by its
+    // multiarch library directory, when it has the directory of one machine only.
+    std::optional<std::string> found;
+    for (const char* machine : {"x86_64", "aarch64"}) {
+        auto info = fs.stat(std::string("/usr/lib/") + machine + "-linux-gnu");
+        if (!info || info->type != FileType::directory) continue;
+        if (found) return std::nullopt;  // both: a multiarch root says nothing by this
+        found = machine;
+    }
+    return found;
+}
+
+namespace {
+
 ModuleState module_state(const Fs& fs, std::string_view name,
                          const Result<std::vector<std::string>>& loaded) {
     const Provenance proc = provenance_of(kProcModules);

@@ -58,4 +58,10 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live);
 /// scan_platform(fs, query_live_host(fs)).
 PlatformFacts scan_platform(const Fs& fs);
 
+/// The machine ("x86_64", "aarch64", ...) a root's programs are for, as scan_platform reads it
+/// under --root: the root's /proc/sys/kernel/arch, else the ELF header of its shell, else its
+/// multiarch library directory (/usr/lib/<machine>-linux-gnu) when it has one machine's only.
+/// nullopt when none says.
+std::optional<std::string> root_machine_name(const Fs& fs);
+
 }  // namespace rdmi::host

@@ -97,13 +97,38 @@ std::vector<std::string> default_search_dirs() {
     return out;
 }
 
-PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extra_dirs) : fs_(fs) {
+std::vector<std::string> default_search_dirs_for(std::string_view machine) {
+    auto dirs = default_search_dirs();
+    if (machine.empty()) return dirs;
+    const std::string triplet = std::string(machine) + "-linux-gnu";
+    for (auto& dir : dirs) {
+        // The one component of the form "<cpu>-linux-gnu<abi>" (x86_64-linux-gnu,
+        // aarch64-linux-gnu, arm-linux-gnueabihf, ...) is the compiled-in machine's.
+        std::size_t start = 0;
+        while (start < dir.size()) {
+            std::size_t end = dir.find('/', start);
+            if (end == std::string::npos) end = dir.size();
+            const std::string_view component(dir.data() + start, end - start);
+            if (const auto at = component.find("-linux-gnu");
+                at != std::string_view::npos && at > 0) {
+                dir.replace(start, end - start, triplet);
+                break;
+            }
+            start = end + 1;
+        }
+    }
+    return dirs;
+}
+
+PkgConfig::PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extra_dirs,
+                     std::string_view machine)
+    : fs_(fs) {
     if (auto path = env.get("PKG_CONFIG_PATH"))
         append_dirs(search_path_, split_path_list(*path), DirOrigin::pkg_config_path);
     if (auto libdir = env.get("PKG_CONFIG_LIBDIR")) {
         append_dirs(search_path_, split_path_list(*libdir), DirOrigin::pkg_config_libdir);
     } else {
-        append_dirs(search_path_, default_search_dirs(), DirOrigin::default_dirs);
+        append_dirs(search_path_, default_search_dirs_for(machine), DirOrigin::default_dirs);
     }
     for (auto& dir : extra_dirs)
         search_path_.push_back(SearchDir{join_path(dir, ""), DirOrigin::extra});

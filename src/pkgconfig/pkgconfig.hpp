@@ -87,12 +87,21 @@ struct ResolvedRequire {
 /// already dropped directories missing on the host, which is wrong under --root).
 std::vector<std::string> default_search_dirs();
 
+/// default_search_dirs() as pkg-config on a `machine` ("x86_64", "aarch64") has them: the
+/// multiarch component ("<cpu>-linux-gnu") of each directory names that machine. libpkgconf's
+/// list is the probing machine's; a root of another machine (a BlueField's Arm file system
+/// inspected from the host, or the reverse) is searched as its own pkg-config would search it.
+/// An empty or unknown machine, or one without such a component, leaves the list as it is.
+std::vector<std::string> default_search_dirs_for(std::string_view machine);
+
 /// pkg-config over an Fs. Holds references to `fs` and `env`: both must outlive it.
 class PkgConfig {
   public:
     /// Builds the search path from `env` (PKG_CONFIG_PATH, PKG_CONFIG_LIBDIR, ...) followed by
-    /// `extra_dirs` (in-root directories searched last).
-    PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extra_dirs = {});
+    /// `extra_dirs` (in-root directories searched last). `machine`: the root's machine, whose
+    /// default directories are searched (default_search_dirs_for); "" for the probing machine's.
+    PkgConfig(const Fs& fs, const Env& env, std::vector<std::string> extra_dirs = {},
+              std::string_view machine = {});
 
     /// The directories searched, in order, with their origin.
     [[nodiscard]] const std::vector<SearchDir>& search_path() const { return search_path_; }

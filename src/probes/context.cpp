@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "host/platform.hpp"
 #include "os/library_trust.hpp"
 
 namespace rdmi {
@@ -46,6 +47,11 @@ Result<std::string> live_trust_gate(const ProbeContext& ctx, const std::string& 
 }
 
 }  // namespace
+
+std::string ProbeContext::root_machine() const {
+    if (live()) return {};
+    return host::root_machine_name(fs).value_or("");
+}
 
 Result<std::string> ProbeContext::loadable(const std::string& path, LoadKind kind) const {
     return trust_gate(*this, path, kind == LoadKind::program ? LoadKind::library : kind, "loaded");

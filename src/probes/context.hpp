@@ -36,6 +36,9 @@ struct ProbeContext {
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).
     [[nodiscard]] bool live() const { return fs.is_live() || answers.captured(); }
+    /// The machine the root's programs are for under --root ("x86_64", "aarch64"); "" on the
+    /// live root or when the root does not say (then the probing machine's conventions apply).
+    [[nodiscard]] std::string root_machine() const;
     /// The deadline for one external call: the call timeout, capped by the run's deadline.
     [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
 

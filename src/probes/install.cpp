@@ -21,7 +21,7 @@ std::string_view to_string(DocaLayout layout) {
 
 InstallFacts probe_install(const ProbeContext& ctx) {
     InstallFacts facts;
-    const pkgconfig::PkgConfig pc(ctx.fs, ctx.env);
+    const pkgconfig::PkgConfig pc(ctx.fs, ctx.env, {}, ctx.root_machine());
     for (const auto& dir : pc.search_path()) facts.search_path.push_back(dir.path);
     install::locate_prefix(ctx, pc, facts);
     install::probe_modules(ctx, pc, facts);

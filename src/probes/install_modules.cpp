@@ -69,7 +69,7 @@ ModuleFacts probe_module(const pkgconfig::PkgConfig& pc, const pkgconfig::PkgCon
 void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts) {
     std::vector<std::string> extra;
     if (!facts.pc_dir.empty()) extra.push_back(facts.pc_dir);
-    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra);
+    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra, ctx.root_machine());
     for (const char* name : kRdmiStackModules) {
         facts.stack.push_back(probe_module(pc, with_doca_dir, facts.pc_dir, name));
     }

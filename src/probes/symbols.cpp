@@ -29,11 +29,12 @@ std::string library_stem(std::string_view file) {
 // The module by pkg-config's rules, then in DOCA's own pc dir (as the install probe does).
 Result<ModuleFacts> find_module(const ProbeContext& ctx, const std::string& name) {
     InstallFacts located;
-    const pkgconfig::PkgConfig pc(ctx.fs, ctx.env);
+    const std::string machine = ctx.root_machine();
+    const pkgconfig::PkgConfig pc(ctx.fs, ctx.env, {}, machine);
     install::locate_prefix(ctx, pc, located);
     std::vector<std::string> extra;
     if (!located.pc_dir.empty()) extra.push_back(located.pc_dir);
-    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra);
+    const pkgconfig::PkgConfig with_doca_dir(ctx.fs, ctx.env, extra, machine);
     auto module = with_doca_dir.find(name);
     if (!module) return module.gap();
     ModuleFacts facts = module_facts_from(*module);

@@ -3,7 +3,7 @@
 
     run_cli_tests.py --binary PATH --fixtures DIR [--build DIR] [--source DIR] [--cases DIR]
                      [--golden DIR] [--schemas DIR] [--timeout S] [--regen] [-k SUBSTRING]...
-                     [--emulator "qemu-aarch64 -L /usr/aarch64-linux-gnu"]
+                     [--emulator "qemu-aarch64 -L /"]
     run_cli_tests.py --self-test
 
 One JSON object per case file. Fields (all but "description" optional):

@@ -6,7 +6,7 @@ checks an unpacked .deb with --tree.
 
     test_install_layout.py --build DIR          install the build, then check
     test_install_layout.py --tree ROOT/usr      check an existing tree (e.g. dpkg-deb -x)
-    --emulator "qemu-aarch64 -L /usr/aarch64-linux-gnu"   run a foreign tree's binary through it
+    --emulator "qemu-aarch64 -L /"   run a foreign tree's binary through it
 """
 import argparse
 import gzip

@@ -149,4 +149,45 @@ TEST_CASE("scan_platform: a captured root without /proc takes its architecture f
     CHECK(p.architecture.gap->reason == GapReason::not_found);
 }
 
+namespace {
+// The machine root_machine_name gives for a temporary tree.
+std::optional<std::string> machine_of(const test::TempTree& tree) {
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    return root_machine_name(*fs);
+}
+}  // namespace
+
+TEST_CASE("root_machine_name: /proc, else the shell, else one machine's multiarch directory") {
+    {
+        test::TempTree tree;  // both directories, but /proc says
+        tree.mkdir("/usr/lib/x86_64-linux-gnu");
+        tree.mkdir("/usr/lib/aarch64-linux-gnu");
+        tree.write("/proc/sys/kernel/arch", "aarch64\n");
+        CHECK(machine_of(tree) == "aarch64");
+    }
+    {
+        test::TempTree tree;  // a partial root: only DOCA and its multiarch directory
+        tree.mkdir("/usr/lib/aarch64-linux-gnu/pkgconfig");
+        CHECK(machine_of(tree) == "aarch64");
+    }
+    {
+        test::TempTree tree;
+        tree.mkdir("/usr/lib/x86_64-linux-gnu");
+        CHECK(machine_of(tree) == "x86_64");
+    }
+    {
+        test::TempTree tree;  // a multiarch root with no other sign: unknown, not a guess
+        tree.mkdir("/usr/lib/x86_64-linux-gnu");
+        tree.mkdir("/usr/lib/aarch64-linux-gnu");
+        CHECK_FALSE(machine_of(tree).has_value());
+    }
+    {
+        test::TempTree tree;  // a file where the directory would be says nothing
+        tree.write("/usr/lib/aarch64-linux-gnu", "");
+        tree.mkdir("/etc");
+        CHECK_FALSE(machine_of(tree).has_value());
+    }
+}
+
 }  // namespace rdmi::host

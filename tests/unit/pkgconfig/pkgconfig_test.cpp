@@ -551,4 +551,50 @@ TEST_CASE("agrees with the pkg-config command on a real system module (live root
     CHECK(compared > 0);  // libpkgconf-dev is a build dependency, so libpkgconf.pc exists
 }
 
+TEST_CASE("default_search_dirs_for: another machine's multiarch directories, the rest unchanged") {
+    const auto own = default_search_dirs();
+    CHECK(default_search_dirs_for("") == own);
+    const auto arm = default_search_dirs_for("aarch64");
+    const auto x86 = default_search_dirs_for("x86_64");
+    REQUIRE(arm.size() == own.size());
+    REQUIRE(x86.size() == own.size());
+    bool any_multiarch = false;
+    for (std::size_t i = 0; i < own.size(); ++i) {
+        if (own[i].find("-linux-gnu") == std::string::npos) {
+            CHECK(arm[i] == own[i]);  // /usr/share/pkgconfig, /usr/lib/pkgconfig: no machine
+            CHECK(x86[i] == own[i]);
+            continue;
+        }
+        any_multiarch = true;
+        CAPTURE(own[i]);
+        CHECK(arm[i].find("/aarch64-linux-gnu/") != std::string::npos);
+        CHECK(arm[i].find("x86_64") == std::string::npos);
+        CHECK(x86[i].find("/x86_64-linux-gnu/") != std::string::npos);
+        CHECK(x86[i].find("aarch64") == std::string::npos);
+    }
+    // Debian's libpkgconf is multiarch on every architecture.
+    CHECK(any_multiarch);
+}
+
+TEST_CASE("a root of another machine is searched in that machine's multiarch directory") {
+    // The same tree seen by a probe built for either machine: the module sits only where
+    // pkg-config on the root's own machine (here aarch64, a BlueField's Arm side) looks for it.
+    test::TempTree tree;
+    tree.write("/usr/lib/aarch64-linux-gnu/pkgconfig/doca-common.pc",
+               pc_text("doca-common", "3.3.0105"));
+    const auto fs = open_root(tree.root());
+    MapEnv env;
+    const PkgConfig for_arm(fs, env, {}, "aarch64");
+    auto found = for_arm.find("doca-common");
+    REQUIRE(found);
+    CHECK(found->version == "3.3.0105");
+    CHECK(found->pc_path == "/usr/lib/aarch64-linux-gnu/pkgconfig/doca-common.pc");
+    const PkgConfig for_x86(fs, env, {}, "x86_64");
+    CHECK_FALSE(for_x86.find("doca-common"));
+    // PKG_CONFIG_LIBDIR replaces the defaults whatever the machine.
+    MapEnv libdir(Vars{{"PKG_CONFIG_LIBDIR", "/elsewhere"}});
+    const PkgConfig pinned(fs, libdir, {}, "aarch64");
+    CHECK_FALSE(pinned.find("doca-common"));
+}
+
 }  // namespace rdmi::pkgconfig
