@@ -30,7 +30,7 @@ std::string library_label(const SymbolsFacts& facts) {
 std::string header_ref(const LibraryAudit& audit, const std::string& name) {
     if (const auto* verdict = audit.find(name)) {
         for (const auto& ev : verdict->evidence) {
-            if (ev.source == EvidenceSource::header && !ev.ref.empty()) return ev.ref;
+            if (ev.source == EvidenceSource::header && !ev.ref.empty()) return std::string(ev.ref);
         }
     }
     return "a scanned header";
@@ -134,7 +134,7 @@ Check agreement_check(const SymbolsFacts& facts) {
             const auto* verdict = audit.find(name);
             std::string header;
             for (const auto& ev :
-                 verdict != nullptr ? verdict->evidence : std::vector<Evidence>{}) {
+                 verdict != nullptr ? verdict->evidence : std::span<const Evidence>{}) {
                 if (ev.source == EvidenceSource::header) header = ev.detail;
             }
             cases.push_back(name + " is " +

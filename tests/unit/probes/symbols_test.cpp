@@ -322,8 +322,9 @@ TEST_CASE("declared but not exported by a library of the same release: not a mix
     SymbolVerdict verdict;
     verdict.name = "doca_rdmi_connection_get_app_rq_info";
     verdict.declared = true;
-    verdict.evidence.push_back({EvidenceSource::header, Stability::experimental,
-                                "DOCA_EXPERIMENTAL", "doca_rdmi_connection.h:212", true});
+    const std::vector<Evidence> evidence{{EvidenceSource::header, Stability::experimental,
+                                          "DOCA_EXPERIMENTAL", "doca_rdmi_connection.h:212", true}};
+    verdict.evidence = evidence;
     facts.audit.symbols = {verdict};
     auto exported = [&] {
         const auto checks = symbols_checks(facts);
@@ -352,10 +353,11 @@ TEST_CASE("sources that disagree: the binary's classification wins and the rule 
     verdict.name = "doca_rdmi_poster_post";
     verdict.stability = Stability::experimental;
     verdict.sources_agree = false;
-    verdict.evidence.push_back(
-        {EvidenceSource::header, Stability::stable, "DOCA_STABLE", "doca_rdmi_poster.h:40", true});
-    verdict.evidence.push_back({EvidenceSource::version_node, Stability::experimental,
-                                "EXPERIMENTAL", "libdoca_rdmi.so.3", true});
+    const std::vector<Evidence> evidence{
+        {EvidenceSource::header, Stability::stable, "DOCA_STABLE", "doca_rdmi_poster.h:40", true},
+        {EvidenceSource::version_node, Stability::experimental, "EXPERIMENTAL", "libdoca_rdmi.so.3",
+         true}};
+    verdict.evidence = evidence;
     facts.audit.symbols = {verdict};
     for (const auto& c : symbols_checks(facts)) {
         if (c.id != "symbols-agreement") continue;
