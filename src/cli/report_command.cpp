@@ -6,8 +6,10 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 
 #include "cli/command.hpp"
+#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
@@ -38,10 +40,7 @@ class ReportCommand final : public Command {
     int run(const Session& session) override {
         const bool json = session.options().json;
         if (json && format_option_ != nullptr && format_option_->count() > 0 && format_ != "json") {
-            return session.fail("report: --json asks for the JSON report and --format " + format_ +
-                                    " for another document; give one of them (--json is "
-                                    "--format json)",
-                                true);
+            return format_conflict(session);
         }
         if (json) format_ = "json";
         warn_unread_name(session);
@@ -63,6 +62,21 @@ class ReportCommand final : public Command {
     }
 
   private:
+    // The error document goes to stdout, never to --output: that path is meant for one of two
+    // formats, and JSON written over a Prometheus textfile or an NFD feature file would make
+    // its reader reject the whole file (every rdmi metric, or every label of the node, gone).
+    [[nodiscard]] int format_conflict(const Session& session) const {
+        const std::string message = "report: --json asks for the JSON report and --format " +
+                                    format_ +
+                                    " for another document; give one of them (--json is "
+                                    "--format json); --output not written";
+        session.log().error("{}", message);
+        const std::string document = error_document(message, kExitUsage);
+        std::fwrite(document.data(), 1, document.size(), stdout);  // NOLINT(cert-err33-c)
+        std::fflush(stdout);                                       // NOLINT(cert-err33-c)
+        return kExitUsage;
+    }
+
     // Each reader skips some names in its directory: written there, the document would never be
     // read, and nothing else would say so.
     void warn_unread_name(const Session& session) const {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -84,8 +85,12 @@ Result<bool> write_socket(const std::string& path, std::string_view content) {
 // that an interrupt removes it.
 Result<std::string> filled_temporary(const std::string& target, std::string_view content,
                                      mode_t mode, const struct stat* keep_owner) {
-    const std::string tmpl =
-        join_path(dir_name(target), "." + std::string(base_name(target)) + ".XXXXXX");
+    // "." + name + ".XXXXXX" must itself be a valid name: a target name near NAME_MAX is
+    // shortened in the temporary's name, never refused for it.
+    constexpr std::size_t kDecoration = 1 + 7;
+    std::string stem(base_name(target));
+    if (stem.size() > NAME_MAX - kDecoration) stem.resize(NAME_MAX - kDecoration);
+    const std::string tmpl = join_path(dir_name(target), "." + stem + ".XXXXXX");
     std::vector<char> name(tmpl.begin(), tmpl.end());
     name.push_back('\0');
     const int fd = ::mkostemp(name.data(), O_CLOEXEC);

@@ -31,6 +31,7 @@ struct Family {
     std::string_view help;
     std::vector<std::string> samples;
     std::vector<std::string> omitted;
+    std::set<std::string, std::less<>> series;
 
     void add(const Labels& labels, std::string_view value) {
         std::string line(name);
@@ -42,6 +43,12 @@ struct Family {
                     fmt::format("{}=\"{}\"", labels[i].first, escape_label_value(labels[i].second));
             }
             line += '}';
+        }
+        // Two series with the same labels make node_exporter reject the whole file (sysfs can
+        // name one port twice: ports/1 and ports/01 are both port 1).
+        if (!series.insert(line).second) {
+            omit("a series listed twice (its first value is exported)");
+            return;
         }
         samples.push_back(line + " " + std::string(value));
     }
@@ -69,6 +76,7 @@ Family check_status(const Facts& facts) {
              "State set of each report check: 1 for the check's status, 0 for the other "
              "statuses (pass, fail, skip, info, warn).",
              {},
+             {},
              {}};
     std::set<std::string, std::less<>> seen;
     for (const auto& check : report_checks(facts)) {
@@ -95,6 +103,7 @@ Family info(const Facts& facts) {
              "Constant 1; the labels carry rdmi-probe's version and the DOCA version it found "
              "(empty when none).",
              {},
+             {},
              {}};
     std::string doca_version;
     if (facts.install) {
@@ -120,6 +129,7 @@ Family dpa_capable(const Facts& facts) {
     Family f{"rdmi_probe_device_dpa_capable",
              "1 when the PCI function has a DPA (DOCA's answer, else inferred from the device "
              "id), 0 when it has none; absent when unknown.",
+             {},
              {},
              {}};
     if (!facts.devices) return f;
@@ -149,6 +159,7 @@ Family port_active(const Facts& facts) {
     Family f{"rdmi_probe_port_active",
              "1 when the port of the PCI function's rdma device is ACTIVE, 0 in any other "
              "state; absent when its state could not be read.",
+             {},
              {},
              {}};
     if (!facts.devices) return f;
@@ -180,6 +191,7 @@ Family versions_consistent(const Facts& facts) {
              "1 when both four-way DOCA version matches agree (env's version.consistent), "
              "else 0.",
              {},
+             {},
              {}};
     if (facts.install) {
         f.add({}, flag(judge_consistency(*facts.install).consistent));
@@ -203,6 +215,7 @@ Family experimental_symbols(const Facts& facts) {
              "Number of the library's audited symbols classified experimental (symbols of "
              "unknown stability are not counted).",
              {},
+             {},
              {}};
     if (!facts.symbols) {
         f.omit("no doca-rdmi library to audit");
@@ -223,7 +236,8 @@ Family experimental_symbols(const Facts& facts) {
 }
 
 Family run_duration(const Facts& facts) {
-    Family f{"rdmi_probe_run_duration_seconds", "How long the probes of this run took.", {}, {}};
+    Family f{
+        "rdmi_probe_run_duration_seconds", "How long the probes of this run took.", {}, {}, {}};
     f.add({}, fmt::format("{:.6f}", facts.run.duration_ms / 1000.0));
     return f;
 }
@@ -250,6 +264,7 @@ std::optional<long long> epoch_seconds(const std::string& iso) {
 Family last_run(const Facts& facts) {
     Family f{"rdmi_probe_last_run_timestamp_seconds",
              "When this run happened, in seconds since the epoch (SOURCE_DATE_EPOCH when set).",
+             {},
              {},
              {}};
     if (auto seconds = epoch_seconds(facts.run.generated_at)) {

@@ -8,7 +8,8 @@
           exits with a status the unit counts as success and writes its file
   fact    rdmi.fact prints one JSON object in every case: the cached document as it is, or an
           {"error": {"message": ...}} object when the cache is missing, empty, truncated, not
-          a file, unreadable or too large; and always exits 0
+          a file, unreadable, too large, or shaped like one object without being one (not
+          UTF-8, binary, two documents); and always exits 0
 
     test_fleet_units.py --binary B --fixtures F --source S units --tool PATH-OF-systemd-analyze
     test_fleet_units.py --binary B --fixtures F --source S fact
@@ -111,7 +112,8 @@ def run_fact(fact, cache, user=None):
             os.setuid(user.pw_uid)
 
     env = {"PATH": "/usr/bin:/bin", "RDMI_PROBE_ENV_CACHE": str(cache)}
-    return subprocess.run([str(fact)], capture_output=True, text=True, env=env, timeout=30,
+    return subprocess.run([str(fact)], capture_output=True, text=True, errors="replace", env=env,
+                          timeout=30,
                           preexec_fn=drop)
 
 
@@ -164,6 +166,13 @@ def check_fact(args):
         expect_error("an empty cache", Path(d, "empty.json"))
         Path(d, "cut.json").write_text(document[: len(document) // 2])
         expect_error("a truncated cache", Path(d, "cut.json"))
+        # Shaped like one object (starts "{", ends "}") and still not one: what the first- and
+        # last-byte check alone let through.
+        for case, body in (("a cache not in UTF-8", b'{"a": "\xff\xfe"}'),
+                           ("a binary cache", b"{\x00\x01\x7f}"),
+                           ("two objects in the cache", b'{"a": 1}\n{"b": 2}')):
+            Path(d, "shaped.json").write_bytes(body)
+            expect_error(case, Path(d, "shaped.json"))
         Path(d, "dir.json").mkdir()
         expect_error("a directory", Path(d, "dir.json"))
         with open(Path(d, "huge.json"), "wb") as f:

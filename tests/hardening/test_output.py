@@ -16,6 +16,10 @@
                     (node_exporter and nfd-worker read it as other users); an existing file
                     keeps its mode
   hard-links        a file with two names is rewritten in place: both names see the document
+  long-name         a target name of 255 bytes is created and replaced (the temporary's name
+                    is shortened to fit)
+  format-conflict   report --json --format prometheus|nfd --output FILE: exit 2, the error
+                    document on stdout, FILE untouched
   json-errors       --json with a missing directory, an unwritable directory or a directory
                     target: exit 2 and the JSON error document on stdout
 
@@ -270,6 +274,41 @@ def hard_links(cfg, scratch):
     problems = []
     if proc.returncode != 0 or '"$schema"' not in b.read_text() or a.stat().st_ino != b.stat().st_ino:
         problems.append(f"exit {proc.returncode}; the other name does not see the document")
+    return problems
+
+
+@test
+def long_name(cfg, scratch):
+    """A target whose name is NAME_MAX (255) bytes long: the temporary beside it gets a shorter
+    name, and the target is created, then replaced, like any other."""
+    path = scratch / ("n" * 250 + ".prom")
+    problems = []
+    for attempt in ("new", "existing"):
+        proc = schema_to(cfg, path)
+        written = path.exists() and '"$schema"' in path.read_text(errors="replace")
+        if proc.returncode != 0 or not written:
+            problems.append(f"{attempt}: exit {proc.returncode} {proc.stderr[:160]!r}")
+    leftovers = [p.name[:20] for p in scratch.iterdir() if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
+    return problems
+
+
+@test
+def format_conflict(cfg, scratch):
+    """report --json --format prometheus|nfd --output FILE is a usage error that leaves FILE as
+    it was: a JSON error document there would make node_exporter or nfd-worker reject it."""
+    root = scratch / "root"
+    root.mkdir()
+    problems = []
+    for fmt in ("prometheus", "nfd"):
+        path = scratch / f"kept-{fmt}.prom"
+        path.write_text("rdmi_probe_info 1\n")
+        proc = run(cfg, ["report", "--json", "--format", fmt, "--root", str(root), "--output", str(path)])
+        if proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"{fmt}: exit {proc.returncode}, stdout {proc.stdout[:120]!r}")
+        if path.read_text() != "rdmi_probe_info 1\n":
+            problems.append(f"{fmt}: --output replaced with {path.read_text()[:80]!r}")
     return problems
 
 

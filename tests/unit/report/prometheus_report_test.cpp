@@ -49,6 +49,7 @@ void check_well_formed(const std::string& text) {
     static const std::regex sample(
         R"(^([a-z_]+)(\{[a-z_]+="([^"\\]|\\.)*"(,[a-z_]+="([^"\\]|\\.)*")*\})? [0-9.]+$)");
     std::set<std::string> finished;
+    std::set<std::string> series;
     std::string current;
     for (const auto& line : lines_of(text)) {
         if (line.starts_with("# HELP ")) {
@@ -69,6 +70,9 @@ void check_well_formed(const std::string& text) {
         std::smatch m;
         REQUIRE_MESSAGE(std::regex_match(line, m, sample), "not a sample: " << line);
         CHECK_MESSAGE(m[1].str() == current, "sample outside its family: " << line);
+        // node_exporter rejects a file that lists one series twice.
+        CHECK_MESSAGE(series.insert(line.substr(0, line.rfind(' '))).second,
+                      "series listed twice: " << line);
     }
 }
 
@@ -276,6 +280,34 @@ TEST_CASE("run time and duration in base units; a time that does not parse is le
         CHECK(text.find("# rdmi_probe_last_run_timestamp_seconds omitted: the run's time is not "
                         "known") != std::string::npos);
     }
+}
+
+TEST_CASE("one port named twice in sysfs (ports/1 and ports/01) is one series, not two") {
+    Facts facts = minimal();
+    facts.devices.emplace();
+    auto& inv = facts.devices->inventory;
+    sysfs::Function pf;
+    pf.name = "0000:03:00.0";
+    inv.functions = {pf};
+    auto port = [](const char* state) {
+        sysfs::RdmaPort p;
+        p.number = 1;
+        p.state = Sourced<sysfs::NumberedName>::of({4, state}, {"sysfs", "state"});
+        return p;
+    };
+    sysfs::RdmaDevice dev;
+    dev.name = "mlx5_0";
+    dev.function = Sourced<std::string>::of(pf.name, {"sysfs", "device"});
+    dev.ports = {port("ACTIVE"), port("DOWN")};
+    inv.rdma_devices = {dev};
+    const std::string text = report(facts);
+    check_well_formed(text);
+    CHECK(samples_of(text, "rdmi_probe_port_active") ==
+          std::vector<std::string>{
+              R"(rdmi_probe_port_active{pci="0000:03:00.0",ibdev="mlx5_0",port="1"} 1)"});
+    CHECK(has_line(text,
+                   "# rdmi_probe_port_active omitted: a series listed twice (its first "
+                   "value is exported)"));
 }
 
 }  // namespace
