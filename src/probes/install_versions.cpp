@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "os/dynamic_library.hpp"
 #include "os/isolated_call.hpp"
@@ -120,6 +121,12 @@ VersionMatch match_versions(std::vector<VersionSource> sources) {
 }
 
 void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
+    // Both tools start before the runtime library's child, so that the three run side by side.
+    std::optional<StartedTool> dpacc;
+    if (facts.dpacc.present) dpacc.emplace(start_tool(ctx, facts.dpacc.path, {"--version"}));
+    std::optional<StartedTool> doca_caps;
+    if (facts.doca_caps.present)
+        doca_caps.emplace(start_tool(ctx, facts.doca_caps.path, {"--version"}));
     std::vector<VersionSource> stack;
     for (const auto& module : facts.stack) {
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
@@ -142,8 +149,9 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
     contract.push_back(source_of("applications/VERSION",
                                  read_first_line(ctx.fs, version_file, {"file", version_file})));
     Provenance caps_from{"command", facts.doca_caps.path + " --version"};
-    if (facts.doca_caps.present) {
-        auto out = run_tool(ctx, facts.doca_caps.path, {"--version"});
+    if (dpacc) read_dpacc_version(facts.dpacc, finish_tool(*dpacc));
+    if (doca_caps) {
+        auto out = finish_tool(*doca_caps);
         auto raw = out.ok() ? Sourced<std::string>::of(
                                   out->substr(0, out->find_last_not_of('\n') + 1), caps_from)
                             : Sourced<std::string>::missing(out.gap(), caps_from);
