@@ -110,7 +110,8 @@ ProbeContext Session::probe_context() const {
                      timeout(),
                      std::nullopt,
                      options_.allow_untrusted_libs,
-                     progress_ ? *progress_ : Progress::none()};
+                     progress_ ? *progress_ : Progress::none(),
+                     worker_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }

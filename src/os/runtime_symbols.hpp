@@ -7,6 +7,7 @@
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
+#include "os/isolated_worker.hpp"
 
 namespace rdmi {
 
@@ -37,9 +38,10 @@ struct RuntimeResolution {
     std::vector<RuntimeSymbol> symbols;  ///< in query order
 };
 
-/// dlopen(path) in a child with `deadline`, dlsym/dlvsym/dladdr every name. A Gap when the child
-/// could not load the library, crashed or timed out (the message says which).
-Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
+/// dlopen(path) in a fresh child of `worker` (one that has loaded nothing else: the answer is an
+/// application's) with `deadline`, dlsym/dlvsym/dladdr every name. A Gap when the child could
+/// not load the library, crashed or timed out (the message says which).
+Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query, IsolatedWorker& worker,
                                                   const Deadline& deadline);
 
 }  // namespace rdmi

@@ -2,14 +2,17 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
 #include "core/result.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
+#include "os/isolated_worker.hpp"
 #include "os/load_closure.hpp"
 
 namespace spdlog {
@@ -28,11 +31,20 @@ struct ProbeContext {
     std::optional<std::string> doca_prefix;  ///< --doca-prefix, in-root path
     bool allow_untrusted_libs = false;       ///< --allow-untrusted-libs
     Progress& progress = Progress::none();   ///< how far a long operation got (never printed here)
+    /// The run's one child for vendor code (library loads, driver calls): started by the first
+    /// isolated() call, shared by every copy of this context.
+    std::shared_ptr<IsolatedWorker> worker = std::make_shared<IsolatedWorker>();
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root.
     [[nodiscard]] bool live() const { return fs.is_live(); }
     /// The deadline for one external call: the call timeout, capped by the run's deadline.
     [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
+    /// `task(request)` in the run's worker child, bounded by call_deadline(); `what` names the
+    /// call in messages.
+    [[nodiscard]] Result<std::string> isolated(WorkerTask task, std::string_view request,
+                                               std::string_view what) const {
+        return worker->call(task, request, call_deadline(), what);
+    }
 
     /// The one trust gate before anything is dlopen'ed, here or in a child: the host path to
     /// load for the in-root `path` (kind library, or ibverbs to include its providers). A Gap

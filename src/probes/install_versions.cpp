@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "os/dynamic_library.hpp"
-#include "os/isolated_call.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/tool_runner.hpp"
 #include "probes/version_consistency.hpp"
@@ -25,6 +24,18 @@ VersionSource source_of(std::string name, Sourced<std::string> raw, bool free_te
         }
     }
     return src;
+}
+
+// In the worker child: dlopen the library at `path` and ask it.
+std::string runtime_version_in_child(std::string_view path) {
+    auto handle = DynamicLibrary::open(std::string(path));
+    if (!handle) throw std::runtime_error(handle.gap().message);
+    using VersionFn = const char* (*)();
+    auto fn = handle->function<VersionFn>("doca_version_runtime");
+    if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
+    const char* version = fn();
+    if (version == nullptr) throw std::runtime_error("doca_version_runtime() returned NULL");
+    return version;
 }
 
 /// doca_version_runtime() from the libdoca_common the install ships, loaded in a child process
@@ -47,19 +58,7 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
     auto loadable = ctx.loadable(lib->path);
     if (!loadable) return Sourced<std::string>::missing(loadable.gap(), from);
     const std::string path = *loadable;
-    auto result = run_isolated(
-        [&path]() -> std::string {
-            auto handle = DynamicLibrary::open(path);
-            if (!handle) throw std::runtime_error(handle.gap().message);
-            using VersionFn = const char* (*)();
-            auto fn = handle->function<VersionFn>("doca_version_runtime");
-            if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
-            const char* version = fn();
-            if (version == nullptr)
-                throw std::runtime_error("doca_version_runtime() returned NULL");
-            return version;
-        },
-        ctx.call_deadline(), "dlopen " + path);
+    auto result = ctx.isolated(&runtime_version_in_child, path, "dlopen " + path);
     return Sourced<std::string>::from(std::move(result), from);
 }
 
