@@ -204,8 +204,8 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
     }
     std::string answer;
     std::size_t wanted = kAnswerHeader;
-    std::array<char, 16384>
-        buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    std::array<char, 16384> buf;
     while (answer.size() < wanted) {
         if (!wait_ready(socket_, POLLIN, deadline)) return timed_out();
         const ssize_t got =

@@ -152,8 +152,8 @@ Result<ProcessOutput> finish_process(StartedProcess& process, const Deadline& de
                               pollfd{process.err_fd_, POLLIN, 0}};
     std::array<std::string*, 2> sinks{&result.stdout_text, &result.stderr_text};
     int open_streams = 2;
-    std::array<char, 16384>
-        buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    std::array<char, 16384> buf;
     while (open_streams > 0) {
         const auto left = deadline.remaining();
         if (left.count() == 0) {
