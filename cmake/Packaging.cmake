@@ -77,7 +77,17 @@ if(RDMI_PROBE_DOCS)
           DESTINATION ${CMAKE_INSTALL_DOCDIR})
 endif()
 
-install(FILES README.md LICENSE packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(FILES README.md LICENSE packaging/copyright docs/fleet.md
+        DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The fleet's timer and its service (docs/fleet.md): installed, never enabled by the package.
+# lib/systemd/system under the prefix: /usr/lib/systemd/system in the .deb and the .rpm, where
+# systemd reads packaged units on Debian, Ubuntu and RHEL; their ExecStart says /usr/bin.
+install(FILES packaging/systemd/rdmi-probe-textfile.service
+              packaging/systemd/rdmi-probe-textfile.timer
+        DESTINATION lib/systemd/system)
+# The Ansible local fact, to be linked or copied into /etc/ansible/facts.d by the playbook that
+# enables the timer: a package does not write into Ansible's configuration.
+install(PROGRAMS packaging/ansible/rdmi.fact DESTINATION ${CMAKE_INSTALL_DATADIR}/rdmi-probe/ansible)
 # lintian reads a package's overrides from here.
 install(FILES packaging/lintian-overrides DESTINATION ${CMAKE_INSTALL_DATADIR}/lintian/overrides
         RENAME rdmi-probe)
@@ -121,6 +131,6 @@ if(RDMI_PROBE_RPMBUILD)
   set(CPACK_RPM_EXCLUDE_FROM_AUTO_FILELIST_ADDITION
       /usr/share/man /usr/share/man/man1 /usr/share/bash-completion
       /usr/share/bash-completion/completions /usr/share/zsh /usr/share/zsh/vendor-completions
-      /usr/share/doc)
+      /usr/share/doc /usr/lib/systemd /usr/lib/systemd/system)
 endif()
 include(CPack)

@@ -11,6 +11,9 @@
                                    (the report on the fixture root F/roots/both-host)
   gen_docs.py --binary B --fixtures F check-readme README.md
                                    fail when those sections disagree with the program
+  gen_docs.py --binary B --fixtures F check-fleet docs/fleet.md
+                                   fail when the metric and NFD key tables disagree with what
+                                   report --format prometheus / nfd emit on the fixture roots
   gen_docs.py --self-test                    the help parser and the man check on canned text
 
 Standard library only. The man page date is SOURCE_DATE_EPOCH when set (reproducible builds).
@@ -605,6 +608,14 @@ def self_test():
         if not cond:
             failures.append(what)
 
+    # The fleet check reads label names outside parentheses, and sees a table's drift.
+    expect(top_level_names("`check` (a check id: `rdmi-probe x`), `status` (`pass`)") ==
+           {"check", "status"}, "top-level label names")
+    doc = "### Metrics\n\n| metric | labels |\n| --- | --- |\n| `m_a` | `x` (`y`) |\n"
+    expect(check_fleet(doc, {"m_a": {"x"}}, set()) == [], "a matching table passes")
+    expect(len(check_fleet(doc, {"m_a": {"x", "z"}, "m_b": set()}, {"k"})) == 3,
+           "an undocumented label, metric and key fail")
+
     main = parse_help(CANNED_MAIN)
     color = [e for e in main["options"] if e.names == ["--color"]]
     expect(len(color) == 1, "--color parsed")
@@ -674,12 +685,87 @@ def self_test():
     return 1 if failures else 0
 
 
+FLEET_ROOTS = ["roots/both-host", "roots/both-empty", "roots/no-doca"]
+
+
+def table_rows(text, heading):
+    """The first column and the second of the Markdown table under `heading`."""
+    section = text.split(heading, 1)[1] if heading in text else ""
+    rows = []
+    for line in section.splitlines()[1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("| `"):
+            cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+            rows.append((cells[0].strip("`"), cells[1] if len(cells) > 1 else ""))
+    return rows
+
+
+def top_level_names(cell):
+    """The backticked names of a labels cell outside parentheses: "`a` (x `y`), `b`" -> a, b."""
+    depth, kept = 0, ""
+    for c in cell:
+        depth += c == "("
+        if depth == 0:
+            kept += c
+        depth -= c == ")" and depth > 0
+    return set(re.findall(r"`([a-z_]+)`", kept))
+
+
+def emitted_fleet(binary, fixtures):
+    """{metric: {label names}} and {nfd key} over the fleet roots (including keys left out with
+    a comment, which are documented too)."""
+    metrics, keys = {}, set()
+    for rel in FLEET_ROOTS:
+        root = os.path.join(fixtures, rel)
+        for fmt in ("prometheus", "nfd"):
+            proc = subprocess.run([*EMULATOR, binary, "report", "--format", fmt, "--root", root],
+                                  capture_output=True, text=True, timeout=60)
+            if proc.returncode not in (0, 1, 3):
+                raise SystemExit(f"gen_docs: report --format {fmt} on {rel} exited "
+                                 f"{proc.returncode}: {proc.stderr.strip()}")
+            for line in proc.stdout.splitlines():
+                if fmt == "nfd":
+                    m = re.match(r"^(?:# )?(rdmi\.nvidia\.com/[a-z-]+)[= ]", line)
+                    if m:
+                        keys.add(m.group(1))
+                    continue
+                m = re.match(r"^(?:# )?([a-z_]+)(?:\{(.*)\})? ", line)
+                if m and not line.startswith(("# HELP", "# TYPE")) and m.group(1) != "rdmi":
+                    names = set(re.findall(r'([a-z_]+)="', m.group(2) or ""))
+                    metrics.setdefault(m.group(1), set()).update(names)
+    return metrics, keys
+
+
+def check_fleet(doc, metrics, keys):
+    problems = []
+    documented = {name: top_level_names(labels) for name, labels in table_rows(doc, "### Metrics")}
+    for name, labels in metrics.items():
+        if name not in documented:
+            problems.append(f"metric {name} is emitted but not in the Metrics table")
+        elif labels - documented[name]:
+            problems.append(f"metric {name}: labels {sorted(labels - documented[name])} are not "
+                            f"documented (the table says {sorted(documented[name])})")
+    for name, labels in documented.items():
+        if name not in metrics:
+            problems.append(f"metric {name} is documented but never emitted")
+        elif labels - metrics[name]:
+            problems.append(f"metric {name}: documented labels {sorted(labels - metrics[name])} "
+                            "are never emitted")
+    documented_keys = {key for key, _ in table_rows(doc, "| key | value | left out when |")}
+    for key in sorted(keys ^ documented_keys):
+        problems.append(f"NFD key {key} is " + ("emitted but not documented" if key in keys
+                                                 else "documented but never emitted"))
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("mode", nargs="?",
-                    choices=["man", "bash", "zsh", "check-man", "readme", "check-readme"])
+                    choices=["man", "bash", "zsh", "check-man", "readme", "check-readme",
+                             "check-fleet"])
     ap.add_argument("manpage", nargs="?")
     ap.add_argument("--template")
     ap.add_argument("--version", default="0")
@@ -694,6 +780,18 @@ def main():
         return self_test()
     if not args.binary or not args.mode:
         ap.error("--binary and a mode are needed")
+    if args.mode == "check-fleet":
+        if not args.fixtures or not args.manpage:
+            ap.error("check-fleet needs --fixtures DIR and the docs/fleet.md path")
+        with open(args.manpage, encoding="utf-8") as f:
+            doc = f.read()
+        metrics, keys = emitted_fleet(args.binary, args.fixtures)
+        problems = check_fleet(doc, metrics, keys)
+        for p in problems:
+            print("FAIL:", p)
+        print(f"docs/fleet.md vs the program: {len(metrics)} metrics, {len(keys)} NFD keys, "
+              f"{len(problems)} problem(s)")
+        return 1 if problems else 0
     if args.mode in ("readme", "check-readme"):
         if not args.fixtures or not args.manpage:
             ap.error("readme modes need --fixtures DIR and the README path")

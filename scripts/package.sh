@@ -43,4 +43,13 @@ root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 dpkg-deb -x "$deb" "$root"
 /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$root/usr" --source .
+# The .rpm holds the same tree (the systemd units, the Ansible fact) where it can be unpacked.
+rpm_file=$(realpath "$(ls "$out"/*.rpm 2>/dev/null | head -n1)" 2>/dev/null || true)
+if [[ -n $rpm_file ]] && command -v rpm2cpio >/dev/null && command -v cpio >/dev/null; then
+  mkdir "$root/rpm"
+  (cd "$root/rpm" && rpm2cpio "$rpm_file" | cpio -idm --quiet)
+  /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$root/rpm/usr" --source . >/dev/null ||
+    { echo "package.sh: the .rpm's tree fails the layout test" >&2; exit 1; }
+  echo "package.sh: .rpm layout ok"
+fi
 echo "package.sh: ok"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release artifacts into dist/: for amd64 and arm64 each a .deb, an .rpm and a tarball
-# (the binary, the helper links, the man pages, the completions, the schemas) -- six in all.
+# (the binary, the helper links, the man pages, the completions, the schemas, the fleet's systemd
+# units and Ansible fact) -- six in all.
 # Every shipped binary is checked to need no glibc symbol newer than GLIBC_2.34 (RHEL 9; Ubuntu
 # 22.04 has 2.35), and the packages' dependencies are checked to say the same. docs/release.md
 # says how the link gets there and what older systems would take.
@@ -166,6 +167,9 @@ build_arch() {
   ((${#emulator[@]})) && emu_line="${emulator[*]}"
   /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$root/deb/usr" --source . \
     --emulator "$emu_line" >/dev/null || { rm -rf "$root"; die "$arch: the .deb's tree fails the layout test"; }
+  # The same layout from the .rpm: the systemd units in /usr/lib/systemd/system, the fact.
+  /usr/bin/python3 tests/packaging/test_install_layout.py --tree "$root/rpm/usr" --source . \
+    --emulator "$emu_line" >/dev/null || { rm -rf "$root"; die "$arch: the .rpm's tree fails the layout test"; }
   rm -rf "$root"
 
   echo "== $arch: tarball"

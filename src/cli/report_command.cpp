@@ -1,4 +1,6 @@
-// `rdmi-probe [report]`: all probes; the human summary or, with --json, the full report.
+// `rdmi-probe [report]`: all probes; the human summary, the full report (--json or --format
+// json), Prometheus metrics for node_exporter's textfile collector (--format prometheus) or a
+// Node Feature Discovery feature file (--format nfd).
 #include <CLI/CLI.hpp>
 
 #include <spdlog/spdlog.h>
@@ -8,7 +10,10 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "model/registry.hpp"
+#include "os/fs.hpp"
 #include "report/json_report.hpp"
+#include "report/nfd_features.hpp"
+#include "report/prometheus_report.hpp"
 #include "report/text_report.hpp"
 
 namespace rdmi::cli {
@@ -18,19 +23,65 @@ class ReportCommand final : public Command {
   public:
     [[nodiscard]] std::string_view name() const override { return "report"; }
     [[nodiscard]] std::string_view summary() const override {
-        return "run all probes: human summary, or the full report with --json (default)";
+        return "run all probes (default): human summary, the full report (--json), Prometheus "
+               "metrics or a Node Feature Discovery feature file (--format)";
     }
-    void add_options(CLI::App& sub) override { (void)sub; }
+    void add_options(CLI::App& sub) override {
+        format_option_ =
+            sub.add_option("--format", format_,
+                           "text (default), json (the same as --json), prometheus "
+                           "(node_exporter textfile collector) or nfd (Node Feature Discovery "
+                           "feature file); --json with another format is a usage error")
+                ->check(CLI::IsMember({"text", "json", "prometheus", "nfd"}));
+    }
 
     int run(const Session& session) override {
+        const bool json = session.options().json;
+        if (json && format_option_ != nullptr && format_option_->count() > 0 && format_ != "json") {
+            return session.fail("report: --json asks for the JSON report and --format " + format_ +
+                                    " for another document; give one of them (--json is "
+                                    "--format json)",
+                                true);
+        }
+        if (json) format_ = "json";
+        warn_unread_name(session);
         const auto start = std::chrono::steady_clock::now();
         Facts report;
         collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
         report.run = session.run_info(start);
-        const std::string document = session.options().json ? json::dump(json::report(report))
-                                                            : text::report(session.style(), report);
-        return session.finish(document, exit_code_for(overall_status(report_checks(report))));
+        const int exit_code = exit_code_for(overall_status(report_checks(report)));
+        if (format_ == "json") {
+            return session.finish(json::dump(json::report(report)), Session::Reader::machine,
+                                  exit_code);
+        }
+        if (format_ == "prometheus")
+            return session.finish(prometheus::report(report), Session::Reader::daemon, exit_code);
+        if (format_ == "nfd")
+            return session.finish(nfd::features(report), Session::Reader::daemon, exit_code);
+        return session.finish(text::report(session.style(), report), Session::Reader::human,
+                              exit_code);
     }
+
+  private:
+    // Each reader skips some names in its directory: written there, the document would never be
+    // read, and nothing else would say so.
+    void warn_unread_name(const Session& session) const {
+        const std::string& output = session.options().output;
+        if (output.empty()) return;
+        const std::string_view name = base_name(output);
+        if (format_ == "prometheus" && !name.ends_with(".prom")) {
+            session.log().warn(
+                "--output {}: node_exporter's textfile collector reads only *.prom files", output);
+        } else if (format_ == "nfd" && name.starts_with(".")) {
+            session.log().warn(
+                "--output {}: Node Feature Discovery skips files whose name "
+                "starts with a dot",
+                output);
+        }
+    }
+
+    std::string format_ = "text";
+    CLI::Option* format_option_ = nullptr;
 };
 
 }  // namespace

@@ -127,7 +127,7 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
     return run;
 }
 
-Result<bool> Session::emit(const std::string& document) const {
+Result<bool> Session::emit(const std::string& document, bool world_readable) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
     watchdog_->disarm();
@@ -136,7 +136,7 @@ Result<bool> Session::emit(const std::string& document) const {
         while (true) ::pause();
     }
     if (!options_.output.empty()) {
-        auto written = write_output_file(options_.output, document);
+        auto written = write_output_file(options_.output, document, world_readable);
         // The document could not go to --output; in --json mode the error document still
         // reaches stdout, as for every other error.
         if (!written && options_.json) {
@@ -161,7 +161,8 @@ Result<bool> Session::emit_text(const std::string& document) const {
 }
 
 int Session::finish(const std::string& document, Reader reader, int exit_code) const {
-    auto written = reader == Reader::human ? emit_text(document) : emit(document);
+    auto written =
+        reader == Reader::human ? emit_text(document) : emit(document, reader == Reader::daemon);
     if (written) return exit_code;
     // emit() has already put the error document on stdout in --json mode.
     log_->error("{}", written.gap().message);

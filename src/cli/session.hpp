@@ -56,7 +56,8 @@ class Session {
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
-    [[nodiscard]] Result<bool> emit(const std::string& document) const;
+    /// `world_readable`: a new --output file is 0644 whatever the umask (write_output_file).
+    [[nodiscard]] Result<bool> emit(const std::string& document, bool world_readable = false) const;
 
     /// emit() for a human document: it passes through text::terminal_safe (layout kept) first,
     /// so no probed byte reaches the terminal as a control. JSON, JUnit and GitHub annotations
@@ -64,8 +65,10 @@ class Session {
     [[nodiscard]] Result<bool> emit_text(const std::string& document) const;
 
     /// Who reads a document: a human one goes through emit_text(), a machine one (JSON, JUnit,
-    /// GitHub annotations) through emit().
-    enum class Reader { human, machine };
+    /// GitHub annotations) through emit(); a daemon one (a Prometheus textfile, an NFD feature
+    /// file) is a machine one that another service reads under its own user: a new --output
+    /// file is 0644 whatever the umask.
+    enum class Reader { human, machine, daemon };
 
     /// The one "emit or fail" ending of a subcommand: writes `document` and returns
     /// `exit_code`, or, when it cannot be written, logs why and returns kExitUsage.

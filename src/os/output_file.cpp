@@ -137,10 +137,10 @@ Result<bool> finish_rename(const std::string& tmp, const std::string& target, bo
     return true;
 }
 
-Result<bool> write_new(const std::string& path, std::string_view content) {
+Result<bool> write_new(const std::string& path, std::string_view content, bool world_readable) {
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    auto tmp = filled_temporary(path, content, 0644 & ~mask, nullptr);
+    auto tmp = filled_temporary(path, content, world_readable ? 0644 : 0644 & ~mask, nullptr);
     if (!tmp) return tmp.gap();
     // Never replaces: whatever appeared at the path meanwhile (a FIFO, a device) stays.
     return finish_rename(*tmp, path, true);
@@ -169,7 +169,8 @@ Result<bool> replace_regular(const std::string& path, std::string_view content,
 
 }  // namespace
 
-Result<bool> write_output_file(const std::string& path, std::string_view content) {
+Result<bool> write_output_file(const std::string& path, std::string_view content,
+                               bool world_readable) {
     if (path.empty()) return refuse(path, "an empty path");
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
@@ -179,7 +180,7 @@ Result<bool> write_output_file(const std::string& path, std::string_view content
             return refuse(path, "a symbolic link to a missing file (not followed)");
         }
         if (err != ENOENT) return gap_from_errno(path, err);
-        return write_new(path, content);
+        return write_new(path, content, world_readable);
     }
     if (S_ISDIR(st.st_mode)) return refuse(path, "is a directory");
     if (S_ISBLK(st.st_mode)) return refuse(path, "is a block device");

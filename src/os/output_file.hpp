@@ -10,8 +10,9 @@
 namespace rdmi {
 
 /// Writes `content` to `path` by what `path` is (following symbolic links):
-///   missing            a new regular file, mode 0644 less the umask, created atomically
-///                      (a temporary file beside it, fsync, rename that never replaces)
+///   missing            a new regular file, mode 0644 less the umask (exactly 0644 when
+///                      `world_readable`), created atomically (a temporary dot-file beside
+///                      it, fsync, rename that never replaces)
 ///   regular file       replaced atomically in its own directory; it keeps its mode and
 ///                      owner. A link to a regular file: the target is replaced, the link
 ///                      stays. A file with several hard links is rewritten in place.
@@ -20,6 +21,9 @@ namespace rdmi {
 ///   directory, block device, a link to nothing
 ///                      refused: a Gap naming the path and why
 /// Readers see the old file or the new one, never a partial one (regular files).
-Result<bool> write_output_file(const std::string& path, std::string_view content);
+/// `world_readable` is for a document another service reads under its own user (node_exporter's
+/// textfile collector): a umask such as 027 would make it unreadable there.
+Result<bool> write_output_file(const std::string& path, std::string_view content,
+                               bool world_readable = false);
 
 }  // namespace rdmi

@@ -18,6 +18,8 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nfd_features.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/prometheus_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/versions_json.cpp

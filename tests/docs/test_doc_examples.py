@@ -7,7 +7,8 @@ An example passes when it runs as written: not a usage error (exit 2, "see --hel
 code the README documents (0, 1, 3). Paths an example names (./my_app, report.json, host.json,
 ci/doca-policy.json, ...) are created in a temporary working directory; an example without
 --root runs against the both-host fixture root, and the placeholder roots (/mnt/bf3, the
-README's build/tests/fixtures/roots/...) become fixture roots, so nothing depends on this machine.
+README's build/tests/fixtures/roots/...) become fixture roots, and an --output into /var or /etc
+goes to the temporary directory, so nothing depends on this machine or changes it.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def readme_examples(text: str) -> list[str]:
             if prompted and not line.startswith("$ "):
                 continue
             cmd = line.strip()
-            for lead in ("$ ", "- ", "run: "):
+            for lead in ("$ ", "- ", "run: ", "sudo "):
                 if cmd.startswith(lead):
                     cmd = cmd[len(lead):].strip()
             cmd = re.sub(r"^\S*/build/rdmi-probe\b", "rdmi-probe", cmd)
@@ -87,6 +88,10 @@ def run(example: str, binary: Path, fixtures: Path, tmp: Path) -> list[str]:
     args = [str(roots / "both-dpu") if a == "/mnt/bf3" else a for a in args]
     args = [str(roots / a.rsplit("/", 1)[1]) if a.startswith("build/tests/fixtures/roots/") else a
             for a in args]
+    # A system directory an example writes into (the textfile collector's, NFD's features.d)
+    # becomes the temporary working directory: the test writes nothing outside it.
+    args = [str(tmp / os.path.basename(a)) if i > 0 and args[i - 1] == "--output" and
+            a.startswith(("/var/", "/etc/")) else a for i, a in enumerate(args)]
     info_only = any(a in ("schema", "--list-checks", "--explain", "diff", "--help", "--version")
                     for a in args)
     if "--root" not in args and not info_only:

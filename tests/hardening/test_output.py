@@ -12,6 +12,9 @@
   symlink-dangling  a link to nothing is refused (exit 2); nothing is created
   keep-mode-owner   an existing 0600 file owned by nobody keeps its mode and owner
   new-file-umask    a new file is 0644 less the umask (umask 027: 0640)
+  daemon-file-mode  report --format prometheus / nfd: a new file is 0644 even under umask 077
+                    (node_exporter and nfd-worker read it as other users); an existing file
+                    keeps its mode
   hard-links        a file with two names is rewritten in place: both names see the document
   json-errors       --json with a missing directory, an unwritable directory or a directory
                     target: exit 2 and the JSON error document on stdout
@@ -228,6 +231,32 @@ def new_file_umask(cfg, scratch):
         problems.append(f"exit {proc.returncode}")
     elif stat.S_IMODE(path.stat().st_mode) != 0o640:
         problems.append(f"mode {oct(stat.S_IMODE(path.stat().st_mode))}, want 0o640")
+    return problems
+
+
+@test
+def daemon_file_mode(cfg, scratch):
+    """A document another service reads (report --format prometheus, nfd): a new file is 0644
+    even under umask 077; an existing one keeps its mode, as every --output does."""
+    root = scratch / "root"
+    root.mkdir()
+    problems = []
+    for fmt in ("prometheus", "nfd"):
+        path = scratch / f"new-{fmt}.prom"
+        args = ["report", "--format", fmt, "--root", str(root), "--output", str(path)]
+        proc = run(cfg, args, umask=0o077)
+        if proc.returncode not in (0, 1, 3) or not path.exists():
+            problems.append(f"{fmt}: exit {proc.returncode} {proc.stderr[:200]!r}")
+            continue
+        if stat.S_IMODE(path.stat().st_mode) != 0o644:
+            problems.append(f"{fmt}: mode {oct(stat.S_IMODE(path.stat().st_mode))}, want 0o644")
+        path.chmod(0o600)
+        run(cfg, args, umask=0o077)
+        if stat.S_IMODE(path.stat().st_mode) != 0o600:
+            problems.append(f"{fmt}: an existing 0600 file became {oct(stat.S_IMODE(path.stat().st_mode))}")
+    leftovers = [p.name for p in scratch.iterdir() if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
     return problems
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """`cmake --install` into a temporary prefix has the whole layout (binary, helper links, DPA
-plugin where built, schemas, man pages, completions, docs and license), and the installed
-binary runs under every name from there. Also checks an unpacked .deb with --tree.
+plugin where built, schemas, man pages, completions, docs and license, the fleet's systemd
+units and Ansible fact), and the installed binary runs under every name from there. Also
+checks an unpacked .deb with --tree.
 
     test_install_layout.py --build DIR          install the build, then check
     test_install_layout.py --tree ROOT/usr      check an existing tree (e.g. dpkg-deb -x)
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 
+FLEET_UNITS = ["rdmi-probe-textfile.service", "rdmi-probe-textfile.timer"]
 HELPERS = ["doca-env", "doca-capability-snapshot", "doca-collect-host-state",
            "doca-collect-dpu-state"]
 
@@ -25,7 +27,7 @@ HELPERS = ["doca-env", "doca-capability-snapshot", "doca-collect-host-state",
 EMULATOR = []
 
 
-def check_tree(prefix, plugin_expected, schemas_expected):
+def check_tree(prefix, plugin_expected, schemas_expected, source):
     problems = []
     checks = 0
 
@@ -82,6 +84,35 @@ def check_tree(prefix, plugin_expected, schemas_expected):
     doc = rel("share", "doc", "rdmi-probe")
     for name in ("README.md", "LICENSE", "copyright", "changelog.gz"):
         need(os.path.isfile(os.path.join(doc, name)), f"share/doc/rdmi-probe/{name}")
+    need(os.path.isfile(os.path.join(doc, "fleet.md")), "share/doc/rdmi-probe/fleet.md")
+    # The fleet files, as shipped: the units under <prefix>/lib/systemd/system (/usr/lib/... in
+    # the packages), not enabled (no link into a .wants directory); the fact executable.
+    units = rel("lib", "systemd", "system")
+    for name in FLEET_UNITS:
+        path = os.path.join(units, name)
+        try:
+            with open(path, encoding="utf-8") as f, \
+                    open(os.path.join(source, "packaging", "systemd", name), encoding="utf-8") as g:
+                need(f.read() == g.read(), f"lib/systemd/system/{name} is packaging/systemd/{name}")
+            need(os.stat(path).st_mode & 0o777 == 0o644, f"lib/systemd/system/{name} is 0644")
+        except OSError as e:
+            problems.append(f"lib/systemd/system/{name}: {e}")
+    enabled = [os.path.join(d, n) for top in (prefix, os.path.join(prefix, "..", "etc"))
+               for d, _, names in os.walk(top) for n in names
+               if n in FLEET_UNITS and d.endswith(".wants")]
+    need(not enabled, f"the units are installed, not enabled: {enabled}")
+    fact = rel("share", "rdmi-probe", "ansible", "rdmi.fact")
+    need(os.path.isfile(fact) and os.stat(fact).st_mode & 0o777 == 0o755,
+         "share/rdmi-probe/ansible/rdmi.fact is 0755")
+    if os.path.isfile(fact):
+        p = subprocess.run([fact], capture_output=True, text=True, timeout=30,
+                           env={"PATH": "/usr/bin:/bin",
+                                "RDMI_PROBE_ENV_CACHE": os.path.join(prefix, "no-such-cache")})
+        try:
+            need(p.returncode == 0 and "error" in json.loads(p.stdout),
+                 f"rdmi.fact without a cache: exit {p.returncode}, {p.stdout.strip()[:200]}")
+        except ValueError as e:
+            problems.append(f"rdmi.fact without a cache: not JSON ({e})")
     if os.path.isfile(os.path.join(doc, "LICENSE")):
         with open(os.path.join(doc, "LICENSE"), encoding="utf-8") as f:
             need("Apache License" in f.read(2000), "LICENSE is the Apache-2.0 text")
@@ -127,7 +158,7 @@ def main():
     schemas = sorted(n for n in os.listdir(os.path.join(args.source, "schemas"))
                      if n.endswith(".json"))
     if args.tree:
-        checks, problems = check_tree(args.tree, False, schemas)
+        checks, problems = check_tree(args.tree, False, schemas, args.source)
     elif args.build:
         plugin = os.path.isfile(os.path.join(args.build, "rdmi-probe-dpa.so"))
         with tempfile.TemporaryDirectory(prefix="rdmi-install-") as prefix:
@@ -136,7 +167,7 @@ def main():
             if p.returncode != 0:
                 print(f"FAIL cmake --install: {p.stdout}{p.stderr}")
                 return 1
-            checks, problems = check_tree(prefix, plugin, schemas)
+            checks, problems = check_tree(prefix, plugin, schemas, args.source)
     else:
         ap.error("--build or --tree")
     for pr in problems:

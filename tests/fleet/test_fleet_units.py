@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""The fleet's systemd units and Ansible fact (packaging/systemd, packaging/ansible).
+
+  units   `systemd-analyze verify` accepts the service and the timer with nothing to say (the
+          ExecStart binary pointed at the build's); the timer runs the service every 5 minutes
+          and is wanted by timers.target; each ExecStart line of the service, run as written
+          against a fixture root with its output paths moved into a temporary directory,
+          exits with a status the unit counts as success and writes its file
+  fact    rdmi.fact prints one JSON object in every case: the cached document as it is, or an
+          {"error": {"message": ...}} object when the cache is missing, empty, truncated, not
+          a file, unreadable or too large; and always exits 0
+
+    test_fleet_units.py --binary B --fixtures F --source S units --tool PATH-OF-systemd-analyze
+    test_fleet_units.py --binary B --fixtures F --source S fact
+
+An empty --tool (systemd-analyze not found at configure time) is a skip: exit 77.
+"""
+import argparse
+import json
+import os
+import pwd
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SKIP = 77
+SERVICE = "rdmi-probe-textfile.service"
+TIMER = "rdmi-probe-textfile.timer"
+ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "SOURCE_DATE_EPOCH": "1700000000"}
+for _key in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+    if _key in os.environ:
+        ENV[_key] = os.environ[_key]
+
+
+def unit_values(text, key):
+    return [m.group(1).strip() for m in re.finditer(rf"^{key}=(.*)$", text, re.MULTILINE)]
+
+
+def check_units(args):
+    problems = []
+    units = Path(args.source) / "packaging" / "systemd"
+    service = (units / SERVICE).read_text()
+    timer = (units / TIMER).read_text()
+    binary = os.path.abspath(args.binary)
+    with tempfile.TemporaryDirectory(prefix="rdmi-units-") as d:
+        for name, text in ((SERVICE, service), (TIMER, timer)):
+            Path(d, name).write_text(text.replace("/usr/bin/rdmi-probe", binary))
+        proc = subprocess.run([args.tool, "verify", "--man=no", os.path.join(d, SERVICE),
+                               os.path.join(d, TIMER)], capture_output=True, text=True, timeout=60)
+        said = (proc.stdout + proc.stderr).strip()
+        if proc.returncode != 0 or said:
+            problems.append(f"systemd-analyze verify: exit {proc.returncode}: {said[:600]}")
+        else:
+            print("ok   systemd-analyze verify: no complaint")
+        # verify also reports an unknown key, without failing: make sure it would say something.
+        Path(d, SERVICE).write_text(service.replace("[Service]\n", "[Service]\nNoSuchKey=1\n"))
+        proc = subprocess.run([args.tool, "verify", "--man=no", os.path.join(d, SERVICE)],
+                              capture_output=True, text=True, timeout=60)
+        if "NoSuchKey" not in proc.stdout + proc.stderr:
+            problems.append("systemd-analyze verify did not mention an unknown key: this check "
+                            "cannot fail")
+
+    if unit_values(timer, "OnUnitActiveSec") != ["5min"]:
+        problems.append(f"{TIMER}: OnUnitActiveSec {unit_values(timer, 'OnUnitActiveSec')}, want 5min")
+    if unit_values(timer, "WantedBy") != ["timers.target"]:
+        problems.append(f"{TIMER}: not WantedBy=timers.target")
+    if unit_values(timer, "Unit") not in ([], [SERVICE]):
+        problems.append(f"{TIMER}: runs {unit_values(timer, 'Unit')}, not {SERVICE}")
+    if unit_values(service, "WantedBy"):
+        problems.append(f"{SERVICE}: has an [Install] target: the timer starts it, nothing else")
+
+    success = {0} | {int(c) for v in unit_values(service, "SuccessExitStatus") for c in v.split()}
+    commands = unit_values(service, "ExecStart")
+    outputs = [a for c in commands for a in shlex.split(c)[shlex.split(c).index("--output") + 1:][:1]]
+    if sorted(outputs) != ["/var/cache/rdmi-probe/env.json",
+                           "/var/lib/prometheus/node-exporter/rdmi-probe.prom"]:
+        problems.append(f"{SERVICE}: writes {outputs}")
+    writable = set(unit_values(service, "ReadWritePaths")) | {
+        "/var/cache/" + v for v in unit_values(service, "CacheDirectory")}
+    for out in outputs:
+        if not any(os.path.dirname(out) == w.lstrip("-") for w in writable):
+            problems.append(f"{SERVICE}: {out} is outside ReadWritePaths= and CacheDirectory=")
+    with tempfile.TemporaryDirectory(prefix="rdmi-exec-") as d:
+        for command in commands:
+            argv = shlex.split(command)
+            if argv[0] != "/usr/bin/rdmi-probe":
+                problems.append(f"{SERVICE}: ExecStart runs {argv[0]}")
+                continue
+            target = os.path.join(d, os.path.basename(argv[argv.index("--output") + 1]))
+            argv[argv.index("--output") + 1] = target
+            argv = [binary, *argv[1:], "--root", os.path.join(args.fixtures, "roots", "both-host")]
+            proc = subprocess.run(argv, capture_output=True, text=True, env=ENV, timeout=120)
+            if proc.returncode not in success or not os.path.getsize(target):
+                problems.append(f"ExecStart {command}: exit {proc.returncode} (the unit accepts "
+                                f"{sorted(success)}): {proc.stderr.strip()[:300]}")
+            else:
+                print(f"ok   ExecStart {' '.join(argv[1:3])}: exit {proc.returncode}, "
+                      f"{os.path.getsize(target)} bytes")
+    return problems
+
+
+def run_fact(fact, cache, user=None):
+    def drop():
+        if user is not None:
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+
+    env = {"PATH": "/usr/bin:/bin", "RDMI_PROBE_ENV_CACHE": str(cache)}
+    return subprocess.run([str(fact)], capture_output=True, text=True, env=env, timeout=30,
+                          preexec_fn=drop)
+
+
+def check_fact(args):
+    problems = []
+    fact = Path(args.source) / "packaging" / "ansible" / "rdmi.fact"
+    if not os.access(fact, os.X_OK):
+        problems.append(f"{fact} is not executable")
+    with tempfile.TemporaryDirectory(prefix="rdmi-fact-") as d:
+        os.chmod(d, 0o755)
+        cache = Path(d, "env.json")
+        proc = subprocess.run([args.binary, "env", "--json", "--output", str(cache), "--root",
+                               os.path.join(args.fixtures, "roots", "both-host")],
+                              capture_output=True, text=True, env=ENV, timeout=120)
+        if proc.returncode != 0:
+            return [f"env --json: exit {proc.returncode}: {proc.stderr.strip()[:300]}"]
+        document = cache.read_text()
+        proc = run_fact(fact, cache)
+        if proc.returncode != 0 or proc.stdout != document:
+            problems.append(f"with a cache: exit {proc.returncode}, output is not the document")
+        elif "error" in json.loads(proc.stdout):
+            problems.append("the env document has an 'error' key: the fact's error test is ambiguous")
+        else:
+            print("ok   a cached document is printed as it is")
+
+        bare = Path(d, "no-final-newline.json")
+        bare.write_text(json.dumps(json.loads(document)))  # one line, ending in "}"
+        proc = run_fact(fact, bare)
+        if proc.returncode != 0 or proc.stdout != bare.read_text():
+            problems.append(f"a document without a final line feed: exit {proc.returncode}, "
+                            f"{proc.stdout[:200]!r}")
+        else:
+            print("ok   a document without a final line feed is printed as it is")
+
+        def expect_error(case, path, user=None):
+            proc = run_fact(fact, path, user)
+            try:
+                doc = json.loads(proc.stdout)
+                good = proc.returncode == 0 and isinstance(doc.get("error", {}).get("message"), str)
+            except ValueError:
+                good = False
+            if not good:
+                problems.append(f"{case}: exit {proc.returncode}, stdout {proc.stdout[:200]!r}")
+            else:
+                print(f"ok   {case}: {doc['error']['message']}")
+
+        expect_error("no cache", Path(d, "missing.json"))
+        expect_error("a cache path with a quote and a line feed", Path(d, 'x"\n.json'))
+        Path(d, "empty.json").write_text("")
+        expect_error("an empty cache", Path(d, "empty.json"))
+        Path(d, "cut.json").write_text(document[: len(document) // 2])
+        expect_error("a truncated cache", Path(d, "cut.json"))
+        Path(d, "dir.json").mkdir()
+        expect_error("a directory", Path(d, "dir.json"))
+        with open(Path(d, "huge.json"), "wb") as f:
+            f.truncate(16 * 1024 * 1024 + 1)
+        expect_error("a cache over 16 MiB", Path(d, "huge.json"))
+        if os.geteuid() == 0:
+            secret = Path(d, "secret.json")
+            shutil.copy(cache, secret)
+            os.chmod(secret, 0o600)
+            expect_error("a cache this user cannot read", secret, pwd.getpwnam("nobody"))
+        else:
+            print("SKIP a cache this user cannot read: needs root to run as another user")
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--binary", required=True)
+    ap.add_argument("--fixtures", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("mode", choices=["units", "fact"])
+    ap.add_argument("--tool", default="")
+    args = ap.parse_args()
+    if args.mode == "units" and not args.tool:
+        print("SKIP: systemd-analyze was not found when the build was configured (package "
+              "systemd); the units were not verified")
+        return SKIP
+    problems = check_units(args) if args.mode == "units" else check_fact(args)
+    for p in problems:
+        print("FAIL:", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
