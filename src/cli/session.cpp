@@ -156,6 +156,41 @@ Result<bool> Session::emit(const std::string& document, bool world_readable) con
     return true;
 }
 
+Result<bool> Session::emit_pieces(
+    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce) const {
+    if (!options_.output.empty()) {
+        std::string document;
+        produce([&document](std::string_view piece) {
+            document.append(piece);
+            return true;
+        });
+        return emit(document);
+    }
+    if (progress_) progress_->finish();
+    watchdog_->disarm();
+    if (!claim_output(OutputOwner::document)) {
+        while (true) ::pause();
+    }
+    errno = 0;
+    const bool written = produce([](std::string_view piece) {
+        return std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size();
+    });
+    if (!written || std::fflush(stdout) != 0) {
+        if (errno == EPIPE) ::_exit(kExitBrokenPipe);
+        return make_gap(GapReason::error, "stdout: write failed");
+    }
+    return true;
+}
+
+int Session::finish_pieces(
+    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
+    int exit_code) const {
+    auto written = emit_pieces(produce);
+    if (written) return exit_code;
+    log_->error("{}", written.gap().message);
+    return kExitUsage;
+}
+
 Result<bool> Session::emit_text(const std::string& document) const {
     return emit(text::terminal_safe(document, text::Keep::layout));
 }

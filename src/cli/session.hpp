@@ -2,9 +2,11 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "cli/watchdog.hpp"
 #include "core/deadline.hpp"
@@ -58,6 +60,16 @@ class Session {
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
     /// `world_readable`: a new --output file is 0644 whatever the umask (write_output_file).
     [[nodiscard]] Result<bool> emit(const std::string& document, bool world_readable = false) const;
+
+    /// Writes a machine document that `produce` hands over piece by piece (it returns false
+    /// when a piece was refused) straight to stdout, so that the whole text is never held; with
+    /// --output the pieces are gathered and emit() writes them (atomically). Gap when it cannot.
+    [[nodiscard]] Result<bool> emit_pieces(
+        const std::function<bool(const std::function<bool(std::string_view)>&)>& produce) const;
+    /// finish() for a document emit_pieces() writes.
+    [[nodiscard]] int finish_pieces(
+        const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
+        int exit_code) const;
 
     /// emit() for a human document: it passes through text::terminal_safe (layout kept) first,
     /// so no probed byte reaches the terminal as a control. JSON, JUnit and GitHub annotations

@@ -123,12 +123,18 @@ class SymbolsCommand final : public Command {
         auto facts = probe_symbols(session.probe_context(), request);
         if (!facts) return session.fail(facts.gap().message);
         const RunInfo run = session.run_info(start);
-        const std::string document = session.options().json
-                                         ? json::symbols_document(*facts, run)
-                                         : text::symbols(session.style(), *facts);
         // The exit code says whether the document's "result" is fail (README: symbols).
-        return session.finish(document, exit_code_for(overall_status(facts->checks),
-                                                      ExitRule{.skip_exits_ok = true}));
+        const int exit_code =
+            exit_code_for(overall_status(facts->checks), ExitRule{.skip_exits_ok = true});
+        if (session.options().json) {
+            // Streamed: a 100k-symbol document is 57 MB of text, never held whole.
+            return session.finish_pieces(
+                [&](const json::DocumentSink& sink) {
+                    return json::write_symbols_document(*facts, run, sink);
+                },
+                exit_code);
+        }
+        return session.finish(text::symbols(session.style(), *facts), exit_code);
     }
 
   private:

@@ -127,14 +127,15 @@ void collect_needs(const ElfImage& image, const std::string& member, const std::
         for (const auto& s : image.static_symbols) {
             if (!s.defined && s.binding != SymbolBinding::local && s.name.starts_with(prefix) &&
                 !s.name.empty())
-                needs.push_back({s.name, {}, {}, member});
+                needs.push_back({std::string(s.name), {}, {}, member});
         }
         return;
     }
     for (const auto& s : image.dynamic_symbols) {
         if ((!s.defined || !s.version_file.empty()) && s.name.starts_with(prefix) &&
             !s.name.empty())
-            needs.push_back({s.name, s.version, s.version_file, member});
+            needs.push_back(
+                {std::string(s.name), std::string(s.version), std::string(s.version_file), member});
     }
 }
 
@@ -199,7 +200,8 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
     for (const auto& member : app) {
         if (!member.image) continue;
         for (const auto& s : member.image->static_symbols) {
-            if (s.defined && s.binding != SymbolBinding::local) defined_inside[s.name] = true;
+            if (s.defined && s.binding != SymbolBinding::local)
+                defined_inside[std::string(s.name)] = true;
         }
     }
     std::erase_if(needs, [&](const Need& n) { return defined_inside.contains(n.name); });

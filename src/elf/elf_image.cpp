@@ -80,8 +80,8 @@ std::string_view to_string(SymbolVisibility visibility) {
 }
 
 std::string ElfSymbol::display_name() const {
-    if (version.empty()) return name;
-    return name + (version_hidden ? "@" : "@@") + version;
+    if (version.empty()) return std::string(name);
+    return std::string(name) + (version_hidden ? "@" : "@@") + std::string(version);
 }
 
 std::string ElfImage::machine_name() const {

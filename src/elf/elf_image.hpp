@@ -2,12 +2,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/gap.hpp"
+#include "elf/text_arena.hpp"
 
 namespace rdmi {
 
@@ -33,9 +35,10 @@ std::string_view to_string(SymbolType type);
 std::string_view to_string(SymbolBinding binding);
 std::string_view to_string(SymbolVisibility visibility);
 
-/// One symbol from `.dynsym` or `.symtab`.
+/// One symbol from `.dynsym` or `.symtab`. Its texts view the `strings` of the ElfImage that
+/// holds it (or string literals): keep the image (or a copy of it) for as long as the symbol.
 struct ElfSymbol {
-    std::string name;
+    std::string_view name;
     SymbolType type = SymbolType::notype;
     SymbolBinding binding = SymbolBinding::local;
     SymbolVisibility visibility = SymbolVisibility::default_;
@@ -45,16 +48,16 @@ struct ElfSymbol {
     bool defined = false;  ///< st_shndx != SHN_UNDEF
     /// Section the symbol lives in (".text", ".text.experimental"); "*ABS*" or "*COM*" for the
     /// special indexes; empty when undefined.
-    std::string section;
+    std::string_view section;
     /// Symbol version name from `.gnu.version` joined to verdef/verneed; empty when the symbol
     /// is unversioned (index 0 or 1) or the file has no `.gnu.version`.
-    std::string version;
+    std::string_view version;
     /// True for a non-default version: `name@VER` rather than `name@@VER` (VERSYM_HIDDEN, or any
     /// version of an undefined symbol, which is a requirement rather than a definition).
     bool version_hidden = false;
     /// For a versioned undefined symbol: the file whose `.gnu.version_r` entry names the
     /// version ("libc.so.6").
-    std::string version_file;
+    std::string_view version_file;
 
     /// "name@@VER", "name@VER" or "name", as readelf prints it.
     [[nodiscard]] std::string display_name() const;
@@ -97,6 +100,8 @@ struct ElfImage {
     /// `.symtab` without entry 0, read only for relocatable files (`.o` and archive members);
     /// defined and undefined symbols, locals included.
     std::vector<ElfSymbol> static_symbols;
+    /// What the symbols' texts view; copies of the image share it.
+    std::shared_ptr<const TextArena> strings;
 
     /// The machine's conventional name ("x86_64", "aarch64", "i386", or "EM_<n>").
     [[nodiscard]] std::string machine_name() const;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -82,6 +83,15 @@ const char* string_at(Elf* elf, std::size_t strtab_index, std::uint64_t offset,
         fail(what + ": string offset " + std::to_string(offset) + " outside string table " +
              std::to_string(strtab_index));
     }
+    return text;
+}
+
+// string_at() for a symbol's name, whose message (`where`) is made only when it is needed.
+template <typename Where>
+std::string_view symbol_name(Elf* elf, std::size_t strtab_index, std::uint64_t offset,
+                             const Where& where) {
+    const char* text = elf_strptr(elf, strtab_index, offset);
+    if (text == nullptr) return string_at(elf, strtab_index, offset, where());
     return text;
 }
 
@@ -372,22 +382,29 @@ void read_verneed(Elf* elf, const SectionInfo& verneed, ElfImage& image) {
     }
 }
 
-// What a `.gnu.version` index stands for: a definition, or a requirement from a file.
+// What a `.gnu.version` index stands for: a definition, or a requirement from a file. The texts
+// are the image's own copies, which the symbols view.
 struct VersionSlot {
-    const std::string* name = nullptr;
-    const std::string* file = nullptr;  // null for a definition
+    bool used = false;
+    std::string_view name;
+    std::string_view file;  // empty for a definition
+    bool required = false;  // a `.gnu.version_r` entry
 };
 
-std::vector<VersionSlot> version_slots(const ElfImage& image) {
+std::vector<VersionSlot> version_slots(const ElfImage& image, TextArena& strings) {
     std::vector<VersionSlot> slots;
     auto put = [&slots](unsigned index, VersionSlot slot) {
         index &= kVersionIndexMask;
         if (index >= slots.size()) slots.resize(index + 1);
         slots[index] = slot;
     };
-    for (const auto& def : image.version_defs) put(def.index, {&def.name, nullptr});
-    for (const auto& need : image.version_needs)
-        for (const auto& entry : need.versions) put(entry.index, {&entry.name, &need.file});
+    for (const auto& def : image.version_defs)
+        put(def.index, {true, strings.copy(def.name), {}, false});
+    for (const auto& need : image.version_needs) {
+        const std::string_view file = strings.copy(need.file);
+        for (const auto& entry : need.versions)
+            put(entry.index, {true, strings.copy(entry.name), file, true});
+    }
     return slots;
 }
 
@@ -442,10 +459,11 @@ SymbolVisibility visibility_of(unsigned other) {
     }
 }
 
-// Reads a symbol table (without entry 0), resolving names and section names.
+// Reads a symbol table (without entry 0), resolving names and section names; the texts are
+// copied into `strings` (one bump copy per name, not one heap string).
 std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
                                     const SectionInfo& shndx_table, const ElfImage& image,
-                                    const char* what) {
+                                    TextArena& strings, const char* what) {
     std::vector<ElfSymbol> symbols;
     if (table.scn == nullptr) return symbols;
     Elf_Data* data = section_data(table, what);
@@ -457,6 +475,9 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
     if (count > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         fail(std::string(what) + ": absurd symbol count " + std::to_string(count));
     symbols.reserve(count == 0 ? 0 : count - 1);
+    // Each section's name copied once, when a symbol first names it.
+    std::vector<std::string_view> section_names(image.section_names.size());
+    std::vector<bool> section_named(image.section_names.size());
     for (std::size_t i = 1; i < count; ++i) {
         GElf_Sym sym;
         Elf32_Word extended_index = 0;
@@ -465,8 +486,9 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
                  " unreadable: " + libelf_error());
         }
         ElfSymbol out;
-        const std::string where = std::string(what) + " symbol " + std::to_string(i);
-        out.name = string_at(elf, table.shdr.sh_link, sym.st_name, where);
+        // The message is built only on failure: this runs 100k times for a large library.
+        auto where = [&] { return std::string(what) + " symbol " + std::to_string(i); };
+        out.name = strings.copy(symbol_name(elf, table.shdr.sh_link, sym.st_name, where));
         out.raw_type = sym.st_info & 0xfU;
         out.type = type_of(out.raw_type);
         out.binding = binding_of(static_cast<unsigned>(sym.st_info >> 4U));
@@ -475,7 +497,7 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
         out.size = sym.st_size;
         std::size_t section = sym.st_shndx;
         if (sym.st_shndx == SHN_XINDEX) {
-            if (shndx == nullptr) fail(where + ": SHN_XINDEX without .symtab_shndx");
+            if (shndx == nullptr) fail(where() + ": SHN_XINDEX without .symtab_shndx");
             section = extended_index;
         }
         out.defined = section != SHN_UNDEF;
@@ -487,17 +509,21 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
             out.section = "*RES*";
         } else if (out.defined) {
             if (section >= image.section_names.size()) {
-                fail(where + ": section index " + std::to_string(section) +
+                fail(where() + ": section index " + std::to_string(section) +
                      " past the section table");
             }
-            out.section = image.section_names[section];
+            if (!section_named[section]) {
+                section_names[section] = strings.copy(image.section_names[section]);
+                section_named[section] = true;
+            }
+            out.section = section_names[section];
         }
         symbols.push_back(std::move(out));
     }
     return symbols;
 }
 
-void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
+void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image, TextArena& strings) {
     if (versym.scn == nullptr || image.dynamic_symbols.empty()) return;
     Elf_Data* data = section_data(versym, ".gnu.version");
     const std::size_t entry = gelf_fsize(elf, ELF_T_HALF, 1, EV_CURRENT);
@@ -507,7 +533,7 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
         fail(".gnu.version has " + std::to_string(count) + " entries for " +
              std::to_string(image.dynamic_symbols.size() + 1) + " dynamic symbols");
     }
-    const auto slots = version_slots(image);
+    const auto slots = version_slots(image, strings);
     for (std::size_t i = 0; i < image.dynamic_symbols.size(); ++i) {
         GElf_Versym raw = 0;
         if (gelf_getversym(data, static_cast<int>(i + 1), &raw) == nullptr)
@@ -516,13 +542,13 @@ void apply_versions(Elf* elf, const SectionInfo& versym, ElfImage& image) {
         // 0 is VER_NDX_LOCAL and 1 VER_NDX_GLOBAL: unversioned.
         if (index <= 1) continue;
         auto& symbol = image.dynamic_symbols[i];
-        if (index >= slots.size() || slots[index].name == nullptr) {
-            fail(".gnu.version entry " + std::to_string(i + 1) + " (" + symbol.name +
+        if (index >= slots.size() || !slots[index].used) {
+            fail(".gnu.version entry " + std::to_string(i + 1) + " (" + std::string(symbol.name) +
                  "): version index " + std::to_string(index) + " names no version");
         }
-        symbol.version = *slots[index].name;
-        if (slots[index].file != nullptr) {
-            symbol.version_file = *slots[index].file;
+        symbol.version = slots[index].name;
+        if (slots[index].required) {
+            symbol.version_file = slots[index].file;
             symbol.version_hidden = true;
         } else {
             symbol.version_hidden = (raw & kVersionHiddenBit) != 0;
@@ -543,12 +569,14 @@ ElfImage read_image(Elf* elf, std::uint64_t file_size) {
     read_dynamic(elf, layout, image);
     read_verdef(elf, layout.verdef, image);
     read_verneed(elf, layout.verneed, image);
-    image.dynamic_symbols = read_symbols(elf, layout.dynsym, {}, image, ".dynsym");
-    apply_versions(elf, layout.versym, image);
+    auto strings = std::make_shared<TextArena>();
+    image.dynamic_symbols = read_symbols(elf, layout.dynsym, {}, image, *strings, ".dynsym");
+    apply_versions(elf, layout.versym, image, *strings);
     if (image.kind == ElfKind::relocatable) {
         image.static_symbols =
-            read_symbols(elf, layout.symtab, layout.symtab_shndx, image, ".symtab");
+            read_symbols(elf, layout.symtab, layout.symtab_shndx, image, *strings, ".symtab");
     }
+    image.strings = std::move(strings);
     return image;
 }
 

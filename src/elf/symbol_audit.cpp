@@ -1,8 +1,13 @@
 // Joins the three stability sources DOCA uses (docs/reference/symbol-stability.md).
 #include "elf/symbol_audit.hpp"
 
+#include "elf/text_arena.hpp"
+
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_set>
 #include <utility>
 
 namespace rdmi {
@@ -90,134 +95,196 @@ void decide(SymbolVerdict& verdict) {
                     [&](const Evidence& e) { return compatible(e, verdict.stability); });
 }
 
+}  // namespace
+
+struct AuditStore {
+    TextArena text;
+    std::unordered_set<std::string_view> interned;  // views into `text`
+    std::vector<Evidence> evidence;
+    std::vector<std::string_view> versions;
+
+    // One copy of a text many verdicts share (a library ref, a version node, a macro).
+    std::string_view intern(std::string_view value) {
+        if (const auto it = interned.find(value); it != interned.end()) return *it;
+        const std::string_view kept = text.copy(value);
+        interned.insert(kept);
+        return kept;
+    }
+};
+
+namespace {
+
+// One contribution to a verdict: a `.dynsym` export, an archive definition, a header
+// declaration or a runtime observation. Items are added in the order the evidence of one
+// verdict is listed in (exports, archive, headers, runtime), and the sort keeps that order
+// among equal names.
+enum class ItemKind : std::uint8_t { library, archive, header, runtime };
+
+struct Item {
+    std::string_view name;
+    const void* what = nullptr;
+    ItemKind kind = ItemKind::library;
+};
+
+struct ArchiveDef {
+    const ElfSymbol* symbol;
+    std::string_view ref;
+};
+
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    return i;
+}
+
+std::uint64_t key_at(std::string_view name, std::size_t skip) {
+    std::uint64_t key = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const std::size_t at = skip + i;
+        const auto byte = at < name.size() ? static_cast<unsigned char>(name[at]) : 0U;
+        key = (key << 8U) | byte;
+    }
+    return key;
+}
+
+// The order of `items` by name (byte order, as std::string compares), then by arrival. Exported
+// names share long prefixes ("doca_rdmi_connection_"): the common prefix of the whole set is
+// skipped and the next 8 bytes, as one integer, are radix-sorted (16 bits a pass, stable, so equal
+// keys keep their arrival order); only names equal in those bytes are compared as text. A
+// comparison sort of 200k such items took 150M instructions, this about a tenth.
+std::vector<std::uint32_t> sort_items(const std::vector<Item>& items) {
+    if (items.empty()) return {};
+    std::size_t skip = items.front().name.size();
+    for (const auto& item : items)
+        skip = common_prefix(items.front().name.substr(0, skip), item.name);
+    struct Order {
+        std::uint64_t key;
+        std::uint32_t at;
+    };
+    std::vector<Order> order(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        order[i] = {key_at(items[i].name, skip), static_cast<std::uint32_t>(i)};
+    }
+    constexpr unsigned kDigitBits = 16;
+    constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
+    std::vector<Order> spare(order.size());
+    std::vector<std::uint32_t> start(kBuckets + 1);
+    for (unsigned shift = 0; shift < 64; shift += kDigitBits) {
+        std::fill(start.begin(), start.end(), 0U);
+        for (const auto& o : order) ++start[((o.key >> shift) & (kBuckets - 1)) + 1];
+        // Every key has this digit in common: the pass would move nothing.
+        if (std::find(start.begin(), start.end(), order.size()) != start.end()) continue;
+        for (std::size_t d = 1; d <= kBuckets; ++d) start[d] += start[d - 1];
+        for (const auto& o : order) spare[start[(o.key >> shift) & (kBuckets - 1)]++] = o;
+        order.swap(spare);
+    }
+    spare = {};
+    // Names equal in their 8 key bytes and longer than them: by the rest of the name.
+    const std::size_t tail = skip + 8;
+    const auto rest = [&](const Order& o) {
+        const std::string_view name = items[o.at].name;
+        return name.substr(std::min(tail, name.size()));
+    };
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t end = i + 1;
+        bool longer = items[order[i].at].name.size() > tail;
+        for (; end < order.size() && order[end].key == order[i].key; ++end)
+            longer = longer || items[order[end].at].name.size() > tail;
+        if (longer && end - i > 1) {
+            std::stable_sort(order.begin() + static_cast<std::ptrdiff_t>(i),
+                             order.begin() + static_cast<std::ptrdiff_t>(end),
+                             [&](const Order& x, const Order& y) { return rest(x) < rest(y); });
+        }
+        i = end;
+    }
+    // The items stay where they are: an index is a quarter of an item.
+    std::vector<std::uint32_t> sorted(order.size());
+    std::transform(order.begin(), order.end(), sorted.begin(), [](const Order& o) { return o.at; });
+    return sorted;
+}
+
+// The version-node evidence and version entry of one export, computed once per distinct
+// (version, hidden) pair: 100k exports use two or three.
+struct VersionFacts {
+    std::string_view version;  // "@@EXPERIMENTAL"
+    Evidence evidence;
+};
+
 class Builder {
   public:
-    Builder(std::string prefix, std::size_t expected) : prefix_(std::move(prefix)) {
-        // Rehashing a node-based map of 100k strings dominates otherwise.
-        index_.reserve(expected);
-        verdicts_.reserve(expected);
-    }
+    explicit Builder(const ClassifyOptions& options) : prefix_(options.prefix) {}
 
     [[nodiscard]] bool wanted(std::string_view name) const {
         return !name.empty() && name.starts_with(prefix_);
     }
-
-    // The index keys view the callers' names (the library's symbols, the archive members', the
-    // header declarations', the runtime evidence's), which all outlive the builder: indexing a
-    // 100k-symbol library then copies no name.
-    SymbolVerdict& at(std::string_view name) {
-        auto [it, inserted] = index_.try_emplace(name, verdicts_.size());
-        if (inserted) {
-            verdicts_.emplace_back();
-            verdicts_.back().name = std::string(name);
-        }
-        return verdicts_[it->second];
+    void add(std::string_view name, ItemKind kind, const void* what) {
+        items_.push_back({name, what, kind});
     }
-
-    std::vector<SymbolVerdict> take() { return std::move(verdicts_); }
+    void reserve(std::size_t n) { items_.reserve(n); }
+    std::vector<Item>& items() { return items_; }
 
   private:
-    std::string prefix_;
-    std::unordered_map<std::string_view, std::size_t> index_;
-    std::vector<SymbolVerdict> verdicts_;
+    std::string_view prefix_;
+    std::vector<Item> items_;
 };
 
-void add_library_evidence(const ElfImage& library, const ClassifyOptions& options,
-                          LibraryAudit& audit, Builder& builder) {
-    bool deprecated_node = false;
-    for (const auto& def : library.version_defs) {
-        if (def.is_base) continue;
-        audit.version_nodes.push_back(def.name);
-        const Stability marks = node_marks(def.name);
-        audit.version_nodes_mark_stability =
-            audit.version_nodes_mark_stability || marks != Stability::unknown;
-        deprecated_node = deprecated_node || marks == Stability::deprecated;
-    }
-    for (const auto& symbol : library.dynamic_symbols) {
-        if (!is_export(symbol) || !builder.wanted(symbol.name)) continue;
-        auto& verdict = builder.at(symbol.name);
-        verdict.exported = true;
-        verdict.type = symbol.type;
-        verdict.versions.push_back(symbol.version.empty()
-                                       ? std::string()
-                                       : (symbol.version_hidden ? "@" : "@@") + symbol.version);
-        if (!symbol.version.empty()) {
-            Evidence e{EvidenceSource::version_node, node_marks(symbol.version), symbol.version,
-                       options.library_ref, deprecated_node};
-            if (symbol.version_hidden) {
-                // A non-default version only serves binaries linked against an older release.
-                e.says = Stability::unknown;
-                e.detail += " (non-default @, for binaries linked earlier)";
-            } else if (e.says == Stability::unknown && audit.version_nodes_mark_stability) {
-                e.says = Stability::stable;
-            } else if (e.says == Stability::unknown) {
-                e.detail += " (the library has no EXPERIMENTAL node: says nothing)";
-            }
-            verdict.evidence.push_back(std::move(e));
-        }
-        // Normally merged into .text by the linker (docs/reference/symbol-stability.md#sections);
-        // a further signal if kept.
-        const Stability in_section = section_marks(symbol.section);
-        if (in_section != Stability::unknown) {
-            verdict.evidence.push_back(
-                {EvidenceSource::section, in_section, symbol.section, options.library_ref});
-        }
-    }
+bool deprecated_node_in(const ElfImage& library) {
+    return std::any_of(library.version_defs.begin(), library.version_defs.end(),
+                       [](const VersionDef& def) {
+                           return !def.is_base && node_marks(def.name) == Stability::deprecated;
+                       });
 }
 
-void add_archive_evidence(std::span<const ArchiveMember> archive, const ClassifyOptions& options,
-                          LibraryAudit& audit, Builder& builder) {
-    bool deprecated_section = false;
-    for (const auto& member : archive) {
-        if (!member.image) continue;
-        for (const auto& symbol : member.image->static_symbols) {
-            const Stability marks = section_marks(symbol.section);
-            audit.archive_sections_mark_stability =
-                audit.archive_sections_mark_stability || marks != Stability::unknown;
-            deprecated_section = deprecated_section || marks == Stability::deprecated;
-        }
-    }
-    for (const auto& member : archive) {
-        if (!member.image) continue;
-        const std::string ref = options.archive_ref + "(" + member.name + ")";
-        for (const auto& symbol : member.image->static_symbols) {
-            if (!symbol.defined || symbol.binding == SymbolBinding::local ||
-                symbol.type == SymbolType::section || symbol.type == SymbolType::file ||
-                !builder.wanted(symbol.name))
-                continue;
-            Evidence e{EvidenceSource::section, section_marks(symbol.section), symbol.section, ref,
-                       deprecated_section};
-            if (e.says == Stability::unknown && audit.archive_sections_mark_stability)
-                e.says = Stability::stable;
-            builder.at(symbol.name).evidence.push_back(std::move(e));
-        }
-    }
-}
+class VersionCache {
+  public:
+    VersionCache(AuditStore& store, std::string_view library_ref, bool nodes_mark,
+                 bool deprecated_node)
+        : store_(store),
+          library_ref_(library_ref),
+          nodes_mark_(nodes_mark),
+          deprecated_node_(deprecated_node) {}
 
-void add_header_evidence(std::span<const HeaderDecl> headers, Builder& builder) {
-    for (const auto& decl : headers) {
-        if (!builder.wanted(decl.name)) continue;
-        auto& verdict = builder.at(decl.name);
-        verdict.declared = true;
-        verdict.evidence.push_back({EvidenceSource::header, from_annotation(decl.annotation),
-                                    decl.macro.empty() ? "no stability macro" : decl.macro,
-                                    decl.file + ":" + std::to_string(decl.line)});
+    const VersionFacts& of(const ElfSymbol& symbol) {
+        for (const auto& [version, hidden, facts] : seen_) {
+            if (hidden == symbol.version_hidden && version == symbol.version) return facts;
+        }
+        VersionFacts facts;
+        facts.version = store_.intern(std::string(symbol.version_hidden ? "@" : "@@") +
+                                      std::string(symbol.version));
+        Evidence e{EvidenceSource::version_node,
+                   node_marks(symbol.version),
+                   {},
+                   library_ref_,
+                   deprecated_node_};
+        std::string detail(symbol.version);
+        if (symbol.version_hidden) {
+            // A non-default version only serves binaries linked against an older release.
+            e.says = Stability::unknown;
+            detail += " (non-default @, for binaries linked earlier)";
+        } else if (e.says == Stability::unknown && nodes_mark_) {
+            e.says = Stability::stable;
+        } else if (e.says == Stability::unknown) {
+            detail += " (the library has no EXPERIMENTAL node: says nothing)";
+        }
+        e.detail = store_.intern(detail);
+        facts.evidence = e;
+        seen_.push_back({std::string(symbol.version), symbol.version_hidden, facts});
+        return seen_.back().facts;
     }
-}
 
-// Sorting an index and moving each verdict once: swapping the verdicts themselves (strings and
-// vectors) cost more than the rest of classify for a 100k-symbol library.
-std::vector<SymbolVerdict> sorted_by_name(std::vector<SymbolVerdict> verdicts) {
-    std::vector<std::size_t> order(verdicts.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&verdicts](std::size_t a, std::size_t b) {
-        return verdicts[a].name < verdicts[b].name;
-    });
-    std::vector<SymbolVerdict> sorted;
-    sorted.reserve(verdicts.size());
-    for (const std::size_t i : order) sorted.push_back(std::move(verdicts[i]));
-    return sorted;
-}
+  private:
+    struct Seen {
+        std::string version;
+        bool hidden;
+        VersionFacts facts;
+    };
+    AuditStore& store_;
+    std::string_view library_ref_;
+    bool nodes_mark_;
+    bool deprecated_node_;
+    std::deque<Seen> seen_;  // stable addresses for the references handed out
+};
 
 }  // namespace
 
@@ -263,21 +330,134 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     audit.prefix = options.prefix;
     audit.library_ref = options.library_ref;
     audit.headers_scanned = !headers.empty();
-    Builder builder(options.prefix, library.dynamic_symbols.size() + headers.size());
-    add_library_evidence(library, options, audit, builder);
-    add_archive_evidence(archive, options, audit, builder);
-    add_header_evidence(headers, builder);
-    for (const auto& item : runtime) {
-        if (builder.wanted(item.symbol)) builder.at(item.symbol).evidence.push_back(item.evidence);
+    auto store = std::make_shared<AuditStore>();
+    Builder builder(options);
+
+    for (const auto& def : library.version_defs) {
+        if (def.is_base) continue;
+        audit.version_nodes.push_back(def.name);
+        audit.version_nodes_mark_stability =
+            audit.version_nodes_mark_stability || node_marks(def.name) != Stability::unknown;
     }
-    audit.symbols = sorted_by_name(builder.take());
-    for (auto& verdict : audit.symbols) {
+    bool deprecated_section = false;
+    std::vector<ArchiveDef> archive_defs;
+    for (const auto& member : archive) {
+        if (!member.image) continue;
+        for (const auto& symbol : member.image->static_symbols) {
+            const Stability marks = section_marks(symbol.section);
+            audit.archive_sections_mark_stability =
+                audit.archive_sections_mark_stability || marks != Stability::unknown;
+            deprecated_section = deprecated_section || marks == Stability::deprecated;
+        }
+    }
+
+    builder.reserve(library.dynamic_symbols.size() + headers.size() + runtime.size());
+    for (const auto& symbol : library.dynamic_symbols) {
+        if (is_export(symbol) && builder.wanted(symbol.name))
+            builder.add(symbol.name, ItemKind::library, &symbol);
+    }
+    for (const auto& member : archive) {
+        if (!member.image) continue;
+        const std::string_view ref = store->intern(options.archive_ref + "(" + member.name + ")");
+        for (const auto& symbol : member.image->static_symbols) {
+            if (!symbol.defined || symbol.binding == SymbolBinding::local ||
+                symbol.type == SymbolType::section || symbol.type == SymbolType::file ||
+                !builder.wanted(symbol.name))
+                continue;
+            archive_defs.push_back({&symbol, ref});
+        }
+    }
+    // After the vector has stopped growing: items point at its elements.
+    for (const auto& def : archive_defs) builder.add(def.symbol->name, ItemKind::archive, &def);
+    for (const auto& decl : headers) {
+        if (builder.wanted(decl.name)) builder.add(decl.name, ItemKind::header, &decl);
+    }
+    for (const auto& item : runtime) {
+        if (builder.wanted(item.symbol)) builder.add(item.symbol, ItemKind::runtime, &item);
+    }
+    const auto& items = builder.items();
+    const std::vector<std::uint32_t> sorted = sort_items(items);
+    const auto item_at = [&](std::size_t i) -> const Item& { return items[sorted[i]]; };
+    // Reserved to their bounds, so that the spans taken below stay valid and no vector of 100k
+    // entries is ever held twice while it grows.
+    std::size_t names = 0, exports = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        names += i == 0 || item_at(i).name != item_at(i - 1).name ? 1 : 0;
+        exports += item_at(i).kind == ItemKind::library ? 1 : 0;
+    }
+    audit.symbols.reserve(names);
+    store->evidence.reserve(items.size() + exports);  // an export gives at most two
+    store->versions.reserve(exports);
+
+    const std::string_view library_ref = store->intern(options.library_ref);
+    VersionCache versions(*store, library_ref, audit.version_nodes_mark_stability,
+                          deprecated_node_in(library));
+    std::string line;
+    for (std::size_t i = 0; i < items.size();) {
+        SymbolVerdict verdict;
+        verdict.name = store->text.copy(item_at(i).name);
+        const std::size_t evidence_at = store->evidence.size();
+        const std::size_t versions_at = store->versions.size();
+        for (; i < items.size() && item_at(i).name == verdict.name; ++i) {
+            const Item& item = item_at(i);
+            switch (item.kind) {
+                case ItemKind::library: {
+                    const auto& symbol = *static_cast<const ElfSymbol*>(item.what);
+                    verdict.exported = true;
+                    verdict.type = symbol.type;
+                    if (symbol.version.empty()) {
+                        store->versions.emplace_back();
+                    } else {
+                        const VersionFacts& facts = versions.of(symbol);
+                        store->versions.push_back(facts.version);
+                        store->evidence.push_back(facts.evidence);
+                    }
+                    // Normally merged into .text by the linker
+                    // (docs/reference/symbol-stability.md#sections); a further signal if kept.
+                    const Stability in_section = section_marks(symbol.section);
+                    if (in_section != Stability::unknown) {
+                        store->evidence.push_back({EvidenceSource::section, in_section,
+                                                   store->intern(symbol.section), library_ref});
+                    }
+                    break;
+                }
+                case ItemKind::archive: {
+                    const auto& def = *static_cast<const ArchiveDef*>(item.what);
+                    Evidence e{EvidenceSource::section, section_marks(def.symbol->section),
+                               store->intern(def.symbol->section), def.ref, deprecated_section};
+                    if (e.says == Stability::unknown && audit.archive_sections_mark_stability)
+                        e.says = Stability::stable;
+                    store->evidence.push_back(e);
+                    break;
+                }
+                case ItemKind::header: {
+                    const auto& decl = *static_cast<const HeaderDecl*>(item.what);
+                    verdict.declared = true;
+                    line = decl.file;
+                    line += ':';
+                    line += std::to_string(decl.line);
+                    store->evidence.push_back(
+                        {EvidenceSource::header, from_annotation(decl.annotation),
+                         store->intern(decl.macro.empty() ? "no stability macro" : decl.macro),
+                         store->text.copy(line)});
+                    break;
+                }
+                case ItemKind::runtime: {
+                    const auto& e = static_cast<const SymbolEvidence*>(item.what)->evidence;
+                    store->evidence.push_back({e.source, e.says, store->intern(e.detail),
+                                               store->intern(e.ref), e.can_say_deprecated});
+                    break;
+                }
+            }
+        }
+        verdict.evidence = std::span(store->evidence).subspan(evidence_at);
+        verdict.versions = std::span(store->versions).subspan(versions_at);
         decide(verdict);
         if (verdict.declared && !verdict.exported)
-            audit.declared_not_exported.push_back(verdict.name);
+            audit.declared_not_exported.emplace_back(verdict.name);
         if (audit.headers_scanned && verdict.exported && !verdict.declared)
-            audit.exported_not_declared.push_back(verdict.name);
-        if (!verdict.sources_agree) audit.disagreements.push_back(verdict.name);
+            audit.exported_not_declared.emplace_back(verdict.name);
+        if (!verdict.sources_agree) audit.disagreements.emplace_back(verdict.name);
         switch (verdict.stability) {
             case Stability::experimental:
                 ++audit.counts.experimental;
@@ -292,7 +472,9 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                 ++audit.counts.unknown;
                 break;
         }
+        audit.symbols.push_back(verdict);
     }
+    audit.store = std::move(store);
     return audit;
 }
 

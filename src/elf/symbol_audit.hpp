@@ -1,6 +1,8 @@
 // Stability audit of a library's symbols: header annotations, version nodes and sections joined.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -12,50 +14,67 @@
 namespace rdmi {
 
 /// What a symbol's stability is, as far as the evidence shows. `unknown` is never a guess.
-enum class Stability { experimental, stable, deprecated, unknown };
+enum class Stability : std::uint8_t { experimental, stable, deprecated, unknown };
 
 /// "experimental", "stable", "deprecated", "unknown".
 std::string_view to_string(Stability stability);
 
 /// Where a piece of evidence comes from, strongest last-resort first: runtime > version_node >
 /// section > header.
-enum class EvidenceSource { runtime, version_node, section, header };
+enum class EvidenceSource : std::uint8_t { runtime, version_node, section, header };
 
 /// "runtime", "version-node", "section", "header".
 std::string_view to_string(EvidenceSource source);
 
 /// One observation about one symbol. `says == unknown` records a fact that decides nothing.
+/// Its texts view storage owned by the LibraryAudit that holds it (or string literals): a
+/// 100k-symbol audit then holds each shared text ("libdoca_rdmi.so.3", "DOCA_EXPERIMENTAL")
+/// once instead of once per symbol.
 struct Evidence {
     EvidenceSource source = EvidenceSource::header;
     Stability says = Stability::unknown;
     /// The fact itself: "DOCA_EXPERIMENTAL", "EXPERIMENTAL", "DOCA_3.3", ".text.experimental",
     /// "dlvsym(EXPERIMENTAL)", plus a short qualifier where it matters.
-    std::string detail;
+    std::string_view detail;
     /// Where it was seen: "doca_rdmi_poster.h:40", "libdoca_rdmi.so.3",
     /// "libdoca_rdmi.a(doca_rdmi.o)".
-    std::string ref;
+    std::string_view ref;
     /// False when this source has no way to express "deprecated" (a release version node in a
     /// library without a DEPRECATED node): its "stable" then does not contradict a deprecation.
     bool can_say_deprecated = true;
 };
 
-/// Evidence produced outside this module (e.g. by the dynamic-loader probe) for one symbol.
+/// Evidence produced outside this module (e.g. by the dynamic-loader probe) for one symbol; it
+/// owns its texts, classify() copies them into the audit.
 struct SymbolEvidence {
+    struct Owned {
+        EvidenceSource source = EvidenceSource::runtime;
+        Stability says = Stability::unknown;
+        std::string detail;
+        std::string ref;
+        bool can_say_deprecated = true;
+    };
     std::string symbol;
-    Evidence evidence;  ///< normally source == EvidenceSource::runtime
+    Owned evidence;  ///< normally source == EvidenceSource::runtime
 };
 
-/// The verdict on one symbol.
+/// The verdict on one symbol. The name and the spans view the storage of the LibraryAudit that
+/// holds the verdict: copy the audit (which shares that storage), not a verdict alone, to keep
+/// them beyond its life.
 struct SymbolVerdict {
-    std::string name;
+    std::string_view name;
     Stability stability = Stability::unknown;
     bool exported = false;  ///< defined, global/weak, default/protected visibility in `.dynsym`
     bool declared = false;  ///< declared in a scanned header
     SymbolType type = SymbolType::notype;  ///< from `.dynsym` when exported
-    std::vector<std::string> versions;     ///< "@@EXPERIMENTAL", "@EXPERIMENTAL", "" (unversioned)
-    std::vector<Evidence> evidence;        ///< every observation, decisive or not
-    bool sources_agree = true;             ///< every decisive observation fits `stability`
+    /// "@@EXPERIMENTAL", "@EXPERIMENTAL", "" (unversioned)
+    std::span<const std::string_view> versions;
+    std::span<const Evidence> evidence;  ///< every observation, decisive or not
+    bool sources_agree = true;           ///< every decisive observation fits `stability`
 };
+
+/// What the verdicts of one audit view: their texts, evidence and version lists (symbol_audit.cpp).
+struct AuditStore;
 
 /// Tallies by stability.
 struct StabilityCounts {
@@ -75,6 +94,8 @@ struct LibraryAudit {
         false;  ///< the archive has .text.experimental/.deprecated
     bool headers_scanned = false;
     std::vector<SymbolVerdict> symbols;  ///< exported ∪ declared ∪ archive-defined, by name
+    /// What `symbols` view; shared by copies of the audit, immutable once classify() returns.
+    std::shared_ptr<const AuditStore> store;
     std::vector<std::string> declared_not_exported;
     std::vector<std::string> exported_not_declared;  ///< empty unless headers were scanned
     std::vector<std::string> disagreements;          ///< names whose sources do not agree

@@ -331,6 +331,10 @@ std::string_view to_string(DeclKind kind) {
 
 HeaderScan scan_header(std::string_view text, std::string_view file_name) {
     HeaderScan scan;
+    // A declaration takes at least this many bytes of text: growing a vector of 100k
+    // declarations by doubling would hold both copies at the end.
+    constexpr std::size_t kMinDeclBytes = 64;
+    scan.decls.reserve(text.size() / kMinDeclBytes);
     Lexer lexer(text, scan.notes);
     const StatementAnalyzer analyzer(file_name, scan.decls);
     std::vector<Brace> braces;

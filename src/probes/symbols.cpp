@@ -7,6 +7,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "elf/elf_reader.hpp"
 #include "headers/header_scanner.hpp"
@@ -97,17 +98,24 @@ Result<std::vector<HeaderDecl>> scan_headers(const Fs& fs, const std::string& di
         header.path = path;
         auto info = fs.stat(path);
         if (!info || info->type != FileType::regular) continue;
-        auto text = fs.read_file(path, kMaxHeaderBytes);
+        // Mapped, as the library is: a generated header of 100k declarations is 8 MB that a
+        // read would copy.
+        auto text = fs.map_file(path, kMaxHeaderBytes);
         if (!text) {
             header.gap = text.gap();
             facts.headers.push_back(std::move(header));
             continue;
         }
-        auto scan = scan_header(*text, entry.name);
-        for (auto& decl : scan.decls) {
-            if (!decl.name.starts_with(prefix)) continue;
-            ++header.declarations;
-            decls.push_back(std::move(decl));
+        auto scan = scan_header((*text)->bytes(), entry.name);
+        std::erase_if(scan.decls,
+                      [&prefix](const HeaderDecl& decl) { return !decl.name.starts_with(prefix); });
+        header.declarations = static_cast<int>(scan.decls.size());
+        // Moved whole when it is the first: a 100k-declaration header is not copied.
+        if (decls.empty()) {
+            decls = std::move(scan.decls);
+        } else {
+            decls.insert(decls.end(), std::make_move_iterator(scan.decls.begin()),
+                         std::make_move_iterator(scan.decls.end()));
         }
         header.notes = std::move(scan.notes);
         // Only headers that declare something with the prefix are worth listing.
@@ -206,7 +214,7 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
         if (!app) return Gap{app.gap().reason, request.application + ": " + app.gap().message};
         facts.app = std::move(app).value();
     }
-    facts.checks = symbols_checks(facts);
+    facts.checks = symbols_checks(facts, request.check_ids);
     return facts;
 }
 
@@ -231,7 +239,9 @@ std::optional<Result<SymbolsFacts>> probe_rdmi_symbols(const ProbeContext& ctx,
     for (const auto& module : install.stack) {
         if (module.name != kDefaultSymbolsModule) continue;
         if (!module.found || module.libdir.empty()) return std::nullopt;
-        auto facts = symbols::audit_module(ctx, SymbolsRequest{}, module);
+        SymbolsRequest request;
+        request.check_ids = kRdmiSymbolsCheckIds;
+        auto facts = symbols::audit_module(ctx, request, module);
         if (!facts && facts.gap().reason == GapReason::not_found) return std::nullopt;
         return facts;
     }

@@ -95,8 +95,8 @@ std::vector<SymbolEvidence> runtime_evidence(const RuntimeResolution& resolution
     const bool has_experimental = names_node(nodes, "EXPERIMENTAL");
     const bool has_deprecated = names_node(nodes, "DEPRECATED");
     for (const auto& symbol : resolution.symbols) {
-        Evidence e{EvidenceSource::runtime, Stability::unknown, "", resolution.loaded_path,
-                   has_deprecated};
+        SymbolEvidence::Owned e{EvidenceSource::runtime, Stability::unknown, "",
+                                resolution.loaded_path, has_deprecated};
         if (!symbol.found) {
             e.detail = "dlsym: not found";
         } else if (auto node = first_naming(symbol.default_in, "EXPERIMENTAL"); !node.empty()) {
@@ -146,7 +146,7 @@ std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfIm
     RuntimeQuery query;
     query.path = *loadable;
     query.versions = loaded_file_nodes(ctx, path, library, facts);
-    for (const auto& verdict : facts.audit.symbols) query.names.push_back(verdict.name);
+    for (const auto& verdict : facts.audit.symbols) query.names.emplace_back(verdict.name);
     auto resolution = resolve_runtime_symbols(query, *ctx.worker, ctx.call_deadline());
     if (!resolution) {
         rt.gap = resolution.gap();

@@ -117,7 +117,8 @@ Json target(const SymbolsFacts& facts) {
 
 }  // namespace
 
-std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
+bool write_symbols_document(const SymbolsFacts& facts, const RunInfo& run,
+                            const DocumentSink& sink) {
     const Json document = object({{"schema", kSymbolsSchemaId},
                                   {"schema_version", kSymbolsSchemaVersion},
                                   {"tool", tool()},
@@ -138,23 +139,41 @@ std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
                                   {"application", application(facts)}});
     // The per-symbol array is written straight into the empty array's place: a library with 100k
     // symbols would otherwise hold a DOM ten times the size of its text.
-    std::string text = dump(document);
+    const std::string text = dump(document);
     constexpr std::string_view kSlot = "\n  \"symbols\": []";
     const auto slot = text.find(kSlot);
-    if (slot == std::string::npos || facts.audit.symbols.empty()) return text;
+    if (slot == std::string::npos || facts.audit.symbols.empty()) return sink(text);
     const auto array_at = slot + kSlot.size() - 2;
+    const std::string_view whole(text);
+    constexpr std::size_t kPiece = std::size_t{64} << 10U;
+    std::string out;
+    out.reserve(kPiece + 4096);
+    out.append(whole.substr(0, array_at));
+    out += '[';
+    bool first = true;
+    for (const auto& v : facts.audit.symbols) {
+        out += first ? "\n    " : ",\n    ";
+        first = false;
+        append_verdict(out, v, 4);  // an element of a top-level array
+        if (out.size() >= kPiece) {
+            if (!sink(out)) return false;
+            out.clear();
+        }
+    }
+    out += "\n  ]";
+    out.append(whole.substr(array_at + 2));
+    return sink(out);
+}
+
+std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
     std::string out;
     // About 570 bytes per verdict with two pieces of evidence: reserving enough up front avoids
     // copying tens of megabytes when the string grows.
-    out.reserve(text.size() + facts.audit.symbols.size() * 640);
-    out.append(text, 0, array_at);
-    out += '[';
-    for (const auto& v : facts.audit.symbols) {
-        out += out.back() == '[' ? "\n    " : ",\n    ";
-        append_verdict(out, v, 4);  // an element of a top-level array
-    }
-    out += "\n  ]";
-    out.append(text, array_at + 2);
+    out.reserve(8192 + facts.audit.symbols.size() * 640);
+    write_symbols_document(facts, run, [&out](std::string_view piece) {
+        out.append(piece);
+        return true;
+    });
     return out;
 }
 

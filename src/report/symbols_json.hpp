@@ -2,11 +2,13 @@
 // embedded in the full report.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 
+#include "core/json_common.hpp"
 #include "model/facts.hpp"
 #include "probes/symbols.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 
@@ -17,6 +19,14 @@ inline constexpr const char* kSymbolsSchemaVersion = "1.1.0";
 
 /// The whole `rdmi-probe symbols --json` document, as text (json::dump's format).
 std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run);
+
+/// Receives the document piece by piece; false stops the writing (the reader went away).
+using DocumentSink = std::function<bool(std::string_view)>;
+
+/// symbols_document() handed to `sink` in pieces of about 64 KiB, never held whole: a
+/// 100k-symbol document is 57 MB of text. False when the sink refused a piece.
+bool write_symbols_document(const SymbolsFacts& facts, const RunInfo& run,
+                            const DocumentSink& sink);
 
 /// The report's `symbols` section: counts, lists, loader and runtime, no per-symbol detail.
 Json symbols_summary(const SymbolsFacts& facts);

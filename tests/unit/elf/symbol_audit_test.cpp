@@ -49,7 +49,8 @@ TEST_CASE("classify: versioned library and headers agree on every symbol") {
     CHECK(create.declared);
     CHECK(create.sources_agree);
     CHECK(create.type == SymbolType::func);
-    CHECK(create.versions == std::vector<std::string>{"@@EXPERIMENTAL"});
+    CHECK(std::vector<std::string_view>(create.versions.begin(), create.versions.end()) ==
+          std::vector<std::string_view>{"@@EXPERIMENTAL"});
     const auto* header = evidence_from(create, EvidenceSource::header);
     REQUIRE(header != nullptr);
     CHECK(header->ref == "doca_rdmi_connection.h:42");
@@ -119,7 +120,8 @@ TEST_CASE("classify: no version script, so stability comes from headers or is un
     CHECK(with_headers.counts.deprecated == 1);
     CHECK(with_headers.disagreements.empty());
     const auto& create = verdict(with_headers, "doca_rdmi_connection_create");
-    CHECK(create.versions == std::vector<std::string>{""});
+    CHECK(std::vector<std::string_view>(create.versions.begin(), create.versions.end()) ==
+          std::vector<std::string_view>{""});
     CHECK(evidence_from(create, EvidenceSource::version_node) == nullptr);
 
     const auto bare = test::classify_fixture(library, {}, {});

@@ -310,6 +310,28 @@ TEST_CASE("loader-path is a failure for a module, information for --lib") {
     CHECK(find("symbols-exported").status == Status::info);
 }
 
+TEST_CASE("the report's ids: the same checks under the rdmi- entries, made there, not renamed") {
+    SymbolsFacts facts;
+    facts.library.path = "/a/libx.so";
+    facts.module = "doca-rdmi";
+    LoaderFacts loader;
+    loader.prediction.path = "/a/libx.so";
+    facts.loader = loader;
+    const auto plain = symbols_checks(facts);
+    const auto rdmi = symbols_checks(facts, kRdmiSymbolsCheckIds);
+    REQUIRE(plain.size() == rdmi.size());
+    const std::vector<std::string> ids{"rdmi-symbols-exported", "rdmi-symbols-stability",
+                                       "rdmi-symbols-agreement", "rdmi-loader-path",
+                                       "rdmi-symbols-runtime"};
+    REQUIRE(rdmi.size() == ids.size());
+    for (std::size_t i = 0; i < rdmi.size(); ++i) {
+        CHECK(rdmi[i].id == ids[i]);
+        CHECK(plain[i].id.str() == ids[i].substr(5));
+        CHECK(rdmi[i].status == plain[i].status);
+        CHECK(rdmi[i].message == plain[i].message);
+    }
+}
+
 TEST_CASE("declared but not exported by a library of the same release: not a mixed install") {
     SymbolsFacts facts;
     facts.module = "doca-rdmi";
@@ -322,8 +344,9 @@ TEST_CASE("declared but not exported by a library of the same release: not a mix
     SymbolVerdict verdict;
     verdict.name = "doca_rdmi_connection_get_app_rq_info";
     verdict.declared = true;
-    verdict.evidence.push_back({EvidenceSource::header, Stability::experimental,
-                                "DOCA_EXPERIMENTAL", "doca_rdmi_connection.h:212", true});
+    const std::vector<Evidence> evidence{{EvidenceSource::header, Stability::experimental,
+                                          "DOCA_EXPERIMENTAL", "doca_rdmi_connection.h:212", true}};
+    verdict.evidence = evidence;
     facts.audit.symbols = {verdict};
     auto exported = [&] {
         const auto checks = symbols_checks(facts);
@@ -352,10 +375,11 @@ TEST_CASE("sources that disagree: the binary's classification wins and the rule 
     verdict.name = "doca_rdmi_poster_post";
     verdict.stability = Stability::experimental;
     verdict.sources_agree = false;
-    verdict.evidence.push_back(
-        {EvidenceSource::header, Stability::stable, "DOCA_STABLE", "doca_rdmi_poster.h:40", true});
-    verdict.evidence.push_back({EvidenceSource::version_node, Stability::experimental,
-                                "EXPERIMENTAL", "libdoca_rdmi.so.3", true});
+    const std::vector<Evidence> evidence{
+        {EvidenceSource::header, Stability::stable, "DOCA_STABLE", "doca_rdmi_poster.h:40", true},
+        {EvidenceSource::version_node, Stability::experimental, "EXPERIMENTAL", "libdoca_rdmi.so.3",
+         true}};
+    verdict.evidence = evidence;
     facts.audit.symbols = {verdict};
     for (const auto& c : symbols_checks(facts)) {
         if (c.id != "symbols-agreement") continue;
