@@ -175,7 +175,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      std::nullopt,
                      options_.allow_untrusted_libs,
                      progress_ ? *progress_ : Progress::none(),
-                     answers};
+                     answers,
+                     worker_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }
