@@ -126,6 +126,18 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
     return run;
 }
 
+namespace {
+
+// Why the document did not reach stdout ("No space left on device" on a full disk, "Bad file
+// descriptor" when stdout was closed): the reader of stderr can act on that.
+std::string stdout_write_failure(int err) {
+    std::string message = "stdout: write failed";
+    if (err != 0) message += std::string(": ") + std::strerror(err);
+    return message;
+}
+
+}  // namespace
+
 Result<bool> Session::emit(const std::string& document, bool world_readable) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
@@ -150,7 +162,7 @@ Result<bool> Session::emit(const std::string& document, bool world_readable) con
         std::fflush(stdout) != 0) {
         // The reader went away (`rdmi-probe --json | head -1`): nothing to say, to no one.
         if (errno == EPIPE) ::_exit(kExitBrokenPipe);
-        return make_gap(GapReason::error, "stdout: write failed");
+        return make_gap(GapReason::error, stdout_write_failure(errno));
     }
     return true;
 }
@@ -176,7 +188,7 @@ Result<bool> Session::emit_pieces(
     });
     if (!written || std::fflush(stdout) != 0) {
         if (errno == EPIPE) ::_exit(kExitBrokenPipe);
-        return make_gap(GapReason::error, "stdout: write failed");
+        return make_gap(GapReason::error, stdout_write_failure(errno));
     }
     return true;
 }
