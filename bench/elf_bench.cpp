@@ -13,13 +13,13 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "core/json_common.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "headers/header_scanner.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/symbols.hpp"
-#include "report/json_common.hpp"
 #include "report/symbols_json.hpp"
 
 namespace {

@@ -11,6 +11,7 @@
 #include <string>
 #include <utility>
 
+#include "core/json_common.hpp"
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
 #include "os/env.hpp"
@@ -18,7 +19,6 @@
 #include "probes/symbols.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
-#include "report/json_common.hpp"
 #include "report/json_report.hpp"
 #include "report/symbols_json.hpp"
 

@@ -7,13 +7,13 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
+#include "core/json_common.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/policy.hpp"
 #include "model/registry.hpp"
 #include "report/findings_output.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -176,7 +176,7 @@ class CheckCommand final : public Command {
     int catalog(const Session& session) const {
         const FindingInfo* only = nullptr;
         if (!opts_.explain.empty()) {
-            only = find_finding(opts_.explain);
+            only = find_check(opts_.explain);
             if (only == nullptr) {
                 return fail_input(session, "check: --explain " + opts_.explain +
                                                ": no such check id (check --list-checks lists "

@@ -4,10 +4,10 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.hpp"
+#include "core/json_common.hpp"
 #include "os/self_exe.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_text.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::cli {
 

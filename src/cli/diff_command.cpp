@@ -8,8 +8,8 @@
 #include "cli/user_path.hpp"
 #include "contract/json_input.hpp"
 #include "contract/kinds.hpp"
+#include "core/json_common.hpp"
 #include "report/diff_document.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::cli {
 namespace {

@@ -10,195 +10,241 @@ namespace {
 
 using F = Finding;
 
-constexpr std::array kCatalog{
-    FindingInfo{F::doca_prefix, "doca-prefix", "report (install probe)",
-                "Where DOCA is installed (--doca-prefix, else doca-common's pkg-config prefix, "
-                "else /opt/mellanox/doca) and its layout: multiarch, lib64 or legacy.",
-                "Install the DOCA SDK, or pass --doca-prefix DIR where it is installed; a prefix "
-                "without lib/<triplet>/pkgconfig, lib64/pkgconfig or infrastructure/lib/pkgconfig "
-                "needs DOCA reinstalled."},
-    FindingInfo{F::module, "module-<name>", "report (install probe); check --require-module",
-                "The pkg-config module is installed and on the pkg-config search path (report: "
-                "each module of the RDMI stack); for check, its version satisfies the "
-                "requirement.",
-                "Install the DOCA development package that ships <name>.pc; when it is only in "
-                "DOCA's own pc dir, run the `export PKG_CONFIG_PATH=...` line the check prints; "
-                "for a version requirement, install a DOCA release that satisfies it."},
-    FindingInfo{F::module_requires, "module-<name>-requires", "report (install probe)",
-                "Every Requires of the module resolves (a module missing, a version not "
-                "satisfied, a cycle).",
-                "Install or fix the required modules until `pkg-config --cflags --libs <name>` "
-                "succeeds."},
-    FindingInfo{F::rdmi_stack_versions, "rdmi-stack-versions", "report (install probe)",
-                "doca-common, doca-verbs, doca-dpa, doca-rdmi and the runtime library agree on "
-                "one DOCA version; names the odd one out.",
-                "Install one DOCA version throughout: reinstall the packages of the odd ones "
-                "out."},
-    FindingInfo{F::contract_versions, "contract-versions", "report (install probe)",
-                "The DOCA version sources agree: doca-common.pc, applications/VERSION, "
-                "doca_caps --version and, on a BlueField, the BFB release.",
-                "Reinstall DOCA from one release (and the BFB matching it on a DPU); install "
-                "or repair the sources reported absent."},
-    FindingInfo{F::rdmi_headers, "rdmi-headers", "report (install probe)",
-                "The five DOCA RDMI headers are in DOCA's include directory.",
-                "A partial install: reinstall the DOCA RDMI development package."},
-    FindingInfo{F::library, "library-<module>", "report (install probe)",
-                "The shared object behind the module is there and is a readable ELF file (its "
-                "soname is reported).",
-                "Reinstall the runtime package of the module: its .pc file resolves but the "
-                "library is missing or damaged."},
-    FindingInfo{F::rdmi_samples, "rdmi-samples", "report (install probe)",
-                "Information: where DOCA's RDMI samples are, if installed.",
-                "Install the DOCA samples package to get them."},
-    FindingInfo{F::dpacc, "dpacc", "report (install probe)",
-                "The DPA compiler is installed, and its version.",
-                "Install the DOCA package that ships dpacc; it is needed to build DPA kernels."},
-    FindingInfo{F::doca_caps, "doca-caps", "report (install probe)",
-                "Information: doca_caps is installed (one of the contract's version sources).",
-                "Install the DOCA package that ships doca_caps."},
-    FindingInfo{F::rdmi_dpa_device, "rdmi-dpa-device", "report (devices probe)",
-                "Which devices can run RDMI on the DPA, or why none can (no NVIDIA device, no "
-                "DPA-capable one, no driver, no RDMA device, port down).",
-                "Run on a host with a BlueField-3 or ConnectX-7 or later (or on the BlueField's "
-                "Arm side); load mlx5_core and mlx5_ib and bring a port up (an InfiniBand port "
-                "needs a subnet manager)."},
-    FindingInfo{F::driver_mlx5_core, "driver-mlx5-core", "report (devices probe)",
-                "The mlx5_core kernel module is loaded (built in or as a module).",
-                "modprobe mlx5_core (as root)."},
-    FindingInfo{F::driver_mlx5_ib, "driver-mlx5-ib", "report (devices probe)",
-                "The mlx5_ib kernel module is loaded, so the devices have RDMA ports.",
-                "modprobe mlx5_ib (as root)."},
-    FindingInfo{F::uverbs_access, "uverbs-access", "report (devices probe)",
-                "The /dev/infiniband character devices exist and this user can open them.",
-                "modprobe ib_uverbs; in a container, pass --device /dev/infiniband; add the user "
-                "to the group owning /dev/infiniband/uverbs* (often rdma) or fix the udev rule."},
-    FindingInfo{F::verbs_devices, "verbs-devices", "report (devices probe)",
-                "What libibverbs lists and reports for each device (live system only).",
-                "Install libibverbs1 and rdma-core's provider package (ibverbs-providers); in a "
-                "container, pass --device /dev/infiniband."},
-    FindingInfo{F::doca_devices, "doca-devices", "report (devices probe)",
-                "What DOCA lists (doca_devinfo_create_list) and which devices it says have a "
-                "DPA (live system only).",
-                "Install DOCA, and check that the DOCA libraries can be loaded (see "
-                "rdmi-symbols-runtime)."},
-    FindingInfo{F::hugepages, "hugepages", "report (devices probe)",
-                "Information: the 2M and 1G hugepage pools and the hugetlbfs mounts.", ""},
-    FindingInfo{F::rdmi_symbols_exported, "rdmi-symbols-exported", "report (symbols probe)",
-                "Every doca_rdmi_* function the headers declare is exported by libdoca_rdmi "
-                "(skip: the module or its library is absent).",
-                "The headers and the library come from different DOCA releases: reinstall the "
-                "doca-rdmi packages at one version."},
-    FindingInfo{F::rdmi_symbols_stability, "rdmi-symbols-stability", "report (symbols probe)",
-                "Information: how many doca_rdmi_* symbols are experimental, stable, deprecated "
-                "or unknown.",
-                ""},
-    FindingInfo{F::rdmi_symbols_agreement, "rdmi-symbols-agreement", "report (symbols probe)",
-                "The headers, symbol version nodes, sections and the loader agree on each "
-                "symbol's stability.",
-                "Reinstall the doca-rdmi packages at one version; see `rdmi-probe symbols` for "
-                "the symbols concerned."},
-    FindingInfo{F::rdmi_loader_path, "rdmi-loader-path", "report (symbols probe)",
-                "The dynamic loader would map the same libdoca_rdmi that pkg-config's libdir "
-                "names.",
-                "Fix LD_LIBRARY_PATH or the ld.so.conf.d entries (then run ldconfig) so that "
-                "both name the same libdir."},
-    FindingInfo{F::rdmi_symbols_runtime, "rdmi-symbols-runtime", "report (symbols probe)",
-                "libdoca_rdmi loads in a child process and every exported name resolves with "
-                "dlsym/dlvsym.",
-                "An application loading this library would fail the same way: repair the DOCA "
-                "install (missing dependencies, a damaged file)."},
-    FindingInfo{F::version_matrix, "version-matrix", "report (version-matrix probe)",
-                "<prefix>/share/version-matrix.json is valid, and which capabilities this DOCA "
-                "version has.",
-                "Reinstall the DOCA package that ships share/version-matrix.json when it is "
-                "malformed."},
-    FindingInfo{F::env_ld_preload, "env-ld-preload", "report (environment probe)",
-                "LD_PRELOAD is not set: nothing is loaded into every application before DOCA.",
-                "Unset LD_PRELOAD unless the preload is intended (a profiler, for instance)."},
-    FindingInfo{F::env_ld_library_path, "env-ld-library-path", "report (environment probe)",
-                "Information: LD_LIBRARY_PATH, which the loader searches before ld.so.cache.", ""},
-    FindingInfo{F::pcie_link, "pcie-link", "report (pcie-link probe)",
-                "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can "
-                "reach.",
-                "Reseat a card trained below its maximum and check the slot's lanes and BIOS "
-                "bifurcation; move a card its slot limits to a faster slot."},
-    FindingInfo{F::probe_error, "<probe>-probe", "report (any probe)",
-                "A probe stopped with an internal error; the other probes still ran.",
-                "Report it as a bug in rdmi-probe, with the command line."},
-    FindingInfo{F::symbols_exported, "symbols-exported", "symbols",
-                "Every declaration with the audited prefix is exported by the library.",
-                "The headers and the library come from different releases: reinstall the "
-                "module's packages at one version."},
-    FindingInfo{F::symbols_stability, "symbols-stability", "symbols",
-                "Information: how many audited symbols are experimental, stable, deprecated or "
-                "unknown.",
-                ""},
-    FindingInfo{F::symbols_agreement, "symbols-agreement", "symbols",
-                "The headers, version nodes, sections and the loader agree on each symbol's "
-                "stability.",
-                "Reinstall the module's packages at one version."},
-    FindingInfo{F::loader_path, "loader-path", "symbols",
-                "The dynamic loader would map the audited library file.",
-                "Fix LD_LIBRARY_PATH or the ld.so.conf.d entries (then run ldconfig) so that "
-                "both name the same libdir."},
-    FindingInfo{F::symbols_runtime, "symbols-runtime", "symbols",
-                "The library loads in a child process and every exported name resolves.",
-                "An application loading this library would fail the same way: repair the "
-                "install."},
-    FindingInfo{F::app_resolves, "app-resolves", "symbols --check; check --app",
-                "Every doca_* symbol and version node the application needs is provided by the "
-                "installed library.",
-                "Build against the installed headers, or install the DOCA release the "
-                "application was built for."},
-    FindingInfo{F::app_experimental, "app-experimental",
-                "symbols --check; check --forbid-experimental",
-                "The application calls no experimental symbol outside the accepted list.",
-                "Review the calls and add the accepted ones to --allow-experimental (names or "
-                "@FILE)."},
-    FindingInfo{F::dpa_loopback, "dpa-loopback", "loopback",
-                "A DPA kernel's loopback RDMA write landed and was verified, up to the requested "
-                "level.",
-                "Follow the first action the failure names (it gives the DOCA error and the "
-                "layer: install, version, driver, verbs, DPA or RDMI)."},
-    FindingInfo{F::min_version, "min-version", "check --min-version",
-                "The RDMI stack's matched version is at least the required one.",
-                "Upgrade DOCA to the required version or newer."},
-    FindingInfo{F::max_version, "max-version", "check --max-version",
-                "The RDMI stack's matched version is at most the required one.",
-                "Install the required DOCA version or an older one."},
-    FindingInfo{F::exact_version, "exact-version", "check --exact-version",
-                "The RDMI stack's matched version is exactly the required one.",
-                "Install the required DOCA version."},
-    FindingInfo{F::consistent_versions, "consistent-versions", "check --require-consistent",
-                "Both version matches hold: the RDMI stack's modules, and the DOCA version "
-                "sources.",
-                "Reinstall DOCA from one release (and the BFB matching it on a DPU)."},
-    FindingInfo{F::symbol, "symbol-<name>", "check --require-symbol",
-                "libdoca_rdmi exports the symbol.",
-                "Install a DOCA release that provides it, or stop using it."},
-    FindingInfo{F::stable, "stable-<name>", "check --require-stable",
-                "libdoca_rdmi exports the symbol and it is neither experimental nor deprecated.",
-                "Use a stable replacement or wait for the release that stabilises it; a skip "
-                "means nothing marks its stability: install DOCA's headers."},
-    FindingInfo{F::device, "device", "check --require-device",
-                "An NVIDIA RDMA/BlueField device (or the named one) is present.",
-                "Run on a host with the device, or check that mlx5_core is loaded."},
-    FindingInfo{F::dpa, "dpa", "check --require-dpa", "The required device has a DPA.",
-                "DOCA RDMI needs a DPA: a BlueField-3 or ConnectX-8; a skip means rerun on the "
-                "live host with DOCA installed."},
-    FindingInfo{F::port_active, "port-active", "check --require-port-active",
-                "The required device has an ACTIVE port.",
-                "Load mlx5_ib, then connect the cable / bring the link up (ibstat, mlxlink)."},
+// An entry of enum Finding: the order is asserted below, so finding_info is an index.
+struct Row {
+    Finding finding;
+    FindingInfo info;
+};
+
+constexpr std::array kRows{
+    Row{F::doca_prefix,
+        {"doca-prefix", "report (install probe)",
+         "Where DOCA is installed (--doca-prefix, else doca-common's pkg-config prefix, "
+         "else /opt/mellanox/doca) and its layout: multiarch, lib64 or legacy.",
+         "Install the DOCA SDK, or pass --doca-prefix DIR where it is installed; a prefix "
+         "without lib/<triplet>/pkgconfig, lib64/pkgconfig or infrastructure/lib/pkgconfig "
+         "needs DOCA reinstalled."}},
+    Row{F::module,
+        {"module-<name>", "report (install probe); check --require-module",
+         "The pkg-config module is installed and on the pkg-config search path (report: "
+         "each module of the RDMI stack); for check, its version satisfies the "
+         "requirement.",
+         "Install the DOCA development package that ships <name>.pc; when it is only in "
+         "DOCA's own pc dir, run the `export PKG_CONFIG_PATH=...` line the check prints; "
+         "for a version requirement, install a DOCA release that satisfies it."}},
+    Row{F::module_requires,
+        {"module-<name>-requires", "report (install probe)",
+         "Every Requires of the module resolves (a module missing, a version not "
+         "satisfied, a cycle).",
+         "Install or fix the required modules until `pkg-config --cflags --libs <name>` "
+         "succeeds."}},
+    Row{F::rdmi_stack_versions,
+        {"rdmi-stack-versions", "report (install probe)",
+         "doca-common, doca-verbs, doca-dpa, doca-rdmi and the runtime library agree on "
+         "one DOCA version; names the odd one out.",
+         "Install one DOCA version throughout: reinstall the packages of the odd ones "
+         "out."}},
+    Row{F::contract_versions,
+        {"contract-versions", "report (install probe)",
+         "The DOCA version sources agree: doca-common.pc, applications/VERSION, "
+         "doca_caps --version and, on a BlueField, the BFB release.",
+         "Reinstall DOCA from one release (and the BFB matching it on a DPU); install "
+         "or repair the sources reported absent."}},
+    Row{F::rdmi_headers,
+        {"rdmi-headers", "report (install probe)",
+         "The five DOCA RDMI headers are in DOCA's include directory.",
+         "A partial install: reinstall the DOCA RDMI development package."}},
+    Row{F::library,
+        {"library-<module>", "report (install probe)",
+         "The shared object behind the module is there and is a readable ELF file (its "
+         "soname is reported).",
+         "Reinstall the runtime package of the module: its .pc file resolves but the "
+         "library is missing or damaged."}},
+    Row{F::rdmi_samples,
+        {"rdmi-samples", "report (install probe)",
+         "Information: where DOCA's RDMI samples are, if installed.",
+         "Install the DOCA samples package to get them."}},
+    Row{F::dpacc,
+        {"dpacc", "report (install probe)", "The DPA compiler is installed, and its version.",
+         "Install the DOCA package that ships dpacc; it is needed to build DPA kernels."}},
+    Row{F::doca_caps,
+        {"doca-caps", "report (install probe)",
+         "Information: doca_caps is installed (one of the contract's version sources).",
+         "Install the DOCA package that ships doca_caps."}},
+    Row{F::rdmi_dpa_device,
+        {"rdmi-dpa-device", "report (devices probe)",
+         "Which devices can run RDMI on the DPA, or why none can (no NVIDIA device, no "
+         "DPA-capable one, no driver, no RDMA device, port down).",
+         "Run on a host with a BlueField-3 or ConnectX-7 or later (or on the BlueField's "
+         "Arm side); load mlx5_core and mlx5_ib and bring a port up (an InfiniBand port "
+         "needs a subnet manager)."}},
+    Row{F::driver_mlx5_core,
+        {"driver-mlx5-core", "report (devices probe)",
+         "The mlx5_core kernel module is loaded (built in or as a module).",
+         "modprobe mlx5_core (as root)."}},
+    Row{F::driver_mlx5_ib,
+        {"driver-mlx5-ib", "report (devices probe)",
+         "The mlx5_ib kernel module is loaded, so the devices have RDMA ports.",
+         "modprobe mlx5_ib (as root)."}},
+    Row{F::uverbs_access,
+        {"uverbs-access", "report (devices probe)",
+         "The /dev/infiniband character devices exist and this user can open them.",
+         "modprobe ib_uverbs; in a container, pass --device /dev/infiniband; add the user "
+         "to the group owning /dev/infiniband/uverbs* (often rdma) or fix the udev rule."}},
+    Row{F::verbs_devices,
+        {"verbs-devices", "report (devices probe)",
+         "What libibverbs lists and reports for each device (live system only).",
+         "Install libibverbs1 and rdma-core's provider package (ibverbs-providers); in a "
+         "container, pass --device /dev/infiniband."}},
+    Row{F::doca_devices,
+        {"doca-devices", "report (devices probe)",
+         "What DOCA lists (doca_devinfo_create_list) and which devices it says have a "
+         "DPA (live system only).",
+         "Install DOCA, and check that the DOCA libraries can be loaded (see "
+         "rdmi-symbols-runtime)."}},
+    Row{F::hugepages,
+        {"hugepages", "report (devices probe)",
+         "Information: the 2M and 1G hugepage pools and the hugetlbfs mounts.", ""}},
+    Row{F::rdmi_symbols_exported,
+        {"rdmi-symbols-exported", "report (symbols probe)",
+         "Every doca_rdmi_* function the headers declare is exported by libdoca_rdmi "
+         "(skip: the module or its library is absent).",
+         "The headers and the library come from different DOCA releases: reinstall the "
+         "doca-rdmi packages at one version."}},
+    Row{F::rdmi_symbols_stability,
+        {"rdmi-symbols-stability", "report (symbols probe)",
+         "Information: how many doca_rdmi_* symbols are experimental, stable, deprecated "
+         "or unknown.",
+         ""}},
+    Row{F::rdmi_symbols_agreement,
+        {"rdmi-symbols-agreement", "report (symbols probe)",
+         "The headers, symbol version nodes, sections and the loader agree on each "
+         "symbol's stability.",
+         "Reinstall the doca-rdmi packages at one version; see `rdmi-probe symbols` for "
+         "the symbols concerned."}},
+    Row{F::rdmi_loader_path,
+        {"rdmi-loader-path", "report (symbols probe)",
+         "The dynamic loader would map the same libdoca_rdmi that pkg-config's libdir "
+         "names.",
+         "Fix LD_LIBRARY_PATH or the ld.so.conf.d entries (then run ldconfig) so that "
+         "both name the same libdir."}},
+    Row{F::rdmi_symbols_runtime,
+        {"rdmi-symbols-runtime", "report (symbols probe)",
+         "libdoca_rdmi loads in a child process and every exported name resolves with "
+         "dlsym/dlvsym.",
+         "An application loading this library would fail the same way: repair the DOCA "
+         "install (missing dependencies, a damaged file)."}},
+    Row{F::version_matrix,
+        {"version-matrix", "report (version-matrix probe)",
+         "<prefix>/share/version-matrix.json is valid, and which capabilities this DOCA "
+         "version has.",
+         "Reinstall the DOCA package that ships share/version-matrix.json when it is "
+         "malformed."}},
+    Row{F::env_ld_preload,
+        {"env-ld-preload", "report (environment probe)",
+         "LD_PRELOAD is not set: nothing is loaded into every application before DOCA.",
+         "Unset LD_PRELOAD unless the preload is intended (a profiler, for instance)."}},
+    Row{F::env_ld_library_path,
+        {"env-ld-library-path", "report (environment probe)",
+         "Information: LD_LIBRARY_PATH, which the loader searches before ld.so.cache.", ""}},
+    Row{F::probe_error,
+        {"<probe>-probe", "report (any probe)",
+         "A probe stopped with an internal error; the other probes still ran.",
+         "Report it as a bug in rdmi-probe, with the command line."}},
+    Row{F::symbols_exported,
+        {"symbols-exported", "symbols",
+         "Every declaration with the audited prefix is exported by the library.",
+         "The headers and the library come from different releases: reinstall the "
+         "module's packages at one version."}},
+    Row{F::symbols_stability,
+        {"symbols-stability", "symbols",
+         "Information: how many audited symbols are experimental, stable, deprecated or "
+         "unknown.",
+         ""}},
+    Row{F::symbols_agreement,
+        {"symbols-agreement", "symbols",
+         "The headers, version nodes, sections and the loader agree on each symbol's "
+         "stability.",
+         "Reinstall the module's packages at one version."}},
+    Row{F::loader_path,
+        {"loader-path", "symbols", "The dynamic loader would map the audited library file.",
+         "Fix LD_LIBRARY_PATH or the ld.so.conf.d entries (then run ldconfig) so that "
+         "both name the same libdir."}},
+    Row{F::symbols_runtime,
+        {"symbols-runtime", "symbols",
+         "The library loads in a child process and every exported name resolves.",
+         "An application loading this library would fail the same way: repair the "
+         "install."}},
+    Row{F::app_resolves,
+        {"app-resolves", "symbols --check; check --app",
+         "Every doca_* symbol and version node the application needs is provided by the "
+         "installed library.",
+         "Build against the installed headers, or install the DOCA release the "
+         "application was built for."}},
+    Row{F::app_experimental,
+        {"app-experimental", "symbols --check; check --forbid-experimental",
+         "The application calls no experimental symbol outside the accepted list.",
+         "Review the calls and add the accepted ones to --allow-experimental (names or "
+         "@FILE)."}},
+    Row{F::dpa_loopback,
+        {"dpa-loopback", "loopback",
+         "A DPA kernel's loopback RDMA write landed and was verified, up to the requested "
+         "level.",
+         "Follow the first action the failure names (it gives the DOCA error and the "
+         "layer: install, version, driver, verbs, DPA or RDMI)."}},
+    Row{F::min_version,
+        {"min-version", "check --min-version",
+         "The RDMI stack's matched version is at least the required one.",
+         "Upgrade DOCA to the required version or newer."}},
+    Row{F::max_version,
+        {"max-version", "check --max-version",
+         "The RDMI stack's matched version is at most the required one.",
+         "Install the required DOCA version or an older one."}},
+    Row{F::exact_version,
+        {"exact-version", "check --exact-version",
+         "The RDMI stack's matched version is exactly the required one.",
+         "Install the required DOCA version."}},
+    Row{F::consistent_versions,
+        {"consistent-versions", "check --require-consistent",
+         "Both version matches hold: the RDMI stack's modules, and the DOCA version "
+         "sources.",
+         "Reinstall DOCA from one release (and the BFB matching it on a DPU)."}},
+    Row{F::symbol,
+        {"symbol-<name>", "check --require-symbol", "libdoca_rdmi exports the symbol.",
+         "Install a DOCA release that provides it, or stop using it."}},
+    Row{F::stable,
+        {"stable-<name>", "check --require-stable",
+         "libdoca_rdmi exports the symbol and it is neither experimental nor deprecated.",
+         "Use a stable replacement or wait for the release that stabilises it; a skip "
+         "means nothing marks its stability: install DOCA's headers."}},
+    Row{F::device,
+        {"device", "check --require-device",
+         "An NVIDIA RDMA/BlueField device (or the named one) is present.",
+         "Run on a host with the device, or check that mlx5_core is loaded."}},
+    Row{F::dpa,
+        {"dpa", "check --require-dpa", "The required device has a DPA.",
+         "DOCA RDMI needs a DPA: a BlueField-3 or ConnectX-8; a skip means rerun on the "
+         "live host with DOCA installed."}},
+    Row{F::port_active,
+        {"port-active", "check --require-port-active", "The required device has an ACTIVE port.",
+         "Load mlx5_ib, then connect the cable / bring the link up (ibstat, mlxlink)."}},
 };
 
 constexpr bool catalog_in_enum_order() {
-    for (std::size_t i = 0; i < kCatalog.size(); ++i) {
-        if (static_cast<std::size_t>(kCatalog[i].finding) != i) return false;
+    for (std::size_t i = 0; i < kRows.size(); ++i) {
+        if (static_cast<std::size_t>(kRows[i].finding) != i) return false;
     }
     return true;
 }
-static_assert(catalog_in_enum_order(), "kCatalog rows must follow the order of enum Finding");
-static_assert(kCatalog.back().finding == Finding::port_active, "every Finding has a row");
+static_assert(catalog_in_enum_order(), "kRows must follow the order of enum Finding");
+static_assert(kRows.back().finding == Finding::port_active, "every Finding has a row");
+
+// finding_catalog()'s view: the entries alone, by address.
+constexpr auto kCatalog = [] {
+    std::array<const FindingInfo*, kRows.size()> out{};
+    for (std::size_t i = 0; i < kRows.size(); ++i) out[i] = &kRows[i].info;
+    return out;
+}();
 
 struct Pattern {
     std::string_view prefix;
@@ -213,46 +259,46 @@ Pattern split(std::string_view id) {
 
 }  // namespace
 
-std::span<const FindingInfo> finding_catalog() {
+std::span<const FindingInfo* const> finding_catalog() {
     return kCatalog;
 }
 
 const FindingInfo& finding_info(Finding finding) {
-    return kCatalog.at(static_cast<std::size_t>(finding));
+    return kRows.at(static_cast<std::size_t>(finding)).info;
 }
 
 bool is_pattern(const FindingInfo& info) {
     return info.id.find('<') != std::string_view::npos;
 }
 
-const FindingInfo* find_finding(std::string_view id) {
+const FindingInfo* find_finding(std::span<const FindingInfo* const> catalog, std::string_view id) {
     const FindingInfo* best = nullptr;
     std::size_t best_literal = 0;
-    for (const auto& info : kCatalog) {
-        if (!is_pattern(info)) {
-            if (info.id == id) return &info;
+    for (const FindingInfo* info : catalog) {
+        if (!is_pattern(*info)) {
+            if (info->id == id) return info;
             continue;
         }
-        const auto [prefix, suffix] = split(info.id);
+        const auto [prefix, suffix] = split(info->id);
         const std::size_t literal = prefix.size() + suffix.size();
         if (id.size() > literal && id.starts_with(prefix) && id.ends_with(suffix) &&
             (best == nullptr || literal > best_literal)) {
-            best = &info;
+            best = info;
             best_literal = literal;
         }
     }
     return best;
 }
 
-FindingId::FindingId(Finding finding) : finding_(finding) {
-    const FindingInfo& info = finding_info(finding);
+FindingId::FindingId(const FindingInfo& info) : info_(&info) {
     if (is_pattern(info))
         throw std::logic_error("finding " + std::string(info.id) + " needs its parameter");
     text_ = info.id;
 }
 
-FindingId::FindingId(Finding finding, std::string_view parameter) : finding_(finding) {
-    const FindingInfo& info = finding_info(finding);
+FindingId::FindingId(Finding finding) : FindingId(finding_info(finding)) {}
+
+FindingId::FindingId(const FindingInfo& info, std::string_view parameter) : info_(&info) {
     if (!is_pattern(info))
         throw std::logic_error("finding " + std::string(info.id) + " takes no parameter");
     if (parameter.empty())
@@ -261,21 +307,7 @@ FindingId::FindingId(Finding finding, std::string_view parameter) : finding_(fin
     text_ = std::string(prefix) + std::string(parameter) + std::string(suffix);
 }
 
-Finding rdmi_variant(Finding finding) {
-    switch (finding) {
-        case Finding::symbols_exported:
-            return Finding::rdmi_symbols_exported;
-        case Finding::symbols_stability:
-            return Finding::rdmi_symbols_stability;
-        case Finding::symbols_agreement:
-            return Finding::rdmi_symbols_agreement;
-        case Finding::loader_path:
-            return Finding::rdmi_loader_path;
-        case Finding::symbols_runtime:
-            return Finding::rdmi_symbols_runtime;
-        default:
-            return finding;
-    }
-}
+FindingId::FindingId(Finding finding, std::string_view parameter)
+    : FindingId(finding_info(finding), parameter) {}
 
 }  // namespace rdmi

@@ -1,6 +1,9 @@
 // The finding catalog: every check id the program can emit, what it means and how to fix it.
 // A Check's id is a FindingId, and a FindingId can only be made from a catalog entry, so an id
-// that is not catalogued cannot be emitted.
+// that is not catalogued cannot be emitted. The entries here are the ones several parts share
+// (and those of the probes that predate the registry's rows); a probe may instead declare its
+// own entries next to its facts, and its registry row lists them (src/model/facts.hpp), so that
+// adding a probe does not edit this file. check_catalog() (src/model/registry.hpp) is the whole.
 #pragma once
 
 #include <cstdint>
@@ -37,11 +40,11 @@ enum class Finding : std::uint8_t {
     rdmi_symbols_agreement,
     rdmi_loader_path,
     rdmi_symbols_runtime,
-    // version-matrix, environment and pcie-link probes, a probe's own failure
+    // version-matrix and environment probes; the registry rows' own entries come next
     version_matrix,
     env_ld_preload,
     env_ld_library_path,
-    pcie_link,
+    // a probe's own failure
     probe_error,
     // symbols subcommand (any module or library)
     symbols_exported,
@@ -68,22 +71,21 @@ enum class Finding : std::uint8_t {
 /// A catalog entry. `id` is the check id, or a pattern with one `<placeholder>`
 /// ("module-<name>") for ids that name a module, symbol or probe.
 struct FindingInfo {
-    Finding finding;
     std::string_view id;
     std::string_view emitted_by;  ///< the command (and probe or option) that emits it
     std::string_view meaning;     ///< one line: what the check answers
     std::string_view fix;         ///< how to fix a failure or skip; empty when never judged
 };
 
-/// Every finding, in catalog order.
-std::span<const FindingInfo> finding_catalog();
+/// The entries of enum Finding, in its order (without the registry rows' own entries).
+std::span<const FindingInfo* const> finding_catalog();
 
 /// The entry of `finding`.
 const FindingInfo& finding_info(Finding finding);
 
-/// The entry whose id is `id` or whose pattern matches it (the most specific pattern wins:
-/// "module-doca-dpa-requires" is module-<name>-requires); nullptr when none does.
-const FindingInfo* find_finding(std::string_view id);
+/// The entry of `catalog` whose id is `id` or whose pattern matches it (the most specific
+/// pattern wins: "module-doca-dpa-requires" is module-<name>-requires); nullptr when none does.
+const FindingInfo* find_finding(std::span<const FindingInfo* const> catalog, std::string_view id);
 
 /// Whether an entry's id is a pattern ("library-<module>").
 bool is_pattern(const FindingInfo& info);
@@ -91,26 +93,27 @@ bool is_pattern(const FindingInfo& info);
 /// A check id, made only from the catalog.
 class FindingId {
   public:
-    /// The id of a finding with a fixed id. Deliberately implicit: `Check{Finding::dpa, ...}`
+    /// The id of an entry with a fixed id. Deliberately implicit: `Check{Finding::dpa, ...}`
     /// reads as what it is. Throws std::logic_error for a pattern entry (a programming error).
-    FindingId(Finding finding);  // NOLINT(google-explicit-constructor)
+    FindingId(const FindingInfo& info);  // NOLINT(google-explicit-constructor)
+    FindingId(Finding finding);          // NOLINT(google-explicit-constructor)
     /// The id of a pattern entry with its placeholder filled ("module-" + "doca-dpa").
     /// Throws std::logic_error for a fixed entry or an empty parameter.
+    FindingId(const FindingInfo& info, std::string_view parameter);
     FindingId(Finding finding, std::string_view parameter);
 
-    [[nodiscard]] Finding finding() const { return finding_; }
+    /// The catalog entry the id was made from.
+    [[nodiscard]] const FindingInfo& info() const { return *info_; }
+    /// Whether the id was made from `finding`'s entry.
+    [[nodiscard]] bool is(Finding finding) const { return info_ == &finding_info(finding); }
     [[nodiscard]] const std::string& str() const { return text_; }
 
     friend bool operator==(const FindingId& a, const FindingId& b) { return a.text_ == b.text_; }
     friend bool operator==(const FindingId& a, std::string_view b) { return a.text_ == b; }
 
   private:
-    Finding finding_;
+    const FindingInfo* info_;
     std::string text_;
 };
-
-/// The report's id for a symbols-subcommand finding: the report audits doca-rdmi, so
-/// symbols-exported becomes rdmi-symbols-exported. Findings without such a variant stay.
-Finding rdmi_variant(Finding finding);
 
 }  // namespace rdmi

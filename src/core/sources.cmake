@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/finding_catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fix_plan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shell_word.cpp

@@ -62,7 +62,7 @@ Check symbol_check(const SymbolsFacts& facts, const std::string& name, bool stab
 // The symbols probe's own app check, under the same id.
 Check app_check(const SymbolsFacts& facts, Finding id) {
     for (const auto& check : facts.checks) {
-        if (check.id.finding() == id) return check;
+        if (check.id.is(id)) return check;
     }
     return Check{id, Status::skip, "the application was not audited", "", {}};
 }

@@ -1,13 +1,19 @@
-// The facts model: everything one run of the probes collected, as plain data. Every emitter
-// (report text and JSON, the contract documents, the gate's outputs) reads only this.
+// The facts model and the probes that fill it, one row per probe. This is the one file of
+// src/model/ that a new probe edits: its line in RDMI_PROBES (which makes its ProbeId and its
+// field of Facts) and its row in kProbeRows (what it reads and needs, how it runs, the checks
+// and catalog entries it brings, its section of the report). Every emitter reads only Facts.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/json_common.hpp"
+#include "probes/context.hpp"
 #include "probes/devices.hpp"
 #include "probes/doca_caps.hpp"
 #include "probes/environment.hpp"
@@ -21,6 +27,46 @@
 #include "probes/version_matrix.hpp"
 
 namespace rdmi {
+
+// Every probe, in registry order (each after what it depends on): its id and the type of what
+// it adds to Facts. ProbeId and the fields of Facts are made from this list, so they cannot
+// disagree with it; kProbeRows below holds the rest of each row, in the same order (asserted).
+// NOLINTBEGIN(cppcoreguidelines-macro-usage): an X-macro is the one way to make an enum and
+// struct fields from one list.
+#define RDMI_PROBES(PROBE)                                                                      \
+    PROBE(install, InstallFacts)                                                                \
+    /* the sysfs inventory, platform and host classification */                                 \
+    PROBE(system, SystemFacts)                                                                  \
+    PROBE(verbs, VerbsFacts)                                                                    \
+    PROBE(doca_caps, DocaCapsFacts)                                                             \
+    /* the sysfs, verbs and DOCA views joined per function, with the device checks */           \
+    PROBE(devices, DevicesFacts)                                                                \
+    /* the symbol audit: of doca-rdmi for the report (nullopt when the module or its library */ \
+    /* is absent), or what the gate asked for */                                                \
+    PROBE(symbols, Result<SymbolsFacts>)                                                        \
+    PROBE(version_matrix, VersionMatrixFacts)                                                   \
+    /* loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH) */          \
+    PROBE(environment, EnvironmentFacts)                                                        \
+    /* the samples directories of the public DOCA libraries */                                  \
+    PROBE(samples, SamplesFacts)                                                                \
+    PROBE(loopback, LoopbackVerdict)                                                            \
+    /* each PF's trained PCIe link against what card and slot can reach */                      \
+    PROBE(pcie_link, PcieLinkFacts)
+
+/// Every probe, in registry order.
+enum class ProbeId : std::uint8_t {
+#define RDMI_PROBE_ID(id, type) id,
+    RDMI_PROBES(RDMI_PROBE_ID)
+#undef RDMI_PROBE_ID
+};
+
+/// The name of each probe's field of Facts (and of its report section), by ProbeId.
+inline constexpr std::string_view kProbeFields[] = {
+#define RDMI_PROBE_FIELD_NAME(id, type) #id,
+    RDMI_PROBES(RDMI_PROBE_FIELD_NAME)
+#undef RDMI_PROBE_FIELD_NAME
+};
+// NOLINTEND(cppcoreguidelines-macro-usage)
 
 /// Facts about the run itself.
 struct RunInfo {
@@ -37,30 +83,188 @@ struct ProbeError {
     std::string message;
 };
 
-/// The collected facts of one run. A probe that did not run (not asked for, or its input was
-/// missing) leaves its field empty.
+/// The collected facts of one run: one field per probe, named as its ProbeId. A probe that did
+/// not run (not asked for, or its input was missing) leaves its field empty.
 struct Facts {
     RunInfo run;
-    std::optional<InstallFacts> install;
-    /// The sysfs inventory, platform and host classification.
-    std::optional<SystemFacts> system;
-    std::optional<VerbsFacts> verbs;
-    std::optional<DocaCapsFacts> doca_caps;
-    /// The sysfs, verbs and DOCA views joined per function, with the device checks.
-    std::optional<DevicesFacts> devices;
-    /// The symbol audit: of doca-rdmi for the report (nullopt when the module or its library is
-    /// absent), or what the gate asked for.
-    std::optional<Result<SymbolsFacts>> symbols;
-    std::optional<VersionMatrixFacts> version_matrix;
-    /// Loader variables in this process's environment (LD_PRELOAD, LD_LIBRARY_PATH).
-    std::optional<EnvironmentFacts> environment;
-    /// The samples directories of the public DOCA libraries.
-    std::optional<SamplesFacts> samples;
-    std::optional<LoopbackVerdict> loopback;
-    /// Each PF's trained PCIe link against what card and slot can reach.
-    std::optional<PcieLinkFacts> pcie_link;
+#define RDMI_PROBE_FIELD(id, type) std::optional<type> id;
+    RDMI_PROBES(RDMI_PROBE_FIELD)
+#undef RDMI_PROBE_FIELD
     std::vector<ProbeError> probe_errors;  ///< in the order the probes ran
     std::uint32_t collected = 0;           ///< one bit per probe that ran (see registry.hpp)
+};
+
+/// What a command wants of the probes that take parameters.
+struct ProbeRequest {
+    /// What the symbols probe audits; nullopt: the install's doca-rdmi module (the report).
+    std::optional<SymbolsRequest> symbols;
+    /// The loopback's options; the loopback probe runs only when they are given.
+    std::optional<LoopbackOptions> loopback;
+};
+
+/// One probe's row.
+struct ProbeRow {
+    ProbeId id;
+    std::string_view name;   ///< stable kebab-case id ("install"); names a probe error
+    std::string_view title;  ///< for humans ("DOCA install and versions")
+    std::string_view reads;  ///< what it looks at
+    /// The probes whose facts it reads; they run first.
+    std::span<const ProbeId> depends_on = {};
+    /// Probes it reads only on the live root (under --root it does not look at them).
+    std::span<const ProbeId> depends_on_live = {};
+    /// Whether the full report runs it (kReportProbes, in registry order).
+    bool in_report = false;
+    /// Runs the probe: reads its dependencies' facts, fills its own. Leaves its field empty
+    /// when an input it needs is missing (a dependency that failed says why).
+    void (*run)(const ProbeContext& ctx, const ProbeRequest& request, Facts& facts);
+    /// Appends the checks its facts carry, as the report lists them (nullptr: none). Pure.
+    void (*checks)(const Facts& facts, std::vector<Check>& out) = nullptr;
+    /// Catalog entries the probe declares itself (beside its facts) rather than in enum
+    /// Finding: check_catalog() lists them after the report probes' entries of the enum.
+    std::span<const FindingInfo> findings = {};
+    /// Its section of the report, under the name of its field (kProbeFields; nullptr: it has
+    /// none, or json_report writes it); nullopt leaves the key out. Pure.
+    std::optional<json::Json> (*json)(const Facts& facts) = nullptr;
+};
+
+namespace rows {
+
+inline constexpr ProbeId kInstall[] = {ProbeId::install};
+inline constexpr ProbeId kSystem[] = {ProbeId::system};
+inline constexpr ProbeId kDevicesInputs[] = {ProbeId::system, ProbeId::verbs, ProbeId::doca_caps};
+
+// The checks a probe's facts carry in a `checks` member, as they are.
+template <auto Field>
+void carried_checks(const Facts& facts, std::vector<Check>& out) {
+    if (const auto& f = facts.*Field) out.insert(out.end(), f->checks.begin(), f->checks.end());
+}
+
+// The symbol audit's checks, or a skip when it could not run.
+void symbols_checks(const Facts& facts, std::vector<Check>& out);
+
+}  // namespace rows
+
+/// Every row, in registry order.
+inline constexpr ProbeRow kProbeRows[] = {
+    {.id = ProbeId::install,
+     .name = "install",
+     .title = "DOCA install and versions",
+     .reads = "pkg-config search path and .pc files; the DOCA prefix's files; version sources",
+     .in_report = true,
+     .run = [](const ProbeContext& ctx, const ProbeRequest&,
+               Facts& facts) { facts.install = probe_install(ctx); },
+     .checks = &rows::carried_checks<&Facts::install>},
+    {.id = ProbeId::system,
+     .name = "system",
+     .title = "PCI functions, platform and host kind",
+     .reads = "/sys (PCI, InfiniBand, net, platform devices), /proc/modules, /proc/meminfo, "
+              "/etc/mlnx-release, uname",
+     .run = [](const ProbeContext& ctx, const ProbeRequest&,
+               Facts& facts) { facts.system = probe_system(ctx); }},
+    {.id = ProbeId::verbs,
+     .name = "verbs",
+     .title = "verbs devices and ports",
+     .reads = "libibverbs (live only, in a child process)",
+     .run = [](const ProbeContext& ctx, const ProbeRequest&,
+               Facts& facts) { facts.verbs = probe_verbs(ctx); }},
+    {.id = ProbeId::doca_caps,
+     .name = "doca-caps",
+     .title = "DOCA devices and capabilities",
+     .reads = "libdoca_* of the install (live only, in a child process)",
+     .depends_on_live = rows::kInstall,
+     .run = [](const ProbeContext& ctx, const ProbeRequest&,
+               Facts& facts) { facts.doca_caps = probe_doca_caps(ctx, facts.install); }},
+    {.id = ProbeId::devices,
+     .name = "devices",
+     .title = "devices, ports and DPA capability",
+     .reads = "nothing: joins system, verbs and doca-caps per function",
+     .depends_on = rows::kDevicesInputs,
+     .in_report = true,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (!facts.system || !facts.verbs || !facts.doca_caps) return;
+             facts.devices =
+                 join_devices(*facts.system, *facts.verbs, *facts.doca_caps, ctx.live());
+         },
+     .checks = &rows::carried_checks<&Facts::devices>},
+    {.id = ProbeId::symbols,
+     .name = "symbols",
+     .title = "doca-rdmi symbol stability",
+     .reads = "the library's ELF file, its headers, the loader's search path; dlopen when live "
+              "and trusted",
+     .depends_on = rows::kInstall,
+     .in_report = true,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
+             if (request.symbols) {
+                 facts.symbols = probe_symbols(ctx, *request.symbols);
+             } else if (facts.install) {
+                 facts.symbols = probe_rdmi_symbols(ctx, *facts.install);
+             }
+         },
+     .checks = &rows::symbols_checks},
+    {.id = ProbeId::version_matrix,
+     .name = "version-matrix",
+     .title = "version-matrix.json",
+     .reads = "<prefix>/share/version-matrix.json",
+     .depends_on = rows::kInstall,
+     .in_report = true,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (facts.install) facts.version_matrix = probe_version_matrix(ctx, *facts.install);
+         },
+     .checks =
+         [](const Facts& facts, std::vector<Check>& out) {
+             if (facts.version_matrix) out.push_back(facts.version_matrix->check);
+         }},
+    {.id = ProbeId::environment,
+     .name = "environment",
+     .title = "loader variables in the environment",
+     .reads = "LD_PRELOAD, LD_LIBRARY_PATH",
+     .in_report = true,
+     .run = [](const ProbeContext& ctx, const ProbeRequest&,
+               Facts& facts) { facts.environment = probe_environment(ctx); },
+     .checks = &rows::carried_checks<&Facts::environment>},
+    {.id = ProbeId::samples,
+     .name = "samples",
+     .title = "samples of the public DOCA libraries",
+     .reads = "<prefix>/samples",
+     .depends_on = rows::kInstall,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (facts.install) facts.samples = probe_samples(ctx, *facts.install);
+         }},
+    {.id = ProbeId::loopback,
+     .name = "loopback",
+     .title = "DPA loopback RDMA write",
+     .reads = "the DOCA libraries and the DPA plugin (live only, in a child process)",
+     .depends_on_live = rows::kInstall,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
+             if (request.loopback)
+                 facts.loopback = probe_loopback(ctx, facts.install, *request.loopback);
+         }},
+    {.id = ProbeId::pcie_link,
+     .name = "pcie-link",
+     .title = "PCIe link speed and width",
+     .reads = "/sys: each PF's current_link_speed/_width, max_link_speed/_width (its card's "
+              "switch upstream port's, behind one) and the slot port's max_link_speed/_width",
+     .depends_on = rows::kSystem,
+     .in_report = true,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (facts.system) facts.pcie_link = probe_pcie_link(ctx, facts.system->inventory);
+         },
+     .checks =
+         [](const Facts& facts, std::vector<Check>& out) {
+             if (facts.pcie_link && facts.pcie_link->check) out.push_back(*facts.pcie_link->check);
+         },
+     .findings = kPcieLinkFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         // Only where a link was judged: trees without link attributes report as before.
+         if (!facts.pcie_link || !facts.pcie_link->check) return std::nullopt;
+         return pcie_link_json(*facts.pcie_link);
+     }},
 };
 
 }  // namespace rdmi

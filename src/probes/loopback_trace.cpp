@@ -91,6 +91,17 @@ void install(Fn& slot) {
     }
 }
 
+// The fields every trace line starts with: its number, the time since the trace began, the
+// thread.
+nlohmann::ordered_json stamped(long seq, std::chrono::steady_clock::time_point start) {
+    return nlohmann::ordered_json{
+        {"seq", seq},
+        {"t_us", std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+                     .count()},
+        {"thread", thread_id()},
+    };
+}
+
 }  // namespace
 
 std::string hex(const void* pointer) {
@@ -122,15 +133,9 @@ void CallTrace::write(const std::string& line) {
 
 void CallTrace::call(std::string_view function, const std::vector<std::string>& args,
                      std::optional<int> returned, std::string_view pointer, double elapsed_us) {
-    nlohmann::ordered_json line{
-        {"seq", ++seq_},
-        {"t_us",
-         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_)
-             .count()},
-        {"thread", thread_id()},
-        {"call", function},
-        {"args", args},
-    };
+    nlohmann::ordered_json line = stamped(++seq_, start_);
+    line["call"] = function;
+    line["args"] = args;
     if (returned) {
         line["returned"] = *returned;
         line["error"] = std::string(doca::fallback_error_name(*returned));
@@ -143,15 +148,9 @@ void CallTrace::call(std::string_view function, const std::vector<std::string>& 
 }
 
 void CallTrace::step(std::string_view id, std::string_view event) {
-    nlohmann::ordered_json line{
-        {"seq", ++seq_},
-        {"t_us",
-         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_)
-             .count()},
-        {"thread", thread_id()},
-        {"step", id},
-        {"event", event},
-    };
+    nlohmann::ordered_json line = stamped(++seq_, start_);
+    line["step"] = id;
+    line["event"] = event;
     write(line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
 }
 

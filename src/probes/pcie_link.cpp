@@ -2,8 +2,10 @@
 // most the card supports (max_link_speed/_width). The link trains to the lower of what the card
 // and its upstream port support, so the port's maximum is read too: a card below that trained
 // badly (a seating or lane problem); a card whose maximum exceeds the port's sits in a slower
-// slot. VFs and SFs share their PF's link and have no link of their own to judge. The formats
-// and the encodings: docs/reference/sysfs-formats.md#pcie-link.
+// slot. A card with its own PCIe switch (BlueField-3) reaches the slot through the switch's
+// upstream port: that link is judged, not the card's inside. VFs and SFs share their PF's link
+// and have no link of their own to judge. The formats and the encodings:
+// docs/reference/sysfs-formats.md#pcie-link.
 #include "probes/pcie_link.hpp"
 
 #include <algorithm>
@@ -81,6 +83,11 @@ std::optional<Gap> first_gap(const PcieLink& link) {
 }
 
 void judge(PcieLink& link) {
+    // Through the card's switch, the figures are its upstream port's: say so.
+    const std::string who =
+        link.card_switch ? link.function + " (through its card's PCIe switch, upstream port " +
+                               *link.card_switch + ")"
+                         : link.function;
     const auto gap = first_gap(link);
     if (gap) {
         link.status = Status::skip;
@@ -120,7 +127,7 @@ void judge(PcieLink& link) {
         const double ratio =
             (lane_rate(cur_gts) * cur_width) / (lane_rate(reach_gts) * reach_width);
         link.status = Status::warn;
-        link.message = link.function + " runs at " + figures(cur_gts, cur_width) + " of " +
+        link.message = who + " runs at " + figures(cur_gts, cur_width) + " of " +
                        figures(reach_gts, reach_width) + ": " + share_text(ratio) +
                        "; reseat the card or check the slot's lanes and BIOS bifurcation" +
                        (link.slot_limited ? "; and " + slot_text : "") + port_note;
@@ -128,16 +135,38 @@ void judge(PcieLink& link) {
     }
     if (link.slot_limited) {
         link.status = Status::warn;
-        link.message = link.function + " runs at " + figures(cur_gts, cur_width) +
+        link.message = who + " runs at " + figures(cur_gts, cur_width) +
                        ", limited by its slot: " + slot_text + port_note;
         return;
     }
     link.status = Status::pass;
-    link.message = link.function + " runs at " + figures(cur_gts, cur_width) +
+    link.message = who + " runs at " + figures(cur_gts, cur_width) +
                    (same_speed(cur_gts, reach_gts) ? ", its maximum" : "") + port_note;
 }
 
-PcieLink read_link(const Fs& fs, const sysfs::Function& fn) {
+// Whether `dir` is a bridge of the card itself: an NVIDIA (0x15b3) PCI-to-PCI bridge (class
+// 0x0604xx). BlueField-3 and some ConnectX cards carry a PCIe switch: their functions hang
+// below its downstream ports, and only its upstream port's link goes through the slot.
+bool card_bridge(const Fs& fs, const std::string& dir) {
+    const sysfs::AttrDir attrs(fs, dir);
+    auto vendor = attrs.read("vendor");
+    auto klass = attrs.read("class");
+    if (!vendor || !klass) return false;
+    const auto id = sysfs::attr_line(*vendor);
+    const auto cls = sysfs::attr_line(*klass);
+    return id && cls && *id == "0x15b3" && cls->starts_with("0x0604");
+}
+
+// The card's edge: `device_path` itself, or the topmost of the card's bridges above it (its
+// switch's upstream port), so that the next bridge up is the slot's port.
+std::string card_edge(const Fs& fs, const std::string& device_path) {
+    std::string edge = device_path;
+    while (port_address(edge) && card_bridge(fs, parent_dir(edge))) edge = parent_dir(edge);
+    return edge;
+}
+
+PcieLink read_link(const Fs& fs, const sysfs::Function& fn,
+                   const std::vector<std::string>& inventory_paths) {
     PcieLink link;
     link.function = fn.name;
     link.kind = fn.kind;
@@ -146,8 +175,25 @@ PcieLink read_link(const Fs& fs, const sysfs::Function& fn) {
             std::string(sysfs::to_string(fn.kind)) + ": shares its PF's link (not applicable)";
         return link;
     }
-    const std::string actual = fn.device_path.empty() ? fn.sysfs_path : fn.device_path;
-    const sysfs::AttrDir dir(fs, fn.sysfs_path, actual);
+    std::string actual = fn.device_path.empty() ? fn.sysfs_path : fn.device_path;
+    std::string shown = fn.sysfs_path;
+    if (!fn.device_path.empty()) {
+        const std::string edge = card_edge(fs, fn.device_path);
+        if (edge != fn.device_path) {
+            const std::string address = edge.substr(edge.find_last_of('/') + 1);
+            // The switch's upstream port is an NVIDIA device too: when the inventory lists it,
+            // the card's link is judged there, once.
+            if (std::find(inventory_paths.begin(), inventory_paths.end(), edge) !=
+                inventory_paths.end()) {
+                link.message = fn.name + ": behind its card's PCIe switch, whose link to the " +
+                               "slot is judged at " + address + " (not applicable)";
+                return link;
+            }
+            link.card_switch = address;
+            actual = shown = edge;
+        }
+    }
+    const sysfs::AttrDir dir(fs, shown, actual);
     link.current_speed = dir.get<LinkSpeed>("current_link_speed", parse_link_speed);
     link.current_width = dir.get<unsigned>("current_link_width", parse_link_width);
     link.max_speed = dir.get<LinkSpeed>("max_link_speed", parse_link_speed);
@@ -155,12 +201,12 @@ PcieLink read_link(const Fs& fs, const sysfs::Function& fn) {
     if (absent(link.current_speed.gap) && absent(link.current_width.gap) &&
         absent(link.max_speed.gap) && absent(link.max_width.gap)) {
         // Not a PCIe function as far as the kernel tells (or a tree without the attributes).
-        link.message = fn.name + ": no link attributes in " + fn.sysfs_path + " (not applicable)";
+        link.message = fn.name + ": no link attributes in " + shown + " (not applicable)";
         return link;
     }
     if (!fn.device_path.empty()) {
-        if (auto address = port_address(fn.device_path)) {
-            const sysfs::AttrDir port_dir(fs, parent_dir(fn.device_path));
+        if (auto address = port_address(actual)) {
+            const sysfs::AttrDir port_dir(fs, parent_dir(actual));
             link.port =
                 UpstreamPort{*address, port_dir.get<LinkSpeed>("max_link_speed", parse_link_speed),
                              port_dir.get<unsigned>("max_link_width", parse_link_width)};
@@ -192,7 +238,7 @@ std::optional<Check> verdict(const std::vector<PcieLink>& links) {
         return std::any_of(judged.begin(), judged.end(),
                            [s](const PcieLink* l) { return *l->status == s; });
     };
-    Check check{Finding::pcie_link, Status::pass, "", "", {}};
+    Check check{kPcieLinkFindings[0], Status::pass, "", "", {}};
     check.status = any(Status::warn)   ? Status::warn
                    : any(Status::skip) ? Status::skip
                                        : Status::pass;
@@ -274,9 +320,70 @@ Result<unsigned> parse_link_width(std::string_view bytes) {
     return static_cast<unsigned>(*number);
 }
 
+namespace {
+
+using json::Json;
+using json::object;
+
+// A link figure: speed as sysfs printed it with the parsed GT/s, or a width; null with its gap.
+Json link_speed(const Sourced<LinkSpeed>& speed) {
+    Json out = object(
+        {{"value", speed.value ? object({{"text", speed.value->text}, {"gts", speed.value->gts}})
+                               : Json(nullptr)},
+         {"source", json::provenance(speed.source)}});
+    if (speed.gap) out["gap"] = json::gap(*speed.gap);
+    return out;
+}
+
+Json link_width(const Sourced<unsigned>& width) {
+    Json out = object({{"value", width.value ? Json(*width.value) : Json(nullptr)},
+                       {"source", json::provenance(width.source)}});
+    if (width.gap) out["gap"] = json::gap(*width.gap);
+    return out;
+}
+
+}  // namespace
+
+Json pcie_link_json(const PcieLinkFacts& facts) {
+    Json functions = Json::array();
+    for (const auto& link : facts.links) {
+        if (!link.status) {
+            functions.push_back(object({{"function", link.function},
+                                        {"kind", std::string(sysfs::to_string(link.kind))},
+                                        {"status", "not_applicable"},
+                                        {"message", link.message}}));
+            continue;
+        }
+        Json port = link.port ? object({{"address", link.port->address},
+                                        {"max_speed", link_speed(link.port->max_speed)},
+                                        {"max_width", link_width(link.port->max_width)}})
+                              : Json(nullptr);
+        functions.push_back(
+            object({{"function", link.function},
+                    {"kind", std::string(sysfs::to_string(link.kind))},
+                    {"status", to_string(*link.status)},
+                    {"message", link.message},
+                    {"current_speed", link_speed(link.current_speed)},
+                    {"current_width", link_width(link.current_width)},
+                    {"max_speed", link_speed(link.max_speed)},
+                    {"max_width", link_width(link.max_width)},
+                    {"card_switch", link.card_switch ? Json(*link.card_switch) : Json(nullptr)},
+                    {"upstream_port", std::move(port)},
+                    {"reach_gts", link.reach_gts ? Json(*link.reach_gts) : Json(nullptr)},
+                    {"reach_width", link.reach_width ? Json(*link.reach_width) : Json(nullptr)},
+                    {"slot_limited", link.slot_limited}},
+                   13));
+    }
+    return object({{"functions", std::move(functions)}});
+}
+
 PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory) {
     PcieLinkFacts facts;
-    for (const auto& fn : inventory.functions) facts.links.push_back(read_link(fs, fn));
+    std::vector<std::string> paths;
+    for (const auto& fn : inventory.functions) {
+        if (!fn.device_path.empty()) paths.push_back(fn.device_path);
+    }
+    for (const auto& fn : inventory.functions) facts.links.push_back(read_link(fs, fn, paths));
     facts.check = verdict(facts.links);
     return facts;
 }

@@ -7,11 +7,20 @@
 #include <vector>
 
 #include "core/check.hpp"
+#include "core/json_common.hpp"
 #include "os/fs.hpp"
 #include "probes/context.hpp"
 #include "sysfs/inventory.hpp"
 
 namespace rdmi {
+
+/// The probe's catalog entry (its registry row lists it): the `pcie-link` check.
+inline constexpr FindingInfo kPcieLinkFindings[] = {
+    {"pcie-link", "report (pcie-link probe)",
+     "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can reach.",
+     "Reseat a card trained below its maximum and check the slot's lanes and BIOS bifurcation; "
+     "move a card its slot limits to a faster slot."},
+};
 
 /// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.
 struct LinkSpeed {
@@ -27,7 +36,8 @@ Result<LinkSpeed> parse_link_speed(std::string_view bytes);
 /// Parses `current_link_width` / `max_link_width`: a lane count 1..32 (0: not trained).
 Result<unsigned> parse_link_width(std::string_view bytes);
 
-/// The upstream port of a function: the PCI bridge above it in /sys/devices.
+/// The upstream port of a function: the PCI bridge above it in /sys/devices (above its card's
+/// switch, when it has one).
 struct UpstreamPort {
     std::string address;  ///< "0000:00:01.0"
     Sourced<LinkSpeed> max_speed;
@@ -45,7 +55,13 @@ struct PcieLink {
     Sourced<unsigned> current_width;
     Sourced<LinkSpeed> max_speed;
     Sourced<unsigned> max_width;
-    std::optional<UpstreamPort> port;  ///< nullopt: directly on a root bus, or not examined
+    /// The card's PCIe switch upstream port whose figures these are, when the function sits
+    /// below its card's own switch (BlueField-3, some ConnectX): only that port's link goes
+    /// through the slot. nullopt: the figures are the function's own.
+    std::optional<std::string> card_switch;
+    /// The slot's port: the bridge above the function, or above its card's switch; nullopt:
+    /// directly on a root bus, or not examined.
+    std::optional<UpstreamPort> port;
     /// What the link can reach: min(card max, port max) per figure, when known.
     std::optional<double> reach_gts;
     std::optional<unsigned> reach_width;
@@ -62,6 +78,10 @@ struct PcieLinkFacts {
 
 /// Reads the link attributes of every function in `inventory` through `fs`. Pure but for reads.
 PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory);
+
+/// The report's `pcie_link` section: per function, the figures with their provenance, the
+/// upstream port, the reach and the verdict. Pure.
+json::Json pcie_link_json(const PcieLinkFacts& facts);
 
 /// The probe: read_pcie_links over the system probe's inventory.
 PcieLinkFacts probe_pcie_link(const ProbeContext& ctx, const sysfs::DeviceInventory& inventory);

@@ -214,7 +214,7 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
         if (!app) return Gap{app.gap().reason, request.application + ": " + app.gap().message};
         facts.app = std::move(app).value();
     }
-    facts.checks = symbols_checks(facts);
+    facts.checks = symbols_checks(facts, request.check_ids);
     return facts;
 }
 
@@ -239,7 +239,9 @@ std::optional<Result<SymbolsFacts>> probe_rdmi_symbols(const ProbeContext& ctx,
     for (const auto& module : install.stack) {
         if (module.name != kDefaultSymbolsModule) continue;
         if (!module.found || module.libdir.empty()) return std::nullopt;
-        auto facts = symbols::audit_module(ctx, SymbolsRequest{}, module);
+        SymbolsRequest request;
+        request.check_ids = kRdmiSymbolsCheckIds;
+        auto facts = symbols::audit_module(ctx, request, module);
         if (!facts && facts.gap().reason == GapReason::not_found) return std::nullopt;
         return facts;
     }

@@ -23,6 +23,23 @@ inline constexpr std::size_t kMaxHeaderBytes = std::size_t{16} << 20U;
 /// The module audited when neither --module nor --lib is given.
 inline constexpr const char* kDefaultSymbolsModule = "doca-rdmi";
 
+/// The ids of a symbols audit's checks: the `symbols` subcommand's own, or the report's, which
+/// audits doca-rdmi and names its checks after it (rdmi-symbols-exported, ...). Both sets are
+/// catalog entries, each with the wording that fits where it is emitted.
+struct SymbolsCheckIds {
+    Finding exported;
+    Finding stability;
+    Finding agreement;
+    Finding loader_path;
+    Finding runtime;
+};
+inline constexpr SymbolsCheckIds kSymbolsCheckIds{
+    Finding::symbols_exported, Finding::symbols_stability, Finding::symbols_agreement,
+    Finding::loader_path, Finding::symbols_runtime};
+inline constexpr SymbolsCheckIds kRdmiSymbolsCheckIds{
+    Finding::rdmi_symbols_exported, Finding::rdmi_symbols_stability,
+    Finding::rdmi_symbols_agreement, Finding::rdmi_loader_path, Finding::rdmi_symbols_runtime};
+
 /// What to audit (the `symbols` subcommand's options).
 struct SymbolsRequest {
     std::string module;                 ///< pkg-config module; default doca-rdmi
@@ -35,6 +52,8 @@ struct SymbolsRequest {
     /// machine's file system, even under --root; only what the probe discovers is in the root.
     /// nullptr: the probe context's file system.
     const Fs* user_fs = nullptr;
+    /// The ids its checks carry.
+    SymbolsCheckIds check_ids = kSymbolsCheckIds;
 };
 
 /// One header scanned (or skipped).
@@ -109,8 +128,9 @@ Result<SymbolsFacts> probe_symbols(const ProbeContext& ctx, const SymbolsRequest
 /// denied, "not an ELF object or archive (...)", or the ELF reader's reason.
 Result<std::string> read_application(const Fs& fs, const std::string& path);
 
-/// Audits the doca-rdmi module the install probe found (for the full report). nullopt when the
-/// module or its library is not there (the install probe reports that).
+/// Audits the doca-rdmi module the install probe found (for the full report; its checks carry
+/// kRdmiSymbolsCheckIds). nullopt when the module or its library is not there (the install
+/// probe reports that).
 std::optional<Result<SymbolsFacts>> probe_rdmi_symbols(const ProbeContext& ctx,
                                                        const InstallFacts& install);
 
@@ -122,6 +142,7 @@ std::string module_library_name(const ModuleFacts& module);
 std::string default_symbol_prefix(std::string_view library_name);
 
 /// The checks of a symbols audit: exported, stability, loader path, runtime, application.
-std::vector<Check> symbols_checks(const SymbolsFacts& facts);
+std::vector<Check> symbols_checks(const SymbolsFacts& facts,
+                                  const SymbolsCheckIds& ids = kSymbolsCheckIds);
 
 }  // namespace rdmi

@@ -49,9 +49,9 @@ std::optional<std::string> same_release(const SymbolsFacts& facts) {
     return pc->to_string();
 }
 
-Check exported_check(const SymbolsFacts& facts) {
+Check exported_check(const SymbolsFacts& facts, Finding id) {
     const auto& audit = facts.audit;
-    Check check{Finding::symbols_exported, Status::pass, "", "", {{"file", facts.library.path}}};
+    Check check{id, Status::pass, "", "", {{"file", facts.library.path}}};
     if (!audit.headers_scanned) {
         check.status = Status::info;
         check.message = library_label(facts) + ": " + std::to_string(audit.symbols.size()) +
@@ -87,7 +87,7 @@ Check exported_check(const SymbolsFacts& facts) {
     return check;
 }
 
-Check stability_check(const SymbolsFacts& facts) {
+Check stability_check(const SymbolsFacts& facts, Finding id) {
     const auto& c = facts.audit.counts;
     std::string message = library_label(facts) + ": " + std::to_string(c.experimental) +
                           " experimental, " + std::to_string(c.stable) + " stable, " +
@@ -96,8 +96,7 @@ Check stability_check(const SymbolsFacts& facts) {
     if (!facts.audit.version_nodes_mark_stability && !facts.audit.headers_scanned &&
         !facts.audit.archive_sections_mark_stability)
         message += " (the library carries no stability marks and no headers were scanned)";
-    return Check{
-        Finding::symbols_stability, Status::info, message, "", {{"file", facts.library.path}}};
+    return Check{id, Status::info, message, "", {{"file", facts.library.path}}};
 }
 
 // Headers the scan could not read (over the size cap, unreadable): their declarations are not
@@ -110,9 +109,9 @@ std::string unread_headers(const SymbolsFacts& facts) {
     return out;
 }
 
-Check agreement_check(const SymbolsFacts& facts) {
+Check agreement_check(const SymbolsFacts& facts, Finding id) {
     const auto& audit = facts.audit;
-    Check check{Finding::symbols_agreement, Status::info, "", "", {{"file", facts.library.path}}};
+    Check check{id, Status::info, "", "", {{"file", facts.library.path}}};
     const std::string unread = unread_headers(facts);
     if (audit.disagreements.empty() && audit.exported_not_declared.empty()) {
         if (!unread.empty()) {
@@ -164,10 +163,10 @@ Check agreement_check(const SymbolsFacts& facts) {
     return check;
 }
 
-Check loader_check(const SymbolsFacts& facts) {
+Check loader_check(const SymbolsFacts& facts, Finding id) {
     const LoaderFacts& loader = *facts.loader;
     const auto& p = loader.prediction;
-    Check check{Finding::loader_path, Status::pass, "", "", {{"derived", "ld.so search order"}}};
+    Check check{id, Status::pass, "", "", {{"derived", "ld.so search order"}}};
     if (!p.path) {
         check.status = Status::info;
         check.message = p.soname + ": the loader would not find it (" +
@@ -196,9 +195,9 @@ Check loader_check(const SymbolsFacts& facts) {
     return check;
 }
 
-Check runtime_check(const SymbolsFacts& facts) {
+Check runtime_check(const SymbolsFacts& facts, Finding id) {
     const RuntimeFacts& rt = facts.runtime;
-    Check check{Finding::symbols_runtime, Status::pass, "", "", {{"api", "dlopen/dlsym/dlvsym"}}};
+    Check check{id, Status::pass, "", "", {{"api", "dlopen/dlsym/dlvsym"}}};
     if (!rt.loaded) {
         const bool failed =
             rt.gap && (rt.gap->reason == GapReason::error || rt.gap->reason == GapReason::timeout);
@@ -292,11 +291,12 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
 
 }  // namespace
 
-std::vector<Check> symbols_checks(const SymbolsFacts& facts) {
-    std::vector<Check> checks{exported_check(facts), stability_check(facts),
-                              agreement_check(facts)};
-    if (facts.loader) checks.push_back(loader_check(facts));
-    checks.push_back(runtime_check(facts));
+std::vector<Check> symbols_checks(const SymbolsFacts& facts, const SymbolsCheckIds& ids) {
+    std::vector<Check> checks{exported_check(facts, ids.exported),
+                              stability_check(facts, ids.stability),
+                              agreement_check(facts, ids.agreement)};
+    if (facts.loader) checks.push_back(loader_check(facts, ids.loader_path));
+    checks.push_back(runtime_check(facts, ids.runtime));
     if (facts.app) app_checks(facts, checks);
     return checks;
 }

@@ -1,8 +1,8 @@
 // The capability-snapshot document.
 #include "contract/kinds.hpp"
+#include "core/json_common.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -1,6 +1,6 @@
 // The doca-env document.
+#include "core/json_common.hpp"
 #include "report/contract_documents.hpp"
-#include "report/json_common.hpp"
 
 #include "contract/kinds.hpp"
 #include "probes/version_consistency.hpp"

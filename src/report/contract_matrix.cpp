@@ -1,6 +1,6 @@
 // The version_matrix section of the full report.
 #include "report/contract_matrix.hpp"
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 

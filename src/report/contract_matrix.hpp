@@ -1,8 +1,8 @@
 // The full report's version_matrix section.
 #pragma once
 
+#include "core/json_common.hpp"
 #include "probes/version_matrix.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -3,8 +3,8 @@
 
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
+#include "core/json_common.hpp"
 #include "report/diff_document.hpp"
-#include "report/json_common.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::diff {

@@ -2,8 +2,8 @@
 // promoted from experimental to stable, or deprecated.
 #include <map>
 
+#include "core/json_common.hpp"
 #include "report/diff_document.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::diff {
 namespace {

@@ -2,7 +2,7 @@
 #include "report/doca_error_output.hpp"
 
 #include "build_info.hpp"
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::report {
 namespace {

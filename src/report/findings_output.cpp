@@ -2,20 +2,21 @@
 #include "report/findings_output.hpp"
 
 #include "build_info.hpp"
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
+#include "model/registry.hpp"
 
 namespace rdmi::findings {
 
 std::string catalog_json(const FindingInfo* only) {
     json::Json list = json::Json::array();
-    for (const auto& info : finding_catalog()) {
-        if (only != nullptr && only != &info) continue;
-        list.push_back(
-            json::object({{"id", info.id},
-                          {"pattern", is_pattern(info)},
-                          {"emitted_by", info.emitted_by},
-                          {"meaning", info.meaning},
-                          {"fix", info.fix.empty() ? json::Json(nullptr) : json::Json(info.fix)}}));
+    for (const FindingInfo* info : check_catalog()) {
+        if (only != nullptr && only != info) continue;
+        list.push_back(json::object(
+            {{"id", info->id},
+             {"pattern", is_pattern(*info)},
+             {"emitted_by", info->emitted_by},
+             {"meaning", info->meaning},
+             {"fix", info->fix.empty() ? json::Json(nullptr) : json::Json(info->fix)}}));
     }
     return json::dump(json::object(
         {{"schema", kFindingsSchemaId},
@@ -38,7 +39,7 @@ std::string finding_text(const text::TextStyle& style, const FindingInfo& info) 
 
 std::string catalog_text(const text::TextStyle& style) {
     std::string out;
-    for (const auto& info : finding_catalog()) out += finding_text(style, info);
+    for (const FindingInfo* info : check_catalog()) out += finding_text(style, *info);
     return out;
 }
 

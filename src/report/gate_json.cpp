@@ -5,7 +5,7 @@
 #include <string>
 
 #include "contract/kinds.hpp"
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -63,55 +63,6 @@ Json environment(const EnvironmentFacts& facts) {
     return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
 }
 
-// A link figure: speed as sysfs printed it with the parsed GT/s, or a width; null with its gap.
-Json link_speed(const Sourced<LinkSpeed>& speed) {
-    Json out = object(
-        {{"value", speed.value ? object({{"text", speed.value->text}, {"gts", speed.value->gts}})
-                               : Json(nullptr)},
-         {"source", provenance(speed.source)}});
-    if (speed.gap) out["gap"] = gap(*speed.gap);
-    return out;
-}
-
-Json link_width(const Sourced<unsigned>& width) {
-    Json out = object({{"value", width.value ? Json(*width.value) : Json(nullptr)},
-                       {"source", provenance(width.source)}});
-    if (width.gap) out["gap"] = gap(*width.gap);
-    return out;
-}
-
-Json pcie_link(const PcieLinkFacts& facts) {
-    Json functions = Json::array();
-    for (const auto& link : facts.links) {
-        if (!link.status) {
-            functions.push_back(object({{"function", link.function},
-                                        {"kind", std::string(sysfs::to_string(link.kind))},
-                                        {"status", "not_applicable"},
-                                        {"message", link.message}}));
-            continue;
-        }
-        Json port = link.port ? object({{"address", link.port->address},
-                                        {"max_speed", link_speed(link.port->max_speed)},
-                                        {"max_width", link_width(link.port->max_width)}})
-                              : Json(nullptr);
-        functions.push_back(
-            object({{"function", link.function},
-                    {"kind", std::string(sysfs::to_string(link.kind))},
-                    {"status", to_string(*link.status)},
-                    {"message", link.message},
-                    {"current_speed", link_speed(link.current_speed)},
-                    {"current_width", link_width(link.current_width)},
-                    {"max_speed", link_speed(link.max_speed)},
-                    {"max_width", link_width(link.max_width)},
-                    {"upstream_port", std::move(port)},
-                    {"reach_gts", link.reach_gts ? Json(*link.reach_gts) : Json(nullptr)},
-                    {"reach_width", link.reach_width ? Json(*link.reach_width) : Json(nullptr)},
-                    {"slot_limited", link.slot_limited}},
-                   12));
-    }
-    return object({{"functions", std::move(functions)}});
-}
-
 Json recommended_device(const Facts& report) {
     DeviceChoice choice;
     if (report.devices) {
@@ -194,9 +145,11 @@ Json report(const Facts& report) {
     out["version_matrix"] =
         report.version_matrix ? version_matrix(*report.version_matrix) : Json(nullptr);
     if (report.environment) out["environment"] = environment(*report.environment);
-    // Only where a link was judged: trees without link attributes report as before.
-    if (report.pcie_link && report.pcie_link->check)
-        out["pcie_link"] = pcie_link(*report.pcie_link);
+    // The sections the probes' rows give, in registry order.
+    for (const auto& row : probe_registry()) {
+        if (row.json == nullptr || !collected(report, row.id)) continue;
+        if (auto section = row.json(report)) out[std::string(probe_field(row.id))] = *section;
+    }
     out["probe_errors"] = std::move(errors);
     out["recommended_device"] = recommended_device(report);
     out["fix_plan"] = fix_plan(all_checks);

@@ -1,8 +1,8 @@
 // The full JSON report (schemas/rdmi-probe-report.schema.json).
 #pragma once
 
+#include "core/json_common.hpp"
 #include "model/facts.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 

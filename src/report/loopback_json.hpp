@@ -1,9 +1,9 @@
 // The loopback document (schemas/rdmi-probe-loopback.schema.json) and its dpa_loopback section.
 #pragma once
 
+#include "core/json_common.hpp"
 #include "model/facts.hpp"
 #include "probes/loopback.hpp"
-#include "report/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -14,7 +14,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/findings_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gate_formats.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gate_json.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_text.cpp

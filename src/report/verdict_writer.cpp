@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

@@ -15,15 +15,15 @@ TEST_CASE("every entry: a unique kebab-case id, who emits it, a sentence of mean
     const std::regex kebab("^(<[a-z]+>|[a-z0-9]+)(-(<[a-z]+>|[a-z0-9]+))*$");
     std::set<std::string_view> ids;
     std::size_t index = 0;
-    for (const auto& info : finding_catalog()) {
+    for (const FindingInfo* entry : finding_catalog()) {
+        const FindingInfo& info = *entry;
         CAPTURE(info.id);
-        CHECK(static_cast<std::size_t>(info.finding) == index++);
+        CHECK(&finding_info(static_cast<Finding>(index++)) == &info);
         CHECK(std::regex_match(std::string(info.id), kebab));
         CHECK(ids.insert(info.id).second);
         CHECK(!info.emitted_by.empty());
         CHECK(info.meaning.ends_with('.'));
         CHECK((info.fix.empty() || info.fix.ends_with('.')));
-        CHECK(&finding_info(info.finding) == &info);
         // A pattern holds exactly one placeholder.
         if (is_pattern(info)) CHECK(info.id.find('<') == info.id.rfind('<'));
     }
@@ -31,18 +31,21 @@ TEST_CASE("every entry: a unique kebab-case id, who emits it, a sentence of mean
 }
 
 TEST_CASE("find_finding: exact ids, filled patterns, the most specific pattern, and unknowns") {
-    REQUIRE(find_finding("doca-prefix") != nullptr);
-    CHECK(find_finding("doca-prefix")->finding == Finding::doca_prefix);
-    CHECK(find_finding("module-doca-rdmi")->finding == Finding::module);
-    CHECK(find_finding("module-doca-dpa-requires")->finding == Finding::module_requires);
-    CHECK(find_finding("library-doca-common")->finding == Finding::library);
-    CHECK(find_finding("stable-doca_rdmi_connection_destroy")->finding == Finding::stable);
-    CHECK(find_finding("devices-probe")->finding == Finding::probe_error);
-    CHECK(find_finding("module-<name>")->finding == Finding::module);
-    CHECK(find_finding("module-") == nullptr);  // an empty placeholder is no id
-    CHECK(find_finding("no-such-check") == nullptr);
-    CHECK(find_finding("") == nullptr);
-    CHECK(find_finding("doca-prefix-x") == nullptr);
+    REQUIRE(find_finding(finding_catalog(), "doca-prefix") != nullptr);
+    CHECK(find_finding(finding_catalog(), "doca-prefix") == &finding_info(Finding::doca_prefix));
+    CHECK(find_finding(finding_catalog(), "module-doca-rdmi") == &finding_info(Finding::module));
+    CHECK(find_finding(finding_catalog(), "module-doca-dpa-requires") ==
+          &finding_info(Finding::module_requires));
+    CHECK(find_finding(finding_catalog(), "library-doca-common") ==
+          &finding_info(Finding::library));
+    CHECK(find_finding(finding_catalog(), "stable-doca_rdmi_connection_destroy") ==
+          &finding_info(Finding::stable));
+    CHECK(find_finding(finding_catalog(), "devices-probe") == &finding_info(Finding::probe_error));
+    CHECK(find_finding(finding_catalog(), "module-<name>") == &finding_info(Finding::module));
+    CHECK(find_finding(finding_catalog(), "module-") == nullptr);  // an empty placeholder is no id
+    CHECK(find_finding(finding_catalog(), "no-such-check") == nullptr);
+    CHECK(find_finding(finding_catalog(), "") == nullptr);
+    CHECK(find_finding(finding_catalog(), "doca-prefix-x") == nullptr);
 }
 
 TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
@@ -51,7 +54,9 @@ TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
     CHECK(FindingId(Finding::module_requires, "doca-dpa").str() == "module-doca-dpa-requires");
     CHECK(FindingId(Finding::probe_error, "install").str() == "install-probe");
     const FindingId id(Finding::symbol, "doca_rdmi_x");
-    CHECK(id.finding() == Finding::symbol);
+    CHECK(id.is(Finding::symbol));
+    CHECK(&id.info() == &finding_info(Finding::symbol));
+    CHECK_FALSE(id.is(Finding::stable));
     CHECK(id == "symbol-doca_rdmi_x");
     CHECK_FALSE(id == "symbol-doca_rdmi_y");
     CHECK_THROWS_AS(FindingId{Finding::module}, std::logic_error);
@@ -59,14 +64,16 @@ TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
     CHECK_THROWS_AS(FindingId(Finding::module, ""), std::logic_error);
 }
 
-TEST_CASE("rdmi_variant: the report's ids for the symbols findings, others unchanged") {
-    for (auto f : {Finding::symbols_exported, Finding::symbols_stability,
-                   Finding::symbols_agreement, Finding::loader_path, Finding::symbols_runtime}) {
-        const std::string base(finding_info(f).id);
-        CHECK(finding_info(rdmi_variant(f)).id == "rdmi-" + base);
-    }
-    CHECK(rdmi_variant(Finding::app_resolves) == Finding::app_resolves);
-    CHECK(rdmi_variant(Finding::doca_prefix) == Finding::doca_prefix);
+TEST_CASE("FindingId from an entry declared outside enum Finding") {
+    static constexpr FindingInfo kFixed{"made-up", "test", "A made-up check.", ""};
+    static constexpr FindingInfo kPattern{"made-up-<x>", "test", "A made-up pattern.", ""};
+    const FindingId fixed(kFixed);
+    CHECK(fixed == "made-up");
+    CHECK(&fixed.info() == &kFixed);
+    CHECK_FALSE(fixed.is(Finding::dpa));
+    CHECK(FindingId(kPattern, "y").str() == "made-up-y");
+    CHECK_THROWS_AS(FindingId{kPattern}, std::logic_error);
+    CHECK_THROWS_AS(FindingId(kFixed, "y"), std::logic_error);
 }
 
 }  // namespace

@@ -3,10 +3,14 @@
 #include "model/registry.hpp"
 
 #include <doctest/doctest.h>
+
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <iterator>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -98,8 +102,47 @@ TEST_CASE("every row follows the probes it depends on, and its index is its id")
         }
         CHECK_FALSE(rows[i].name.empty());
         CHECK_FALSE(rows[i].reads.empty());
-        CHECK_FALSE(rows[i].adds.empty());
+        CHECK(probe_field(rows[i].id).find('-') == std::string_view::npos);
     }
+}
+
+TEST_CASE("the report runs the rows marked in_report, in registry order") {
+    std::vector<ProbeId> marked;
+    for (const auto& row : probe_registry()) {
+        if (row.in_report) marked.push_back(row.id);
+    }
+    CHECK(std::vector<ProbeId>(kReportProbes.begin(), kReportProbes.end()) == marked);
+    CHECK(kReportProbes.front() == ProbeId::install);
+    CHECK(probe_field(ProbeId::version_matrix) == "version_matrix");
+    CHECK(probe_field(ProbeId::doca_caps) == "doca_caps");
+}
+
+TEST_CASE("the whole catalog: enum Finding's entries with the rows' own before <probe>-probe") {
+    const auto catalog = check_catalog();
+    std::set<std::string_view> ids;
+    for (const FindingInfo* info : catalog) CHECK_MESSAGE(ids.insert(info->id).second, info->id);
+    std::vector<const FindingInfo*> declared;
+    for (const auto& row : probe_registry()) {
+        for (const auto& own : row.findings) declared.push_back(&own);
+    }
+    CHECK(catalog.size() == finding_catalog().size() + declared.size());
+    // The enum's entries keep their order; the rows' sit together right before <probe>-probe.
+    std::vector<const FindingInfo*> enum_part;
+    std::vector<const FindingInfo*> rows_part;
+    for (const FindingInfo* info : catalog) {
+        const bool own = std::find(declared.begin(), declared.end(), info) != declared.end();
+        (own ? rows_part : enum_part).push_back(info);
+    }
+    CHECK(std::equal(enum_part.begin(), enum_part.end(), finding_catalog().begin(),
+                     finding_catalog().end()));
+    CHECK(rows_part == declared);
+    const auto probe_error =
+        std::find(catalog.begin(), catalog.end(), &finding_info(Finding::probe_error));
+    REQUIRE(probe_error != catalog.end());
+    CHECK(std::equal(declared.rbegin(), declared.rend(), std::make_reverse_iterator(probe_error)));
+    CHECK(find_check("install-probe") == &finding_info(Finding::probe_error));
+    CHECK(find_check("module-doca-rdmi") == &finding_info(Finding::module));
+    CHECK(find_check("no-such-check") == nullptr);
 }
 
 TEST_CASE("a probe runs once per run, however often it is asked for") {

@@ -5,6 +5,7 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -302,6 +303,97 @@ TEST_CASE("pcie-link: link speed and width parsers") {
     }
 }
 
+// bf3-host-switch: PFs below the card's own switch (downstream 02:00.0, upstream 01:00.0),
+// the slot's port 00:01.0 above it.
+constexpr const char* kSlot = "/sys/devices/pci0000:00/0000:00:01.0";
+constexpr const char* kSwitchUp = "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0";
+constexpr const char* kSwitchDown =
+    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0";
+constexpr const char* kSwPf0 =
+    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0";
+constexpr const char* kSwPf1 =
+    "/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.1";
+
+struct SwitchRoot : Root {
+    SwitchRoot() : Root("bf3-host-switch") {
+        // Inside the card everything trains at its best: the internal links say nothing of
+        // the slot.
+        link(kSwPf0, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+        link(kSwPf1, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+        link(kSwitchDown, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    }
+    void slot(const std::string& max_speed, const std::string& max_width) const {
+        write(std::string(kSlot) + "/max_link_speed", max_speed + "\n");
+        write(std::string(kSlot) + "/max_link_width", max_width + "\n");
+    }
+};
+
+TEST_CASE("pcie-link: behind the card's own switch, the slot link is its upstream port's") {
+    SwitchRoot root;
+    // The card's edge trained at half its lanes in a full x16 gen5 slot.
+    root.link(kSwitchUp, "32.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    root.slot("32.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    REQUIRE(pf0.card_switch);
+    CHECK(*pf0.card_switch == "0000:01:00.0");
+    REQUIRE(pf0.port);
+    CHECK(pf0.port->address == "0000:00:01.0");  // not the switch's downstream port
+    CHECK(pf0.current_width.value == 8u);
+    CHECK(pf0.current_width.source.ref == std::string(kSwitchUp) + "/current_link_width");
+    CHECK(
+        pf0.message.starts_with("0000:03:00.0 (through its card's PCIe switch, upstream port "
+                                "0000:01:00.0) runs at 32.0 GT/s x8 of 32.0 GT/s x16"));
+    CHECK(has_source(*facts.check, std::string(kSwitchUp) + "/current_link_width"));
+    CHECK(has_source(*facts.check, std::string(kSlot) + "/max_link_width"));
+    CHECK_FALSE(has_source(*facts.check, std::string(kSwitchDown) + "/max_link_width"));
+}
+
+TEST_CASE("pcie-link: a card behind its switch in a slower slot is slot-limited") {
+    SwitchRoot root;
+    root.link(kSwitchUp, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.slot("16.0 GT/s PCIe", "16");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    const auto& pf1 = link_of(facts, "0000:03:00.1");
+    CHECK(pf1.slot_limited);
+    CHECK(pf1.message.find("limited by its slot") != std::string::npos);
+    CHECK(pf1.message.find("upstream port 0000:00:01.0") != std::string::npos);
+    // All at the slot's best: pass, though the card could do more elsewhere only by moving.
+    root.link(kSwitchUp, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.slot("32.0 GT/s PCIe", "16");
+    CHECK(root.probe().check->status == Status::pass);
+}
+
+TEST_CASE("pcie-link: the switch's upstream port in the inventory is judged once, there") {
+    SwitchRoot root;
+    root.link(kSwitchUp, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.slot("32.0 GT/s PCIe", "16");
+    // On a real host the switch's ports are NVIDIA devices listed in /sys/bus/pci/devices.
+    for (const char* bridge : {kSwitchUp, kSwitchDown}) {
+        const std::string path(bridge);
+        root.tree.symlink("../../../.." + path,
+                          "/r/sys/bus/pci/devices/" + path.substr(path.rfind('/') + 1));
+    }
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::pass);
+    const auto& up = link_of(facts, "0000:01:00.0");
+    CHECK(up.status == Status::pass);
+    CHECK_FALSE(up.card_switch);
+    REQUIRE(up.port);
+    CHECK(up.port->address == "0000:00:01.0");
+    for (const char* name : {"0000:02:00.0", "0000:03:00.0", "0000:03:00.1"}) {
+        CAPTURE(name);
+        const auto& below = link_of(facts, name);
+        CHECK_FALSE(below.status);
+        CHECK(below.message.find("judged at 0000:01:00.0") != std::string::npos);
+    }
+}
+
 spdlog::logger& null_logger() {
     static spdlog::logger logger("pcie-link-test", std::make_shared<spdlog::sinks::null_sink_st>());
     return logger;
@@ -330,6 +422,43 @@ TEST_CASE("pcie-link: the registry runs it after system; the report carries chec
     CHECK(pf0.at("upstream_port").at("address") == "0000:00:01.0");
     CHECK(pf0.at("reach_gts") == 32.0);
     CHECK(report.at("pcie_link").at("functions").at(1).at("status") == "not_applicable");
+    // The section follows the built-in ones (environment did not run) and precedes
+    // probe_errors.
+    std::vector<std::string> keys;
+    for (const auto& item : report.items()) keys.push_back(item.key());
+    const auto at = [&keys](const std::string& key) {
+        return std::find(keys.begin(), keys.end(), key) - keys.begin();
+    };
+    CHECK(at("pcie_link") == at("version_matrix") + 1);
+    CHECK(at("probe_errors") == at("pcie_link") + 1);
+}
+
+TEST_CASE("pcie-link: no link judged, no section and no check") {
+    Root root("bf3-arm");
+    const auto fs = RootedFs::open(root.dir).value();
+    const MapEnv env;
+    const ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::nullopt, false};
+    Facts facts;
+    collect(ctx, {ProbeId::pcie_link}, facts);
+    REQUIRE(facts.pcie_link);
+    CHECK_FALSE(facts.pcie_link->check);
+    CHECK(report_checks(facts).empty());
+    CHECK_FALSE(json::report(facts).contains("pcie_link"));
+}
+
+TEST_CASE("pcie-link: its catalog entry, declared with the probe, is in the whole catalog") {
+    REQUIRE(find_check("pcie-link") == &kPcieLinkFindings[0]);
+    CHECK(find_finding(finding_catalog(), "pcie-link") == nullptr);  // not in enum Finding
+    const auto catalog = check_catalog();
+    const auto pos = [&catalog](std::string_view id) {
+        return std::find_if(catalog.begin(), catalog.end(),
+                            [id](const FindingInfo* info) { return info->id == id; }) -
+               catalog.begin();
+    };
+    // Where the catalog (and README's list) has always listed it.
+    CHECK(pos("pcie-link") == pos("env-ld-library-path") + 1);
+    CHECK(pos("<probe>-probe") == pos("pcie-link") + 1);
+    CHECK(probe_row(ProbeId::pcie_link).findings.data() == kPcieLinkFindings);
 }
 
 }  // namespace

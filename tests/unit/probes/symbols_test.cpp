@@ -310,6 +310,28 @@ TEST_CASE("loader-path is a failure for a module, information for --lib") {
     CHECK(find("symbols-exported").status == Status::info);
 }
 
+TEST_CASE("the report's ids: the same checks under the rdmi- entries, made there, not renamed") {
+    SymbolsFacts facts;
+    facts.library.path = "/a/libx.so";
+    facts.module = "doca-rdmi";
+    LoaderFacts loader;
+    loader.prediction.path = "/a/libx.so";
+    facts.loader = loader;
+    const auto plain = symbols_checks(facts);
+    const auto rdmi = symbols_checks(facts, kRdmiSymbolsCheckIds);
+    REQUIRE(plain.size() == rdmi.size());
+    const std::vector<std::string> ids{"rdmi-symbols-exported", "rdmi-symbols-stability",
+                                       "rdmi-symbols-agreement", "rdmi-loader-path",
+                                       "rdmi-symbols-runtime"};
+    REQUIRE(rdmi.size() == ids.size());
+    for (std::size_t i = 0; i < rdmi.size(); ++i) {
+        CHECK(rdmi[i].id == ids[i]);
+        CHECK(plain[i].id.str() == ids[i].substr(5));
+        CHECK(rdmi[i].status == plain[i].status);
+        CHECK(rdmi[i].message == plain[i].message);
+    }
+}
+
 TEST_CASE("declared but not exported by a library of the same release: not a mixed install") {
     SymbolsFacts facts;
     facts.module = "doca-rdmi";

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "report/json_common.hpp"
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

@@ -1,5 +1,5 @@
-// Shared JSON building blocks.
-#include "report/json_common.hpp"
+// JSON building blocks for the core types.
+#include "core/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -1,4 +1,5 @@
-// JSON building blocks shared by every emitter: provenance, gaps, sourced values, checks.
+// JSON building blocks for core types (provenance, gaps, sourced values, checks), shared by
+// every emitter and by the report sections a probe gives its registry row.
 #pragma once
 
 #include <nlohmann/json.hpp>
