@@ -22,4 +22,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
 )
