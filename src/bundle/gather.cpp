@@ -37,6 +37,17 @@ Result<Gathered> gather_bundle(const Recorded& recorded, BundleInfo info, long l
             entry.bytes = redactor->text(entry.bytes, path);
             tree.content_bytes += entry.bytes.size();
         }
+        // The manifest's paths are redacted with its text: the archive's names and link
+        // texts are too, or a MAC address naming a file would stay in the archive and the
+        // replay would find no manifest entry (owner, mode, type) for that file.
+        std::map<std::string, Entry> renamed;
+        for (auto& [path, entry] : tree.entries) {
+            entry.path = redactor->text(path, "path");
+            if (entry.type == FileType::symlink)
+                entry.target = redactor->text(entry.target, "path");
+            renamed.emplace(entry.path, std::move(entry));
+        }
+        tree.entries = std::move(renamed);
         docs.report = redactor->text(docs.report, "report.json");
         docs.captured = redactor->text(docs.captured, "captured.json");
         info.root = redactor->text(info.root, "root");

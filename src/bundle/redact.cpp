@@ -80,6 +80,22 @@ const std::vector<Pattern>& patterns() {
     return kPatterns;
 }
 
+// A host name is replaced only as a whole token: "doca" or "ubuntu" as a host name must not
+// turn /opt/mellanox/doca into /opt/mellanox/host-1 (the replay would read other paths), nor
+// be taken out of a longer word. Path components are never rewritten (docs/gather.md).
+bool host_name_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '/';
+}
+
+bool whole_host_name(const std::string& text, std::size_t at, std::size_t size) {
+    if (at > 0 && (host_name_char(text[at - 1]) || text[at - 1] == '.')) return false;
+    const std::size_t end = at + size;
+    if (end >= text.size()) return true;
+    // "node1." ends a sentence; "node1.lab" is another name.
+    if (text[end] == '.') return end + 1 >= text.size() || !host_name_char(text[end + 1]);
+    return !host_name_char(text[end]);
+}
+
 }  // namespace
 
 bool is_serial_file(std::string_view path) {
@@ -122,6 +138,8 @@ std::string Redactor::placeholder(const std::string& kind, const std::string& va
     if (kind != "serial" && kind != "host_name" && identifies_nothing(value)) return value;
     auto& known = seen_[kind];
     const std::string key = lower(value);
+    // Text redacted twice (a redacted path quoted in the manifest) keeps its placeholder.
+    if (masks_.contains(key)) return value;
     if (auto it = known.find(key); it != known.end()) return it->second;
     const std::size_t n = known.size() + 1;
     std::string mask;
@@ -138,6 +156,7 @@ std::string Redactor::placeholder(const std::string& kind, const std::string& va
         mask = "SERIAL-" + std::to_string(n);
     }
     known.emplace(key, mask);
+    masks_.insert(lower(mask));
     return mask;
 }
 
@@ -153,6 +172,7 @@ std::string Redactor::text(std::string_view text, std::string_view path) {
     for (const auto& name : host_names_) {
         for (std::size_t at = out.find(name); at != std::string::npos;
              at = out.find(name, at + 1)) {
+            if (!whole_host_name(out, at, name.size())) continue;
             const std::string mask = placeholder("host_name", name);
             out.replace(at, name.size(), mask);
             at += mask.size() - 1;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,7 @@ class Redactor {
 
     std::vector<std::string> host_names_;
     std::map<std::string, std::map<std::string, std::string>> seen_;  ///< kind -> value -> mask
+    std::set<std::string> masks_;  ///< every placeholder given (lower case)
 };
 
 /// True when the file at `path` holds a serial number by its name alone.
