@@ -39,11 +39,13 @@ class Fd {
     int fd_;
 };
 
-std::string one_line(std::string text) {
+// `text` on one line; a name is also shortened to `limit` bytes, so that the problem after
+// it (a 4000-byte name "too long") is never cut off the message.
+std::string one_line(std::string text, std::size_t limit = std::string::npos) {
     for (char& c : text) {
         if (c == '\n' || c == '\r' || static_cast<unsigned char>(c) < 0x20) c = ' ';
     }
-    return text.substr(0, 200);
+    return text.size() > limit ? text.substr(0, limit) + "..." : text;
 }
 
 // The components of an entry's name; a Gap message (without the archive's name) when the name
@@ -52,7 +54,7 @@ Result<std::vector<std::string>> checked_name(const char* raw) {
     if (raw == nullptr || *raw == '\0')
         return make_gap(GapReason::malformed, "an entry has no name");
     const std::string name(raw);
-    const std::string shown = "entry '" + one_line(name) + "'";
+    const std::string shown = "entry '" + one_line(name, 160) + "'";
     if (name.front() == '/') return make_gap(GapReason::malformed, shown + ": absolute path");
     if (name.size() > kMaxPathBytes)
         return make_gap(GapReason::malformed, shown + ": name too long");
@@ -151,7 +153,7 @@ class Extractor {
             return refuse("more than " + std::to_string(kMaxEntries) + " entries");
         auto parts = checked_name(archive_entry_pathname(e));
         if (!parts) return refuse(parts.gap().message);
-        const std::string shown = "entry '" + one_line(archive_entry_pathname(e)) + "'";
+        const std::string shown = "entry '" + one_line(archive_entry_pathname(e), 160) + "'";
         if (archive_entry_hardlink(e) != nullptr) return refuse(shown + ": hard link");
         const auto type = archive_entry_filetype(e);
         if (type == AE_IFDIR) {
