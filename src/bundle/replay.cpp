@@ -2,6 +2,9 @@
 // its mode: an archive extracted by another user loses both, and trust verdicts rest on them.
 #include "bundle/replay.hpp"
 
+#include <limits>
+#include <stdexcept>
+
 #include "bundle/bundle_tree.hpp"
 #include "bundle/layout.hpp"
 #include "core/json_input.hpp"
@@ -43,15 +46,25 @@ Gap gap_of(const nlohmann::json& j) {
     return Gap{*reason, j.at("message").get<std::string>()};
 }
 
+// A whole number in [0, max]: nlohmann converts 0.5 to 0 (a "root-owned" file) and a number
+// past the type's range is undefined behaviour, so a manifest's facts are checked first.
+std::uint64_t whole_number(const nlohmann::json& f, const char* field, std::uint64_t max) {
+    const auto& v = f.at(field);
+    if (!v.is_number_unsigned() || v.get<std::uint64_t>() > max)
+        throw std::runtime_error(f.value("path", std::string("a file")) + ": " + field +
+                                 " is not a whole number up to " + std::to_string(max));
+    return v.get<std::uint64_t>();
+}
+
 ReplayIndex index_of(const nlohmann::json& manifest) {
     ReplayIndex index;
     for (const auto& f : manifest.at("files")) {
         FileInfo info;
         info.type = type_named(f.at("type").get<std::string>());
-        info.mode = f.at("mode").get<std::uint32_t>();
-        info.uid = f.at("uid").get<std::uint32_t>();
-        info.gid = f.at("gid").get<std::uint32_t>();
-        info.size = f.at("stat_size").get<std::uint64_t>();
+        info.mode = static_cast<std::uint32_t>(whole_number(f, "mode", 07777));
+        info.uid = static_cast<std::uint32_t>(whole_number(f, "uid", 0xFFFFFFFFU));
+        info.gid = static_cast<std::uint32_t>(whole_number(f, "gid", 0xFFFFFFFFU));
+        info.size = whole_number(f, "stat_size", std::numeric_limits<std::uint64_t>::max());
         index.info.emplace(f.at("path").get<std::string>(), info);
     }
     for (const auto& e : manifest.at("errors")) {
