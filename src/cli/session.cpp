@@ -84,7 +84,17 @@ namespace {
 // --root FILE: a bundle archive, extracted into a private directory that the session owns.
 Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir) {
     const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
-    auto made = PrivateDir::create(tmp != nullptr && *tmp == '/' ? tmp : "/tmp");
+    const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
+    // In a directory others may write without the sticky bit, another user could rename the
+    // private directory away and put a root of their own in its place before it is read.
+    struct stat st {};
+    if (::stat(parent.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 022) != 0 &&
+        (st.st_mode & S_ISVTX) == 0) {
+        return Gap{GapReason::permission_denied,
+                   "--root " + archive + ": cannot extract into " + parent +
+                       ": others may write there and it has no sticky bit (set TMPDIR)"};
+    }
+    auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
     dir = std::make_unique<PrivateDir>(std::move(made).value());
     auto root = bundle::extract_bundle(archive, dir->path());
