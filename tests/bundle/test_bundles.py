@@ -27,6 +27,7 @@ import io
 import json
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
@@ -315,6 +316,46 @@ def test_redact(env: Env, only: str | None):
     env.tmp_clean(name)
 
 
+def test_redact_names(env: Env, only: str | None):
+    """A host name that is also a path component or a word ("doca") is not rewritten inside
+    paths; a MAC address naming a file leaves the archive's names too; every manifest path is
+    an archive entry, so the replay finds each file's owner and mode."""
+    for host, source, planted in (("doca", env.fixtures / "roots" / "complete-3.3", None),
+                                  ("secretnode", env.fixtures / "sysfs" / "cx7-vfs",
+                                   "sys/class/infiniband/B8:CE:F6:A1:B2:C4")):
+        name = f"redact names {host}"
+        if only and only not in name:
+            continue
+        root = env.work / f"names-{host}"
+        shutil.copytree(source, root, symlinks=True)
+        (root / "etc").mkdir(exist_ok=True)
+        (root / "etc" / "hostname").write_text(host + "\n")
+        if planted:
+            (root / planted).write_text("x\n")
+        bundle = env.work / f"names-{host}.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
+        if result.returncode != 0:
+            fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+            continue
+        with tarfile.open(bundle) as tar:
+            names = {m.name[len("rdmi-probe-bundle"):] for m in tar.getmembers()}
+            manifest = json.load(tar.extractfile(
+                "rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json"))
+        missing = sorted({f["path"] for f in manifest["files"]} - names)
+        if missing:
+            fail(name, f"manifest paths not in the archive: {missing[:3]}")
+        if planted and any("b8:ce:f6:a1:b2:c4" in n.lower() for n in names):
+            fail(name, "a MAC address naming a file is still in the archive's names")
+        replayed = report_json(env, name, ["--root", str(bundle)])
+        original = report_json(env, name, ["--root", str(root)])
+        if replayed and original:
+            verdicts = lambda r: [(c["id"], c["status"]) for c in r["checks"]]
+            if verdicts(replayed) != verdicts(original):
+                fail(name, "a redacted bundle replays to other verdicts: " + str(
+                    [(a, b) for a, b in zip(verdicts(original), verdicts(replayed)) if a != b][:3]))
+        env.tmp_clean(name)
+
+
 def tar_gz(entries, compress=True) -> bytes:
     """A tar (gzip-compressed unless told) of (TarInfo, bytes or None) pairs."""
     raw = io.BytesIO()
@@ -354,6 +395,22 @@ def bomb(path: Path):
                 info = tarfile.TarInfo(f"rdmi-probe-bundle/zeros{i}")
                 info.size = 60 << 20
                 tar.addfile(info, io.BufferedReader(Zeros(info.size)))
+
+
+def with_files(bundle: bytes, **fields) -> bytes:
+    """`bundle` with `fields` set on every file of its manifest."""
+    entries = []
+    with tarfile.open(fileobj=io.BytesIO(bundle)) as tar:
+        for info in tar.getmembers():
+            data = tar.extractfile(info).read() if info.isfile() else None
+            if info.name.endswith("/.rdmi-probe-bundle/manifest.json"):
+                manifest = json.loads(data)
+                for f in manifest["files"]:
+                    f.update(fields)
+                data = json.dumps(manifest).encode()
+                info.size = len(data)
+            entries.append((info, data))
+    return tar_gz(entries)
 
 
 def test_hostile(env: Env, only: str | None):
@@ -403,6 +460,19 @@ def test_hostile(env: Env, only: str | None):
                                  member(f"{top}/.rdmi-probe-bundle/manifest.json", data=b"{]")]),
                          "manifest.json"),
         "bomb": (None, "decompresses past the cap"),
+        # The problem is said after a long name, not cut off with it.
+        "long component": (tar_gz([member(top, tarfile.DIRTYPE),
+                                   member(f"{top}/" + "a" * 300, data=b"x")]),
+                           "File name too long"),
+        "long path": (tar_gz([member(top, tarfile.DIRTYPE),
+                              member(f"{top}/" + "/".join(["b" * 200] * 21), data=b"x")]),
+                      "name too long"),
+        # A manifest's facts are whole numbers in range: 0.5 would read as uid 0.
+        "uid not whole": (with_files(good_bytes, uid=0.5), "uid is not a whole number"),
+        "uid negative": (with_files(good_bytes, uid=-1), "uid is not a whole number"),
+        "mode past 07777": (with_files(good_bytes, mode=0o170777), "mode is not a whole number"),
+        "stat_size past 2^64": (with_files(good_bytes, stat_size=2 ** 70),
+                                "stat_size is not a whole number"),
     }
     for case, (data, expect) in cases.items():
         name = f"hostile {case}"
@@ -490,6 +560,30 @@ def test_errors(env: Env, only: str | None):
         except (OSError, EOFError, tarfile.TarError, KeyError) as e:
             fail(name, f"stdout is not the bundle alone: {e}")
 
+    name = "TMPDIR others may write without the sticky bit"
+    if not only or only in name:
+        bundle = env.work / "sticky.tar.gz"
+        env.run(["--root", root, "gather", "--output", str(bundle)])
+        open_dir = env.work / "open-tmp"
+        open_dir.mkdir()
+        open_dir.chmod(0o777)
+        for json_mode in (False, True):
+            result = env.run(["--root", str(bundle), "report"] + (["--json"] if json_mode else []),
+                             env={"TMPDIR": str(open_dir)})
+            if result.returncode != 2 or "sticky bit" not in result.stderr:
+                fail(name, f"exit {result.returncode}: {result.stderr.strip()[:200]}")
+            if json_mode:
+                try:
+                    env.validate(name, json.loads(result.stdout))
+                except ValueError:
+                    fail(name, f"--json printed no JSON: {result.stdout[:200]!r}")
+        if list(open_dir.iterdir()):
+            fail(name, f"extracted into it: {list(open_dir.iterdir())}")
+        open_dir.chmod(0o1777)
+        result = env.run(["--root", str(bundle), "report"], env={"TMPDIR": str(open_dir)})
+        if result.returncode == 2:
+            fail(name, f"with the sticky bit: exit 2: {result.stderr.strip()[:200]}")
+
     name = "signal removes the private directory"
     if only and only not in name:
         return
@@ -524,7 +618,8 @@ def main() -> int:
     args = parser.parse_args()
     env = Env(args)
     try:
-        for test in (test_replay, test_live, test_redact, test_hostile, test_errors):
+        for test in (test_replay, test_live, test_redact, test_redact_names, test_hostile,
+                     test_errors):
             test(env, args.only)
     finally:
         subprocess.run(["rm", "-rf", str(env.work)], check=False)
