@@ -2,10 +2,12 @@
 #include "os/child_groups.hpp"
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 
 namespace rdmi {
@@ -51,6 +53,32 @@ void reset_interrupts_in_child() {
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     for (auto& slot : g_groups) slot.store(0);
     g_has_pending.store(false);
+}
+
+pid_t fork_isolated_child(int parent_end) {
+    std::fflush(nullptr);  // NOLINT(cert-err33-c): nothing buffered may be written twice
+    const pid_t parent = ::getpid();
+    pid_t pid = 0;
+    {
+        const InterruptBlock block;
+        pid = ::fork();
+        if (pid == 0) {
+            ::setpgid(0, 0);
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(1);  // the parent is already gone
+            // Inside the block: the parent's handlers never run here, not even for an instant.
+            reset_interrupts_in_child();
+        } else if (pid > 0) {
+            ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
+            register_child_group(pid);
+        }
+    }
+    if (pid == 0) {
+        // The block restored the calling thread's mask, which may block interrupts for good.
+        reset_interrupts_in_child();
+        ::close(parent_end);
+    }
+    return pid;
 }
 
 void register_child_group(pid_t pgid) {

@@ -30,6 +30,13 @@ void block_interrupts_in_this_thread();
 /// first thing a forked child does, so it never runs the parent's handler.
 void reset_interrupts_in_child();
 
+/// fork() for a child that runs probe work on the far end of a pipe or socket. In the child
+/// (return 0): its own process group (a terminal's ^C reaches the probe alone, which then ends
+/// the group), killed with the probe even by SIGKILL, default signal handlers, interrupts
+/// unblocked, `parent_end` closed. In the parent: the child's group is registered before any
+/// interrupt handler can run, so a signal never orphans it. -1 with errno when fork fails.
+pid_t fork_isolated_child(int parent_end);
+
 /// Records a child process group (its leader's pid) until unregister_child_group().
 void register_child_group(pid_t pgid);
 void unregister_child_group(pid_t pgid);

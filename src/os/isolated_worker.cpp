@@ -9,7 +9,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -106,29 +105,8 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     std::array<int, 2> fds{-1, -1};
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds.data()) != 0)
         return gap_from_errno(what, errno);
-    std::fflush(nullptr);  // NOLINT(cert-err33-c): nothing buffered may be written twice
-    pid_t pid = 0;
-    const pid_t parent = ::getpid();
-    {
-        // Registered before any interrupt handler can run, so a signal never orphans it.
-        const InterruptBlock block;
-        pid = ::fork();
-        if (pid == 0) {
-            // Its own process group: a terminal's ^C reaches the probe alone, which ends the
-            // group (anything a vendor library started in it included).
-            ::setpgid(0, 0);
-            // A probe killed outright (SIGKILL, no handler) still takes this child with it.
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            if (::getppid() != parent) ::_exit(1);  // the parent is already gone
-            reset_interrupts_in_child();
-            ::close(fds[0]);
-            worker_main(fds[1]);
-        }
-        if (pid > 0) {
-            ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
-            register_child_group(pid);
-        }
-    }
+    const pid_t pid = fork_isolated_child(fds[0]);
+    if (pid == 0) worker_main(fds[1]);
     ::close(fds[1]);
     if (pid < 0) {
         const int err = errno;
