@@ -25,6 +25,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "os/fs.hpp"
+#include "os/standard_fds.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
@@ -286,6 +287,7 @@ int guarded(const std::function<int()>& body, bool json) {
 }
 
 int run(int argc, char** argv) {
+    hold_standard_fds();
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.
     const bool json = wants_json(argc, argv);

@@ -12,7 +12,9 @@
 #include <string_view>
 
 #include "cli/error_document.hpp"
+#include "cli/exit_codes.hpp"
 #include "os/child_groups.hpp"
+#include "os/mapped_regions.hpp"
 #include "os/private_dir.hpp"
 
 namespace rdmi::cli {
@@ -57,7 +59,85 @@ void on_interrupt(int signal) {
     ::_exit(128 + signal);
 }
 
+// The error document around its message, split before the handler may need it: the message names
+// a file only known when the signal arrives.
+std::string g_bus_document_head;
+std::string g_bus_document_tail;
+constexpr std::string_view kBusMessage = ": the file shrank while it was mapped (SIGBUS)";
+constexpr std::string_view kPlaceholder = "@MESSAGE@";
+
+// JSON string contents, one byte at a time and without allocating. A byte of 0x80 or above
+// becomes '?': valid UTF-8 cannot be told from invalid here, and the document must stay JSON.
+void write_json_text(int fd, std::string_view text) noexcept {
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            const std::array<char, 2> escaped{'\\', c};
+            write_all(fd, {escaped.data(), escaped.size()});
+        } else if (byte < 0x20) {
+            constexpr std::string_view kHex = "0123456789abcdef";
+            const std::array<char, 6> escaped{
+                '\\', 'u', '0', '0', kHex[byte >> 4U], kHex[byte & 15U]};
+            write_all(fd, {escaped.data(), escaped.size()});
+        } else {
+            const char plain = byte >= 0x80 ? '?' : c;
+            write_all(fd, {&plain, 1});
+        }
+    }
+}
+
+std::string_view c_text(const char* text) noexcept {
+    std::size_t n = 0;
+    while (text[n] != '\0') ++n;
+    return {text, n};
+}
+
+// A read of a mapped file past the end it has now (it was truncated or replaced in place): the
+// run cannot go on with that file, so it ends as unreadable input does, naming the file.
+void on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
+    const char* path = info != nullptr ? mapped_path_at(info->si_addr) : nullptr;
+    if (path == nullptr) {
+        // Not a mapped file: a fault of the program itself, left to the default action.
+        ::signal(signal, SIG_DFL);
+        return;
+    }
+    kill_child_groups();
+    remove_pending_file();
+    remove_private_dir_now();
+    const bool mine = claim_output(OutputOwner::interrupt);
+    if (mine || claim_output(OutputOwner::document)) {
+        write_all(STDERR_FILENO, "rdmi-probe: ");
+        write_all(STDERR_FILENO, c_text(path));
+        write_all(STDERR_FILENO, kBusMessage);
+        write_all(STDERR_FILENO, "\n");
+        if (mine && !g_bus_document_head.empty()) {
+            write_all(STDOUT_FILENO, g_bus_document_head);
+            write_json_text(STDOUT_FILENO, c_text(path));
+            write_all(STDOUT_FILENO, kBusMessage);
+            write_all(STDOUT_FILENO, g_bus_document_tail);
+        }
+    }
+    ::_exit(kExitUsage);
+}
+
 }  // namespace
+
+void install_bus_error_handler(bool json) {
+    g_bus_document_head.clear();
+    g_bus_document_tail.clear();
+    if (json) {
+        const std::string doc = error_document(std::string(kPlaceholder), kExitUsage);
+        const auto at = doc.find(kPlaceholder);
+        g_bus_document_head = doc.substr(0, at);
+        g_bus_document_tail = doc.substr(at + kPlaceholder.size());
+    }
+    struct sigaction action {};
+    action.sa_sigaction = &on_bus_error;
+    action.sa_flags = SA_SIGINFO;
+    sigemptyset(&action.sa_mask);
+    for (const auto& p : g_prepared) sigaddset(&action.sa_mask, p.signal);
+    ::sigaction(SIGBUS, &action, nullptr);
+}
 
 void reset_output_owner() noexcept {
     g_owner.store(0);
@@ -94,6 +174,7 @@ void install_interrupt_handlers(bool json) {
         ::sigaction(p.signal, &action, nullptr);
     }
     ::signal(SIGPIPE, SIG_IGN);
+    install_bus_error_handler(json);
 }
 
 }  // namespace rdmi::cli

@@ -23,6 +23,12 @@ bool claim_output(OutputOwner who) noexcept;
 /// EPIPE and ends the run quietly with kExitBrokenPipe).
 void install_interrupt_handlers(bool json);
 
+/// Installs the SIGBUS handler (also done by install_interrupt_handlers): a read of a mapped file
+/// that shrank under its mapping ends the run with "rdmi-probe: PATH: the file shrank while it was
+/// mapped (SIGBUS)" on stderr, the error document on stdout when `json`, and exit 2. A SIGBUS at
+/// an address no mapped file holds keeps the default action.
+void install_bus_error_handler(bool json);
+
 /// The message of a run ended by `signal` ("interrupted by SIGINT").
 const char* interrupt_message(int signal) noexcept;
 

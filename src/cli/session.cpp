@@ -175,7 +175,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      std::nullopt,
                      options_.allow_untrusted_libs,
                      progress_ ? *progress_ : Progress::none(),
-                     answers};
+                     answers,
+                     worker_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }
@@ -190,6 +191,18 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return run;
 }
+
+namespace {
+
+// Why the document did not reach stdout ("No space left on device" on a full disk, "Bad file
+// descriptor" when stdout was closed): the reader of stderr can act on that.
+std::string stdout_write_failure(int err) {
+    std::string message = "stdout: write failed";
+    if (err != 0) message += std::string(": ") + std::strerror(err);
+    return message;
+}
+
+}  // namespace
 
 Result<bool> Session::emit(const std::string& document, bool world_readable) const {
     return write(document, !options_.output.empty(), world_readable);
@@ -227,7 +240,7 @@ Result<bool> Session::write(const std::string& document, bool to_output,
             remove_private_dir_now();
             ::_exit(kExitBrokenPipe);
         }
-        return make_gap(GapReason::error, "stdout: write failed");
+        return make_gap(GapReason::error, stdout_write_failure(errno));
     }
     return true;
 }
@@ -252,8 +265,11 @@ Result<bool> Session::emit_pieces(
         return std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size();
     });
     if (!written || std::fflush(stdout) != 0) {
-        if (errno == EPIPE) ::_exit(kExitBrokenPipe);
-        return make_gap(GapReason::error, "stdout: write failed");
+        if (errno == EPIPE) {
+            remove_private_dir_now();
+            ::_exit(kExitBrokenPipe);
+        }
+        return make_gap(GapReason::error, stdout_write_failure(errno));
     }
     return true;
 }

@@ -135,6 +135,8 @@ class Session {
     text::TextStyle style_;
     Deadline deadline_;
     std::unique_ptr<Progress> progress_;  ///< the terminal status line, or null: none
+    /// The run's one child for vendor code, shared by every probe context of the run.
+    std::shared_ptr<IsolatedWorker> worker_ = std::make_shared<IsolatedWorker>();
     /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
     std::unique_ptr<Watchdog> watchdog_;
 };

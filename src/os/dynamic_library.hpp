@@ -8,7 +8,8 @@
 namespace rdmi {
 
 /// A loaded shared object; closed when destroyed. Only ever opened after the trust check
-/// (os/library_trust.hpp) and, for vendor libraries, inside run_isolated().
+/// (os/library_trust.hpp) and, for vendor libraries, inside a child (IsolatedWorker,
+/// run_isolated()).
 class DynamicLibrary {
   public:
     /// dlopen(RTLD_NOW | RTLD_LOCAL) of a path or soname; the Gap carries dlerror().

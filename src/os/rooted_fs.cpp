@@ -17,6 +17,7 @@
 
 #include "os/activity.hpp"
 #include "os/errno_gap.hpp"
+#include "os/mapped_regions.hpp"
 #include "os/path_resolver.hpp"
 
 namespace rdmi {
@@ -130,10 +131,17 @@ class StringBytes final : public FileBytes {
 
 class MappedBytes final : public FileBytes {
   public:
-    MappedBytes(void* base, std::size_t size) : base_(base), size_(size) {}
+    // Remembered by path so that a SIGBUS (the file shrank under the mapping) can name it.
+    MappedBytes(void* base, std::size_t size, std::string_view path)
+        : base_(base), size_(size), path_(path) {
+        remember_mapping(base_, size_, path_.c_str());
+    }
     MappedBytes(const MappedBytes&) = delete;
     MappedBytes& operator=(const MappedBytes&) = delete;
-    ~MappedBytes() override { ::munmap(base_, size_); }
+    ~MappedBytes() override {
+        forget_mapping(base_);
+        ::munmap(base_, size_);
+    }
     [[nodiscard]] std::string_view bytes() const override {
         return {static_cast<const char*>(base_), size_};
     }
@@ -141,6 +149,7 @@ class MappedBytes final : public FileBytes {
   private:
     void* base_;
     std::size_t size_;
+    std::string path_;
 };
 
 }  // namespace
@@ -380,7 +389,7 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
     }
     void* base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, owned.get(), 0);
     if (base == MAP_FAILED) return gap_from_errno(path, errno);
-    return std::shared_ptr<const FileBytes>(std::make_shared<MappedBytes>(base, size));
+    return std::shared_ptr<const FileBytes>(std::make_shared<MappedBytes>(base, size, path));
 }
 
 Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {

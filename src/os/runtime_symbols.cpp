@@ -1,5 +1,5 @@
-// dlsym/dlvsym/dladdr in a run_isolated child; results come back NUL-separated, since symbol
-// names may hold any byte but NUL.
+// dlsym/dlvsym/dladdr in the run's worker child; the query goes there and the results come back
+// NUL-separated, since symbol names may hold any byte but NUL.
 #include "os/runtime_symbols.hpp"
 
 #include <dlfcn.h>
@@ -13,7 +13,6 @@
 #include "core/sha256.hpp"
 #include "core/text.hpp"
 #include "os/dynamic_library.hpp"
-#include "os/isolated_call.hpp"
 
 namespace rdmi {
 namespace {
@@ -56,6 +55,35 @@ std::string defining_file(const void* address, const Ranges& own, const std::str
     return symbol_file(address);
 }
 
+// The query for the child: the path, the number of version nodes, the nodes, then the names,
+// each field ended by a NUL.
+std::string encode_query(const RuntimeQuery& query) {
+    std::string out;
+    put(out, query.path);
+    put(out, std::to_string(query.versions.size()));
+    for (const auto& version : query.versions) put(out, version);
+    for (const auto& name : query.names) put(out, name);
+    return out;
+}
+
+RuntimeQuery decode_query(std::string_view text) {
+    std::vector<std::string_view> fields;
+    while (!text.empty()) {
+        const auto end = text.find('\0');
+        if (end == std::string_view::npos) throw std::runtime_error("garbled query");
+        fields.push_back(text.substr(0, end));
+        text.remove_prefix(end + 1);
+    }
+    if (fields.size() < 2) throw std::runtime_error("garbled query");
+    const std::size_t versions = std::stoul(std::string(fields[1]));
+    if (versions > fields.size() - 2) throw std::runtime_error("garbled query");
+    RuntimeQuery query;
+    query.path = std::string(fields[0]);
+    query.versions.assign(fields.begin() + 2, fields.begin() + 2 + static_cast<long>(versions));
+    query.names.assign(fields.begin() + 2 + static_cast<long>(versions), fields.end());
+    return query;
+}
+
 std::string resolve_in_child(const RuntimeQuery& query) {
     auto handle = DynamicLibrary::open(query.path);
     if (!handle) throw std::runtime_error(handle.gap().message);
@@ -90,9 +118,14 @@ std::vector<std::string> lines_of(std::string_view text) {
     return {lines.begin(), lines.end()};
 }
 
+// In the worker child. Request: encode_query().
+std::string resolve_request_in_child(std::string_view request) {
+    return resolve_in_child(decode_query(request));
+}
+
 }  // namespace
 
-Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
+Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query, IsolatedWorker& worker,
                                                   const Deadline& deadline,
                                                   const LiveAnswers& answers) {
     std::string asked;
@@ -101,9 +134,9 @@ Result<RuntimeResolution> resolve_runtime_symbols(const RuntimeQuery& query,
     for (const auto& node : query.versions) asked += node + '\n';
     auto raw = answers.answer(
         "runtime symbols of " + query.path + " (query " + sha256_hex(asked).substr(0, 16) + ")",
-        [&query, &deadline]() {
-            return run_isolated([&query]() { return resolve_in_child(query); }, deadline,
-                                "dlopen " + query.path);
+        [&query, &worker, &deadline]() {
+            return worker.call(&resolve_request_in_child, encode_query(query), deadline,
+                               "dlopen " + query.path, IsolatedWorker::Child::fresh);
         });
     if (!raw) return raw.gap();
     std::vector<std::string_view> fields;

@@ -8,6 +8,7 @@
 #include "core/deadline.hpp"
 #include "core/result.hpp"
 #include "os/live_answers.hpp"
+#include "os/isolated_worker.hpp"
 
 namespace rdmi {
 
@@ -38,12 +39,13 @@ struct RuntimeResolution {
     std::vector<RuntimeSymbol> symbols;  ///< in query order
 };
 
-/// dlopen(path) in a child with `deadline`, dlsym/dlvsym/dladdr every name. A Gap when the child
-/// could not load the library, crashed or timed out (the message says which). The child's
-/// answer passes `answers` (a bundle records and replays it), keyed by the library and a
-/// digest of the query.
+/// dlopen(path) in a fresh child of `worker` (one that has loaded nothing else: the answer is an
+/// application's) with `deadline`, dlsym/dlvsym/dladdr every name. A Gap when the child could
+/// not load the library, crashed or timed out (the message says which). The child's answer
+/// passes `answers` (a bundle records and replays it), keyed by the library and a digest of the
+/// query.
 Result<RuntimeResolution> resolve_runtime_symbols(
-    const RuntimeQuery& query, const Deadline& deadline,
+    const RuntimeQuery& query, IsolatedWorker& worker, const Deadline& deadline,
     const LiveAnswers& answers = LiveAnswers::direct());
 
 }  // namespace rdmi

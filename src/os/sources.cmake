@@ -8,10 +8,12 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/isolated_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mapped_regions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp
@@ -20,4 +22,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
 )

@@ -2,8 +2,10 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
@@ -11,6 +13,7 @@
 #include "os/env.hpp"
 #include "os/fs.hpp"
 #include "os/live_answers.hpp"
+#include "os/isolated_worker.hpp"
 #include "os/load_closure.hpp"
 
 namespace spdlog {
@@ -32,6 +35,9 @@ struct ProbeContext {
     /// Every live-only answer passes here: asked on this machine, recorded by gather, or
     /// replayed from a bundle's capture.
     const LiveAnswers& answers = LiveAnswers::direct();
+    /// The run's one child for vendor code (library loads, driver calls): started by the first
+    /// isolated() call, shared by every copy of this context.
+    std::shared_ptr<IsolatedWorker> worker = std::make_shared<IsolatedWorker>();
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).
@@ -41,6 +47,12 @@ struct ProbeContext {
     [[nodiscard]] std::string root_machine() const;
     /// The deadline for one external call: the call timeout, capped by the run's deadline.
     [[nodiscard]] Deadline call_deadline() const { return deadline.capped(call_timeout); }
+    /// `task(request)` in the run's worker child, bounded by call_deadline(); `what` names the
+    /// call in messages.
+    [[nodiscard]] Result<std::string> isolated(WorkerTask task, std::string_view request,
+                                               std::string_view what) const {
+        return worker->call(task, request, call_deadline(), what);
+    }
 
     /// The one trust gate before anything is dlopen'ed, here or in a child: the host path to
     /// load for the in-root `path` (kind library, or ibverbs to include its providers). A Gap

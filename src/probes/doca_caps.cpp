@@ -1,18 +1,38 @@
-// probe_doca_caps(): which DOCA libraries to load, the trust rule, the isolated child, and the
-// JSON wire format between child and parent.
+// probe_doca_caps(): which DOCA libraries to load, the trust rule, the call in the run's worker
+// child, and the JSON wire format between child and parent.
 #include "probes/doca_caps.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
 
-#include "os/isolated_call.hpp"
 #include "probes/wire_json.hpp"
 
 namespace rdmi {
 namespace {
 
 using Json = nlohmann::json;
+
+// The trusted paths, NUL-separated (paths hold no NUL), for the worker child.
+std::string join_nul(const std::vector<std::string>& paths) {
+    std::string out;
+    for (const auto& path : paths) {
+        out += path;
+        out.push_back('\0');
+    }
+    return out;
+}
+
+// In the worker child. Request: join_nul() of the libraries to load, libdoca_common first.
+std::string doca_caps_in_child(std::string_view request) {
+    std::vector<std::string> libraries;
+    while (!request.empty()) {
+        const auto nul = request.find('\0');
+        libraries.emplace_back(request.substr(0, nul));
+        request.remove_prefix(nul == std::string_view::npos ? request.size() : nul + 1);
+    }
+    return encode_doca_caps(query_doca_caps(libraries));
+}
 
 bool is_major_soname(const std::string& name, std::string& stem) {
     const auto so = name.find(".so");
@@ -94,8 +114,8 @@ DocaCapsFacts probe_doca_caps(const ProbeContext& ctx, const std::optional<Insta
     std::string key = "doca capabilities via";
     for (const auto& lib : trusted) key += " " + lib;
     auto answer = ctx.answers.answer(key, [&]() {
-        return run_isolated([&trusted]() { return encode_doca_caps(query_doca_caps(trusted)); },
-                            ctx.call_deadline(), "doca_devinfo_create_list via " + trusted.front());
+        return ctx.isolated(&doca_caps_in_child, join_nul(trusted),
+                            "doca_devinfo_create_list via " + trusted.front());
     });
     ctx.progress.finish();
     if (!answer) {

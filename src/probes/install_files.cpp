@@ -126,19 +126,18 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
 
     facts.doca_caps = find_tool(ctx, prefix, "doca_caps");
     facts.dpacc = find_tool(ctx, prefix, "dpacc");
-    if (facts.dpacc.present) {
-        auto out = run_tool(ctx, facts.dpacc.path, {"--version"});
-        if (out.ok()) {
-            for (const auto line : split_lines(*out)) {
-                if (line.starts_with("dpacc version ")) facts.dpacc.detail = line.substr(14);
-            }
-            if (facts.dpacc.detail.empty()) {
-                facts.dpacc.gap = Gap{GapReason::malformed,
-                                      facts.dpacc.path + " --version: no 'dpacc version' line"};
-            }
-        } else {
-            facts.dpacc.gap = out.gap();
-        }
+}
+
+void read_dpacc_version(InstalledFile& dpacc, const Result<std::string>& out) {
+    if (!out.ok()) {
+        dpacc.gap = out.gap();
+        return;
+    }
+    for (const auto line : split_lines(*out)) {
+        if (line.starts_with("dpacc version ")) dpacc.detail = line.substr(14);
+    }
+    if (dpacc.detail.empty()) {
+        dpacc.gap = Gap{GapReason::malformed, dpacc.path + " --version: no 'dpacc version' line"};
     }
 }
 

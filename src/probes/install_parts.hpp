@@ -18,10 +18,15 @@ void locate_prefix(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, Inst
 /// resort, so a module that is merely off the search path is not also reported as unresolvable.
 void probe_modules(const ProbeContext& ctx, const pkgconfig::PkgConfig& pc, InstallFacts& facts);
 
-/// Headers, shared objects, samples and tools (doca_caps, dpacc).
+/// Headers, shared objects, samples and where the tools (doca_caps, dpacc) are.
 void probe_files(const ProbeContext& ctx, InstallFacts& facts);
 
-/// Both four-way version matches, including the runtime library and doca_caps (live only).
+/// dpacc's version from the output of `dpacc --version` (its "dpacc version X" line).
+void read_dpacc_version(InstalledFile& dpacc, const Result<std::string>& out);
+
+/// Both four-way version matches, including the runtime library and doca_caps (live only), and
+/// dpacc's version: `doca_caps --version` and `dpacc --version` run side by side, and beside
+/// the child that loads the runtime library.
 void probe_versions(const ProbeContext& ctx, InstallFacts& facts);
 
 /// Decides which present sources agree (the majority) and which disagree or are absent.

@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "os/dynamic_library.hpp"
-#include "os/isolated_call.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/tool_runner.hpp"
 #include "probes/version_consistency.hpp"
@@ -24,6 +24,18 @@ VersionSource source_of(std::string name, Sourced<std::string> raw, bool free_te
         }
     }
     return src;
+}
+
+// In the worker child: dlopen the library at `path` and ask it.
+std::string runtime_version_in_child(std::string_view path) {
+    auto handle = DynamicLibrary::open(std::string(path));
+    if (!handle) throw std::runtime_error(handle.gap().message);
+    using VersionFn = const char* (*)();
+    auto fn = handle->function<VersionFn>("doca_version_runtime");
+    if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
+    const char* version = fn();
+    if (version == nullptr) throw std::runtime_error("doca_version_runtime() returned NULL");
+    return version;
 }
 
 /// doca_version_runtime() from the libdoca_common the install ships, loaded in a child process
@@ -48,19 +60,7 @@ Sourced<std::string> runtime_version(const ProbeContext& ctx, const InstallFacts
     const std::string path = *loadable;
     from.kind = ctx.answers.kind(from.kind);
     auto result = ctx.answers.answer("doca_version_runtime() via " + path, [&]() {
-        return run_isolated(
-            [&path]() -> std::string {
-                auto handle = DynamicLibrary::open(path);
-                if (!handle) throw std::runtime_error(handle.gap().message);
-                using VersionFn = const char* (*)();
-                auto fn = handle->function<VersionFn>("doca_version_runtime");
-                if (fn == nullptr) throw std::runtime_error("does not export doca_version_runtime");
-                const char* version = fn();
-                if (version == nullptr)
-                    throw std::runtime_error("doca_version_runtime() returned NULL");
-                return version;
-            },
-            ctx.call_deadline(), "dlopen " + path);
+        return ctx.isolated(&runtime_version_in_child, path, "dlopen " + path);
     });
     return Sourced<std::string>::from(std::move(result), from);
 }
@@ -123,6 +123,12 @@ VersionMatch match_versions(std::vector<VersionSource> sources) {
 }
 
 void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
+    // Both tools start before the runtime library's child, so that the three run side by side.
+    std::optional<StartedTool> dpacc;
+    if (facts.dpacc.present) dpacc.emplace(start_tool(ctx, facts.dpacc.path, {"--version"}));
+    std::optional<StartedTool> doca_caps;
+    if (facts.doca_caps.present)
+        doca_caps.emplace(start_tool(ctx, facts.doca_caps.path, {"--version"}));
     std::vector<VersionSource> stack;
     for (const auto& module : facts.stack) {
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
@@ -145,9 +151,10 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
     contract.push_back(source_of("applications/VERSION",
                                  read_first_line(ctx.fs, version_file, {"file", version_file})));
     Provenance caps_from{"command", facts.doca_caps.path + " --version"};
-    if (facts.doca_caps.present) {
+    if (dpacc) read_dpacc_version(facts.dpacc, finish_tool(*dpacc));
+    if (doca_caps) {
         caps_from.kind = ctx.answers.kind(caps_from.kind);
-        auto out = run_tool(ctx, facts.doca_caps.path, {"--version"});
+        auto out = finish_tool(*doca_caps);
         auto raw = out.ok() ? Sourced<std::string>::of(
                                   out->substr(0, out->find_last_not_of('\n') + 1), caps_from)
                             : Sourced<std::string>::missing(out.gap(), caps_from);

@@ -1,12 +1,11 @@
 // probe_verbs(): locate and trust-check libibverbs.so.1, then list and query the devices, each
-// device in its own isolated child so that one hung driver call costs only that device.
+// device in its own call to the run's worker child: one hung driver call costs only that device
+// (the worker is killed and the next device gets a fresh one).
 #include "probes/verbs.hpp"
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
-
-#include "os/isolated_call.hpp"
 
 namespace rdmi {
 namespace {
@@ -14,10 +13,41 @@ namespace {
 constexpr const char* kSoname = "libibverbs.so.1";
 
 // libibverbs prints provider warnings ("couldn't load driver ...") to stderr; the probe reports
-// the same facts as data, so the child's stderr is silenced like its stdout.
-void silence_stderr() {
-    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null_fd >= 0) ::dup2(null_fd, STDERR_FILENO);
+// the same facts as data, so the child's stderr is silenced like its stdout while it calls
+// libibverbs (the worker's other calls keep theirs).
+class SilencedStderr {
+  public:
+    SilencedStderr() : saved_(::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0)) {
+        const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null_fd >= 0) {
+            ::dup2(null_fd, STDERR_FILENO);
+            ::close(null_fd);
+        }
+    }
+    ~SilencedStderr() {
+        if (saved_ < 0) return;
+        ::dup2(saved_, STDERR_FILENO);
+        ::close(saved_);
+    }
+    SilencedStderr(const SilencedStderr&) = delete;
+    SilencedStderr& operator=(const SilencedStderr&) = delete;
+
+  private:
+    int saved_;
+};
+
+// In the worker child. Request: the library's path.
+std::string verbs_list_in_child(std::string_view path) {
+    const SilencedStderr silenced;
+    return encode_verbs_devices(list_verbs_devices(std::string(path)));
+}
+
+// In the worker child. Request: the library's path, a NUL, the device's name.
+std::string verbs_query_in_child(std::string_view request) {
+    const SilencedStderr silenced;
+    const auto nul = request.find('\0');
+    return encode_verbs_devices({query_verbs_device(std::string(request.substr(0, nul)),
+                                                    std::string(request.substr(nul + 1)))});
 }
 
 }  // namespace
@@ -45,12 +75,7 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
     }
     const std::string path = *loadable;
     auto listed = ctx.answers.answer("verbs ibv_get_device_list via " + path, [&]() {
-        return run_isolated(
-            [&path]() {
-                silence_stderr();
-                return encode_verbs_devices(list_verbs_devices(path));
-            },
-            ctx.call_deadline(), "ibv_get_device_list via " + path);
+        return ctx.isolated(&verbs_list_in_child, path, "ibv_get_device_list via " + path);
     });
     if (!listed) {
         facts.gap = listed.gap();
@@ -68,12 +93,8 @@ VerbsFacts probe_verbs(const ProbeContext& ctx) {
         // Each open may wait up to the call timeout: with many devices that is seconds.
         ctx.progress.update("libibverbs: opening " + name, done++, total);
         auto answer = ctx.answers.answer("verbs ibv_open_device(" + name + ") via " + path, [&]() {
-            return run_isolated(
-                [&path, &name]() {
-                    silence_stderr();
-                    return encode_verbs_devices({query_verbs_device(path, name)});
-                },
-                ctx.call_deadline(), "ibv_open_device(" + name + ")");
+            return ctx.isolated(&verbs_query_in_child, path + '\0' + name,
+                                "ibv_open_device(" + name + ")");
         });
         Result<std::vector<VerbsDevice>> decoded =
             answer ? decode_verbs_devices(*answer) : Result<std::vector<VerbsDevice>>(answer.gap());

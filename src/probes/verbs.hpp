@@ -96,9 +96,10 @@ struct VerbsFacts {
 /// except for hwcaps subdirectories, which we do not model.)
 Sourced<std::string> locate_soname(const Fs& fs, const Env& env, const std::string& soname);
 
-/// Runs the verbs layer: locate libibverbs.so.1, check trust, list the devices in one
-/// isolated child, then open and query each device in its own child bounded by
-/// ctx.call_deadline(), so a hung open marks only that device `timeout`. Live only.
+/// Runs the verbs layer: locate libibverbs.so.1, check trust, list the devices in the run's
+/// worker child, then open and query each device in its own call to it bounded by
+/// ctx.call_deadline(), so a hung open marks only that device `timeout` (the next device gets
+/// a new child). Live only.
 VerbsFacts probe_verbs(const ProbeContext& ctx);
 
 /// Queries one opened-by-name device in the current process (what each child runs):

@@ -22,6 +22,9 @@
                     document on stdout, FILE untouched
   json-errors       --json with a missing directory, an unwritable directory or a directory
                     target: exit 2 and the JSON error document on stdout
+  stdout-refused    stdout on /dev/full or closed, for a whole document (schema) and for a
+                    streamed one (symbols --json, written in pieces): exit 2 and one stderr line
+                    that says why ("stdout: write failed: No space left on device")
 
     test_output.py --binary PATH [-k SUBSTRING]
 """
@@ -330,6 +333,27 @@ def json_errors(cfg, scratch):
     if os.geteuid() == 0 or os.access(locked, os.W_OK) is False:
         if proc.returncode != 2 or not is_error_document(proc.stdout):
             problems.append(f"unwritable directory: exit {proc.returncode}, stdout {proc.stdout[:120]!r}")
+    return problems
+
+
+@test
+def stdout_refused(cfg, scratch):
+    problems = []
+    lib = cfg.binary.parent / "tests/fixtures/libs/versioned/libdoca_rdmi.so"
+    commands = {"schema": ["schema", "error", "--json"],
+                "symbols": ["symbols", "--json", "--lib", str(lib)]}
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    for what, args in commands.items():
+        for target, reason in (("/dev/full", "No space left on device"), (None, "Bad file descriptor")):
+            with open(target or os.devnull, "wb") as out:
+                proc = subprocess.run([str(cfg.binary), *args], env=env, timeout=60,
+                                      stdin=subprocess.DEVNULL, stdout=out if target else None,
+                                      stderr=subprocess.PIPE,
+                                      pass_fds=(), preexec_fn=None if target else (lambda: os.close(1)))
+            want = f"stdout: write failed: {reason}"
+            if proc.returncode != 2 or want.encode() not in proc.stderr:
+                problems.append(f"{what}, stdout {target or 'closed'}: exit {proc.returncode}, "
+                                f"stderr {proc.stderr[:200]!r} (wanted exit 2 and {want!r})")
     return problems
 
 

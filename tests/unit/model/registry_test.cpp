@@ -284,5 +284,32 @@ TEST_CASE("the contract view: the system scan, the samples, and the capabilities
     CHECK(view.capabilities->gaps[0].reason == GapReason::not_applicable);
 }
 
+TEST_CASE(
+    "a live report loads the vendor libraries in one child, the symbol check in a fresh one") {
+    // The fixture install: libdoca_common's runtime version, the DOCA capability query and (where
+    // libibverbs is installed) the verbs listing share one child; the runtime symbol check needs
+    // a child that has loaded nothing else. Before: one child per call.
+    const auto fs = RootedFs::open("/").value();
+    MapEnv env;
+    const ProbeContext ctx{fs,
+                           env,
+                           null_logger(),
+                           Deadline(30s),
+                           10s,
+                           std::string(RDMI_TEST_FIXTURES_DIR) + "/prefixes/complete-3.3",
+                           false};
+    Facts facts;
+    collect(ctx, kReportProbes, facts);
+    REQUIRE(facts.install);
+    const auto& runtime = facts.install->stack_versions.sources[4];
+    REQUIRE_MESSAGE(runtime.raw.ok(), (runtime.raw.gap ? runtime.raw.gap->message : ""));
+    REQUIRE(facts.doca_caps);
+    CHECK_FALSE(facts.doca_caps->gap);
+    REQUIRE(facts.symbols);
+    REQUIRE(*facts.symbols);
+    CHECK((*facts.symbols)->runtime.loaded);
+    CHECK(ctx.worker->children_started() == 2);
+}
+
 }  // namespace
 }  // namespace rdmi

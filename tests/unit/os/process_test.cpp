@@ -108,4 +108,57 @@ TEST_CASE("run_process bounds the output it keeps") {
     CHECK(out->stdout_text.size() == 1000);
 }
 
+TEST_CASE("started commands run side by side and are collected in any order") {
+    // Each waits for the other's mark: collected one after the other without running together,
+    // the first would give up (exit 3).
+    test::TempTree tree;
+    const std::string a = tree.host("/a");
+    const std::string b = tree.host("/b");
+    auto wait_for = [](const std::string& mine, const std::string& theirs) {
+        return ": > " + mine + "; i=0; while [ ! -e " + theirs +
+               " ]; do i=$((i + 1)); [ $i -gt 60 ] && exit 3; sleep 0.05; done; echo " + mine;
+    };
+    auto first = start_process({"/bin/sh", "-c", wait_for(a, b)});
+    auto second = start_process({"/bin/sh", "-c", wait_for(b, a)});
+    REQUIRE(first.ok());
+    REQUIRE(second.ok());
+    auto second_out = finish_process(second.value(), Deadline(10s));
+    auto first_out = finish_process(first.value(), Deadline(10s));
+    REQUIRE(first_out.ok());
+    REQUIRE(second_out.ok());
+    CHECK(first_out->exit_code == 0);
+    CHECK(first_out->stdout_text == a + "\n");
+    CHECK(second_out->exit_code == 0);
+    CHECK(second_out->stdout_text == b + "\n");
+    // Collected once: the second time is an error, not a wait on a pid that may be reused.
+    auto again = finish_process(first.value(), Deadline(1s));
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.gap().message == "/bin/sh: already collected");
+}
+
+TEST_CASE("a started command never collected is killed with its group when dropped") {
+    test::TempTree tree;
+    const std::string pid_file = tree.host("/grandchild.pid");
+    {
+        auto started = start_process(
+            {"/bin/sh", "-c",
+             "sleep 30 </dev/null >/dev/null 2>&1 & echo $! >" + pid_file + "; wait"});
+        REQUIRE(started.ok());
+        // The command has written its grandchild's pid once the file holds a line.
+        for (int i = 0; i < 300; ++i) {
+            std::ifstream in(pid_file);
+            std::string line;
+            if (std::getline(in, line) && !line.empty()) break;
+            std::this_thread::sleep_for(10ms);
+        }
+    }
+    std::ifstream in(pid_file);
+    pid_t grandchild = 0;
+    REQUIRE(static_cast<bool>(in >> grandchild));
+    REQUIRE(grandchild > 1);
+    const bool ended = ended_within(grandchild, 3s);
+    if (!ended) ::kill(grandchild, SIGKILL);
+    CHECK(ended);
+}
+
 }  // namespace rdmi

@@ -28,7 +28,8 @@ TEST_CASE("runtime resolution of the versioned fixture: default versions and the
                        {"doca_rdmi_connection_create", "doca_rdmi_abi_version",
                         "doca_rdmi_no_such_call", "name\nwith a newline"},
                        {"EXPERIMENTAL", "NO_SUCH_NODE"}};
-    auto resolution = resolve_runtime_symbols(query, Deadline(10s));
+    IsolatedWorker worker;
+    auto resolution = resolve_runtime_symbols(query, worker, Deadline(10s));
     REQUIRE_MESSAGE(resolution.ok(), (resolution.ok() ? "" : resolution.gap().message));
     CHECK(std::filesystem::equivalent(resolution->loaded_path, fixture::kVersionedLib));
     REQUIRE(resolution->symbols.size() == 4);
@@ -44,12 +45,19 @@ TEST_CASE("runtime resolution of the versioned fixture: default versions and the
     CHECK_FALSE(none.found);
     CHECK(none.file.empty());
     CHECK_FALSE(find(*resolution, "name\nwith a newline").found);
+    // Each resolution is an application's view: a child that has loaded nothing else.
+    CHECK(worker.children_started() == 1);
+    auto again = resolve_runtime_symbols(query, worker, Deadline(10s));
+    REQUIRE(again.ok());
+    CHECK(again->symbols.size() == 4);
+    CHECK(worker.children_started() == 2);
 }
 
 TEST_CASE("a library that cannot be loaded is a gap naming it") {
+    IsolatedWorker worker;
     auto resolution = resolve_runtime_symbols(
         RuntimeQuery{std::string(fixture::kLibsDir) + "/broken/empty/libdoca_rdmi.so", {"x"}, {}},
-        Deadline(10s));
+        worker, Deadline(10s));
     REQUIRE_FALSE(resolution.ok());
     CHECK(resolution.gap().reason == GapReason::error);
     CHECK(resolution.gap().message.find("broken/empty/libdoca_rdmi.so") != std::string::npos);

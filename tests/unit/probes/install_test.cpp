@@ -131,6 +131,45 @@ TEST_CASE("live: a prefix that other users could write is read, never loaded or 
     CHECK(probe.facts.stack_versions.agreed->to_string() == "3.3.0105");
 }
 
+namespace {
+
+// Each stand-in tool marks that it started, then waits (at most 3 s, under the 5 s call timeout)
+// for the other's mark: run one after the other, the first to run gives up and fails.
+std::string rendezvous_tool(const std::string& marks, const std::string& self,
+                            const std::string& other, const std::string& output) {
+    return "#!/bin/sh\n: > " + marks + "/" + self + "\ni=0\nwhile [ ! -e " + marks + "/" + other +
+           " ]; do\n  i=$((i + 1))\n  if [ $i -gt 60 ]; then echo '" + other +
+           " never started' >&2; exit 3; fi\n  sleep 0.05\ndone\nprintf '%s\\n' '" + output + "'\n";
+}
+
+}  // namespace
+
+TEST_CASE("live: doca_caps --version and dpacc --version run side by side") {
+    test::TempTree tree;
+    const std::string prefix = tree.host("/doca");
+    auto made = run_process(
+        {RDMI_TEST_PYTHON,
+         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
+         "complete-3.3", prefix, "--libs", fixture("libs", ""), "--layout", "prefix"},
+        Deadline(60s));
+    REQUIRE(made.ok());
+    REQUIRE(made->exit_code == 0);
+    tree.mkdir("/marks");
+    const std::string marks = tree.host("/marks");
+    tree.write("/doca/tools/doca_caps",
+               rendezvous_tool(marks, "doca_caps", "dpacc",
+                               "DOCA SDK     Version (Compilation): 3.3.0105"),
+               0755);
+    tree.write("/doca/tools/dpacc",
+               rendezvous_tool(marks, "dpacc", "doca_caps", "dpacc version 1.12.0.26"), 0755);
+    Probe probe("/", prefix);
+    CHECK_MESSAGE(probe.facts.dpacc.detail == "1.12.0.26",
+                  (probe.facts.dpacc.gap ? probe.facts.dpacc.gap->message : ""));
+    const auto& caps = probe.facts.contract_versions.sources[2];
+    REQUIRE_MESSAGE(caps.raw.ok(), (caps.raw.gap ? caps.raw.gap->message : ""));
+    CHECK(caps.version->to_string() == "3.3.0105");
+}
+
 TEST_CASE("no DOCA: the prefix fails and the dependent checks are skipped") {
     Probe probe(fixture("roots", "no-doca"));
     CHECK(probe.check("doca-prefix").status == Status::fail);

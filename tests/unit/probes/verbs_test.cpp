@@ -1,8 +1,12 @@
 // Tests for the verbs layer: flag decoding, the soname search, the wire format, and the
 // fixture libibverbs loaded through the production code path.
 #include <doctest/doctest.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 
 #include "api/ibverbs_api.hpp"
@@ -124,6 +128,26 @@ TEST_CASE("fixture libibverbs: listing and querying in-process, both query paths
     CHECK(legacy.ports[1].state == "DOWN");
     CHECK(legacy.ports[0].gids.size() == 2);
     CHECK(query_verbs_device(lib, "mlx5_9").gap->reason == GapReason::not_found);
+}
+
+TEST_CASE("a hung device open costs that device only: the next one is queried in a new child") {
+    using namespace std::chrono_literals;
+    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
+    const auto fs = RootedFs::open("/").value();
+    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
+    // Read by the fixture library in the child, which inherits this process's environment.
+    REQUIRE(::setenv("FAKE_IBVERBS_HANG", "mlx5_0", 1) == 0);
+    const ProbeContext ctx{fs, env, logger, Deadline(20s), 300ms, std::nullopt, false};
+    const VerbsFacts facts = probe_verbs(ctx);
+    ::unsetenv("FAKE_IBVERBS_HANG");
+    REQUIRE_MESSAGE(!facts.gap, (facts.gap ? facts.gap->message : ""));
+    REQUIRE(facts.devices.size() == 2);
+    REQUIRE(facts.devices[0].gap);
+    CHECK(facts.devices[0].gap->reason == GapReason::timeout);
+    CHECK_FALSE(facts.devices[1].gap);
+    CHECK(facts.devices[1].query == "ibv_query_device");
+    // The listing and mlx5_0 in the first child (killed at the deadline), mlx5_1 in a second.
+    CHECK(ctx.worker->children_started() == 2);
 }
 
 }  // namespace rdmi

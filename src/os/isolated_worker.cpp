@@ -1,0 +1,227 @@
+// IsolatedWorker: fork once, then requests and answers over a socket pair. The child leaves
+// with _exit so that no library destructor or atexit handler of the parent's state runs twice.
+//
+// On the wire, a request is the task's address and the request's length (two uint64_t) and the
+// request bytes; an answer is a status byte ('O' value, 'E' exception message), its length and
+// its bytes.
+#include "os/isolated_worker.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "os/child_groups.hpp"
+#include "os/errno_gap.hpp"
+
+namespace rdmi {
+namespace {
+
+constexpr char kAnswerValue = 'O';
+constexpr char kAnswerException = 'E';
+constexpr std::size_t kHeader = 2 * sizeof(std::uint64_t);
+constexpr std::size_t kAnswerHeader = 1 + sizeof(std::uint64_t);
+
+// Blocking, in the child: all of `size` bytes, or false at end of file or on an error.
+bool read_exact(int fd, char* into, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {
+        const ssize_t n = ::read(fd, into + done, size - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+void write_exact(int fd, std::string_view data) {
+    while (!data.empty()) {
+        const ssize_t n = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) ::_exit(1);  // the probe is gone
+        data.remove_prefix(static_cast<std::size_t>(n));
+    }
+}
+
+[[noreturn]] void worker_main(int fd) {
+    // Vendor libraries print to stdout; stdout belongs to the JSON document.
+    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    while (true) {
+        std::array<std::uint64_t, 2> header{};
+        // End of file: the probe has finished with this worker.
+        if (!read_exact(fd, reinterpret_cast<char*>(header.data()), kHeader)) ::_exit(0);
+        std::string request(header[1], '\0');
+        if (!read_exact(fd, request.data(), request.size())) ::_exit(1);
+        // NOLINTNEXTLINE(performance-no-int-to-ptr): the probe sent one of its own functions
+        const auto task = reinterpret_cast<WorkerTask>(static_cast<std::uintptr_t>(header[0]));
+        std::string answer(kAnswerHeader, '\0');
+        try {
+            answer.append(task(request));
+            answer[0] = kAnswerValue;
+        } catch (const std::exception& e) {
+            answer.resize(kAnswerHeader);
+            answer.append(e.what());
+            answer[0] = kAnswerException;
+        } catch (...) {
+            answer.resize(kAnswerHeader);
+            answer.append("unknown exception");
+            answer[0] = kAnswerException;
+        }
+        const std::uint64_t size = answer.size() - kAnswerHeader;
+        std::memcpy(answer.data() + 1, &size, sizeof size);
+        write_exact(fd, answer);
+    }
+}
+
+// Waits (bounded by `deadline`) until `fd` is ready for `events`; false at the deadline.
+bool wait_ready(int fd, short events, const Deadline& deadline) {
+    while (true) {
+        const auto left = deadline.remaining();
+        if (left.count() == 0) return false;
+        pollfd pfd{fd, events, 0};
+        const int ready = ::poll(&pfd, 1, static_cast<int>(left.count()));
+        if (ready > 0) return true;
+        if (ready < 0 && errno != EINTR) return true;  // the read or write says what is wrong
+    }
+}
+
+}  // namespace
+
+IsolatedWorker::~IsolatedWorker() {
+    end();
+}
+
+Result<bool> IsolatedWorker::start(std::string_view what) {
+    std::array<int, 2> fds{-1, -1};
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds.data()) != 0)
+        return gap_from_errno(what, errno);
+    std::fflush(nullptr);  // NOLINT(cert-err33-c): nothing buffered may be written twice
+    pid_t pid = 0;
+    const pid_t parent = ::getpid();
+    {
+        // Registered before any interrupt handler can run, so a signal never orphans it.
+        const InterruptBlock block;
+        pid = ::fork();
+        if (pid == 0) {
+            // Its own process group: a terminal's ^C reaches the probe alone, which ends the
+            // group (anything a vendor library started in it included).
+            ::setpgid(0, 0);
+            // A probe killed outright (SIGKILL, no handler) still takes this child with it.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) ::_exit(1);  // the parent is already gone
+            reset_interrupts_in_child();
+            ::close(fds[0]);
+            worker_main(fds[1]);
+        }
+        if (pid > 0) {
+            ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
+            register_child_group(pid);
+        }
+    }
+    ::close(fds[1]);
+    if (pid < 0) {
+        const int err = errno;
+        ::close(fds[0]);
+        return gap_from_errno(what, err);
+    }
+    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    pid_ = pid;
+    socket_ = fds[0];
+    used_ = false;
+    ++started_;
+    return true;
+}
+
+void IsolatedWorker::end() {
+    if (socket_ >= 0) ::close(socket_);
+    socket_ = -1;
+    if (pid_ <= 0) return;
+    // Whatever the child or a vendor library left in its group ends with it.
+    ::kill(-pid_, SIGKILL);
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    unregister_child_group(pid_);
+    pid_ = -1;
+}
+
+// The child closed its end before answering: reap it and say how it ended.
+Gap IsolatedWorker::ended_gap(std::string_view what) {
+    ::close(socket_);
+    socket_ = -1;
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    ::kill(-pid_, SIGKILL);  // the group's leftovers; the reaped leader's id may not be reused yet
+    unregister_child_group(pid_);
+    pid_ = -1;
+    if (WIFSIGNALED(status)) {
+        return make_gap(GapReason::error, std::string(what) + ": crashed with signal " +
+                                              std::to_string(WTERMSIG(status)) + " (" +
+                                              strsignal(WTERMSIG(status)) + ")");  // NOLINT
+    }
+    return make_gap(GapReason::error, std::string(what) + ": produced no result");
+}
+
+Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view request,
+                                         const Deadline& deadline, std::string_view what,
+                                         Child child) {
+    if (child == Child::fresh && used_) end();
+    if (socket_ < 0) {
+        auto started = start(what);
+        if (!started) return started.gap();
+    }
+    const auto timed_out = [&] {
+        end();
+        return make_gap(GapReason::timeout,
+                        std::string(what) + ": did not return before the deadline");
+    };
+    std::string message(kHeader, '\0');
+    const std::array<std::uint64_t, 2> header{
+        static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(task)), request.size()};
+    std::memcpy(message.data(), header.data(), kHeader);
+    message.append(request);
+    used_ = true;
+    std::string_view unsent = message;
+    while (!unsent.empty()) {
+        if (!wait_ready(socket_, POLLOUT, deadline)) return timed_out();
+        const ssize_t n = ::send(socket_, unsent.data(), unsent.size(), MSG_NOSIGNAL);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) return ended_gap(what);
+        unsent.remove_prefix(static_cast<std::size_t>(n));
+    }
+    std::string answer;
+    std::size_t wanted = kAnswerHeader;
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    std::array<char, 16384> buf;
+    while (answer.size() < wanted) {
+        if (!wait_ready(socket_, POLLIN, deadline)) return timed_out();
+        const ssize_t got =
+            ::recv(socket_, buf.data(), std::min(buf.size(), wanted - answer.size()), 0);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (got <= 0) return ended_gap(what);
+        answer.append(buf.data(), static_cast<std::size_t>(got));
+        if (answer.size() == kAnswerHeader && wanted == kAnswerHeader) {
+            std::uint64_t size = 0;
+            std::memcpy(&size, answer.data() + 1, sizeof size);
+            wanted += size;
+        }
+    }
+    if (answer.front() == kAnswerException)
+        return make_gap(GapReason::error, std::string(what) + ": " + answer.substr(kAnswerHeader));
+    return answer.substr(kAnswerHeader);
+}
+
+}  // namespace rdmi
