@@ -2,19 +2,23 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBPKGCONF REQUIRED IMPORTED_TARGET libpkgconf)
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)
-pkg_check_modules(LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
+# libarchive: its headers only. src/bundle/libarchive_api.cpp dlopens libarchive.so.13 when a
+# bundle is written or read; linking it would map it, ICU, libxml2 and a dozen more at every
+# start of every command.
+pkg_check_modules(LIBARCHIVE REQUIRED libarchive)
+pkg_check_modules(NETTLE REQUIRED IMPORTED_TARGET nettle)
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)
 find_package(spdlog 1.9 REQUIRED)
 
 # Start-up cost: a probe run is a few milliseconds, and resolving libstdc++'s, libfmt's and
 # spdlog's symbols at load time was a sixth of it. By default the program links its own
-# dependencies statically (libstdc++, libgcc, libpkgconf, libelf; spdlog and fmt compiled in) and
-# loads only libc, libm, zlib and libarchive (kept shared: an embedded copy would miss security
-# updates).
+# dependencies statically (libstdc++, libgcc, libpkgconf, libelf, nettle; spdlog and fmt compiled
+# in) and loads only libc, libm and zlib.
 # Sanitizer and fuzz builds keep everything shared: a static libstdc++ would hide operator new
 # from the sanitizers' interceptors.
-option(RDMI_PROBE_STATIC_DEPS "Link libstdc++, libpkgconf, libelf, spdlog and fmt statically" ON)
+option(RDMI_PROBE_STATIC_DEPS "Link libstdc++, libpkgconf, libelf, nettle, spdlog and fmt statically"
+       ON)
 # The release link (scripts/release.sh): with the static libstdc++, need no glibc symbol newer
 # than 2.34 whatever glibc the build machine has (docs/release.md).
 option(RDMI_PROBE_GLIBC_COMPAT "Static link that loads on glibc 2.34 (shared libgcc_s, own arc4random)"
@@ -27,14 +31,14 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
-  # libarchive stays shared, like zlib: Debian's libarchive.a pulls in its 7-Zip and XAR
-  # writers through the format tables even for a tar.gz-only user, and with them nettle, lzma,
-  # bzip2 and libxml2 (a static link of all of those is larger than the whole program).
-  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS})
+  # nettle has no dependencies; only its SHA-256 is pulled in.
+  find_library(RDMI_LIBNETTLE_A NAMES libnettle.a REQUIRED)
+  target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS}
+                                                 ${NETTLE_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
                                             ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
-                                            PkgConfig::LIBARCHIVE z)
+                                            ${RDMI_LIBNETTLE_A} z)
   target_link_options(rdmi_deps INTERFACE -static-libstdc++)
   if(RDMI_PROBE_GLIBC_COMPAT)
     # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object
@@ -48,5 +52,7 @@ if(RDMI_PROBE_STATIC_DEPS)
   endif()
 else()
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog PkgConfig::LIBPKGCONF PkgConfig::LIBELF
-                                            PkgConfig::LIBARCHIVE)
+                                            PkgConfig::NETTLE)
 endif()
+target_include_directories(rdmi_deps INTERFACE ${LIBARCHIVE_INCLUDE_DIRS})
+target_link_libraries(rdmi_deps INTERFACE ${CMAKE_DL_LIBS})

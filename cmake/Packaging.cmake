@@ -112,7 +112,9 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libibverbs1, ibverbs-providers, pkgconf")
+# libarchive13: loaded at run time by `gather` and `--root FILE.tar.gz` only, so not in Depends
+# (shlibdeps cannot see a dlopen).
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libibverbs1, ibverbs-providers, pkgconf, libarchive13")
 # CPack makes the Description field: the summary, then description.txt (formatted for Debian).
 
 find_program(RDMI_PROBE_RPMBUILD rpmbuild)
@@ -122,7 +124,7 @@ if(RDMI_PROBE_RPMBUILD)
   set(CPACK_RPM_PACKAGE_LICENSE "Apache-2.0")
   set(CPACK_RPM_PACKAGE_GROUP "Applications/System")
   # CPack 3.25 has no Recommends variable: the weak dependencies go in as spec header lines.
-  set(CPACK_RPM_SPEC_MORE_DEFINE "Recommends: libibverbs\nRecommends: pkgconfig")
+  set(CPACK_RPM_SPEC_MORE_DEFINE "Recommends: libibverbs\nRecommends: pkgconfig\nRecommends: libarchive")
   # CPack strips with the target's strip; rpmbuild's own post-install pass would run the build
   # machine's strip and fail on a cross build's binary (and has nothing left to do elsewhere).
   if(CMAKE_CROSSCOMPILING)

@@ -24,7 +24,7 @@ done
 # The metadata the issue asks for.
 fields=$(dpkg-deb -f "$deb" Package Version Maintainer Recommends Depends Section)
 echo "$fields" | sed 's/^/  /'
-grep -q '^Recommends: libibverbs1, ibverbs-providers, pkgconf$' <<<"$fields" ||
+grep -q '^Recommends: libibverbs1, ibverbs-providers, pkgconf, libarchive13$' <<<"$fields" ||
   { echo "package.sh: Recommends field wrong" >&2; exit 1; }
 version=$(sed -n 's/^project(rdmi-probe VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 grep -q "^Version: $version\$" <<<"$fields" || { echo "package.sh: version is not $version" >&2; exit 1; }

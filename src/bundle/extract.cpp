@@ -3,8 +3,6 @@
 // name nor a link planted by an earlier entry can lead a write outside the target.
 #include "bundle/extract.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +13,7 @@
 #include <vector>
 
 #include "bundle/layout.hpp"
+#include "bundle/libarchive_api.hpp"
 
 namespace rdmi::bundle {
 namespace {
@@ -22,7 +21,8 @@ namespace {
 constexpr std::size_t kBlock = std::size_t{64} << 10U;
 
 struct ReadCloser {
-    void operator()(archive* a) const { archive_read_free(a); }
+    const LibarchiveApi* la;
+    void operator()(archive* a) const { la->archive_read_free(a); }
 };
 
 class Fd {
@@ -97,8 +97,8 @@ bool link_stays_inside(const std::vector<std::string>& parts, const std::string&
 
 class Extractor {
   public:
-    Extractor(std::string archive_path, int into_fd)
-        : shown_(std::move(archive_path)), into_(into_fd) {}
+    Extractor(const LibarchiveApi& la, std::string archive_path, int into_fd)
+        : la_(la), shown_(std::move(archive_path)), into_(into_fd) {}
 
     Gap refuse(const std::string& why) const {
         return Gap{GapReason::malformed, shown_ + ": " + one_line(why)};
@@ -151,11 +151,11 @@ class Extractor {
     Result<bool> entry(archive* a, archive_entry* e) {
         if (++entries_ > kMaxEntries)
             return refuse("more than " + std::to_string(kMaxEntries) + " entries");
-        auto parts = checked_name(archive_entry_pathname(e));
+        auto parts = checked_name(la_.archive_entry_pathname(e));
         if (!parts) return refuse(parts.gap().message);
-        const std::string shown = "entry '" + one_line(archive_entry_pathname(e), 160) + "'";
-        if (archive_entry_hardlink(e) != nullptr) return refuse(shown + ": hard link");
-        const auto type = archive_entry_filetype(e);
+        const std::string shown = "entry '" + one_line(la_.archive_entry_pathname(e), 160) + "'";
+        if (la_.archive_entry_hardlink(e) != nullptr) return refuse(shown + ": hard link");
+        const auto type = la_.archive_entry_filetype(e);
         if (type == AE_IFDIR) {
             auto fd = open_dir(*parts, parts->size());
             if (!fd) return fd.gap();
@@ -176,15 +176,15 @@ class Extractor {
         const Fd dir_fd(*dir);
         const std::string& leaf = parts->back();
         if (type == AE_IFLNK) {
-            const char* target = archive_entry_symlink(e);
+            const char* target = la_.archive_entry_symlink(e);
             if (target == nullptr || !link_stays_inside(*parts, target))
                 return refuse(shown + ": link pointing out of the bundle");
             if (::symlinkat(target, dir_fd.get(), leaf.c_str()) != 0)
                 return refuse(shown + ": " + std::strerror(errno));
             return true;
         }
-        if (archive_entry_size_is_set(e) != 0 &&
-            static_cast<std::uint64_t>(archive_entry_size(e)) > kMaxEntryBytes) {
+        if (la_.archive_entry_size_is_set(e) != 0 &&
+            static_cast<std::uint64_t>(la_.archive_entry_size(e)) > kMaxEntryBytes) {
             return refuse(shown + ": larger than the per-entry cap of " +
                           std::to_string(kMaxEntryBytes) + " bytes");
         }
@@ -197,9 +197,9 @@ class Extractor {
         }
         std::vector<char> buf(kBlock);
         while (true) {
-            const la_ssize_t n = archive_read_data(a, buf.data(), buf.size());
+            const la_ssize_t n = la_.archive_read_data(a, buf.data(), buf.size());
             if (n == 0) break;
-            if (n < 0) return refuse("truncated or corrupt: " + error_of(a));
+            if (n < 0) return refuse("truncated or corrupt: " + error_of(la_, a));
             total_ += static_cast<std::uint64_t>(n);
             if (total_ > kMaxExtractBytes) {
                 return refuse("decompresses past the cap of " + std::to_string(kMaxExtractBytes) +
@@ -216,12 +216,13 @@ class Extractor {
         return true;
     }
 
-    static std::string error_of(archive* a) {
-        const char* message = archive_error_string(a);
+    static std::string error_of(const LibarchiveApi& la, archive* a) {
+        const char* message = la.archive_error_string(a);
         return message != nullptr ? message : "unreadable";
     }
 
   private:
+    const LibarchiveApi& la_;
     std::string shown_;
     int into_;
     int cached_fd_ = -1;
@@ -236,10 +237,14 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     const Fd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (into_fd.get() < 0)
         return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
-    std::unique_ptr<archive, ReadCloser> a(archive_read_new());
+    // Loaded before anything is read: without libarchive there is nothing to replay.
+    auto loaded = libarchive();
+    if (!loaded) return Gap{loaded.gap().reason, archive_path + ": " + loaded.gap().message};
+    const LibarchiveApi& la = **loaded;
+    std::unique_ptr<archive, ReadCloser> a(la.archive_read_new(), ReadCloser{&la});
     if (!a) return make_gap(GapReason::error, archive_path + ": libarchive: out of memory");
-    archive_read_support_filter_gzip(a.get());
-    archive_read_support_format_tar(a.get());
+    la.archive_read_support_filter_gzip(a.get());
+    la.archive_read_support_format_tar(a.get());
     const Fd file(::open(archive_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (file.get() < 0) {
         return make_gap(errno == EACCES ? GapReason::permission_denied : GapReason::not_found,
@@ -248,20 +253,20 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     struct stat st {};
     if (::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
         return make_gap(GapReason::malformed, archive_path + ": not a regular file");
-    Extractor extractor(archive_path, into_fd.get());
-    if (archive_read_open_fd(a.get(), file.get(), kBlock) != ARCHIVE_OK)
-        return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(a.get()));
+    Extractor extractor(la, archive_path, into_fd.get());
+    if (la.archive_read_open_fd(a.get(), file.get(), kBlock) != ARCHIVE_OK)
+        return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(la, a.get()));
     bool first = true;
     while (true) {
         archive_entry* entry = nullptr;
-        const int r = archive_read_next_header(a.get(), &entry);
+        const int r = la.archive_read_next_header(a.get(), &entry);
         if (r == ARCHIVE_EOF) break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
             return extractor.refuse(
                 std::string(first ? "not a tar.gz bundle: " : "truncated or corrupt: ") +
-                Extractor::error_of(a.get()));
+                Extractor::error_of(la, a.get()));
         }
-        if (first && archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
+        if (first && la.archive_filter_code(a.get(), 0) != ARCHIVE_FILTER_GZIP)
             return extractor.refuse("not a tar.gz bundle: the tar is not gzip-compressed");
         first = false;
         if (auto done = extractor.entry(a.get(), entry); !done) return done.gap();

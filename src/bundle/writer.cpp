@@ -2,22 +2,22 @@
 // atomically (a temporary beside it, renamed) exactly like every other --output.
 #include "bundle/writer.hpp"
 
-#include <archive.h>
-#include <archive_entry.h>
-
 #include <memory>
 
 #include "bundle/layout.hpp"
+#include "bundle/libarchive_api.hpp"
 #include "core/sha256.hpp"
 
 namespace rdmi::bundle {
 namespace {
 
 struct ArchiveCloser {
-    void operator()(archive* a) const { archive_write_free(a); }
+    const LibarchiveApi* la;
+    void operator()(archive* a) const { la->archive_write_free(a); }
 };
 struct EntryFree {
-    void operator()(archive_entry* e) const { archive_entry_free(e); }
+    const LibarchiveApi* la;
+    void operator()(archive_entry* e) const { la->archive_entry_free(e); }
 };
 
 la_ssize_t append_to_string(archive* /*a*/, void* client, const void* buffer, size_t length) {
@@ -29,45 +29,48 @@ std::string in_archive(std::string_view in_root) {
     return std::string(kTopDir) + std::string(in_root);
 }
 
-Gap archive_gap(archive* a, std::string_view what) {
-    const char* message = archive_error_string(a);
+Gap archive_gap(const LibarchiveApi& la, archive* a, std::string_view what) {
+    const char* message = la.archive_error_string(a);
     return Gap{GapReason::error, "bundle: " + std::string(what) + ": " +
                                      (message != nullptr ? message : "libarchive error")};
 }
 
 class TarWriter {
   public:
-    TarWriter(archive* a, long long mtime) : a_(a), mtime_(mtime) {}
+    TarWriter(const LibarchiveApi& la, archive* a, long long mtime)
+        : la_(la), a_(a), mtime_(mtime) {}
 
     Result<bool> add(const std::string& name, FileType type, unsigned mode, std::string_view bytes,
                      const std::string& target) {
-        std::unique_ptr<archive_entry, EntryFree> entry(archive_entry_new());
-        archive_entry_set_pathname(entry.get(), name.c_str());
-        archive_entry_set_mtime(entry.get(), mtime_, 0);
-        archive_entry_set_uid(entry.get(), 0);
-        archive_entry_set_gid(entry.get(), 0);
+        std::unique_ptr<archive_entry, EntryFree> entry(la_.archive_entry_new(), EntryFree{&la_});
+        la_.archive_entry_set_pathname(entry.get(), name.c_str());
+        la_.archive_entry_set_mtime(entry.get(), mtime_, 0);
+        la_.archive_entry_set_uid(entry.get(), 0);
+        la_.archive_entry_set_gid(entry.get(), 0);
         if (type == FileType::directory) {
-            archive_entry_set_filetype(entry.get(), AE_IFDIR);
-            archive_entry_set_perm(entry.get(), 0755);
+            la_.archive_entry_set_filetype(entry.get(), AE_IFDIR);
+            la_.archive_entry_set_perm(entry.get(), 0755);
         } else if (type == FileType::symlink) {
-            archive_entry_set_filetype(entry.get(), AE_IFLNK);
-            archive_entry_set_perm(entry.get(), 0777);
-            archive_entry_set_symlink(entry.get(), target.c_str());
+            la_.archive_entry_set_filetype(entry.get(), AE_IFLNK);
+            la_.archive_entry_set_perm(entry.get(), 0777);
+            la_.archive_entry_set_symlink(entry.get(), target.c_str());
         } else {
-            archive_entry_set_filetype(entry.get(), AE_IFREG);
+            la_.archive_entry_set_filetype(entry.get(), AE_IFREG);
             // Readable by whoever extracts it; the original mode is in the manifest.
-            archive_entry_set_perm(entry.get(), (mode & 0111U) != 0U ? 0755 : 0644);
-            archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
+            la_.archive_entry_set_perm(entry.get(), (mode & 0111U) != 0U ? 0755 : 0644);
+            la_.archive_entry_set_size(entry.get(), static_cast<la_int64_t>(bytes.size()));
         }
-        if (archive_write_header(a_, entry.get()) != ARCHIVE_OK) return archive_gap(a_, name);
+        if (la_.archive_write_header(a_, entry.get()) != ARCHIVE_OK)
+            return archive_gap(la_, a_, name);
         if (type == FileType::regular && !bytes.empty() &&
-            archive_write_data(a_, bytes.data(), bytes.size()) !=
+            la_.archive_write_data(a_, bytes.data(), bytes.size()) !=
                 static_cast<la_ssize_t>(bytes.size()))
-            return archive_gap(a_, name);
+            return archive_gap(la_, a_, name);
         return true;
     }
 
   private:
+    const LibarchiveApi& la_;
     archive* a_;
     long long mtime_;
 };
@@ -188,17 +191,20 @@ nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const 
 
 Result<std::string> archive_bytes(const Tree& tree, const Documents& docs,
                                   const std::string& manifest_text, long long mtime) {
+    auto loaded = libarchive();
+    if (!loaded) return loaded.gap();
+    const LibarchiveApi& la = **loaded;
     std::string out;
-    std::unique_ptr<archive, ArchiveCloser> a(archive_write_new());
+    std::unique_ptr<archive, ArchiveCloser> a(la.archive_write_new(), ArchiveCloser{&la});
     if (!a) return make_gap(GapReason::error, "bundle: libarchive: out of memory");
-    if (archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
-        archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
+    if (la.archive_write_set_format_pax_restricted(a.get()) != ARCHIVE_OK ||
+        la.archive_write_add_filter_gzip(a.get()) != ARCHIVE_OK ||
         // Reproducible output: no name or time stamp in the gzip header.
-        archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr) < ARCHIVE_WARN ||
-        archive_write_set_bytes_in_last_block(a.get(), 1) != ARCHIVE_OK ||
-        archive_write_open(a.get(), &out, nullptr, &append_to_string, nullptr) != ARCHIVE_OK)
-        return archive_gap(a.get(), "cannot start the archive");
-    TarWriter writer(a.get(), mtime);
+        la.archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr) < ARCHIVE_WARN ||
+        la.archive_write_set_bytes_in_last_block(a.get(), 1) != ARCHIVE_OK ||
+        la.archive_write_open(a.get(), &out, nullptr, &append_to_string, nullptr) != ARCHIVE_OK)
+        return archive_gap(la, a.get(), "cannot start the archive");
+    TarWriter writer(la, a.get(), mtime);
     if (auto r = writer.add(std::string(kTopDir), FileType::directory, 0, {}, {}); !r)
         return r.gap();
     for (const auto& [path, e] : tree.entries) {
@@ -214,8 +220,8 @@ Result<std::string> archive_bytes(const Tree& tree, const Documents& docs,
         if (auto r = writer.add(in_archive(name), FileType::regular, 0644, *text, {}); !r)
             return r.gap();
     }
-    if (archive_write_close(a.get()) != ARCHIVE_OK)
-        return archive_gap(a.get(), "cannot finish the archive");
+    if (la.archive_write_close(a.get()) != ARCHIVE_OK)
+        return archive_gap(la, a.get(), "cannot finish the archive");
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "build_info.hpp"
 #include "bundle/gather.hpp"
 #include "cli/command.hpp"
+#include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"
@@ -81,7 +82,14 @@ class GatherCommand final : public Command {
             bundle::Recorded{fs, env, answers, json::dump(json::report(report)),
                              session.options().doca_prefix},
             info, archive_mtime(session.env()));
-        if (!gathered) return session.fail(gathered.gap().message);
+        if (!gathered) {
+            // --output names the tar.gz: the JSON error document goes to stdout, where the
+            // manifest would have gone, never into a file that claims to be a bundle.
+            session.log().error("{}", gathered.gap().message);
+            if (session.options().json)
+                (void)session.emit_stdout(error_document(gathered.gap().message, kExitUsage));
+            return kExitUsage;
+        }
         if (auto written = session.emit(gathered->archive); !written) {
             // emit() has put the error document on stdout in --json mode already.
             session.log().error("{}", written.gap().message);

@@ -1,4 +1,5 @@
-// SHA-256 (FIPS 180-4) of a byte string, as lowercase hex: the bundle manifest's file digests.
+// SHA-256 (FIPS 180-4, computed by nettle) of a byte string, as lowercase hex: the bundle
+// manifest's file digests.
 #pragma once
 
 #include <string>

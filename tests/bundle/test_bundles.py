@@ -14,6 +14,9 @@
   out, hard links, device nodes, FIFOs, or past the decompression cap are refused with a
   one-line message, exit 2 and the JSON error document; nothing is written outside the
   private directory, which is gone afterwards.
+* no libarchive: when libarchive.so.13 the loader would pick is untrusted or is not
+  libarchive, gather and tar.gz replay stop with one line naming it and why, exit 2 and the
+  JSON error document; gather writes nothing.
 * errors: gather without --output, into a missing or unwritable directory; the temporary
   directory is removed when a signal ends a replay.
 Prints one line per failure; exits 1 when there is any.
@@ -609,6 +612,62 @@ def test_errors(env: Env, only: str | None):
     env.tmp_clean(name)
 
 
+def system_library(soname: str) -> str:
+    """The path ldconfig's cache gives for `soname` on this machine."""
+    listing = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True).stdout
+    for line in listing.splitlines():
+        if line.strip().startswith(soname + " ") and "=>" in line:
+            return line.split("=>", 1)[1].strip()
+    raise RuntimeError(f"{soname} is not in the loader cache")
+
+
+def test_no_libarchive(env: Env, only: str | None):
+    root = str(env.fixtures / "sysfs" / "cx6dx")
+    good = env.work / "libarchive-good.tar.gz"
+    if env.run(["--root", root, "gather", "--output", str(good)]).returncode != 0:
+        fail("no libarchive", "cannot gather the bundle to replay")
+        return
+    # Found first through LD_LIBRARY_PATH: the real library in a directory anyone may write to,
+    # and another library under libarchive's soname in a trusted one.
+    open_dir = env.work / "world-writable-libs"
+    open_dir.mkdir()
+    shutil.copy(system_library("libarchive.so.13"), open_dir / "libarchive.so.13")
+    open_dir.chmod(0o777)
+    impostor_dir = env.work / "impostor-libs"
+    impostor_dir.mkdir(mode=0o755)
+    shutil.copy(system_library("libz.so.1"), impostor_dir / "libarchive.so.13")
+    cases = [
+        ("untrusted directory", open_dir, f"{open_dir}"),
+        ("not libarchive", impostor_dir, "does not export archive_"),
+    ]
+    for case, directory, expect in cases:
+        for command in ("gather", "replay"):
+            name = f"no libarchive: {case}, {command}"
+            if only and only not in name:
+                continue
+            out = env.work / "never-written.tar.gz"
+            args = (["--root", root, "gather", "--output", str(out)] if command == "gather"
+                    else ["--root", str(good), "report"])
+            for json_mode in (False, True):
+                result = env.run(args + (["--json"] if json_mode else []),
+                                 env={"LD_LIBRARY_PATH": str(directory)})
+                if result.returncode != 2:
+                    fail(name, f"exit {result.returncode}, not 2 ({result.stderr.strip()[:200]})")
+                    continue
+                lines = result.stderr.strip().splitlines()
+                if (len(lines) != 1 or "libarchive.so.13: " not in lines[0]
+                        or expect not in lines[0]):
+                    fail(name, f"not one line naming libarchive.so.13 and '{expect}': {lines}")
+                if json_mode:
+                    try:
+                        env.validate(name, json.loads(result.stdout))
+                    except ValueError:
+                        fail(name, f"--json printed no JSON: {result.stdout[:200]!r}")
+                if out.exists():
+                    fail(name, "gather wrote its output without libarchive")
+            env.tmp_clean(name)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -619,6 +678,7 @@ def main() -> int:
     env = Env(args)
     try:
         for test in (test_replay, test_live, test_redact, test_redact_names, test_hostile,
+                     test_no_libarchive,
                      test_errors):
             test(env, args.only)
     finally:
