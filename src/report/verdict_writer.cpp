@@ -136,6 +136,8 @@ class Cursor {
   public:
     explicit Cursor(char* at) : at_(at) {}
     Cursor& put(std::string_view text) {
+        // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
+        if (text.empty()) return *this;
         std::memcpy(at_, text.data(), text.size());
         at_ += text.size();
         return *this;
