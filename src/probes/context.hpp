@@ -12,8 +12,8 @@
 #include "core/result.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
-#include "os/live_answers.hpp"
 #include "os/isolated_worker.hpp"
+#include "os/live_answers.hpp"
 #include "os/load_closure.hpp"
 
 namespace spdlog {

@@ -147,8 +147,7 @@ std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfIm
     query.path = *loadable;
     query.versions = loaded_file_nodes(ctx, path, library, facts);
     for (const auto& verdict : facts.audit.symbols) query.names.emplace_back(verdict.name);
-    auto resolution =
-        resolve_runtime_symbols(query, *ctx.worker, ctx.call_deadline(), ctx.answers);
+    auto resolution = resolve_runtime_symbols(query, *ctx.worker, ctx.call_deadline(), ctx.answers);
     if (!resolution) {
         rt.gap = resolution.gap();
         return {};

@@ -17,7 +17,9 @@ class StartedTool {
   public:
     StartedTool(std::string shown, Deadline deadline, Result<StartedProcess> process,
                 const LiveAnswers* answers = nullptr)
-        : shown_(std::move(shown)), deadline_(deadline), process_(std::move(process)),
+        : shown_(std::move(shown)),
+          deadline_(deadline),
+          process_(std::move(process)),
           answers_(answers) {}
 
   private:
