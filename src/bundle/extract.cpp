@@ -14,6 +14,7 @@
 
 #include "bundle/layout.hpp"
 #include "bundle/libarchive_api.hpp"
+#include "os/unique_fd.hpp"
 
 namespace rdmi::bundle {
 namespace {
@@ -23,20 +24,6 @@ constexpr std::size_t kBlock = std::size_t{64} << 10U;
 struct ReadCloser {
     const LibarchiveApi* la;
     void operator()(archive* a) const { la->archive_read_free(a); }
-};
-
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    [[nodiscard]] int get() const { return fd_; }
-
-  private:
-    int fd_;
 };
 
 // `text` on one line; a name is also shortened to `limit` bytes, so that the problem after
@@ -173,7 +160,7 @@ class Extractor {
         if (parts->size() < 2) return refuse(shown + ": the top directory must be a directory");
         auto dir = open_dir(*parts, parts->size() - 1);
         if (!dir) return dir.gap();
-        const Fd dir_fd(*dir);
+        const UniqueFd dir_fd(*dir);
         const std::string& leaf = parts->back();
         if (type == AE_IFLNK) {
             const char* target = la_.archive_entry_symlink(e);
@@ -188,8 +175,8 @@ class Extractor {
             return refuse(shown + ": larger than the per-entry cap of " +
                           std::to_string(kMaxEntryBytes) + " bytes");
         }
-        const Fd out(::openat(dir_fd.get(), leaf.c_str(),
-                              O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        const UniqueFd out(::openat(dir_fd.get(), leaf.c_str(),
+                                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         if (out.get() < 0) {
             return refuse(
                 shown + ": " +
@@ -234,7 +221,7 @@ class Extractor {
 }  // namespace
 
 Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into) {
-    const Fd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    const UniqueFd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (into_fd.get() < 0)
         return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
     // Loaded before anything is read: without libarchive there is nothing to replay.
@@ -245,7 +232,7 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     if (!a) return make_gap(GapReason::error, archive_path + ": libarchive: out of memory");
     la.archive_read_support_filter_gzip(a.get());
     la.archive_read_support_format_tar(a.get());
-    const Fd file(::open(archive_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    const UniqueFd file(::open(archive_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
     if (file.get() < 0) {
         return make_gap(errno == EACCES ? GapReason::permission_denied : GapReason::not_found,
                         archive_path + ": " + std::strerror(errno));

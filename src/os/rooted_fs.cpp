@@ -19,6 +19,7 @@
 #include "os/errno_gap.hpp"
 #include "os/mapped_regions.hpp"
 #include "os/path_resolver.hpp"
+#include "os/unique_fd.hpp"
 
 namespace rdmi {
 namespace {
@@ -54,21 +55,6 @@ FileType file_type_of_dirent(unsigned char d_type) {
             return FileType::other;
     }
 }
-
-class Fd {
-  public:
-    explicit Fd(int fd) : fd_(fd) {}
-    Fd(const Fd&) = delete;
-    Fd& operator=(const Fd&) = delete;
-    ~Fd() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    [[nodiscard]] int get() const { return fd_; }
-    int release() { return std::exchange(fd_, -1); }
-
-  private:
-    int fd_;
-};
 
 long openat2_in_root(int root_fd, std::string_view path, int flags) {
     open_how how{};
@@ -270,7 +256,7 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
 namespace {
 
 // The whole of an opened file that must be regular, bounded by `max_bytes`.
-Result<std::string> read_opened_file(const Fd& owned, std::string_view path,
+Result<std::string> read_opened_file(const UniqueFd& owned, std::string_view path,
                                      std::size_t max_bytes) {
     auto st = regular_file_stat(owned.get(), path);
     if (!st) return st.gap();
@@ -310,7 +296,7 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     const activity::Scope doing(activity::Kind::reading, path);
     auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
     if (!fd) return fd.gap();
-    const Fd owned(*fd);
+    const UniqueFd owned(*fd);
     return read_opened_file(owned, path, max_bytes);
 }
 
@@ -338,7 +324,7 @@ class RootedFs::OpenDirFiles final : public DirFiles {
                                 O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0 && errno == ELOOP) return fs_.read_file(path, max_bytes);
         if (fd < 0) return gap_from_errno(path, errno);
-        const Fd owned(fd);
+        const UniqueFd owned(fd);
         return read_opened_file(owned, path, max_bytes);
     }
 
@@ -372,7 +358,7 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
     const activity::Scope doing(activity::Kind::reading, path);
     auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
     if (!fd) return fd.gap();
-    const Fd owned(*fd);
+    const UniqueFd owned(*fd);
     auto st = regular_file_stat(owned.get(), path);
     if (!st) return st.gap();
     const auto size = static_cast<std::size_t>(st->st_size);
@@ -425,7 +411,7 @@ Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
     const activity::Scope doing(activity::Kind::examining, path);
     auto fd = open_path(path, O_PATH, follow);
     if (!fd) return fd.gap();
-    const Fd owned(*fd);
+    const UniqueFd owned(*fd);
     struct stat st {};
     if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
     return FileInfo{file_type_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777U),
@@ -436,7 +422,7 @@ Result<std::string> RootedFs::read_link(std::string_view path) const {
     const activity::Scope doing(activity::Kind::examining, path);
     auto fd = open_path(path, O_PATH, false);
     if (!fd) return fd.gap();
-    const Fd owned(*fd);
+    const UniqueFd owned(*fd);
     std::array<char, 4096>
         buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
     // readlinkat on an O_PATH descriptor of the link itself, with an empty name (Linux 2.6.39+).
@@ -461,7 +447,7 @@ Result<std::string> RootedFs::real_path(std::string_view path) const {
         // The kernel already resolved the path; ask it where the descriptor points.
         auto fd = open_path(path, O_PATH, true);
         if (!fd) return fd.gap();
-        const Fd owned(*fd);
+        const UniqueFd owned(*fd);
         std::array<char, 4096>
             buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
         const std::string proc = "/proc/self/fd/" + std::to_string(owned.get());
