@@ -174,9 +174,9 @@ Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root) {
     if (!manifest_info) return std::optional<Replay>{};
     const std::string shown_manifest = join_path(root->root(), kManifest);
     const std::string shown_captured = join_path(root->root(), kCaptured);
-    auto text = root->read_file(kManifest, kMaxJsonInputBytes);
+    auto text = root->read_file(kManifest, json_input::kBundleFile.max_bytes);
     if (!text) return Gap{GapReason::malformed, text.gap().message};
-    auto manifest = parse_json_input(*text, shown_manifest);
+    auto manifest = parse_json_input(*text, shown_manifest, json_input::kBundleFile);
     if (!manifest) return manifest.gap();
     Replay replay;
     ReplayIndex index;
@@ -195,9 +195,9 @@ Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root) {
     } catch (const std::exception& e) {
         return Gap{GapReason::malformed, shown_manifest + ": " + e.what()};
     }
-    auto captured_text = root->read_file(kCaptured, kMaxJsonInputBytes);
+    auto captured_text = root->read_file(kCaptured, json_input::kBundleFile.max_bytes);
     if (!captured_text) return Gap{GapReason::malformed, captured_text.gap().message};
-    auto captured = parse_json_input(*captured_text, shown_captured);
+    auto captured = parse_json_input(*captured_text, shown_captured, json_input::kBundleFile);
     if (!captured) return captured.gap();
     try {
         if (const auto& options = captured->at("options"); options.contains("doca_prefix"))

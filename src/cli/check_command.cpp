@@ -8,6 +8,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
 #include "core/json_common.hpp"
+#include "core/json_input.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/policy.hpp"
 #include "model/registry.hpp"
@@ -199,7 +200,7 @@ class CheckCommand final : public Command {
         // Every message names the full path tried, not the spelling: "--policy p.json: no such
         // file" does not say which directory was searched.
         const std::string full = live_absolute(path);
-        auto bytes = fs->read_file(full, gate::kMaxPolicyBytes);
+        auto bytes = fs->read_file(full, json_input::kPolicy.max_bytes);
         if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
         return gate::parse_policy(*bytes, full);
     }

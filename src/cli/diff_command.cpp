@@ -6,9 +6,11 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
-#include "contract/json_input.hpp"
+#include "contract/document.hpp"
 #include "contract/kinds.hpp"
 #include "core/json_common.hpp"
+#include "core/json_input.hpp"
+#include "os/fs.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::cli {
@@ -73,7 +75,10 @@ class DiffCommand final : public Command {
   private:
     static Result<Input> load(const Fs& fs, std::string_view label, const std::string& given) {
         const std::string path = user_path(given);
-        auto document = contract::read_document(fs, path);
+        // Refused by its size before it is read; the parsed tree takes several times the text.
+        auto text = fs.read_file(path, json_input::kSavedDocument.max_bytes);
+        if (!text) return Gap{text.gap().reason, std::string(label) + ": " + text.gap().message};
+        auto document = parse_json_input<contract::Json>(*text, path, json_input::kSavedDocument);
         if (!document)
             return Gap{document.gap().reason, std::string(label) + ": " + document.gap().message};
         auto kind = contract::identify_document(*document);

@@ -1,6 +1,5 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/embedded_schemas.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/json_input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kinds.cpp
 )

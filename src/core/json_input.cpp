@@ -98,33 +98,41 @@ std::string reason_of(const std::string& what) {
 
 }  // namespace
 
-Result<nlohmann::json> parse_json_input(std::string_view bytes, std::string_view name) {
+template <class BasicJson>
+Result<BasicJson> parse_json_input(std::string_view bytes, std::string_view name,
+                                   const JsonInputKind& kind) {
     const std::string shown(name);
-    if (bytes.size() > kMaxJsonInputBytes) {
+    if (bytes.size() > kind.max_bytes) {
         return make_gap(GapReason::malformed, shown + ": JSON input too large (" +
                                                   std::to_string(bytes.size()) + " bytes, limit " +
-                                                  std::to_string(kMaxJsonInputBytes) + ")");
+                                                  std::to_string(kind.max_bytes) + ")");
     }
-    if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return make_gap(GapReason::malformed, shown + ": empty JSON input");
-    if (const auto deep = json_too_deep_at(bytes, kMaxJsonInputDepth);
-        deep != std::string_view::npos) {
+    if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+        return make_gap(GapReason::malformed, shown + ": empty " + std::string(kind.noun) +
+                                                  " (expected " + std::string(kind.expected) + ")");
+    }
+    if (const auto deep = json_too_deep_at(bytes, kind.max_depth); deep != std::string_view::npos) {
         return make_gap(GapReason::malformed, shown + ": JSON nested deeper than " +
-                                                  std::to_string(kMaxJsonInputDepth) + " levels" +
+                                                  std::to_string(kind.max_depth) + " levels" +
                                                   at(bytes, deep));
     }
     try {
-        return parse_json_strict<nlohmann::json>(bytes);
+        return parse_json_strict<BasicJson>(bytes);
     } catch (const JsonInputError& e) {
         return make_gap(GapReason::malformed, shown + ": " + e.message());
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const typename BasicJson::parse_error& e) {
         // e.byte is 1-based: the byte at which the parser gave up.
         const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
         return make_gap(GapReason::malformed,
                         shown + ": invalid JSON" + at(bytes, offset) + ": " + reason_of(e.what()));
-    } catch (const nlohmann::json::exception& e) {
+    } catch (const typename BasicJson::exception& e) {
         return make_gap(GapReason::malformed, shown + ": invalid JSON: " + reason_of(e.what()));
     }
 }
+
+template Result<nlohmann::json> parse_json_input<nlohmann::json>(std::string_view, std::string_view,
+                                                                 const JsonInputKind&);
+template Result<nlohmann::ordered_json> parse_json_input<nlohmann::ordered_json>(
+    std::string_view, std::string_view, const JsonInputKind&);
 
 }  // namespace rdmi

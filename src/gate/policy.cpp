@@ -1,4 +1,5 @@
-// Policy file parsing: syntax errors by line and column, type errors by JSON pointer.
+// Policy file parsing: the bounded JSON reader, then each key checked, type errors by JSON
+// pointer.
 #include "gate/policy.hpp"
 
 #include <nlohmann/json.hpp>
@@ -6,6 +7,7 @@
 #include <array>
 #include <utility>
 
+#include "core/json_input.hpp"
 #include "core/json_strict.hpp"
 #include "core/text.hpp"
 
@@ -30,21 +32,6 @@ Gap malformed(std::string message) {
 
 std::string type_name(const Json& value) {
     return value.is_number_integer() || value.is_number_unsigned() ? "integer" : value.type_name();
-}
-
-// The line and column of a byte offset, counting from 1.
-std::pair<std::size_t, std::size_t> line_column(std::string_view bytes, std::size_t offset) {
-    std::size_t line = 1;
-    std::size_t column = 1;
-    for (std::size_t i = 0; i < offset && i < bytes.size(); ++i) {
-        if (bytes[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return {line, column};
 }
 
 class Reader {
@@ -222,28 +209,9 @@ Result<DocaVersion> parse_gate_version(std::string_view text) {
 }
 
 Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
-    const std::string where(path);
-    if (bytes.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return malformed(where + ": empty file (expected a JSON object with schema_version)");
-    Json document;
-    try {
-        document = parse_json_strict<Json>(bytes);
-    } catch (const JsonInputError& e) {
-        return malformed(where + ": at " + (e.pointer().empty() ? "(document)" : e.pointer()) +
-                         ": " + e.what());
-    } catch (const Json::parse_error& e) {
-        // e.byte counts from 1 and points just past the offending character.
-        const std::size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-        auto [line, column] = line_column(bytes, offset);
-        std::string what = e.what();
-        if (auto pos = what.find("syntax error while parsing value - "); pos != std::string::npos) {
-            what = what.substr(pos + 35);
-        } else if (auto colon = what.find("]: "); colon != std::string::npos) {
-            what = what.substr(colon + 3);
-        }
-        return malformed(where + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                         ": not valid JSON: " + what);
-    }
+    auto parsed = parse_json_input(bytes, path, json_input::kPolicy);
+    if (!parsed) return parsed.gap();
+    const Json& document = *parsed;
     const Reader reader(path);
     if (!document.is_object())
         return reader.at("(document)", "expected a JSON object, found " + type_name(document));

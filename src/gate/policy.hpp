@@ -1,7 +1,6 @@
 // A CI gate's requirements: from a policy file (JSON) and/or the command line.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,8 +15,6 @@ namespace rdmi::gate {
 inline constexpr int kPolicySchemaVersion = 1;
 /// The policy schema's $id.
 inline constexpr const char* kPolicySchemaId = "urn:rdmi-probe:schema:policy";
-/// Largest policy file read (anything bigger is refused as not a policy).
-inline constexpr std::size_t kMaxPolicyBytes = std::size_t{1} << 20U;
 
 /// `NAME[OP VERSION]`: a pkg-config module that must be installed, optionally at a version.
 struct ModuleRequirement {
@@ -52,8 +49,9 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text);
 /// Parses a gate version ("3.2" = 3.2.0, "3.3.0", "3.3.0105"); a malformed Gap otherwise.
 Result<DocaVersion> parse_gate_version(std::string_view text);
 
-/// Parses a policy file's bytes. The Gap (malformed) names `path` and either the line and column
-/// of a syntax error or the JSON pointer of the offending value, and says what is wrong.
+/// Parses a policy file's bytes (at most json_input::kPolicy.max_bytes of them: the caller
+/// reads no more). The Gap (malformed) names `path` and either the line and column of a syntax
+/// error or the JSON pointer of the offending value, and says what is wrong.
 Result<Policy> parse_policy(std::string_view bytes, std::string_view path);
 
 /// Adds `extra` (the command line's requirements) to `base`.

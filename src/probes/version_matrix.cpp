@@ -3,11 +3,16 @@
 
 #include <array>
 
-#include "contract/json_input.hpp"
+#include <nlohmann/json.hpp>
+
+#include "core/json_input.hpp"
 #include "core/json_strict.hpp"
 
 namespace rdmi {
 namespace {
+
+// Ordered: of two stray fields, the first one in the file is the one named.
+using MatrixJson = nlohmann::ordered_json;
 
 constexpr std::array<std::string_view, 7> kEntryFields = {
     "library",          "capability", "display_name", "min_doca_version",
@@ -43,21 +48,21 @@ bool is_semver(std::string_view text) {
            (n == text.size() || ((text[n] == '-' || text[n] == '+') && n + 1 < text.size()));
 }
 
-std::string need_string(const contract::Json& obj, std::string_view key, const std::string& at) {
+std::string need_string(const MatrixJson& obj, std::string_view key, const std::string& at) {
     auto it = obj.find(key);
     if (it == obj.end()) throw Invalid{at + ": missing \"" + std::string(key) + "\""};
     if (!it->is_string()) throw Invalid{json_pointer_append(at, key) + ": not a string"};
     return it->get<std::string>();
 }
 
-std::string need_version(const contract::Json& obj, std::string_view key, const std::string& at) {
+std::string need_version(const MatrixJson& obj, std::string_view key, const std::string& at) {
     std::string text = need_string(obj, key, at);
     if (!is_plain_version(text) || !parse_doca_version(text))
         throw Invalid{json_pointer_append(at, key) + ": \"" + text + "\" is not a DOCA version"};
     return text;
 }
 
-void only_fields(const contract::Json& obj, std::span<const std::string_view> allowed,
+void only_fields(const MatrixJson& obj, std::span<const std::string_view> allowed,
                  const std::string& at) {
     for (const auto& [key, value] : obj.items()) {
         (void)value;
@@ -66,7 +71,7 @@ void only_fields(const contract::Json& obj, std::span<const std::string_view> al
     }
 }
 
-MatrixEntry entry(const contract::Json& obj, const std::string& at) {
+MatrixEntry entry(const MatrixJson& obj, const std::string& at) {
     if (!obj.is_object()) throw Invalid{at + ": not an object"};
     only_fields(obj, kEntryFields, at);
     MatrixEntry e;
@@ -91,10 +96,10 @@ int compare_release_first(const DocaVersion& a, const DocaVersion& b) {
 
 }  // namespace
 
-Result<VersionMatrix> parse_version_matrix(std::string_view bytes) {
-    auto parsed = contract::parse_document(bytes);
+Result<VersionMatrix> parse_version_matrix(std::string_view bytes, std::string_view name) {
+    auto parsed = parse_json_input<MatrixJson>(bytes, name, json_input::kVersionMatrix);
     if (!parsed) return parsed.gap();
-    const contract::Json& doc = *parsed;
+    const MatrixJson& doc = *parsed;
     try {
         if (!doc.is_object()) throw Invalid{"top level: not an object"};
         constexpr std::array<std::string_view, 3> kTop = {"schema_version", "generated_at",
@@ -112,7 +117,7 @@ Result<VersionMatrix> parse_version_matrix(std::string_view bytes) {
             matrix.entries.push_back(entry((*entries)[i], "/entries/" + std::to_string(i)));
         return matrix;
     } catch (const Invalid& e) {
-        return make_gap(GapReason::malformed, e.message);
+        return make_gap(GapReason::malformed, std::string(name) + ": " + e.message);
     }
 }
 
@@ -144,7 +149,7 @@ VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFa
             {"derived", "RDMI stack and contract versions"});
     }
 
-    auto text = ctx.fs.read_file(facts.path);
+    auto text = ctx.fs.read_file(facts.path, json_input::kVersionMatrix.max_bytes);
     if (!text) {
         facts.gap = text.gap();
         facts.present = text.gap().reason != GapReason::not_found;
@@ -157,12 +162,12 @@ VersionMatrixFacts probe_version_matrix(const ProbeContext& ctx, const InstallFa
         return facts;
     }
     facts.present = true;
-    auto matrix = parse_version_matrix(*text);
+    auto matrix = parse_version_matrix(*text, facts.path);
     if (!matrix) {
-        facts.gap = Gap{GapReason::malformed, facts.path + ": " + matrix.gap().message};
+        facts.gap = matrix.gap();
         check.status = Status::fail;
-        check.message = "version matrix " + facts.path + " is malformed (" + matrix.gap().message +
-                        "); none of it is used";
+        check.message =
+            "version matrix is malformed (" + matrix.gap().message + "); none of it is used";
         check.remediation = "reinstall the DOCA package that ships share/version-matrix.json";
         return facts;
     }

@@ -46,9 +46,9 @@ struct VersionMatrixFacts {
 };
 
 /// Parses and validates matrix bytes against the contract's exact shape: every field present,
-/// correctly typed, no other field, versions "M.m.p". A Gap (malformed) naming the first problem
-/// by JSON pointer. Pure.
-Result<VersionMatrix> parse_version_matrix(std::string_view bytes);
+/// correctly typed, no other field, versions "M.m.p". A Gap (malformed) "<name>: <problem>",
+/// the problem named by JSON pointer. Pure.
+Result<VersionMatrix> parse_version_matrix(std::string_view bytes, std::string_view name);
 
 /// min <= version <= max (max null: unbounded). Releases compare first; builds only when both
 /// sides name one, so "3.3.0105" is within a max of "3.3.0".

@@ -32,7 +32,7 @@ bool floats_convertible(const nlohmann::json& doc) {
 }  // namespace
 
 Result<nlohmann::json> parse_wire_json(std::string_view text, std::string_view name) {
-    auto parsed = parse_json_input(text, name);
+    auto parsed = parse_json_input(text, name, json_input::kChildAnswer);
     if (!parsed) return parsed.gap();
     if (!floats_convertible(*parsed)) {
         return make_gap(GapReason::malformed,

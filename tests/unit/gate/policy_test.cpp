@@ -57,10 +57,28 @@ TEST_CASE("require_device true means any device, false none") {
 }
 
 TEST_CASE("syntax errors give the line and column") {
-    CHECK(
-        error_of("{\n  \"schema_version\": 1,\n  \"require_dpa\": tru\n}") ==
-        "p.json:3:21: not valid JSON: invalid literal; last read: '\"require_dpa\": tru<U+000A>'");
-    CHECK(error_of("{\"schema_version\": 1,}").starts_with("p.json:1:22: not valid JSON: "));
+    CHECK(error_of("{\n  \"schema_version\": 1,\n  \"require_dpa\": tru\n}") ==
+          "p.json: invalid JSON at line 3, column 21: syntax error while parsing value - invalid "
+          "literal; last read: '\"require_dpa\": tru<U+000A>'");
+    CHECK(error_of("{\"schema_version\": 1,}")
+              .starts_with("p.json: invalid JSON at line 1, column 22: "));
+    // Truncated, and not UTF-8: still one line with where it broke.
+    CHECK(error_of("{\"schema_version\": 1, \"app\": \"/usr/bin/a")
+              .starts_with("p.json: invalid JSON at line 1, column 41: "));
+    CHECK(error_of("{\"schema_version\": 1, \"app\": \"\xff\"}")
+              .starts_with("p.json: invalid JSON at line 1, column 31: "));
+}
+
+TEST_CASE("a policy is bounded like every JSON input: nesting and size") {
+    // A policy nests two levels; 10,000 is refused before the JSON library sees it.
+    const std::string deep =
+        "{\"schema_version\": 1, \"x\": " + std::string(10000, '[') + std::string(10000, ']') + "}";
+    CHECK(error_of(deep) == "p.json: JSON nested deeper than 256 levels at line 1, column 283");
+    // Past the policy's cap (the caller reads no more than that: this is a second guard).
+    const std::string big = "{\"schema_version\": 1}" + std::string(std::size_t{1} << 20U, ' ');
+    CHECK(error_of(big).starts_with("p.json: JSON input too large ("));
+    CHECK(error_of(R"({"schema_version": 1, "schema_version": 1})") ==
+          "p.json: /schema_version: duplicate key \"schema_version\" (a key may appear once)");
 }
 
 TEST_CASE("empty and blank files are named as such") {
@@ -115,7 +133,8 @@ TEST_CASE("deep nesting is an error, not a crash") {
     deep += std::string(100000, '[');
     deep += std::string(100000, ']');
     deep += "}";
-    CHECK(error_of(deep) == "p.json: at /x: unknown key \"x\"");
+    // Refused by the depth cap before the JSON library builds (and later frees) the tree.
+    CHECK(error_of(deep) == "p.json: JSON nested deeper than 256 levels at line 1, column 280");
 }
 
 TEST_CASE("parse_module_requirement") {

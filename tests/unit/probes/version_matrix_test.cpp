@@ -5,6 +5,7 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "core/json_input.hpp"
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
 
@@ -29,13 +30,13 @@ std::string entry_with_max(const std::string& max) {
 }
 
 TEST_CASE("a valid matrix parses") {
-    auto m = parse_version_matrix(matrix_with(entry_with_max("null")));
+    auto m = parse_version_matrix(matrix_with(entry_with_max("null")), "m.json");
     REQUIRE(m.ok());
     CHECK(m->schema_version == "1.0.0");
     REQUIRE(m->entries.size() == 1);
     CHECK(m->entries[0].min_doca_version == "3.2.0");
     CHECK_FALSE(m->entries[0].max_doca_version.has_value());
-    auto bounded = parse_version_matrix(matrix_with(entry_with_max("\"3.3.0\"")));
+    auto bounded = parse_version_matrix(matrix_with(entry_with_max("\"3.3.0\"")), "m.json");
     REQUIRE(bounded.ok());
     CHECK(bounded->entries[0].max_doca_version == "3.3.0");
 }
@@ -66,10 +67,13 @@ TEST_CASE("every departure from the contract's shape is malformed, naming where"
     };
     for (const auto& bad : cases) {
         CAPTURE(bad.text);
-        auto m = parse_version_matrix(bad.text);
+        auto m = parse_version_matrix(bad.text, "m.json");
         REQUIRE_FALSE(m.ok());
         CHECK(m.gap().reason == GapReason::malformed);
         CHECK_MESSAGE(m.gap().message.find(bad.where) != std::string::npos, m.gap().message);
+        // One line naming the file first, whichever check refused it (JSON or shape).
+        CHECK_MESSAGE(m.gap().message.starts_with("m.json: "), m.gap().message);
+        CHECK(m.gap().message.find('\n') == std::string::npos);
     }
 }
 
@@ -153,12 +157,34 @@ TEST_CASE("probe: malformed or unreadable matrix fails and is not used") {
     REQUIRE(facts.gap);
     CHECK(facts.gap->reason == GapReason::malformed);
 
+    // The message names the file once, and the first problem by JSON pointer.
+    CHECK(
+        facts.gap->message.starts_with("/opt/mellanox/doca/share/version-matrix.json: /entries/1"));
+    CHECK(facts.check.message ==
+          "version matrix is malformed (" + facts.gap->message + "); none of it is used");
+
     MatrixProbe fifo;
     fifo.tree.fifo("/opt/mellanox/doca/share/version-matrix.json");
     auto f = fifo.run();
     CHECK(f.present);
     CHECK_FALSE(f.matrix);
     CHECK(f.check.status == Status::fail);
+
+    // A directory in the file's place, and a file past the matrix's cap: refused unparsed.
+    MatrixProbe dir;
+    dir.tree.mkdir("/opt/mellanox/doca/share/version-matrix.json");
+    auto d = dir.run();
+    CHECK(d.present);
+    CHECK(d.check.status == Status::fail);
+    REQUIRE(d.gap);
+    CHECK(d.gap->message.find("version-matrix.json: is a directory") != std::string::npos);
+    MatrixProbe big;
+    big.tree.write("/opt/mellanox/doca/share/version-matrix.json",
+                   matrix_with(entry_with_max("null")) +
+                       std::string(json_input::kVersionMatrix.max_bytes, ' '));
+    auto b = big.run();
+    CHECK(b.check.status == Status::fail);
+    CHECK_FALSE(b.matrix);
 }
 
 }  // namespace
@@ -171,16 +197,16 @@ TEST_CASE("schema_version is semver; versions are plain M.m.p") {
     auto with_schema_version = [](const std::string& v) {
         return R"({"schema_version": ")" + v + R"(", "generated_at": "x", "entries": []})";
     };
-    CHECK(parse_version_matrix(with_schema_version("1.0.0")).ok());
-    CHECK(parse_version_matrix(with_schema_version("1.2.3-rc.1")).ok());
-    CHECK(parse_version_matrix(with_schema_version("10.20.30+build")).ok());
+    CHECK(parse_version_matrix(with_schema_version("1.0.0"), "m.json").ok());
+    CHECK(parse_version_matrix(with_schema_version("1.2.3-rc.1"), "m.json").ok());
+    CHECK(parse_version_matrix(with_schema_version("10.20.30+build"), "m.json").ok());
     for (const char* bad : {"1.0", "1.0.0-", "1..0", "v1.0.0", "1.0.0 ", ""}) {
         CAPTURE(bad);
-        CHECK_FALSE(parse_version_matrix(with_schema_version(bad)).ok());
+        CHECK_FALSE(parse_version_matrix(with_schema_version(bad), "m.json").ok());
     }
     std::string e = kEntry;
     e.replace(e.find("%MAX%"), 5, "\"3.3\"");
-    CHECK_FALSE(parse_version_matrix(matrix_with(e)).ok());
+    CHECK_FALSE(parse_version_matrix(matrix_with(e), "m.json").ok());
 }
 
 }  // namespace

@@ -90,7 +90,8 @@ void check_garbage(const Decoder& decode) {
     for (const std::string& bad :
          {std::string(), std::string("   "), std::string("\xff\xfe{}"), std::string("null"),
           std::string("[1,2"), std::string("{\"a\":1} trailing"), std::string(10000, '['),
-          std::string(kMaxJsonInputBytes + 1, ' ') + "[]", std::string("[\"\\ud800\"]")}) {
+          std::string(json_input::kChildAnswer.max_bytes + 1, ' ') + "[]",
+          std::string("[\"\\ud800\"]")}) {
         CAPTURE(bad.substr(0, 40));
         std::optional<Gap> gap;
         REQUIRE_NOTHROW(gap = decode(bad));
