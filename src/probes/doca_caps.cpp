@@ -166,52 +166,48 @@ std::string encode_doca_caps(const DocaCapsFacts& facts) {
 }
 
 Result<DocaCapsFacts> decode_doca_caps(std::string_view text) {
-    constexpr std::string_view kWhat = "DOCA child sent an unreadable answer";
-    auto parsed = parse_wire_json(text, "DOCA child's answer");
-    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
-    try {
-        const Json& j = *parsed;
-        DocaCapsFacts facts;
-        facts.libraries = j.at("libraries").get<std::vector<std::string>>();
-        for (const auto& g : j.at("library_gaps")) {
-            auto gap = gap_from_wire(g);
-            if (!gap) throw std::runtime_error("a library gap is null");
-            facts.library_gaps.push_back(std::move(*gap));
-        }
-        facts.predicates = j.at("predicates").get<std::vector<std::string>>();
-        facts.error_names = j.at("error_names").get<std::string>();
-        facts.gap = gap_from_wire(j.at("gap"));
-        for (const auto& d : j.at("devices")) {
-            DocaDevice device;
-            device.pci_address = d.at("pci").get<std::string>();
-            device.ibdev_name = d.at("ibdev").get<std::string>();
-            device.iface_name = d.at("iface").get<std::string>();
-            device.pci_func_type = d.at("func").get<std::string>();
-            if (!d.at("dpa").is_null()) device.dpa = d.at("dpa").get<bool>();
-            for (const auto& a : d.at("answers")) {
-                device.answers.push_back({a.at(0).get<std::string>(), a.at(1).get<std::string>(),
-                                          a.at(2).get<std::string>(), a.at(3).get<bool>(),
-                                          a.at(4).get<std::string>(), a.at(5).get<std::string>()});
+    return decode_wire_json<DocaCapsFacts>(
+        text, "DOCA child's answer", "DOCA child sent an unreadable answer", [](const Json& j) {
+            DocaCapsFacts facts;
+            facts.libraries = j.at("libraries").get<std::vector<std::string>>();
+            for (const auto& g : j.at("library_gaps")) {
+                auto gap = gap_from_wire(g);
+                if (!gap) throw std::runtime_error("a library gap is null");
+                facts.library_gaps.push_back(std::move(*gap));
             }
-            device.supported =
-                d.at("supported").get<std::map<std::string, std::vector<std::string>>>();
-            device.rdma_values = pairs_from(d.at("rdma"));
-            for (const auto& e : d.at("errors")) {
-                device.errors.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(),
-                                         e.at(2).get<std::string>()});
+            facts.predicates = j.at("predicates").get<std::vector<std::string>>();
+            facts.error_names = j.at("error_names").get<std::string>();
+            facts.gap = gap_from_wire(j.at("gap"));
+            for (const auto& d : j.at("devices")) {
+                DocaDevice device;
+                device.pci_address = d.at("pci").get<std::string>();
+                device.ibdev_name = d.at("ibdev").get<std::string>();
+                device.iface_name = d.at("iface").get<std::string>();
+                device.pci_func_type = d.at("func").get<std::string>();
+                if (!d.at("dpa").is_null()) device.dpa = d.at("dpa").get<bool>();
+                for (const auto& a : d.at("answers")) {
+                    device.answers.push_back(
+                        {a.at(0).get<std::string>(), a.at(1).get<std::string>(),
+                         a.at(2).get<std::string>(), a.at(3).get<bool>(),
+                         a.at(4).get<std::string>(), a.at(5).get<std::string>()});
+                }
+                device.supported =
+                    d.at("supported").get<std::map<std::string, std::vector<std::string>>>();
+                device.rdma_values = pairs_from(d.at("rdma"));
+                for (const auto& e : d.at("errors")) {
+                    device.errors.push_back({e.at(0).get<std::string>(), e.at(1).get<std::string>(),
+                                             e.at(2).get<std::string>()});
+                }
+                if (const auto& v = d.at("verbs"); !v.is_null()) {
+                    device.verbs = DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
+                                                  v.at(2).get<std::vector<std::string>>(),
+                                                  v.at(3).get<std::vector<std::string>>(),
+                                                  gap_from_wire(v.at(4))};
+                }
+                facts.devices.push_back(std::move(device));
             }
-            if (const auto& v = d.at("verbs"); !v.is_null()) {
-                device.verbs =
-                    DocaVerbsAttrs{pairs_from(v.at(0)), v.at(1).get<std::string>(),
-                                   v.at(2).get<std::vector<std::string>>(),
-                                   v.at(3).get<std::vector<std::string>>(), gap_from_wire(v.at(4))};
-            }
-            facts.devices.push_back(std::move(device));
-        }
-        return facts;
-    } catch (const std::exception& e) {
-        return wire_gap(kWhat, e.what());
-    }
+            return facts;
+        });
 }
 
 }  // namespace rdmi

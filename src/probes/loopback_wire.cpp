@@ -84,52 +84,48 @@ std::string encode_verdict(const LoopbackVerdict& verdict) {
 }
 
 Result<LoopbackVerdict> decode_verdict(std::string_view text) {
-    constexpr std::string_view kWhat = "loopback: the child's verdict is unreadable";
-    auto parsed = parse_wire_json(text, "verdict");
-    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
-    try {
-        const Json& j = *parsed;
-        LoopbackVerdict verdict;
-        for (const auto& s : j.at("steps")) {
-            verdict.steps.push_back(LoopbackStep{
-                s.at("id").get<std::string>(), s.at("level").get<int>(),
-                outcome_from(s.at("outcome").get<std::string>()), s.at("duration_ms").get<double>(),
-                s.at("message").get<std::string>(), decode_error(s.at("error"))});
-        }
-        verdict.level_requested = j.at("level_requested").get<int>();
-        verdict.libraries = j.at("libraries").get<std::vector<std::string>>();
-        const auto& t = j.at("teardown");
-        verdict.teardown.released = t.at("released").get<int>();
-        verdict.teardown.errors = t.at("errors").get<std::vector<std::string>>();
-        verdict.teardown.complete = t.at("complete").get<bool>();
-        if (const auto& d = j.at("device"); !d.is_null()) {
-            verdict.device = LoopbackDevice{d.at("pci_addr").get<std::string>(),
-                                            d.at("ibdev").get<std::string>()};
-        }
-        if (const auto& m = j.at("measurements"); !m.is_null()) {
-            LoopbackMeasurements measurements;
-            measurements.bytes = m.at("bytes").get<std::size_t>();
-            measurements.iterations = m.at("iterations").get<int>();
-            measurements.latency_min_us = m.at("min").get<double>();
-            measurements.latency_median_us = m.at("median").get<double>();
-            measurements.latency_max_us = m.at("max").get<double>();
-            if (!m.at("bandwidth").is_null())
-                measurements.bandwidth_mb_s = m.at("bandwidth").get<double>();
-            verdict.measurements = measurements;
-        }
-        if (const auto& o = j.at("mismatch_offset"); !o.is_null())
-            verdict.mismatch_offset = o.get<std::size_t>();
-        if (const auto& s = j.at("selftest"); !s.is_null()) {
-            verdict.selftest = LoopbackSelftest{
-                status_from(s.at("result").get<std::string>()), s.at("objects").get<std::string>(),
-                s.at("expected").get<std::string>(), s.at("returned").get<std::string>(),
-                s.at("message").get<std::string>()};
-        }
-        finish_verdict(verdict);
-        return verdict;
-    } catch (const std::exception& e) {
-        return wire_gap(kWhat, e.what());
-    }
+    return decode_wire_json<LoopbackVerdict>(
+        text, "verdict", "loopback: the child's verdict is unreadable", [](const Json& j) {
+            LoopbackVerdict verdict;
+            for (const auto& s : j.at("steps")) {
+                verdict.steps.push_back(
+                    LoopbackStep{s.at("id").get<std::string>(), s.at("level").get<int>(),
+                                 outcome_from(s.at("outcome").get<std::string>()),
+                                 s.at("duration_ms").get<double>(),
+                                 s.at("message").get<std::string>(), decode_error(s.at("error"))});
+            }
+            verdict.level_requested = j.at("level_requested").get<int>();
+            verdict.libraries = j.at("libraries").get<std::vector<std::string>>();
+            const auto& t = j.at("teardown");
+            verdict.teardown.released = t.at("released").get<int>();
+            verdict.teardown.errors = t.at("errors").get<std::vector<std::string>>();
+            verdict.teardown.complete = t.at("complete").get<bool>();
+            if (const auto& d = j.at("device"); !d.is_null()) {
+                verdict.device = LoopbackDevice{d.at("pci_addr").get<std::string>(),
+                                                d.at("ibdev").get<std::string>()};
+            }
+            if (const auto& m = j.at("measurements"); !m.is_null()) {
+                LoopbackMeasurements measurements;
+                measurements.bytes = m.at("bytes").get<std::size_t>();
+                measurements.iterations = m.at("iterations").get<int>();
+                measurements.latency_min_us = m.at("min").get<double>();
+                measurements.latency_median_us = m.at("median").get<double>();
+                measurements.latency_max_us = m.at("max").get<double>();
+                if (!m.at("bandwidth").is_null())
+                    measurements.bandwidth_mb_s = m.at("bandwidth").get<double>();
+                verdict.measurements = measurements;
+            }
+            if (const auto& o = j.at("mismatch_offset"); !o.is_null())
+                verdict.mismatch_offset = o.get<std::size_t>();
+            if (const auto& s = j.at("selftest"); !s.is_null()) {
+                verdict.selftest = LoopbackSelftest{
+                    status_from(s.at("result").get<std::string>()),
+                    s.at("objects").get<std::string>(), s.at("expected").get<std::string>(),
+                    s.at("returned").get<std::string>(), s.at("message").get<std::string>()};
+            }
+            finish_verdict(verdict);
+            return verdict;
+        });
 }
 
 }  // namespace rdmi::loopback

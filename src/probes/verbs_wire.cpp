@@ -116,18 +116,13 @@ std::string encode_verbs_devices(const std::vector<VerbsDevice>& devices) {
 }
 
 Result<std::vector<VerbsDevice>> decode_verbs_devices(std::string_view text) {
-    constexpr std::string_view kWhat = "verbs child sent an unreadable answer";
-    auto parsed = parse_wire_json(text, "verbs child's answer");
-    if (!parsed) return wire_gap(kWhat, parsed.gap().message);
-    try {
-        const Json& j = *parsed;
-        if (!j.is_array()) throw std::runtime_error("not an array");
-        std::vector<VerbsDevice> out;
-        for (const auto& d : j) out.push_back(device_from(d));
-        return out;
-    } catch (const std::exception& e) {
-        return wire_gap(kWhat, e.what());
-    }
+    return decode_wire_json<std::vector<VerbsDevice>>(
+        text, "verbs child's answer", "verbs child sent an unreadable answer", [](const Json& j) {
+            if (!j.is_array()) throw std::runtime_error("not an array");
+            std::vector<VerbsDevice> out;
+            for (const auto& d : j) out.push_back(device_from(d));
+            return out;
+        });
 }
 
 }  // namespace rdmi

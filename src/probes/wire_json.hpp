@@ -2,8 +2,10 @@
 // probe: bounded parsing, and numbers the decoders can convert without undefined behaviour.
 #pragma once
 
+#include <exception>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,21 @@ Result<nlohmann::json> parse_wire_json(std::string_view text, std::string_view n
 
 /// A malformed-answer Gap "<what>: <detail>" on one line, whatever the detail holds.
 Gap wire_gap(std::string_view what, std::string_view detail);
+
+/// A child's answer decoded: parse_wire_json(text, name), then `read(const nlohmann::json&)`,
+/// which returns the T and throws (nlohmann's exceptions, std::runtime_error) on a missing
+/// field or a wrong type. Either failure is one wire_gap(what, ...): never an exception.
+template <class T, class Read>
+Result<T> decode_wire_json(std::string_view text, std::string_view name, std::string_view what,
+                           Read&& read) {
+    auto parsed = parse_wire_json(text, name);
+    if (!parsed) return wire_gap(what, parsed.gap().message);
+    try {
+        return std::forward<Read>(read)(std::as_const(*parsed));
+    } catch (const std::exception& e) {
+        return wire_gap(what, e.what());
+    }
+}
 
 /// The one wire form of a Gap in a child's answer: null for none, else
 /// {"reason": <GapReason as a number>, "message": "..."}.
