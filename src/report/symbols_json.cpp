@@ -115,28 +115,39 @@ Json target(const SymbolsFacts& facts) {
                    {"prefix", facts.audit.prefix}});
 }
 
+constexpr std::size_t kAuditMembers = 6;
+
+// The audit's figures, the same members in the same order in the symbols document and in the
+// report's summary of it: appended to `out` after its own members.
+void add_audit_members(Json& out, const SymbolsFacts& facts) {
+    auto& members = out.get_ref<Json::object_t&>();
+    members.emplace("counts", counts(facts.audit.counts));
+    members.emplace("declared_not_exported", facts.audit.declared_not_exported);
+    members.emplace("exported_not_declared", facts.audit.exported_not_declared);
+    members.emplace("disagreements", facts.audit.disagreements);
+    members.emplace("loader", loader(facts.loader));
+    members.emplace("runtime", runtime(facts.runtime));
+}
+
 }  // namespace
 
 bool write_symbols_document(const SymbolsFacts& facts, const RunInfo& run,
                             const DocumentSink& sink) {
-    const Json document = object({{"schema", kSymbolsSchemaId},
-                                  {"schema_version", kSymbolsSchemaVersion},
-                                  {"tool", tool()},
-                                  {"run", run_info(run)},
-                                  {"result", to_string(overall_status(facts.checks))},
-                                  {"summary", status_counts(count_statuses(facts.checks))},
-                                  {"checks", checks(facts.checks)},
-                                  {"target", target(facts)},
-                                  {"library", library(facts)},
-                                  {"headers", headers(facts)},
-                                  {"counts", counts(facts.audit.counts)},
-                                  {"declared_not_exported", facts.audit.declared_not_exported},
-                                  {"exported_not_declared", facts.audit.exported_not_declared},
-                                  {"disagreements", facts.audit.disagreements},
-                                  {"loader", loader(facts.loader)},
-                                  {"runtime", runtime(facts.runtime)},
-                                  {"symbols", Json::array()},
-                                  {"application", application(facts)}});
+    Json document = object({{"schema", kSymbolsSchemaId},
+                            {"schema_version", kSymbolsSchemaVersion},
+                            {"tool", tool()},
+                            {"run", run_info(run)},
+                            {"result", to_string(overall_status(facts.checks))},
+                            {"summary", status_counts(count_statuses(facts.checks))},
+                            {"checks", checks(facts.checks)},
+                            {"target", target(facts)},
+                            {"library", library(facts)},
+                            {"headers", headers(facts)}},
+                           kAuditMembers + 2);
+    add_audit_members(document, facts);
+    auto& members = document.get_ref<Json::object_t&>();
+    members.emplace("symbols", Json::array());
+    members.emplace("application", application(facts));
     // The per-symbol array is written straight into the empty array's place: a library with 100k
     // symbols would otherwise hold a DOM ten times the size of its text.
     const std::string text = dump(document);
@@ -178,19 +189,16 @@ std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run) {
 }
 
 Json symbols_summary(const SymbolsFacts& facts) {
-    return object({{"module", string_or_null(facts.module)},
-                   {"library", facts.library.path},
-                   {"soname", string_or_null(facts.library.soname)},
-                   {"prefix", facts.audit.prefix},
-                   {"version_nodes", facts.version_defs},
-                   {"headers_scanned", facts.audit.headers_scanned},
-                   {"counts", counts(facts.audit.counts)},
-                   {"declared_not_exported", facts.audit.declared_not_exported},
-                   {"exported_not_declared", facts.audit.exported_not_declared},
-                   {"disagreements", facts.audit.disagreements},
-                   {"loader", loader(facts.loader)},
-                   {"runtime", runtime(facts.runtime)},
-                   {"gap", nullptr}});
+    Json summary = object({{"module", string_or_null(facts.module)},
+                           {"library", facts.library.path},
+                           {"soname", string_or_null(facts.library.soname)},
+                           {"prefix", facts.audit.prefix},
+                           {"version_nodes", facts.version_defs},
+                           {"headers_scanned", facts.audit.headers_scanned}},
+                          kAuditMembers + 1);
+    add_audit_members(summary, facts);
+    summary.get_ref<Json::object_t&>().emplace("gap", nullptr);
+    return summary;
 }
 
 Json symbols_gap(const Gap& gap) {
