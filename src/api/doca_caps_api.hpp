@@ -50,11 +50,6 @@ const std::vector<U32Getter>& rdma_u32_getters();
 
 namespace fn {
 using u32_getter = doca_error_t (*)(const doca_devinfo* devinfo, std::uint32_t* value);
-/// doca_verbs_context_create(devinfo, flags, &ctx)
-/// (docs/reference/device-queries.md#verbs-device-attributes).
-using verbs_context_create = doca_error_t (*)(doca_devinfo* devinfo, std::uint32_t flags,
-                                              doca_verbs_context** context);
-using verbs_context_destroy = doca_error_t (*)(doca_verbs_context* context);
 using verbs_query_device = doca_error_t (*)(doca_verbs_context* context,
                                             doca_verbs_device_attr** attr);
 using verbs_device_attr_free = doca_error_t (*)(doca_verbs_device_attr* attr);

@@ -39,15 +39,9 @@ inline constexpr std::uint32_t kAccessRdmaAtomic = 1U << 3;
 
 /// Prototypes of the DPA/RDMA/mmap/sync-event functions, named after the symbol minus "doca_".
 namespace dpa_fn {
-using devinfo_create_list = fn::devinfo_create_list;
-using devinfo_destroy_list = fn::devinfo_destroy_list;
-using devinfo_get_pci_addr_str = fn::devinfo_get_pci_addr_str;
-using devinfo_get_ibdev_name = fn::devinfo_get_ibdev_name;
-using devinfo_get_pci_func_type = fn::devinfo_get_pci_func_type;
-using dev_open = fn::dev_open;
-using dev_close = fn::dev_close;
-using error_get_name = fn::error_get_name;
-using error_get_descr = fn::error_get_descr;
+// The device, error and verbs-context prototypes every DOCA table shares (doca_types.hpp):
+// dpa_fn::dev_open is fn::dev_open, not a second declaration of it.
+using namespace fn;  // NOLINT(google-build-using-namespace): a re-export, not a convenience
 using ctx_start = doca_error_t (*)(doca_ctx* ctx);
 using ctx_stop = doca_error_t (*)(doca_ctx* ctx);
 using ctx_set_datapath_on_dpa = doca_error_t (*)(doca_ctx* ctx, doca_dpa* dpa);
@@ -143,12 +137,10 @@ using sync_event_cap_is_export_to_remote_net_supported = fn::devinfo_predicate;
 using sync_event_cap_remote_net_is_create_from_export_supported = fn::devinfo_predicate;
 using sync_event_cap_remote_net_is_export_to_dpa_supported = fn::devinfo_predicate;
 
-// RDMI and DOCA Verbs, for the lifecycle self-test only. Parameter types are not confirmed
+// RDMI, for the lifecycle self-test only (with the verbs context the capability query opens:
+// fn::verbs_context_create). The RDMI parameter types are not confirmed
 // (docs/reference/symbol-stability.md#rdmi-names: NVIDIA's agent guidance only);
 // doca_rdmi_poster_as_ctx may not exist.
-using verbs_context_create = doca_error_t (*)(doca_devinfo* devinfo, std::uint32_t flags,
-                                              doca_verbs_context** ctx);
-using verbs_context_destroy = doca_error_t (*)(doca_verbs_context* ctx);
 using rdmi_poster_create = doca_error_t (*)(doca_verbs_context* ctx, doca_rdmi_poster** poster);
 using rdmi_poster_dpa_completion_attach = doca_error_t (*)(doca_rdmi_poster* poster,
                                                            doca_dpa_completion* comp);

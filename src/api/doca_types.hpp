@@ -137,6 +137,12 @@ using dev_close = doca_error_t (*)(doca_dev* dev);
 using error_get_name = const char* (*)(doca_error_t error);
 using error_get_descr = const char* (*)(doca_error_t error);
 using version_runtime = const char* (*)();
+/// doca_verbs_context_create(devinfo, flags, &ctx): the capability query opens one for the
+/// device attributes (docs/reference/device-queries.md#verbs-device-attributes), the loopback
+/// for its RDMI self-test.
+using verbs_context_create = doca_error_t (*)(doca_devinfo* devinfo, std::uint32_t flags,
+                                              doca_verbs_context** context);
+using verbs_context_destroy = doca_error_t (*)(doca_verbs_context* context);
 /// The shape of every doca_<lib>_cap_*_is_supported(devinfo) query and doca_dpa_cap_is_supported.
 using devinfo_predicate = doca_error_t (*)(const doca_devinfo* devinfo);
 }  // namespace fn
