@@ -9,6 +9,7 @@
 #include "cli/user_path.hpp"
 #include "core/json_common.hpp"
 #include "core/json_input.hpp"
+#include "core/text.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/policy.hpp"
 #include "model/registry.hpp"
@@ -41,22 +42,9 @@ struct CheckOptions {
     std::string explain;
 };
 
-// The policy file is the user's: read from the live file system even under --root, like --output
-// is written there (cli/user_path.hpp).
-std::string live_absolute(const std::string& path) {
-    return user_path(path);
-}
-
 void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
     for (const auto& value : values) {
-        std::size_t pos = 0;
-        while (pos <= value.size()) {
-            auto end = value.find(',', pos);
-            if (end == std::string::npos) end = value.size();
-            auto item = value.substr(pos, end - pos);
-            if (!item.empty()) out.push_back(item);
-            pos = end + 1;
-        }
+        for (const auto item : split_items(value, ",")) out.emplace_back(item);
     }
 }
 
@@ -140,7 +128,7 @@ class CheckCommand final : public Command {
         // to the working directory, even under --root (which is only where DOCA is probed).
         auto user_fs = RootedFs::open("/");
         if (!user_fs) return fail_input(session, user_fs.gap().message);
-        policy.app = live_absolute(policy.app);
+        policy.app = user_path(policy.app);
         if (!policy.app.empty()) {
             if (auto info = user_fs->stat(policy.app); !info)
                 return fail_input(session, "check: --app " + info.gap().message);
@@ -197,9 +185,11 @@ class CheckCommand final : public Command {
     static Result<gate::Policy> load_policy(const std::string& path) {
         auto fs = RootedFs::open("/");
         if (!fs) return fs.gap();
-        // Every message names the full path tried, not the spelling: "--policy p.json: no such
-        // file" does not say which directory was searched.
-        const std::string full = live_absolute(path);
+        // The policy file is the user's: read from the live file system even under --root, like
+        // --output is written there (cli/user_path.hpp). Every message names the full path
+        // tried, not the spelling: "--policy p.json: no such file" does not say which
+        // directory was searched.
+        const std::string full = user_path(path);
         auto bytes = fs->read_file(full, json_input::kPolicy.max_bytes);
         if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
         return gate::parse_policy(*bytes, full);

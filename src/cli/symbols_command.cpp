@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
+#include "core/text.hpp"
 #include "model/facts.hpp"
 #include "probes/symbols.hpp"
 #include "report/symbols_json.hpp"
@@ -31,26 +32,12 @@ struct SymbolsOptions {
     std::vector<std::string> allow;
 };
 
-// The paths the user names are paths on this machine, relative to the working directory, even
-// under --root (to name a file inside the root, pass ROOT/...): messages then name the file
-// that was really tried.
-std::string absolute(const std::string& path) {
-    return user_path(path);
-}
-
+// Names separated by commas or lines; '#' starts a comment that runs to the end of its line
+// or to the next comma.
 void add_names(std::string_view text, std::vector<std::string>& names) {
-    std::size_t pos = 0;
-    while (pos <= text.size()) {
-        auto end = text.find_first_of(",\n", pos);
-        if (end == std::string_view::npos) end = text.size();
-        std::string_view item = text.substr(pos, end - pos);
+    for (auto item : split_items(text, ",\n")) {
         if (auto hash = item.find('#'); hash != std::string_view::npos) item = item.substr(0, hash);
-        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
-            item.remove_prefix(1);
-        while (!item.empty() && (item.back() == ' ' || item.back() == '\t' || item.back() == '\r'))
-            item.remove_suffix(1);
-        if (!item.empty()) names.emplace_back(item);
-        pos = end + 1;
+        if (item = trim(item, " \t\r"); !item.empty()) names.emplace_back(item);
     }
 }
 
@@ -109,10 +96,13 @@ class SymbolsCommand final : public Command {
         const auto start = std::chrono::steady_clock::now();
         SymbolsRequest request;
         request.module = opts_.module;
-        request.library = absolute(opts_.lib);
+        // The paths the user names are paths on this machine, relative to the working
+        // directory, even under --root (to name a file inside the root, pass ROOT/...):
+        // messages then name the file that was really tried.
+        request.library = user_path(opts_.lib);
         if (prefix_option_ != nullptr && prefix_option_->count() > 0) request.prefix = opts_.prefix;
-        request.headers_dir = absolute(opts_.headers);
-        request.application = absolute(opts_.check);
+        request.headers_dir = user_path(opts_.headers);
+        request.application = user_path(opts_.check);
         auto user_fs = RootedFs::open("/");
         if (!user_fs) return session.fail(user_fs.gap().message);
         request.user_fs = &*user_fs;

@@ -29,4 +29,15 @@ std::vector<std::string_view> split_lines(std::string_view text) {
     return lines;
 }
 
+std::vector<std::string_view> split_items(std::string_view text, std::string_view separators,
+                                          std::string_view blanks) {
+    std::vector<std::string_view> items;
+    while (true) {
+        const auto end = text.find_first_of(separators);
+        if (auto item = trim(text.substr(0, end), blanks); !item.empty()) items.push_back(item);
+        if (end == std::string_view::npos) return items;
+        text.remove_prefix(end + 1);
+    }
+}
+
 }  // namespace rdmi

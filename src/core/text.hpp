@@ -1,4 +1,4 @@
-// Small text helpers every layer uses: join, trim, split into lines.
+// Small text helpers every layer uses: join, trim, split into lines or items.
 #pragma once
 
 #include <string>
@@ -20,5 +20,10 @@ std::string_view trim(std::string_view text, std::string_view chars = kWhitespac
 /// no empty one; "" has no lines; empty lines inside are kept, so index + 1 is the line number.
 /// The views point into `text`.
 std::vector<std::string_view> split_lines(std::string_view text);
+
+/// The non-empty pieces of `text` between any of the `separators`, trimmed of `blanks` first
+/// ("a, ,b" split at "," with blanks " " -> "a", "b"). The views point into `text`.
+std::vector<std::string_view> split_items(std::string_view text, std::string_view separators,
+                                          std::string_view blanks = "");
 
 }  // namespace rdmi

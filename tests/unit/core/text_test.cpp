@@ -33,6 +33,16 @@ TEST_CASE("split_lines: a final newline starts no line, inner empty lines are ke
     CHECK(split_lines("a\r\nb") == std::vector<std::string_view>{"a\r", "b"});
 }
 
+TEST_CASE("split_items: non-empty pieces between any separator, trimmed of the blanks given") {
+    using Items = std::vector<std::string_view>;
+    CHECK(split_items("", ",").empty());
+    CHECK(split_items(",,", ",").empty());
+    CHECK(split_items("a,,b,", ",") == Items{"a", "b"});
+    CHECK(split_items("a, b", ",") == Items{"a", " b"});
+    CHECK(split_items(" a ,\n\tb\r\n ,", ",\n", " \t\r") == Items{"a", "b"});
+    CHECK(split_items("one", ",\n") == Items{"one"});
+}
+
 TEST_CASE("a pointer to a member escapes the key as one token") {
     CHECK(json_pointer_append("", "a") == "/a");
     CHECK(json_pointer_append("/x", "a/b~c") == "/x/a~1b~0c");
