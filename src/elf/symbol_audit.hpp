@@ -27,33 +27,33 @@ enum class EvidenceSource : std::uint8_t { runtime, version_node, section, heade
 std::string_view to_string(EvidenceSource source);
 
 /// One observation about one symbol. `says == unknown` records a fact that decides nothing.
-/// Its texts view storage owned by the LibraryAudit that holds it (or string literals): a
-/// 100k-symbol audit then holds each shared text ("libdoca_rdmi.so.3", "DOCA_EXPERIMENTAL")
-/// once instead of once per symbol.
-struct Evidence {
+/// `Text` is std::string_view in an audit (Evidence) and std::string where the observation is
+/// made outside it (SymbolEvidence::Owned).
+template <class Text>
+struct BasicEvidence {
     EvidenceSource source = EvidenceSource::header;
     Stability says = Stability::unknown;
     /// The fact itself: "DOCA_EXPERIMENTAL", "EXPERIMENTAL", "DOCA_3.3", ".text.experimental",
     /// "dlvsym(EXPERIMENTAL)", plus a short qualifier where it matters.
-    std::string_view detail;
+    Text detail;
     /// Where it was seen: "doca_rdmi_poster.h:40", "libdoca_rdmi.so.3",
     /// "libdoca_rdmi.a(doca_rdmi.o)".
-    std::string_view ref;
+    Text ref;
     /// False when this source has no way to express "deprecated" (a release version node in a
     /// library without a DEPRECATED node): its "stable" then does not contradict a deprecation.
     bool can_say_deprecated = true;
 };
 
+/// Evidence in an audit: its texts view storage owned by the LibraryAudit that holds it (or
+/// string literals): a 100k-symbol audit then holds each shared text ("libdoca_rdmi.so.3",
+/// "DOCA_EXPERIMENTAL") once instead of once per symbol.
+using Evidence = BasicEvidence<std::string_view>;
+
 /// Evidence produced outside this module (e.g. by the dynamic-loader probe) for one symbol; it
 /// owns its texts, classify() copies them into the audit.
 struct SymbolEvidence {
-    struct Owned {
-        EvidenceSource source = EvidenceSource::runtime;
-        Stability says = Stability::unknown;
-        std::string detail;
-        std::string ref;
-        bool can_say_deprecated = true;
-    };
+    /// Every producer names its source (normally EvidenceSource::runtime).
+    using Owned = BasicEvidence<std::string>;
     std::string symbol;
     Owned evidence;  ///< normally source == EvidenceSource::runtime
 };
