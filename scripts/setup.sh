@@ -124,15 +124,16 @@ done <"$table"
 if ((${#unavailable[@]})); then
   printf 'setup: no %s package for: %s\n' "$manager" "$(IFS=,; echo "${unavailable[*]}" | sed 's/,/, /g')" >&2
 fi
+# Refused alike with --dry-run: a dry run says what the real one would do.
+if [[ $manager == dnf && " ${groups[*]} " == *" cross "* ]]; then
+  echo "setup: the arm64 cross build needs Debian multiarch (apt); on dnf it is not supported" >&2
+  exit 2
+fi
 if ((dry_run)); then
   [[ -z $family_reason ]] || echo "setup: $family_reason" >&2
   echo "manager: $manager"
   printf '%s\n' "${packages[@]}"
   exit 0
-fi
-if [[ $manager == dnf && " ${groups[*]} " == *" cross "* ]]; then
-  echo "setup: the arm64 cross build needs Debian multiarch (apt); on dnf it is not supported" >&2
-  exit 2
 fi
 
 installed() {

@@ -108,8 +108,11 @@ def test_dry_runs(setup):
     check(apt_release.count("rpm") == 1, f"a name needed twice is listed once: {apt_release}")
     check("g++-aarch64-linux-gnu" in apt_release, "--release brings the cross build")
     # dnf cannot do the cross build: refused before installing anything.
-    proc = run_setup(setup, "--manager", "dnf", "--cross-arm64")
-    check(proc.returncode == 2 and "multiarch" in proc.stderr, f"dnf --cross-arm64: {proc.returncode} {proc.stderr!r}")
+    for dry in ([], ["--dry-run"]):
+        for option in ("--cross-arm64", "--release"):
+            proc = run_setup(setup, *dry, "--manager", "dnf", option)
+            check(proc.returncode == 2 and "multiarch" in proc.stderr and proc.stdout == "",
+                  f"dnf {option} {dry}: {proc.returncode} {proc.stdout!r} {proc.stderr!r}")
 
 
 def fake_path(tmp, tools):
