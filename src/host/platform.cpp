@@ -263,6 +263,9 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
     PlatformFacts facts;
     facts.live = live.has_value();
     facts.architecture = uname_field(live, true, fs);
+    facts.architecture_from_layout =
+        !live && facts.architecture.ok() &&
+        facts.architecture.source.kind == "derived";  // that route only
     facts.kernel_release = uname_field(live, false, fs);
     auto modules_text = fs.read_file(kProcModules);
     const Result<std::vector<std::string>> loaded =

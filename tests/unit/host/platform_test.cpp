@@ -282,6 +282,15 @@ TEST_CASE(
     auto arch = architecture_of(tree);
     CHECK(arch.value == "aarch64");
     CHECK(arch.source.ref == "/usr/lib/aarch64-linux-gnu (the root's only multiarch directory)");
+    {
+        test::TempTree with_proc;  // a guess only without a better witness
+        with_proc.mkdir("/usr/lib/aarch64-linux-gnu");
+        auto fs = RootedFs::open(with_proc.root());
+        REQUIRE(fs.ok());
+        CHECK(scan_platform(*fs, std::nullopt).architecture_from_layout);
+        with_proc.write("/proc/sys/kernel/arch", "aarch64\n");
+        CHECK_FALSE(scan_platform(*fs, std::nullopt).architecture_from_layout);
+    }
 
     tree.mkdir("/usr/lib/x86_64-linux-gnu");
     tree.symlink("sh", "/bin/sh");  // a loop: no shell to read
