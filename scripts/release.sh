@@ -84,7 +84,8 @@ qemu=(qemu-aarch64 -L /)
 # SMOKE_TIMEOUT seconds (default 60: a run takes about a second under qemu).
 smoke_run() {
   local file=$1 machine runner=() args out rc
-  [[ -f $file ]] || { echo "release.sh: $file: no such file" >&2; return 1; }
+  [[ -e $file ]] || { echo "release.sh: $file: no such file" >&2; return 1; }
+  [[ -f $file ]] || { echo "release.sh: $file: not a regular file" >&2; return 1; }
   machine=$(LC_ALL=C readelf -h "$file" 2>/dev/null | sed -n 's/^ *Machine: *//p') || true
   case $machine in
     *X86-64*) ;;

@@ -27,7 +27,7 @@ while (($#)); do
     --release) groups+=(cross release) ;;
     --dry-run) dry_run=1 ;;
     --manager)
-      (($# >= 2)) || { echo "setup: --manager needs apt or dnf" >&2; exit 2; }
+      [[ $# -ge 2 && -n $2 ]] || { echo "setup: --manager needs apt or dnf" >&2; exit 2; }
       manager=$2
       shift ;;
     *) echo "setup: unknown option $1" >&2; exit 2 ;;

@@ -119,6 +119,8 @@ def main():
         text.write_text("not an ELF file\n")
         p = smoke(args.source, str(text))
         check(p.returncode == 1 and "not an x86-64 or aarch64 ELF" in p.stderr, f"text file refused: {p.returncode} {p.stderr}")
+        p = smoke(args.source, tmp)
+        check(p.returncode == 1 and "not a regular file" in p.stderr, f"directory refused: {p.returncode} {p.stderr}")
         p = smoke(args.source, str(Path(tmp) / "absent"))
         check(p.returncode == 1 and "no such file" in p.stderr, f"absent file refused: {p.returncode} {p.stderr}")
         p = smoke(args.source)

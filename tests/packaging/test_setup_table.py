@@ -206,6 +206,7 @@ def test_detection(setup):
 def test_refusals(setup):
     for args, needle in ((["--manager", "zypper"], "unknown package manager"),
                          (["--manager"], "--manager needs"),
+                         (["--manager", ""], "--manager needs"),
                          (["--frobnicate"], "unknown option --frobnicate")):
         proc = run_setup(setup, "--dry-run", *args)
         check(proc.returncode == 2 and needle in proc.stderr, f"{args}: exit {proc.returncode} {proc.stderr!r}")
