@@ -27,30 +27,32 @@ logs=$build/fuzz/logs
 mkdir -p "$logs"
 status=0
 export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-fuzz_one() {
-  local t=$1 corpus=$build/fuzz/corpus/$1 artifacts=$build/fuzz/artifacts/$1/
-  mkdir -p "$corpus" "$artifacts"
-  "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$logs/$t.log" 2>&1
-  echo $? >"$logs/$t.rc"
-}
 jobs=${FUZZ_JOBS:-$(nproc)}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: FUZZ_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
-running=()
+# Each target runs in the background with its own corpus and log; at most $jobs at a time.
+declare -A rcs
+pids=() names=()
+reap_oldest() {
+  wait "${pids[0]}"
+  rcs[${names[0]}]=$?
+  pids=("${pids[@]:1}") names=("${names[@]:1}")
+}
+# An interrupted run stops its fuzzers too (background jobs of a script ignore SIGINT).
+trap 'kill "${pids[@]}" 2>/dev/null; exit 130' INT TERM
 for t in "${targets[@]}"; do
-  rm -f "$logs/$t.rc"
-  fuzz_one "$t" &
-  running+=($!)
-  if (( ${#running[@]} >= jobs )); then
-    wait "${running[0]}"
-    running=("${running[@]:1}")
-  fi
+  corpus=$build/fuzz/corpus/$t artifacts=$build/fuzz/artifacts/$t/
+  mkdir -p "$corpus" "$artifacts"
+  "$build/fuzz/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" >"$logs/$t.log" 2>&1 &
+  pids+=($!) names+=("$t")
+  if (( ${#pids[@]} >= jobs )); then reap_oldest; fi
 done
-wait
+while (( ${#pids[@]} )); do reap_oldest; done
+trap - INT TERM
 printf '%-14s %8s %12s %10s %8s %8s\n' target seconds executions exec/s cov crashes
 for t in "${targets[@]}"; do
   artifacts=$build/fuzz/artifacts/$t/
-  rc=$(cat "$logs/$t.rc" 2>/dev/null || echo missing)
+  rc=${rcs[$t]}
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/$t.log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$logs/$t.log" | tail -1 | cut -d' ' -f2)
