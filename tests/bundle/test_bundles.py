@@ -208,8 +208,8 @@ def test_replay(env: Env, only: str | None):
             continue
         if env.sanitized and root.name == "scale":
             # 34,000 files and 64 devices through the per-file and per-device code the
-            # smaller roots take too: most of this test's time under sanitizers (13 s of CPU
-            # even in the plain build), for repetition. The plain build replays it.
+            # smaller roots take too: 60 % of this test's user CPU time even in the plain build,
+            # and more under sanitizers, for repetition. The plain build replays it.
             print(f"{name}: not under sanitizers (--sanitized); the plain build replays it")
             continue
         bundle = env.work / f"{root.parent.name}-{root.name}.tar.gz"
