@@ -39,6 +39,10 @@ if(RDMI_PROBE_STATIC_DEPS)
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
                                             ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
                                             ${RDMI_LIBNETTLE_A} z)
+  # spdlog's headers declare its implementation, src/compat/spdlog_compiled.cpp (in rdmi_core)
+  # defines it once: header-only, every file that logs compiled it again (a third of a clean
+  # build). fmt stays header-only: what it adds per file is small.
+  target_compile_definitions(rdmi_deps INTERFACE SPDLOG_COMPILED_LIB)
   target_link_options(rdmi_deps INTERFACE -static-libstdc++)
   if(RDMI_PROBE_GLIBC_COMPAT)
     # libgcc_s stays shared: the static unwinder (libgcc_eh) calls _dl_find_object

@@ -285,7 +285,8 @@ def main():
         print(f"FAIL {label} mutant {n} ({how}):")
         for p in problems:
             print(f"    {p}")
-    print(f"{sum(tally.values())} mutants, {len(failures)} broke a property")
+    print(f"{sum(tally.values())} mutants (seed {args.seed}, {args.count} per input), "
+          f"{len(failures)} broke a property")
     return 1 if failures else 0
 
 

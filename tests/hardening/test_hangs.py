@@ -3,7 +3,7 @@
 asserts that the whole run ends within --timeout plus a small margin, with a valid document.
 
     test_hangs.py --binary PATH --fixtures DIR [--slow-read-lib SO] [--timeout S] [--margin S]
-                  [-k SUBSTRING]
+                  [--jobs N] [-k SUBSTRING]
 
 Cases: FIFOs where sysfs attributes are expected (one with a writer that trickles a byte a
 second), FIFOs where .pc files are expected, doca_caps/dpacc stand-ins that never exit (one
@@ -16,6 +16,7 @@ that names the file, exit 2. Exits 1 when any bound is broken.
 """
 
 import argparse
+import concurrent.futures
 import json
 import os
 import shutil
@@ -166,7 +167,8 @@ def run_case(name, args, env_extra, cfg, expect_in_doc=None, expect_error=False,
 
 def slow_read_cases(cfg, fixtures: Path, tmp: Path, selected):
     """A regular file whose reads block: the watchdog must end the run at --timeout + its grace
-    (inside the bound), naming the file; a read slow by less than that must not trip it."""
+    (inside the bound), naming the file; a read slow by less than that must not trip it.
+    Returns the cases to run, each a function that returns a failure text or None."""
     root = tmp / "root"
     shutil.copytree(fixtures / "roots" / "complete-3.3", root, symlinks=True)
     in_root = "/opt/mellanox/doca/applications/VERSION"
@@ -177,14 +179,14 @@ def slow_read_cases(cfg, fixtures: Path, tmp: Path, selected):
     args = ["report", "--root", str(root)]
     out = []
     if selected("hung-read"):
-        out.append(run_case("hung-read (json)", args, preload, cfg, [f"still reading {in_root}"], expect_error=True))
-    if selected("hung-read"):
-        out.append(run_case("hung-read (text)", args, preload, cfg, [f"still reading {in_root}"],
-                            expect_error=True, json_mode=False))
+        out.append(lambda: run_case("hung-read (json)", args, preload, cfg, [f"still reading {in_root}"],
+                                    expect_error=True))
+        out.append(lambda: run_case("hung-read (text)", args, preload, cfg, [f"still reading {in_root}"],
+                                    expect_error=True, json_mode=False))
     if selected("slow-read"):
         # Slow but inside the bound: the run's own document, with the file read.
         slow = dict(preload, SLOW_READ_SECONDS=str(cfg.timeout / 4))
-        out.append(run_case("slow-read-within-bound", args, slow, cfg, ["applications/VERSION=3.3.0105"]))
+        out.append(lambda: run_case("slow-read-within-bound", args, slow, cfg, ["applications/VERSION=3.3.0105"]))
     return out
 
 
@@ -196,7 +198,10 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--margin", type=float, default=1.5)
     parser.add_argument("-k", action="append", default=[])
+    parser.add_argument("--jobs", type=int, default=3, help="cases run at a time (default 3)")
     cfg = parser.parse_args()
+    if cfg.jobs < 1:
+        parser.error("--jobs must be at least 1")
     cfg.binary = cfg.binary.resolve()
     fixtures = cfg.fixtures.resolve()
     verbs = {"LD_LIBRARY_PATH": str(fixtures / "ibverbs"), "FAKE_IBVERBS_HANG": "mlx5_1"}
@@ -210,38 +215,48 @@ def main() -> int:
     def selected(name):
         return not cfg.k or any(k in name for k in cfg.k)
 
+    cases = []  # each a function that runs one case and returns a failure text or None
     with tempfile.TemporaryDirectory(dir=scratch) as t:
         tmp = Path(t)
         tmp.chmod(0o755)
         if selected("sysfs-fifo"):
             root = sysfs_fifo_root(tmp / "a")
-            stop = threading.Event()
-            writer = threading.Thread(target=trickle, args=(root / "sys/class/infiniband/mlx5_0/fw_ver", stop), daemon=True)
-            writer.start()
-            failures.append(run_case("sysfs-fifo (one with a slow writer)", ["report", "--root", str(root)], {}, cfg, ["FIFO"]))
-            stop.set()
-            try:  # unblock the writer if the probe never opened the FIFO
-                os.close(os.open(root / "sys/class/infiniband/mlx5_0/fw_ver", os.O_RDONLY | os.O_NONBLOCK))
-            except OSError:
-                pass
+
+            def sysfs_fifo(root=root):
+                fw_ver = root / "sys/class/infiniband/mlx5_0/fw_ver"
+                stop = threading.Event()
+                writer = threading.Thread(target=trickle, args=(fw_ver, stop), daemon=True)
+                writer.start()
+                failure = run_case("sysfs-fifo (one with a slow writer)", ["report", "--root", str(root)], {}, cfg, ["FIFO"])
+                stop.set()
+                try:  # unblock the writer if the probe never opened the FIFO
+                    os.close(os.open(fw_ver, os.O_RDONLY | os.O_NONBLOCK))
+                except OSError:
+                    pass
+                return failure
+            cases.append(sysfs_fifo)
         if selected("pc-fifo"):
             root = pc_fifo_root(tmp / "b")
-            failures.append(run_case("pc-fifo", ["report", "--root", str(root)], {}, cfg, ["FIFO"]))
+            cases.append(lambda root=root: run_case("pc-fifo", ["report", "--root", str(root)], {}, cfg, ["FIFO"]))
         if selected("tools-never-exit"):
             prefix = hanging_prefix(fixtures, tmp / "c", stubborn=False)
-            failures.append(run_case("tools-never-exit", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
+            cases.append(lambda prefix=prefix: run_case("tools-never-exit", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
         if selected("tool-ignores-sigterm"):
             prefix = hanging_prefix(fixtures, tmp / "d", stubborn=True)
-            failures.append(run_case("tool-ignores-sigterm", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
+            cases.append(lambda prefix=prefix: run_case("tool-ignores-sigterm", ["report", "--doca-prefix", str(prefix)], {}, cfg, ["timeout"]))
         if selected("verbs-open-hangs"):
-            failures.append(run_case("verbs-open-hangs", ["report"], verbs, cfg, ["timeout"]))
+            cases.append(lambda: run_case("verbs-open-hangs", ["report"], verbs, cfg, ["timeout"]))
         if selected("everything-hangs"):
             prefix = hanging_prefix(fixtures, tmp / "e", stubborn=True)
-            failures.append(run_case("everything-hangs", ["report", "--doca-prefix", str(prefix)], verbs, cfg, ["timeout"]))
+            cases.append(lambda prefix=prefix: run_case("everything-hangs", ["report", "--doca-prefix", str(prefix)], verbs, cfg, ["timeout"]))
         if cfg.slow_read_lib:
-            failures.extend(slow_read_cases(cfg, fixtures, tmp / "f", selected))
+            cases.extend(slow_read_cases(cfg, fixtures, tmp / "f", selected))
         elif any(selected(n) for n in ("slow-read", "hung-read")):
             failures.append("slow-read cases: --slow-read-lib not given")
+        # The cases spend their time waiting for a deadline, not computing: a few at a time
+        # shorten the run without crowding the bounds each one measures.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=cfg.jobs) as pool:
+            failures.extend(pool.map(lambda case: case(), cases))
     failures = [f for f in failures if f]
     for f in failures:
         print(f"FAILED {f}")
