@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Counts what a run costs in figures that a loaded machine does not disturb: instructions
 # executed (callgrind, the dynamic loader and static initialisers included), system calls
-# (strace -c -f) and processes started (strace -f, forks and execs), for /bin/true,
+# (strace -c -f), path components the kernel resolved (bench/path_walks.py on an strace -f log:
+# where kernel time goes) and processes started (strace -f, forks and execs), for /bin/true,
 # `rdmi-probe --version`, the static probe of the bench root and the live probe (this machine's
 # /sys, and the fixture DOCA install as --doca-prefix). Prints one table and the load average.
 #
@@ -38,6 +39,11 @@ syscalls() {
   strace -f -c -o "$work/sc.txt" "$@" >/dev/null 2>&1 || true
   awk '$NF == "total" { print $(NF-2) }' "$work/sc.txt"
 }
+# Path lookups and the components they name (bench/path_walks.py).
+walks() {
+  strace -f -o "$work/pw.txt" "$@" >/dev/null 2>&1 || true
+  python3 "$here/path_walks.py" "$work/pw.txt" | awk '{ print $2 " (" $1 " lookups)" }'
+}
 # Processes started: each fork or spawn (a clone without CLONE_THREAD); those that exec'd a
 # program are tools, the others forked children of the probe.
 processes() {
@@ -52,12 +58,12 @@ processes() {
 echo "rdmi-probe: $probe"
 echo "load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 echo
-echo "| command | instructions (callgrind) | system calls (strace -c -f) | processes started |"
-echo "| --- | --- | --- | --- |"
+echo "| command | instructions (callgrind) | system calls (strace -c -f) | path components walked | processes started |"
+echo "| --- | --- | --- | --- | --- |"
 row() {
   local label=$1
   shift
-  echo "| $label | $(instructions "$@") | $(syscalls "$@") | $(processes "$@") |"
+  echo "| $label | $(instructions "$@") | $(syscalls "$@") | $(walks "$@") | $(processes "$@") |"
 }
 row '`/bin/true`' /bin/true
 row '`rdmi-probe --version`' "$probe" --version

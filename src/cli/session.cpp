@@ -186,7 +186,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      options_.allow_untrusted_libs,
                      progress_ ? *progress_ : Progress::none(),
                      answers,
-                     worker_};
+                     worker_,
+                     trust_cache_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }

@@ -137,6 +137,8 @@ class Session {
     std::unique_ptr<Progress> progress_;  ///< the terminal status line, or null: none
     /// The run's one child for vendor code, shared by every probe context of the run.
     std::shared_ptr<IsolatedWorker> worker_ = std::make_shared<IsolatedWorker>();
+    /// The run's trust checks share what they learn of the host's files.
+    std::shared_ptr<TrustCache> trust_cache_ = std::make_shared<TrustCache>();
     /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
     std::unique_ptr<Watchdog> watchdog_;
 };

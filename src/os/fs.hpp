@@ -109,6 +109,10 @@ std::string join_path(std::string_view base, std::string_view name);
 /// The last component of a path ("libfoo.so" for "/usr/lib/libfoo.so").
 std::string_view base_name(std::string_view path);
 
+/// True when `path` is absolute and plain: no empty, "." or ".." component and no trailing
+/// '/' (so it is its own canonical spelling when no component is a link).
+bool plain_absolute_path(std::string_view path);
+
 /// Everything before the last component ("/usr/lib" for "/usr/lib/libfoo.so"; "/" for "/x").
 std::string_view dir_name(std::string_view path);
 

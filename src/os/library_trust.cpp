@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
-#include <memory>
 
 #include "core/shell_word.hpp"
 #include "os/errno_gap.hpp"
@@ -24,19 +22,22 @@ std::string octal(unsigned mode) {
 
 // Walks `file` and every directory above it. With `strict_leaf`, the first entry (a directory
 // that a loader searches) must not be writable by group or others even when sticky: anyone may
-// create the file that would win there.
-std::optional<Gap> check_chain(const std::string& file, bool strict_leaf = false) {
+// create the file that would win there. `saw_link` is set when an entry is a symbolic link.
+std::optional<Gap> check_chain(TrustCache& cache, const std::string& file, bool strict_leaf,
+                               bool& saw_link) {
     const uid_t user = ::getuid();
     auto trusted_owner = [user](uid_t uid) { return uid == 0 || uid == user; };
     std::string path = file;
     bool first = true;
     bool child_trusted_owner = true;
     while (true) {
-        struct stat st {};
-        if (::lstat(path.c_str(), &st) != 0) {
-            auto gap = gap_from_errno(path, errno);
+        const TrustCache::Stat answer = cache.lstat(path);
+        if (answer.err != 0) {
+            auto gap = gap_from_errno(path, answer.err);
             return Gap{GapReason::untrusted, gap.message};
         }
+        const struct stat& st = answer.st;
+        saw_link = saw_link || S_ISLNK(st.st_mode);
         const bool group_or_other_writable = (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
         if (!trusted_owner(st.st_uid)) {
             return Gap{GapReason::untrusted,
@@ -62,44 +63,52 @@ std::optional<Gap> check_chain(const std::string& file, bool strict_leaf = false
     }
 }
 
-std::string real_or_empty(const std::string& path) {
-    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-    return real ? std::string(real.get()) : std::string();
+// The real path of `path` whose chain check passed: the path itself when it is plain and no
+// entry of it was a link (realpath could only give it back); "" when it cannot be had.
+TrustCache::Real real_of(TrustCache& cache, const std::string& path, bool saw_link) {
+    if (!saw_link && plain_absolute_path(path)) return TrustCache::Real{0, path};
+    return cache.realpath(path);
 }
 
 }  // namespace
 
-std::optional<Gap> check_search_dir_trust(const std::string& dir) {
+std::optional<Gap> check_search_dir_trust(const std::string& dir, TrustCache* shared) {
     if (dir.empty() || dir.front() != '/') {
         return Gap{GapReason::untrusted, "'" + dir + "': a relative library search directory"};
     }
+    TrustCache own;
+    TrustCache& cache = shared != nullptr ? *shared : own;
     // A missing directory is as good as its nearest existing ancestor: whoever can write
     // there can create it, and the file inside.
     std::string existing = dir;
-    struct stat st {};
-    while (::lstat(existing.c_str(), &st) != 0 && existing != "/") {
+    while (cache.lstat(existing).err != 0 && existing != "/") {
         existing = std::string(dir_name(existing));
     }
-    if (auto gap = check_chain(existing, true)) {
+    bool saw_link = false;
+    if (auto gap = check_chain(cache, existing, true, saw_link)) {
         if (existing != dir) gap->message += " (" + dir + " does not exist; it could be created)";
         return gap;
     }
-    const std::string real = real_or_empty(existing);
-    if (!real.empty() && real != existing) return check_chain(real, true);
+    const TrustCache::Real real = real_of(cache, existing, saw_link);
+    if (real.err == 0 && real.path != existing)
+        return check_chain(cache, real.path, true, saw_link);
     return std::nullopt;
 }
 
-std::optional<Gap> check_library_trust(const std::string& path) {
+std::optional<Gap> check_library_trust(const std::string& path, TrustCache* shared) {
     if (path.empty() || path.front() != '/') {
         return Gap{GapReason::untrusted, path + ": not an absolute path"};
     }
-    if (auto gap = check_chain(path)) return gap;
-    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-    if (!real) {
-        auto gap = gap_from_errno(path, errno);
+    TrustCache own;
+    TrustCache& cache = shared != nullptr ? *shared : own;
+    bool saw_link = false;
+    if (auto gap = check_chain(cache, path, false, saw_link)) return gap;
+    const TrustCache::Real real = real_of(cache, path, saw_link);
+    if (real.err != 0) {
+        auto gap = gap_from_errno(path, real.err);
         return Gap{GapReason::untrusted, gap.message};
     }
-    if (path != real.get()) return check_chain(real.get());
+    if (path != real.path) return check_chain(cache, real.path, false, saw_link);
     return std::nullopt;
 }
 

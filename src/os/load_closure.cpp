@@ -75,14 +75,14 @@ Result<DynamicInfo> read_info(const std::string& path) {
     return info;
 }
 
-bool is_regular(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+bool is_regular(TrustCache& cache, const std::string& path) {
+    const TrustCache::Stat answer = cache.stat(path);
+    return answer.err == 0 && S_ISREG(answer.st.st_mode);
 }
 
-bool is_directory(const std::string& path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+bool is_directory(TrustCache& cache, const std::string& path) {
+    const TrustCache::Stat answer = cache.stat(path);
+    return answer.err == 0 && S_ISDIR(answer.st.st_mode);
 }
 
 std::string absolute(const std::string& path, const std::string& cwd) {
@@ -152,7 +152,8 @@ struct SearchDir {
 
 class ClosureWalk {
   public:
-    ClosureWalk(LoadKind kind, const LoadEnvironment& env) : kind_(kind), env_(env) {
+    ClosureWalk(LoadKind kind, const LoadEnvironment& env, TrustCache& cache)
+        : kind_(kind), env_(env), facts_(cache) {
         if (kind_ != LoadKind::program) known_ = env.loaded;
     }
 
@@ -160,7 +161,7 @@ class ClosureWalk {
         if (kind_ == LoadKind::program) {
             // A script runs its #! interpreter (by absolute path): that is what gets loaded.
             if (auto interpreter = script_interpreter(path)) {
-                if (auto gap = check_library_trust(path)) {
+                if (auto gap = check_library_trust(path, &facts_)) {
                     fail(std::move(*gap), "");
                     return finish();
                 }
@@ -222,7 +223,7 @@ class ClosureWalk {
     // Adds a file the loader maps; false when it fails the rule (gap_ set).
     bool add_member(const std::string& path, int parent, const std::string& context) {
         if (!seen_paths_.insert(path).second) return true;
-        if (auto gap = check_library_trust(path)) {
+        if (auto gap = check_library_trust(path, &facts_)) {
             fail(std::move(*gap), context.empty() ? "" : "the loader would map it for " + context);
             return false;
         }
@@ -245,7 +246,7 @@ class ClosureWalk {
 
     bool check_dir(const SearchDir& dir, const std::string& name, int parent) {
         if (!checked_dirs_.insert(dir.dir).second) return true;
-        if (auto gap = check_search_dir_trust(dir.dir)) {
+        if (auto gap = check_search_dir_trust(dir.dir, &facts_)) {
             fail(std::move(*gap),
                  "the loader searches it for " + needed_by(name, parent, dir.how) +
                      " before any later directory, so a file planted there would be loaded");
@@ -309,15 +310,15 @@ class ClosureWalk {
     // glibc 2.33+ looks in DIR/glibc-hwcaps/<level>/ before DIR for the levels the CPU has.
     bool hwcaps(const SearchDir& dir, const std::string& name, int parent) {
         const std::string base = join_path(dir.dir, "glibc-hwcaps");
-        if (!is_directory(base)) return true;
+        if (!is_directory(facts_, base)) return true;
         if (!check_dir(SearchDir{base, dir.how}, name, parent)) return false;
         for (const char* level : {"x86-64-v4", "x86-64-v3", "x86-64-v2", "power10", "power9", "z16",
                                   "z15", "z14", "z13"}) {
             const std::string sub = join_path(base, level);
-            if (!is_directory(sub)) continue;
+            if (!is_directory(facts_, sub)) continue;
             if (!check_dir(SearchDir{sub, dir.how}, name, parent)) return false;
             const std::string candidate = join_path(sub, name);
-            if (is_regular(candidate) && compatible(candidate, parent) &&
+            if (is_regular(facts_, candidate) && compatible(candidate, parent) &&
                 !add_member(candidate, parent, needed_by(name, parent, dir.how))) {
                 return false;
             }
@@ -329,8 +330,8 @@ class ClosureWalk {
         if (cache_loaded_) return cache_ ? &*cache_ : nullptr;
         cache_loaded_ = true;
         const std::string path = "/etc/ld.so.cache";
-        if (!is_regular(path)) return nullptr;
-        if (auto gap = check_library_trust(path)) {
+        if (!is_regular(facts_, path)) return nullptr;
+        if (auto gap = check_library_trust(path, &facts_)) {
             fail(std::move(*gap), "the loader takes library paths from it");
             return nullptr;
         }
@@ -345,7 +346,7 @@ class ClosureWalk {
         if (known_.contains(name)) return;
         if (name.find('/') != std::string::npos) {
             const std::string path = absolute(name, env_.cwd);
-            if (!is_regular(path)) {
+            if (!is_regular(facts_, path)) {
                 check_dir(SearchDir{std::string(dir_name(path)), "a path"}, name, parent);
                 return;
             }
@@ -357,7 +358,7 @@ class ClosureWalk {
             if (!hwcaps(dir, name, parent)) return;
             if (!check_dir(dir, name, parent)) return;
             const std::string candidate = join_path(dir.dir, name);
-            if (is_regular(candidate) && compatible(candidate, parent)) {
+            if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
                 add_member(candidate, parent, needed_by(name, parent, dir.how));
                 return;
             }
@@ -370,7 +371,7 @@ class ClosureWalk {
             bool found = false;
             for (const auto& entry : *entries) {
                 if (entry.soname != name || (want != 0 && entry.flags != want)) continue;
-                if (!is_regular(entry.path)) continue;
+                if (!is_regular(facts_, entry.path)) continue;
                 if (!add_member(entry.path, parent, needed_by(name, parent, "ld.so.cache"))) return;
                 found = found || entry.hwcap == 0;
             }
@@ -382,7 +383,7 @@ class ClosureWalk {
             if (!hwcaps(search, name, parent)) return;
             if (!check_dir(search, name, parent)) return;
             const std::string candidate = join_path(dir, name);
-            if (is_regular(candidate) && compatible(candidate, parent)) {
+            if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
                 add_member(candidate, parent, needed_by(name, parent, search.how));
                 return;
             }
@@ -418,12 +419,12 @@ class ClosureWalk {
         const SearchDir config{config_dir, "libibverbs' configuration directory"};
         // Checked even when missing: whoever could create it could name any provider.
         if (!check_dir(config, "its provider list", 0)) return;
-        if (is_directory(config_dir)) {
+        if (is_directory(facts_, config_dir)) {
             DirListing listing(config_dir);
             for (const auto& file : listing.names) {
                 const std::string conf = join_path(config_dir, file);
-                if (!is_regular(conf)) continue;
-                if (auto gap = check_library_trust(conf)) {
+                if (!is_regular(facts_, conf)) continue;
+                if (auto gap = check_library_trust(conf, &facts_)) {
                     fail(std::move(*gap), "libibverbs loads the providers it names");
                     return;
                 }
@@ -443,7 +444,7 @@ class ClosureWalk {
             const std::string how = "provider '" + driver + "' from " + from;
             if (driver.front() == '/') {
                 const std::string path = driver + suffix;
-                if (is_regular(path)) {
+                if (is_regular(facts_, path)) {
                     add_member(path, 0, needed_by(std::string(base_name(path)), 0, how));
                 } else {
                     check_dir(SearchDir{std::string(dir_name(path)), how},
@@ -455,7 +456,7 @@ class ClosureWalk {
             if (!provider_dir.empty()) {
                 if (!check_dir(SearchDir{provider_dir, how}, file, 0)) return;
                 const std::string path = join_path(provider_dir, file);
-                if (is_regular(path)) {
+                if (is_regular(facts_, path)) {
                     add_member(path, 0, needed_by(file, 0, how));
                     continue;
                 }
@@ -495,6 +496,7 @@ class ClosureWalk {
 
     LoadKind kind_;
     const LoadEnvironment& env_;
+    TrustCache& facts_;
     std::vector<Member> members_;
     std::set<std::string> known_;
     std::set<std::string> seen_paths_;
@@ -565,8 +567,9 @@ LoadEnvironment current_load_environment(const Env& vars) {
 }
 
 ClosureVerdict check_load_closure(const std::string& path, LoadKind kind,
-                                  const LoadEnvironment& env) {
-    ClosureWalk walk(kind, env);
+                                  const LoadEnvironment& env, TrustCache* shared) {
+    TrustCache own;
+    ClosureWalk walk(kind, env, shared != nullptr ? *shared : own);
     return walk.run(path);
 }
 

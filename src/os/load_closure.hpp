@@ -9,6 +9,7 @@
 
 #include "core/gap.hpp"
 #include "os/env.hpp"
+#include "os/trust_cache.hpp"
 
 namespace rdmi {
 
@@ -55,7 +56,8 @@ struct ClosureVerdict {
 /// check_library_trust(), every directory searched up to and including the one that wins
 /// passes check_search_dir_trust(). The first failure is the Gap; its message names the file
 /// or directory, what needs it, and the fix.
+/// With a `cache`, the files' facts it holds are used and what is learnt is added.
 ClosureVerdict check_load_closure(const std::string& path, LoadKind kind,
-                                  const LoadEnvironment& env);
+                                  const LoadEnvironment& env, TrustCache* cache = nullptr);
 
 }  // namespace rdmi

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "os/activity.hpp"
+#include "os/dir_fd_cache.hpp"
 #include "os/errno_gap.hpp"
 #include "os/mapped_regions.hpp"
 #include "os/path_resolver.hpp"
@@ -33,6 +34,11 @@ FileType file_type_of(mode_t mode) {
     if (S_ISCHR(mode)) return FileType::char_device;
     if (S_ISBLK(mode)) return FileType::block_device;
     return FileType::other;
+}
+
+FileInfo file_info_of(const struct stat& st) {
+    return FileInfo{file_type_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777U),
+                    st.st_uid, st.st_gid, static_cast<std::uint64_t>(st.st_size)};
 }
 
 FileType file_type_of_dirent(unsigned char d_type) {
@@ -73,25 +79,37 @@ long openat2_in_root(int root_fd, std::string_view path, int flags) {
     }
 }
 
+// Reads to the end, bounded by `max_bytes`. `size_hint` is what fstat said: a file on disk
+// ends there, and a sysfs attribute reports one page and holds less, all of it handed over by
+// the first read. So a read that stops short of the buffer exactly at the size, or below a
+// page that is the size, is the end: the read that would only return 0 is skipped. Anything
+// else (procfs says 0, a file that shrank or grew) is read until a read returns 0.
 Result<std::string> read_all(int fd, std::string_view path, std::size_t max_bytes,
                              std::size_t size_hint) {
+    static const auto page = static_cast<std::size_t>(::getpagesize());
     std::string data;
-    data.reserve(std::min(size_hint, max_bytes) + 1);
-    std::array<char, 65536>
-        chunk;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
+    // One byte more than expected: a full buffer means there may be more.
+    data.resize(std::min(size_hint == 0 ? page : size_hint, max_bytes) + 1);
+    std::size_t have = 0;
     while (true) {
-        const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+        if (have == data.size()) data.resize(std::min(data.size() * 2, max_bytes + 1));
+        const ssize_t got = ::read(fd, data.data() + have, data.size() - have);
         if (got < 0) {
             if (errno == EINTR) continue;
             return gap_from_errno(path, errno);
         }
         if (got == 0) break;
-        if (data.size() + static_cast<std::size_t>(got) > max_bytes) {
+        have += static_cast<std::size_t>(got);
+        if (have > max_bytes) {
             return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                       std::to_string(max_bytes) + " bytes");
         }
-        data.append(chunk.data(), static_cast<std::size_t>(got));
+        const bool short_read = have < data.size();
+        if (short_read && size_hint != 0 &&
+            (have == size_hint || (size_hint == page && have < page)))
+            break;
     }
+    data.resize(have);
     return data;
 }
 
@@ -193,6 +211,18 @@ std::string_view base_name(std::string_view path) {
     return slash == std::string_view::npos ? path : path.substr(slash + 1);
 }
 
+bool plain_absolute_path(std::string_view path) {
+    if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
+    std::size_t start = 1;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string_view part = path.substr(start, end - start);
+        if (part.empty() || part == "." || part == "..") return false;
+        start = end + 1;
+    }
+    return true;
+}
+
 std::string_view dir_name(std::string_view path) {
     while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
     auto slash = path.rfind('/');
@@ -222,24 +252,106 @@ Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution, 
     return RootedFs(path, std::move(root_fd), live_allowed && path == "/");
 }
 
+namespace {
+
+// openat2 of `relative` (one or more plain components) below the directory `dir_fd`, following
+// no link at all: -1 with errno ELOOP when a component is one.
+long openat2_plain(int dir_fd, const std::string& relative, int flags) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_BENEATH;
+    return ::syscall(SYS_openat2, dir_fd, relative.c_str(), &how, sizeof how);
+}
+
+// True for an openat2 refusal that a whole-path open, resolved from the root, may not give:
+// ELOOP (a link: its target is resolved from the root), EAGAIN and EXDEV (openat2's own),
+// ENOSYS (no openat2) and EPERM (a seccomp profile that refuses it).
+bool retry_whole_path(int err) {
+    return err == ELOOP || err == EAGAIN || err == EXDEV || err == ENOSYS || err == EPERM;
+}
+
+}  // namespace
+
+RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
+    : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {
+    // The opener holds what it needs by value, the cache weakly: the view may be moved, and
+    // the cache owns the opener.
+    auto dirs = std::make_shared<DirFdCache>();
+    dirs_ = dirs;
+    dirs->set_opener([root = root_, root_fd = root_fd_,
+                      weak = std::weak_ptr<DirFdCache>(dirs)](std::string_view dir) -> int {
+        if (auto cache = weak.lock()) {
+            std::size_t length = 0;
+            if (auto above = cache->nearest(dir, length)) {
+                const long fd = openat2_plain(above->get(), std::string(dir.substr(length + 1)),
+                                              O_PATH | O_DIRECTORY);
+                if (fd >= 0) return static_cast<int>(fd);
+                if (!retry_whole_path(errno)) return -1;
+            }
+        }
+        auto fd = open_whole_path(root, root_fd.get(), dir, O_PATH | O_DIRECTORY);
+        return fd ? *fd : -1;
+    });
+}
+
+Result<int> RootedFs::open_whole_path(const std::string& root, const RootFd* root_fd,
+                                      std::string_view path, int flags) {
+    int fd = -1;
+    if (root == "/") {
+        fd = ::open(std::string(path).c_str(), flags | O_CLOEXEC);
+    } else if (root_fd != nullptr) {
+        fd = static_cast<int>(openat2_in_root(root_fd->fd, path, flags));
+    } else {
+        const bool follow_last = (flags & O_NOFOLLOW) == 0;
+        auto resolved = resolve_in_root(root, path, follow_last);
+        if (!resolved) return resolved.gap();
+        // Every link is resolved already; refuse one planted since.
+        fd = ::open(host_path_of(root, *resolved).c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0) return gap_from_errno(path, errno);
+    return fd;
+}
+
+namespace {
+
+// The directory of `path` when a cached descriptor may stand for it; "" otherwise. The root is
+// held already; /proc/self is a different directory in a forked child.
+std::string_view cacheable_dir(std::string_view path) {
+    if (!plain_absolute_path(path)) return {};
+    const std::string_view dir = dir_name(path);
+    if (dir == "/" || dir == "/proc" || dir.starts_with("/proc/")) return {};
+    return dir;
+}
+
+}  // namespace
+
+std::shared_ptr<const UniqueFd> RootedFs::cached_parent(std::string_view path) const {
+    const std::string_view dir = cacheable_dir(path);
+    return dir.empty() ? nullptr : dirs_->get(dir);
+}
+
+std::optional<Result<int>> RootedFs::open_in_cached_dir(std::string_view path, int flags) const {
+    const std::string_view dir = cacheable_dir(path);
+    if (dir.empty()) return std::nullopt;
+    std::size_t length = dir.size();
+    auto dir_fd = dirs_->get(dir);
+    if (!dir_fd) dir_fd = dirs_->nearest(dir, length);
+    if (!dir_fd) return std::nullopt;
+    const long fd = openat2_plain(dir_fd->get(), std::string(path.substr(length + 1)), flags);
+    if (fd >= 0) return Result<int>(static_cast<int>(fd));
+    const int err = errno;
+    if (err == ENOSYS || err == EPERM) dirs_->disable();
+    if (retry_whole_path(err)) return std::nullopt;
+    return Result<int>(gap_from_errno(path, err));
+}
+
 Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_last) const {
     if (path.empty() || path.front() != '/') {
         return make_gap(GapReason::error, std::string(path) + ": not an absolute path");
     }
     if (!follow_last) flags |= O_NOFOLLOW;
-    int fd = -1;
-    if (root_ == "/") {
-        fd = ::open(std::string(path).c_str(), flags | O_CLOEXEC);
-    } else if (root_fd_) {
-        fd = static_cast<int>(openat2_in_root(root_fd_->fd, path, flags));
-    } else {
-        auto resolved = resolve_in_root(root_, path, follow_last);
-        if (!resolved) return resolved.gap();
-        // Every link is resolved already; refuse one planted since.
-        fd = ::open(host_path_of(root_, *resolved).c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
-    }
-    if (fd < 0) return gap_from_errno(path, errno);
-    return fd;
+    if (auto fd = open_in_cached_dir(path, flags)) return std::move(*fd);
+    return open_whole_path(root_, root_fd_.get(), path, flags);
 }
 
 Result<std::string> RootedFs::host_path(std::string_view path) const {
@@ -382,26 +494,37 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
     const activity::Scope doing(activity::Kind::listing, path);
     auto fd = open_path(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK, true);
     if (!fd) return fd.gap();
-    std::unique_ptr<DIR, int (*)(DIR*)> dir(::fdopendir(*fd), &::closedir);
-    if (!dir) {
-        const int err = errno;
-        ::close(*fd);
-        return gap_from_errno(path, err);
-    }
+    const UniqueFd owned(*fd);
+    // getdents64 itself: opendir/readdir would add an fstat and an fcntl per directory.
     std::vector<DirEntry> entries;
-    errno = 0;
-    while (const dirent* ent = ::readdir(dir.get())) {
-        std::string_view name = ent->d_name;
-        if (name == "." || name == "..") continue;
-        FileType type = file_type_of_dirent(ent->d_type);
-        if (ent->d_type == DT_UNKNOWN) {
-            struct stat st {};
-            if (::fstatat(::dirfd(dir.get()), ent->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-                type = file_type_of(st.st_mode);
+    alignas(8) std::array<char, 32768> buf;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    while (true) {
+        const ssize_t got = ::getdents64(owned.get(), buf.data(), buf.size());
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            return gap_from_errno(path, errno);
         }
-        entries.push_back(DirEntry{std::string(name), type});
+        if (got == 0) break;
+        for (std::size_t at = 0; at < static_cast<std::size_t>(got);) {
+            // struct linux_dirent64: d_ino (8), d_off (8), d_reclen (2), d_type (1), d_name.
+            std::uint16_t reclen = 0;
+            if (static_cast<std::size_t>(got) - at < 20) break;  // never: the kernel's records
+            std::memcpy(&reclen, buf.data() + at + 16, sizeof reclen);
+            if (reclen < 20 || reclen > static_cast<std::size_t>(got) - at) break;
+            const auto d_type = static_cast<unsigned char>(buf[at + 18]);
+            const char* raw = buf.data() + at + 19;
+            at += reclen;
+            const std::string_view name(raw);
+            if (name == "." || name == "..") continue;
+            FileType type = file_type_of_dirent(d_type);
+            if (d_type == DT_UNKNOWN) {
+                struct stat st {};
+                if (::fstatat(owned.get(), raw, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                    type = file_type_of(st.st_mode);
+            }
+            entries.push_back(DirEntry{std::string(name), type});
+        }
     }
-    if (errno != 0) return gap_from_errno(path, errno);
     std::sort(entries.begin(), entries.end(),
               [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
     return entries;
@@ -409,27 +532,43 @@ Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
 
 Result<FileInfo> RootedFs::stat(std::string_view path, bool follow) const {
     const activity::Scope doing(activity::Kind::examining, path);
+    struct stat st {};
+    // One fstatat below the directory's descriptor, the last component not followed: a link
+    // to follow is resolved from the root below.
+    if (const auto dir_fd = cached_parent(path)) {
+        const std::string name(base_name(path));
+        if (::fstatat(dir_fd->get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return gap_from_errno(path, errno);
+        if (!follow || !S_ISLNK(st.st_mode)) return file_info_of(st);
+    }
     auto fd = open_path(path, O_PATH, follow);
     if (!fd) return fd.gap();
     const UniqueFd owned(*fd);
-    struct stat st {};
     if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
-    return FileInfo{file_type_of(st.st_mode), static_cast<std::uint32_t>(st.st_mode & 07777U),
-                    st.st_uid, st.st_gid, static_cast<std::uint64_t>(st.st_size)};
+    return file_info_of(st);
 }
 
 Result<std::string> RootedFs::read_link(std::string_view path) const {
     const activity::Scope doing(activity::Kind::examining, path);
-    auto fd = open_path(path, O_PATH, false);
-    if (!fd) return fd.gap();
-    const UniqueFd owned(*fd);
     std::array<char, 4096>
         buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
-    // readlinkat on an O_PATH descriptor of the link itself, with an empty name (Linux 2.6.39+).
-    const ssize_t len = ::readlinkat(owned.get(), "", buf.data(), buf.size());
-    // readlinkat with an empty name on a non-link descriptor fails with ENOENT.
-    if (len < 0 && errno == ENOENT)
-        return make_gap(GapReason::error, std::string(path) + ": not a symbolic link");
+    ssize_t len = -1;
+    if (const auto dir_fd = cached_parent(path)) {
+        // One readlinkat below the directory's descriptor; EINVAL: not a link.
+        const std::string name(base_name(path));
+        len = ::readlinkat(dir_fd->get(), name.c_str(), buf.data(), buf.size());
+        if (len < 0 && errno == EINVAL)
+            return make_gap(GapReason::error, std::string(path) + ": not a symbolic link");
+    } else {
+        auto fd = open_path(path, O_PATH, false);
+        if (!fd) return fd.gap();
+        const UniqueFd owned(*fd);
+        // readlinkat on an O_PATH descriptor of the link itself, with an empty name (Linux
+        // 2.6.39+); on a descriptor of anything else it fails with ENOENT.
+        len = ::readlinkat(owned.get(), "", buf.data(), buf.size());
+        if (len < 0 && errno == ENOENT)
+            return make_gap(GapReason::error, std::string(path) + ": not a symbolic link");
+    }
     if (len < 0) return gap_from_errno(path, errno);
     if (static_cast<std::size_t>(len) == buf.size()) return gap_from_errno(path, ENAMETOOLONG);
     return std::string(buf.data(), static_cast<std::size_t>(len));

@@ -2,15 +2,22 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "os/fs.hpp"
 
 namespace rdmi {
 
+class DirFdCache;
+class UniqueFd;
+
 /// The host file system below `root`. Symbolic links are followed inside the root: absolute
 /// targets are re-rooted, ".." never climbs above it, and a loop is an error (not a hang).
 /// Files are opened non-blocking and must be regular, so a FIFO or device node never blocks.
+/// Directories used more than once are kept open for the life of the view (and its copies),
+/// and their files opened relative to them: a directory renamed meanwhile is still the one the
+/// view resolved first.
 class RootedFs final : public Fs {
   public:
     /// How paths below a non-"/" root are resolved.
@@ -47,18 +54,29 @@ class RootedFs final : public Fs {
 
   private:
     struct RootFd;
-    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
-        : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {}
+    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live);
 
     class OpenDirFiles;
 
     /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
     /// `follow_last` is false. Returns a file descriptor the caller must close.
     [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
+    /// open_path() by the whole path, resolved from the root.
+    static Result<int> open_whole_path(const std::string& root, const RootFd* root_fd,
+                                       std::string_view path, int flags);
+    /// open_path() relative to the cached descriptor of the path's directory; nullopt when
+    /// that does not apply (no descriptor yet, a link to follow from the root, ...).
+    [[nodiscard]] std::optional<Result<int>> open_in_cached_dir(std::string_view path,
+                                                                int flags) const;
+    /// The cached descriptor of the directory of `path`, for a call that takes a directory
+    /// and one name without following it (fstatat, readlinkat); null when there is none.
+    [[nodiscard]] std::shared_ptr<const UniqueFd> cached_parent(std::string_view path) const;
 
     std::string root_;                 ///< canonical absolute host path, "/" for the live system
     std::shared_ptr<RootFd> root_fd_;  ///< O_PATH descriptor of the root when using openat2
     bool live_ = false;                ///< live calls allowed (root "/" not named by --root)
+    /// Directories resolved already (os/dir_fd_cache.hpp), shared by copies of this view.
+    std::shared_ptr<DirFdCache> dirs_;
 };
 
 }  // namespace rdmi

@@ -2,6 +2,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/activity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
   ${CMAKE_CURRENT_LIST_DIR}/elf_dynamic.cpp
@@ -23,4 +24,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/trust_cache.cpp
 )

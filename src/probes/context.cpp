@@ -31,12 +31,12 @@ Result<std::string> live_trust_gate(const ProbeContext& ctx, const std::string& 
                                     const char* verb) {
     auto host = ctx.fs.host_path(path);
     if (!host) return host.gap();
-    std::optional<Gap> gap = check_library_trust(*host);
+    std::optional<Gap> gap = check_library_trust(*host, ctx.trust_cache.get());
     if (!gap) {
         // run_process() gives a tool a clean environment: LD_LIBRARY_PATH does not reach it.
         const LoadEnvironment env = kind == LoadKind::program ? program_load_environment()
                                                               : current_load_environment(ctx.env);
-        gap = check_load_closure(*host, kind, env).gap;
+        gap = check_load_closure(*host, kind, env, ctx.trust_cache.get()).gap;
     }
     if (!gap) return host;
     if (!ctx.allow_untrusted_libs)

@@ -38,6 +38,9 @@ struct ProbeContext {
     /// The run's one child for vendor code (library loads, driver calls): started by the first
     /// isolated() call, shared by every copy of this context.
     std::shared_ptr<IsolatedWorker> worker = std::make_shared<IsolatedWorker>();
+    /// What the run's trust checks learnt of the host's files (facts, never verdicts), shared
+    /// by every copy of this context.
+    std::shared_ptr<TrustCache> trust_cache = std::make_shared<TrustCache>();
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).

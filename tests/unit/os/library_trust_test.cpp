@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "support/temp_tree.hpp"
 
@@ -87,6 +89,72 @@ TEST_CASE("missing and relative paths are untrusted") {
 
 TEST_CASE("the system's own libraries are trusted") {
     CHECK_FALSE(check_library_trust("/lib/x86_64-linux-gnu/libc.so.6").has_value());
+}
+
+TEST_CASE(
+    "a shared cache keeps facts, not verdicts: a parent trusted is still judged as a "
+    "search directory") {
+    // /tmpdir is sticky and world-writable: fine above a directory the user owns, never as a
+    // directory the loader searches. A cache that kept the first verdict would pass both.
+    test::TempTree tree;
+    tree.mkdir("/tmpdir", 01777);
+    tree.mkdir("/tmpdir/mine", 0755);
+    tree.write("/tmpdir/mine/libx.so", "x", 0644);
+    for (int order = 0; order < 2; ++order) {
+        CAPTURE(order);
+        TrustCache cache;
+        if (order == 0) CHECK_FALSE(check_library_trust(tree.host("/tmpdir/mine/libx.so"), &cache));
+        auto searched = check_search_dir_trust(tree.host("/tmpdir"), &cache);
+        REQUIRE(searched.has_value());
+        CHECK(searched->message.find("writable by others") != std::string::npos);
+        CHECK_FALSE(check_library_trust(tree.host("/tmpdir/mine/libx.so"), &cache));
+        CHECK_FALSE(check_search_dir_trust(tree.host("/tmpdir/mine"), &cache));
+    }
+}
+
+TEST_CASE("a shared cache judges each path by its own facts") {
+    test::TempTree tree;
+    tree.mkdir("/good", 0755);
+    tree.mkdir("/bad", 0777);
+    tree.write("/good/libx.so", "x", 0644);
+    tree.write("/bad/libx.so", "x", 0644);
+    tree.symlink("../bad/libx.so", "/good/liby.so");
+    TrustCache cache;
+    CHECK_FALSE(check_library_trust(tree.host("/good/libx.so"), &cache));
+    CHECK(check_library_trust(tree.host("/bad/libx.so"), &cache));
+    CHECK(check_library_trust(tree.host("/good/liby.so"), &cache));  // judged by its target
+    CHECK(check_search_dir_trust(tree.host("/bad/sub"), &cache));    // missing: its parent
+    CHECK_FALSE(check_library_trust(tree.host("/good/libx.so"), &cache));
+}
+
+TEST_CASE("facts cached under one uid give another uid its own verdict") {
+    // The cache holds owners, not verdicts: a file owned by uid 65534 is untrusted for root and
+    // trusted for 65534 itself, from the same cached facts (a forked child inherits them).
+    if (::geteuid() != 0) {
+        MESSAGE("needs root to own a file as another user; skipped");
+        return;
+    }
+    test::TempTree tree;
+    tree.mkdir("/lib", 0755);
+    tree.write("/lib/libx.so", "x", 0644);
+    ::chmod(tree.root().c_str(), 0755);
+    REQUIRE(::chown(tree.host("/lib/libx.so").c_str(), 65534, 65534) == 0);
+    TrustCache cache;
+    auto as_root = check_library_trust(tree.host("/lib/libx.so"), &cache);
+    REQUIRE(as_root.has_value());
+    CHECK(as_root->message.find("owned by uid 65534") != std::string::npos);
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // Only the cache answers here: the walk above filled it for every directory.
+        const bool ok = ::setgid(65534) == 0 && ::setuid(65534) == 0 &&
+                        !check_library_trust(tree.host("/lib/libx.so"), &cache).has_value();
+        ::_exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }
 
 }  // namespace rdmi

@@ -399,3 +399,104 @@ TEST_CASE("path helpers") {
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+namespace {
+
+// Every answer of one call, as text: equal texts mean equal answers.
+template <typename T, typename Show>
+std::string answer_text(const Result<T>& got, Show show) {
+    return got ? "ok " + show(*got) : "gap " + got.gap().message;
+}
+
+std::string all_answers(const RootedFs& fs, const std::string& path) {
+    std::string out;
+    auto text = [](const std::string& s) { return s; };
+    auto info = [](const FileInfo& i) {
+        return std::string(to_string(i.type)) + " " + std::to_string(i.mode) + " " +
+               std::to_string(i.size);
+    };
+    out += answer_text(fs.read_file(path, 4096), text) + "\n";
+    out += answer_text(fs.read_file(path),
+                       [](const std::string& s) { return std::to_string(s.size()); }) +
+           "\n";
+    out += answer_text(fs.stat(path, true), info) + "\n";
+    out += answer_text(fs.stat(path, false), info) + "\n";
+    out += answer_text(fs.read_link(path), text) + "\n";
+    out += answer_text(fs.real_path(path), text) + "\n";
+    out += answer_text(fs.list_dir(path),
+                       [](const std::vector<DirEntry>& entries) {
+                           std::string names;
+                           for (const auto& e : entries)
+                               names += e.name + ":" + std::string(to_string(e.type)) + ",";
+                           return names;
+                       }) +
+           "\n";
+    auto mapped = fs.map_file(path, 4096);
+    out += mapped ? "mapped " + std::string((*mapped)->bytes()) : "gap " + mapped.gap().message;
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a view's cached directories give every answer a fresh view gives") {
+    // A fresh view resolves each path from the root; a used one opens the files of its
+    // directories relative to them (and deeper paths relative to the nearest one). Links must
+    // still be resolved below the root, and every gap must read the same.
+    test::TempTree tree;
+    tree.write("/outside", "host secret\n");
+    tree.write("/etc/passwd", "host passwd\n");
+    tree.write("/root/etc/passwd", "in root\n");
+    tree.write("/root/sys/dev/vendor", "0x15b3\n");
+    tree.write("/root/sys/dev/page", std::string(4096, 'p'));
+    tree.write("/root/sys/dev/over", std::string(4097, 'o'));
+    tree.write("/root/sys/dev/big", std::string(70000, 'b'));
+    tree.write("/root/sys/dev/empty", "");
+    tree.write("/root/sys/dev/secret", "x", 0000);
+    tree.write("/root/sys/dev/sub/deep/attr", "deep\n");
+    tree.symlink("/etc/passwd", "/root/sys/dev/absolute");
+    tree.symlink("../../../../outside", "/root/sys/dev/up");
+    tree.symlink("vendor", "/root/sys/dev/sibling");
+    tree.symlink("loop", "/root/sys/dev/loop");
+    tree.symlink("../dev", "/root/sys/class/dev0");
+    tree.symlink("/sys/dev/sub", "/root/sys/dev/sublink");
+    tree.fifo("/root/sys/dev/fifo");
+    tree.mkdir("/root/sys/dev/dir");
+    const std::string root = tree.host("/root");
+    const std::vector<std::string> paths{
+        "/sys/dev/vendor",        "/sys/dev/page",
+        "/sys/dev/over",          "/sys/dev/big",
+        "/sys/dev/empty",         "/sys/dev/secret",
+        "/sys/dev/absolute",      "/sys/dev/up",
+        "/sys/dev/sibling",       "/sys/dev/loop",
+        "/sys/dev/fifo",          "/sys/dev/dir",
+        "/sys/dev/missing",       "/sys/dev/sub/deep/attr",
+        "/sys/dev/sub/deep",      "/sys/dev/nodir/attr",
+        "/sys/dev/vendor/x",      "/sys/class/dev0/vendor",
+        "/sys/class/dev0",        "/sys/dev/sublink/deep/attr",
+        "/sys/dev/../dev/vendor", "/sys/dev/./vendor",
+        "/sys/dev//vendor",       "/sys/dev/sub/deep/../../vendor"};
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        auto used = RootedFs::open(root, resolution);
+        REQUIRE(used.ok());
+        for (int round = 0; round < 3; ++round) {
+            for (const auto& path : paths) {
+                CAPTURE(round);
+                CAPTURE(path);
+                auto fresh = RootedFs::open(root, resolution);
+                REQUIRE(fresh.ok());
+                CHECK(all_answers(*used, path) == all_answers(*fresh, path));
+            }
+        }
+        // The warm view read what is below the root, never the host's files.
+        CHECK(*used->read_file("/sys/dev/absolute") == "in root\n");
+        CHECK_FALSE(used->read_file("/sys/dev/up").ok());
+        CHECK(used->read_file("/sys/dev/page", 4096)->size() == 4096);
+        CHECK(used->read_file("/sys/dev/over", 4096).gap().message ==
+              "/sys/dev/over: larger than 4096 bytes");
+        CHECK(used->read_file("/sys/dev/big")->size() == 70000);
+    }
+}
+
+}  // namespace rdmi
