@@ -18,7 +18,8 @@ class CapsCommand final : public Command {
         sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
     }
     int run(const Session& session) override {
-        return run_contract_command(session, true, strict_, &json::caps_document);
+        return run_contract_command(session, {ProbeId::doca_caps, ProbeId::pcie_link}, strict_,
+                                    &json::caps_document);
     }
 
   private:

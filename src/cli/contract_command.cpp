@@ -1,6 +1,8 @@
 // The shared run function of the contract subcommands.
 #include "cli/contract_command.hpp"
 
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include "cli/exit_codes.hpp"
@@ -12,11 +14,13 @@
 namespace rdmi::cli {
 
 int run_contract_command(
-    const Session& session, bool with_capabilities, bool strict,
+    const Session& session, std::initializer_list<ProbeId> extra, bool strict,
     const std::function<contract::Document(const contract::ContractFacts&)>& build) {
     Facts collected;
     collect(session.probe_context(), contract::kContractProbes, collected);
-    if (with_capabilities) collect(session.probe_context(), {ProbeId::doca_caps}, collected);
+    collect(session.probe_context(), extra, collected);
+    const bool with_capabilities =
+        std::find(extra.begin(), extra.end(), ProbeId::doca_caps) != extra.end();
     collected.run.root = session.fs().root();
     collected.run.live = session.live();
     collected.run.generated_at = generation_time(session.env());

@@ -18,7 +18,7 @@ class EnvCommand final : public Command {
         sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
     }
     int run(const Session& session) override {
-        return run_contract_command(session, false, strict_, &json::env_document);
+        return run_contract_command(session, {}, strict_, &json::env_document);
     }
 
   private:

@@ -24,7 +24,7 @@ class StateCommand final : public Command {
         std::optional<json::Side> forced;
         if (side_ == "host") forced = json::Side::host;
         if (side_ == "dpu") forced = json::Side::dpu;
-        return run_contract_command(session, false, strict_,
+        return run_contract_command(session, {ProbeId::pcie_link}, strict_,
                                     [forced](const contract::ContractFacts& facts) {
                                         return json::state_document(facts, forced);
                                     });
