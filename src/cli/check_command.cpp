@@ -35,6 +35,7 @@ struct CheckOptions {
     bool require_dpa = false;
     bool require_port_active = false;
     bool require_consistent = false;
+    bool require_pcie_link = false;
     bool fail_on_warn = false;
     std::string format = "text";
     bool strict_contract = false;
@@ -85,6 +86,9 @@ class CheckCommand final : public Command {
         sub.add_flag("--require-consistent", opts_.require_consistent,
                      "both four-way version matches hold (RDMI stack; DOCA version sources): "
                      "passes exactly when env says version.consistent true");
+        sub.add_flag("--require-pcie-link", opts_.require_pcie_link,
+                     "every NVIDIA PF's (or the required device's) PCIe link runs at the speed "
+                     "and width card and slot can reach; below is a warning");
         sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
                      "a warning (costs performance or robustness, does not stop RDMI) fails the "
                      "gate: exit 1 and result fail");
@@ -227,6 +231,7 @@ class CheckCommand final : public Command {
         p.require_dpa = opts_.require_dpa;
         p.require_port_active = opts_.require_port_active;
         p.require_consistent = opts_.require_consistent;
+        p.require_pcie_link = opts_.require_pcie_link;
         return p;
     }
 
@@ -257,6 +262,13 @@ class CheckCommand final : public Command {
         if (gate::needs_devices(policy)) {
             collect(ctx, {ProbeId::devices}, collected);
             facts.devices = &*collected.devices;
+        }
+        if (gate::needs_pcie_link(policy)) {
+            // Reads the inventory the devices probe's system facts already hold: the registry
+            // runs system once.
+            collect(ctx, {ProbeId::pcie_link}, collected);
+            facts.pcie_link = &*collected.pcie_link;
+            facts.pci_bus_present = collected.system->pci_bus_present;
         }
         return gate::evaluate(policy, facts);
     }

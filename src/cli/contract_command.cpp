@@ -1,6 +1,9 @@
 // The contract subcommands' shared run function, and `env` and `caps`, which are nothing else.
 #include "cli/contract_command.hpp"
 
+#include <algorithm>
+#include <vector>
+
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
@@ -15,11 +18,13 @@
 namespace rdmi::cli {
 
 int run_contract_command(
-    const Session& session, bool with_capabilities, bool strict,
+    const Session& session, std::span<const ProbeId> extra, bool strict,
     const std::function<contract::Document(const contract::ContractFacts&)>& build) {
     Facts collected;
     collect(session.probe_context(), contract::kContractProbes, collected);
-    if (with_capabilities) collect(session.probe_context(), {ProbeId::doca_caps}, collected);
+    collect(session.probe_context(), extra, collected);
+    const bool with_capabilities =
+        std::find(extra.begin(), extra.end(), ProbeId::doca_caps) != extra.end();
     collected.run.root = session.fs().root();
     collected.run.live = session.live();
     collected.run.generated_at = generation_time(session.env());
@@ -45,22 +50,22 @@ using Build = contract::Document (*)(const contract::ContractFacts&);
 // A contract subcommand whose only option is --strict-contract.
 class PlainContractCommand final : public Command {
   public:
-    PlainContractCommand(std::string_view name, std::string_view summary, bool with_capabilities,
-                         Build build)
-        : name_(name), summary_(summary), with_capabilities_(with_capabilities), build_(build) {}
+    PlainContractCommand(std::string_view name, std::string_view summary,
+                         std::vector<ProbeId> extra, Build build)
+        : name_(name), summary_(summary), extra_(std::move(extra)), build_(build) {}
     [[nodiscard]] std::string_view name() const override { return name_; }
     [[nodiscard]] std::string_view summary() const override { return summary_; }
     void add_options(CLI::App& sub) override {
         sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
     }
     int run(const Session& session) override {
-        return run_contract_command(session, with_capabilities_, strict_, build_);
+        return run_contract_command(session, extra_, strict_, build_);
     }
 
   private:
     std::string_view name_;
     std::string_view summary_;
-    bool with_capabilities_;
+    std::vector<ProbeId> extra_;  ///< probes beyond kContractProbes
     Build build_;
     bool strict_ = false;
 };
@@ -70,15 +75,15 @@ class PlainContractCommand final : public Command {
 // `rdmi-probe env` (also `doca-env`): the doca-env contract document.
 std::unique_ptr<Command> make_env_command() {
     return std::make_unique<PlainContractCommand>(
-        "env", "the doca-env contract document: versions, devices, libraries, drivers", false,
-        &json::env_document);
+        "env", "the doca-env contract document: versions, devices, libraries, drivers",
+        std::vector<ProbeId>{}, &json::env_document);
 }
 
 // `rdmi-probe caps` (also `doca-capability-snapshot`): the capability-snapshot document.
 std::unique_ptr<Command> make_caps_command() {
     return std::make_unique<PlainContractCommand>(
-        "caps", "the capability-snapshot contract document: DOCA capabilities per device", true,
-        &json::caps_document);
+        "caps", "the capability-snapshot contract document: DOCA capabilities per device",
+        std::vector<ProbeId>{ProbeId::doca_caps, ProbeId::pcie_link}, &json::caps_document);
 }
 
 }  // namespace rdmi::cli

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 
 #include "cli/session.hpp"
 #include "contract/document.hpp"
@@ -9,11 +10,12 @@
 
 namespace rdmi::cli {
 
-/// Collects the facts (with the capability discovery when `with_capabilities`), builds the
-/// document with `build`, and emits it: JSON with --json (without x_rdmi_probe when `strict`),
-/// else the human text. Returns the exit code (0 once the document is written).
+/// Collects the facts (kContractProbes and the document's `extra` probes: doca-caps makes the
+/// capability discovery), builds the document with `build`, and emits it: JSON with --json
+/// (without x_rdmi_probe when `strict`), else the human text. Returns the exit code (0 once the
+/// document is written).
 int run_contract_command(
-    const Session& session, bool with_capabilities, bool strict,
+    const Session& session, std::span<const ProbeId> extra, bool strict,
     const std::function<contract::Document(const contract::ContractFacts&)>& build);
 
 }  // namespace rdmi::cli

@@ -24,7 +24,8 @@ class StateCommand final : public Command {
         std::optional<json::Side> forced;
         if (side_ == "host") forced = json::Side::host;
         if (side_ == "dpu") forced = json::Side::dpu;
-        return run_contract_command(session, false, strict_,
+        static constexpr ProbeId kStateProbes[] = {ProbeId::pcie_link};
+        return run_contract_command(session, kStateProbes, strict_,
                                     [forced](const contract::ContractFacts& facts) {
                                         return json::state_document(facts, forced);
                                     });

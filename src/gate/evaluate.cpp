@@ -11,6 +11,10 @@ bool needs_devices(const Policy& policy) {
     return policy.device || policy.require_dpa || policy.require_port_active;
 }
 
+bool needs_pcie_link(const Policy& policy) {
+    return policy.require_pcie_link;
+}
+
 std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
     std::vector<Check> checks;
     if (facts.install != nullptr) checks = install_gate(policy, *facts.install);
@@ -21,6 +25,10 @@ std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
     if (facts.devices != nullptr) {
         auto more = devices_gate(policy, *facts.devices, facts.live);
         checks.insert(checks.end(), more.begin(), more.end());
+    }
+    if (facts.pcie_link != nullptr) {
+        checks.push_back(pcie_link_gate(policy, *facts.pcie_link, facts.devices,
+                                        facts.pci_bus_present, facts.live));
     }
     return checks;
 }

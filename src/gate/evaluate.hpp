@@ -9,6 +9,7 @@
 #include "gate/policy.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"
+#include "probes/pcie_link.hpp"
 #include "probes/symbols.hpp"
 
 namespace rdmi::gate {
@@ -18,7 +19,10 @@ struct GateFacts {
     const InstallFacts* install = nullptr;          ///< always probed
     const Result<SymbolsFacts>* symbols = nullptr;  ///< when symbols or an app are required
     const DevicesFacts* devices = nullptr;          ///< when devices are required
-    bool live = true;                               ///< false under --root
+    const PcieLinkFacts* pcie_link = nullptr;       ///< when the PCIe links are required
+    /// Whether /sys/bus/pci/devices exists (the system probe's answer); read with pcie_link.
+    bool pci_bus_present = true;
+    bool live = true;  ///< false under --root
 };
 
 /// The gate's outcome: what the contract document carries.
@@ -35,13 +39,25 @@ struct GateReport {
 bool needs_symbols(const Policy& policy);
 /// Whether the policy needs the devices probe.
 bool needs_devices(const Policy& policy);
+/// Whether the policy needs the pcie-link probe.
+bool needs_pcie_link(const Policy& policy);
 
 /// min-version, max-version, exact-version, module-<name>, consistent-versions. Pure.
 std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install);
 /// symbol-<name>, stable-<name>, app-resolves, app-experimental. Pure.
 std::vector<Check> symbols_gate(const Policy& policy, const Result<SymbolsFacts>& symbols);
+/// The device rows `which` names (a PCI address or SF name, an ibdev, a netdev); all of them
+/// when `which` is empty. Pure.
+std::vector<const DeviceSummary*> select_devices(const DevicesFacts& devices,
+                                                 const std::string& which);
 /// device, dpa, port-active. Pure.
 std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& devices, bool live);
+
+/// pcie-link: the links of every NVIDIA PF, or of the functions `--require-device NAME` selects
+/// (`devices` then gives the selection). Warn, never fail: a link below what card and slot can
+/// reach costs bandwidth, RDMI still runs. Skip when there is no link to judge. Pure.
+Check pcie_link_gate(const Policy& policy, const PcieLinkFacts& links, const DevicesFacts* devices,
+                     bool pci_bus_present, bool live);
 
 /// Every check, in the policy's order. Pure.
 std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts);

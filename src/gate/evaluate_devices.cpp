@@ -12,16 +12,6 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-std::vector<const DeviceSummary*> select(const DevicesFacts& devices, const std::string& which) {
-    std::vector<const DeviceSummary*> rows;
-    for (const auto& row : devices.summary) {
-        if (which.empty() || row.function == which || contains(row.rdma_devices, which) ||
-            contains(row.netdevs, which))
-            rows.push_back(&row);
-    }
-    return rows;
-}
-
 std::string label(const DeviceSummary& row) {
     std::string out = row.function;
     if (!row.rdma_devices.empty()) out += " (" + join(row.rdma_devices) + ")";
@@ -164,10 +154,21 @@ Check one_device_port_check(const std::string& which, const std::vector<const De
 
 }  // namespace
 
+std::vector<const DeviceSummary*> select_devices(const DevicesFacts& devices,
+                                                 const std::string& which) {
+    std::vector<const DeviceSummary*> rows;
+    for (const auto& row : devices.summary) {
+        if (which.empty() || row.function == which || contains(row.rdma_devices, which) ||
+            contains(row.netdevs, which))
+            rows.push_back(&row);
+    }
+    return rows;
+}
+
 std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& devices, bool live) {
     std::vector<Check> checks;
     const std::string which = policy.device.value_or("");
-    const auto rows = select(devices, which);
+    const auto rows = select_devices(devices, which);
     if (!devices.pci_bus_present) {
         const std::string why = std::string("cannot be checked: no /sys/bus/pci/devices ") +
                                 (live ? "on this system (no device access)" : "under --root");

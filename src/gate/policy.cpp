@@ -153,6 +153,7 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "require_dpa") return set_bool(p.require_dpa);
     if (key == "require_port_active") return set_bool(p.require_port_active);
     if (key == "require_consistent") return set_bool(p.require_consistent);
+    if (key == "require_pcie_link") return set_bool(p.require_pcie_link);
     return r.at(where, "unknown key \"" + key + "\"");
 }
 
@@ -161,7 +162,7 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
 bool Policy::empty() const {
     return !min_version && !max_version && !exact_version && modules.empty() && symbols.empty() &&
            stable.empty() && app.empty() && !device && !require_dpa && !require_port_active &&
-           !require_consistent;
+           !require_consistent && !require_pcie_link;
 }
 
 Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
@@ -241,6 +242,7 @@ void merge_policy(Policy& base, const Policy& extra) {
     base.require_dpa = base.require_dpa || extra.require_dpa;
     base.require_port_active = base.require_port_active || extra.require_port_active;
     base.require_consistent = base.require_consistent || extra.require_consistent;
+    base.require_pcie_link = base.require_pcie_link || extra.require_pcie_link;
 }
 
 }  // namespace rdmi::gate

@@ -38,6 +38,9 @@ struct Policy {
     bool require_dpa = false;
     bool require_port_active = false;
     bool require_consistent = false;
+    /// The (required) device's PCIe links run at what card and slot can reach; a link below
+    /// is a warning, not a failure (it costs bandwidth, RDMI still runs).
+    bool require_pcie_link = false;
 
     /// True when there is nothing to check.
     [[nodiscard]] bool empty() const;

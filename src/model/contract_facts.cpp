@@ -32,6 +32,7 @@ ContractFacts contract_facts(Facts facts, bool with_capabilities) {
         out.samples = std::move(facts.samples->paths);
         out.samples_gap = std::move(facts.samples->gap);
     }
+    out.pcie_link = std::move(facts.pcie_link);
     if (with_capabilities) {
         static const DocaCapsFacts kNotCollected;
         out.capabilities = contract::device_capabilities(

@@ -11,6 +11,7 @@
 #include "model/facts.hpp"
 #include "model/registry.hpp"
 #include "probes/install.hpp"
+#include "probes/pcie_link.hpp"
 #include "probes/samples.hpp"
 #include "sysfs/inventory.hpp"
 
@@ -28,14 +29,18 @@ struct ContractFacts {
     std::vector<SamplePath> samples;                  ///< by library name
     std::optional<Gap> samples_gap;                   ///< why <prefix>/samples could not be listed
     std::optional<CapabilityDiscovery> capabilities;  ///< only when asked for
+    /// Each NVIDIA function's PCIe link (x_rdmi_probe.pcie_link of state and caps); only when
+    /// the pcie-link probe was collected.
+    std::optional<PcieLinkFacts> pcie_link;
 };
 
-/// The probes the contract documents need (kContractProbes, plus doca-caps for the capability
-/// snapshot): ask the registry for these.
+/// The probes every contract document needs (plus doca-caps for the capability snapshot, and
+/// pcie-link for state and caps): ask the registry for these.
 inline constexpr ProbeId kContractProbes[] = {ProbeId::install, ProbeId::system, ProbeId::samples};
 
 /// The contract view of collected facts (install, system and samples must have run; doca-caps
-/// too when `with_capabilities`), moved out of them. Pure.
+/// too when `with_capabilities`; pcie-link's facts are taken when it ran), moved out of them.
+/// Pure.
 ContractFacts contract_facts(Facts facts, bool with_capabilities);
 
 /// The DOCA version the contract's `doca_version` fields want, with where it came from.

@@ -226,9 +226,11 @@ std::vector<Provenance> sources_of(const PcieLink& link) {
     return out;
 }
 
+}  // namespace
+
 // One check for all functions: warn when any warns (a skip's reason is still listed), else
 // skip when any could not be judged, else pass.
-std::optional<Check> verdict(const std::vector<PcieLink>& links) {
+std::optional<Check> pcie_link_check(const std::vector<PcieLink>& links) {
     std::vector<const PcieLink*> judged;
     for (const auto& link : links) {
         if (link.status) judged.push_back(&link);
@@ -268,8 +270,6 @@ std::optional<Check> verdict(const std::vector<PcieLink>& links) {
     }
     return check;
 }
-
-}  // namespace
 
 Result<LinkSpeed> parse_link_speed(std::string_view bytes) {
     auto line = sysfs::attr_line(bytes);
@@ -384,7 +384,7 @@ PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& invent
         if (!fn.device_path.empty()) paths.push_back(fn.device_path);
     }
     for (const auto& fn : inventory.functions) facts.links.push_back(read_link(fs, fn, paths));
-    facts.check = verdict(facts.links);
+    facts.check = pcie_link_check(facts.links);
     return facts;
 }
 

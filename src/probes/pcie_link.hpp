@@ -16,7 +16,7 @@ namespace rdmi {
 
 /// The probe's catalog entry (its registry row lists it): the `pcie-link` check.
 inline constexpr FindingInfo kPcieLinkFindings[] = {
-    {"pcie-link", "report (pcie-link probe)",
+    {"pcie-link", "report (pcie-link probe); check --require-pcie-link",
      "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can reach.",
      "Reseat a card trained below its maximum and check the slot's lanes and BIOS bifurcation; "
      "move a card its slot limits to a faster slot."},
@@ -75,6 +75,11 @@ struct PcieLinkFacts {
     /// function, or none with link attributes), so trees without them report as before.
     std::optional<Check> check;
 };
+
+/// The `pcie-link` check over `links` (all of a run's, or the ones a gate selected): warn
+/// when any warns, else skip when any could not be judged, else pass; each warning and skip
+/// named with its figures and its files. nullopt when none of them was judged. Pure.
+std::optional<Check> pcie_link_check(const std::vector<PcieLink>& links);
 
 /// Reads the link attributes of every function in `inventory` through `fs`. Pure but for reads.
 PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory);

@@ -26,6 +26,7 @@ contract::Document caps_document(const contract::ContractFacts& facts) {
     }
     doc.source("/host_kind", {"derived", host_kind_evidence(facts.host)});
     doc.body["devices"] = Json::array();
+    contract_pcie_link(doc, facts);
     if (!facts.capabilities) {
         doc.gap("/devices", Gap{GapReason::error, "capability discovery did not run"});
         return doc;

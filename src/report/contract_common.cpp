@@ -233,6 +233,10 @@ void contract_doca_version(Document& doc, const InstallFacts& install) {
     }
 }
 
+void contract_pcie_link(Document& doc, const contract::ContractFacts& facts) {
+    if (facts.pcie_link) doc.extension["pcie_link"] = pcie_link_json(*facts.pcie_link);
+}
+
 Json contract_json(Document doc, const RunFacts& run, bool strict) {
     // The body is moved, not copied; it was made with room for x_rdmi_probe (document.hpp),
     // and an ordered_json object that grows deep-copies every member it holds.

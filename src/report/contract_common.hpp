@@ -30,6 +30,12 @@ void contract_string(contract::Document& doc, const std::string& pointer,
 /// Sets the `doca_version` field: doca_caps --version, else a named fallback.
 void contract_doca_version(contract::Document& doc, const InstallFacts& install);
 
+/// Adds x_rdmi_probe.pcie_link when the pcie-link probe ran: per NVIDIA function its trained
+/// and maximum speed and width, its upstream port's maximum, what it can reach and the verdict,
+/// each figure with its sysfs file or the reason it is missing (the report's pcie_link section,
+/// one shape for both). The contract has no field for it, so it goes nowhere else.
+void contract_pcie_link(contract::Document& doc, const contract::ContractFacts& facts);
+
 /// The document as JSON: the body, plus the x_rdmi_probe object unless `strict`. Takes the
 /// document by value: pass an rvalue and its (possibly huge) body is moved, not copied.
 contract::Json contract_json(contract::Document doc, const RunFacts& run, bool strict);

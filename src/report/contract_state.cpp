@@ -144,6 +144,7 @@ Document state_document(const contract::ContractFacts& facts, std::optional<Side
     modules(doc, facts.platform);
     contract_bf_mode(doc, facts);
     contract_devices(doc, "/devices", facts, false);
+    contract_pcie_link(doc, facts);
     return doc;
 }
 

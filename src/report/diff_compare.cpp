@@ -16,10 +16,12 @@ namespace {
 using Keys = std::vector<std::string_view>;
 
 // Identity fields of array elements in the documents rdmi-probe writes, most specific first;
-// the last pair names collect-*-state devices, where an SF shares its PF's address.
-const std::array<Keys, 8> kIdentityKeys = {
+// the pair names collect-*-state devices, where an SF shares its PF's address; `function` names
+// the PCIe links of x_rdmi_probe.pcie_link (a PCI address or an SF's name).
+const std::array<Keys, 9> kIdentityKeys = {
     Keys{"pkg_config_name"}, Keys{"id"},    Keys{"name"},         Keys{"library"},
-    Keys{"symbol"},          Keys{"probe"}, Keys{"pcie_address"}, Keys{"pcie_address", "kind"}};
+    Keys{"symbol"},          Keys{"probe"}, Keys{"pcie_address"}, Keys{"pcie_address", "kind"},
+    Keys{"function"}};
 
 /// "k=v" (or "k1=v1,k2=v2") for an element that has every key as a string; nullopt otherwise.
 std::optional<std::string> identity(const Json& item, const Keys& keys) {
@@ -35,8 +37,10 @@ std::optional<std::string> identity(const Json& item, const Keys& keys) {
 constexpr std::array<std::string_view, 3> kRunFields = {"generated_at", "snapshot_at",
                                                         "duration_ms"};
 // Members of x_rdmi_probe that are facts about the host, not about the run: compared even
-// without --all, so that a doca-dpa at another release shows in a diff of two env documents.
-constexpr std::array<std::string_view, 2> kComparedExtension = {"consistency", "libraries"};
+// without --all, so that a doca-dpa at another release shows in a diff of two env documents,
+// and a PCIe link that trained lower since the last state document shows in theirs.
+constexpr std::array<std::string_view, 3> kComparedExtension = {"consistency", "libraries",
+                                                                "pcie_link"};
 
 Json compared_extension(const Json& x) {
     Json out = Json::object();

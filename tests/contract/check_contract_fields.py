@@ -124,7 +124,9 @@ DOCUMENTS = [
     (["state"], COLLECT_STATE),
     (["state", "--side", "dpu"], COLLECT_STATE),
 ]
-ROOTS = ["both-host", "both-dpu", "both-vfs-legacy", "both-empty", "both-mismatch", "both-malformed"]
+# both-degraded-link: x_rdmi_probe carries pcie_link there; nothing of it may leak into the body.
+ROOTS = ["both-host", "both-dpu", "both-vfs-legacy", "both-empty", "both-mismatch", "both-malformed",
+         "both-degraded-link"]
 
 
 def run(binary, fixtures):

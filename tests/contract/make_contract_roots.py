@@ -32,6 +32,12 @@ ROOTS = {
     "both-dpa-mismatch": ("dpa-mismatch", "bf3-host-dpu", "valid.json", "/opt/mellanox/doca"),
     # DPA-capable functions with ports down, an active port only on a ConnectX-6 Dx.
     "both-split-devices": ("complete-3.3", "split-devices", "valid.json", "/opt/mellanox/doca"),
+    # PCIe links (pcie-link): PF0 trained at half its bandwidth; both PFs held back by a Gen4 x8
+    # slot; every link at its best; PFs behind the card's own switch without link attributes.
+    "both-degraded-link": ("complete-3.3", "degraded-link", None, "/opt/mellanox/doca"),
+    "both-slot-limited": ("complete-3.3", "slot-limited", None, "/opt/mellanox/doca"),
+    "both-full-link": ("complete-3.3", "full-link", None, "/opt/mellanox/doca"),
+    "both-host-switch": ("complete-3.3", "bf3-host-switch", None, "/opt/mellanox/doca"),
 }
 
 

@@ -22,7 +22,7 @@ TEST_CASE("parse_policy reads every key") {
         "require_symbols": ["a"], "require_stable": ["b", "c"], "app": "bin/app",
         "forbid_experimental": true, "allow_experimental": ["x"], "require_device": "mlx5_0",
         "require_dpa": true, "require_port_active": false, "require_consistent": true,
-        "description": "d", "$schema": "s"})",
+        "require_pcie_link": true, "description": "d", "$schema": "s"})",
                      "p.json");
     REQUIRE(policy.ok());
     CHECK(*policy->min_version == "3.2");
@@ -42,6 +42,7 @@ TEST_CASE("parse_policy reads every key") {
     CHECK(policy->require_dpa);
     CHECK_FALSE(policy->require_port_active);
     CHECK(policy->require_consistent);
+    CHECK(policy->require_pcie_link);
     CHECK_FALSE(policy->empty());
 }
 
@@ -184,6 +185,24 @@ TEST_CASE("merge_policy: flags add to the file") {
     any.device = "";
     merge_policy(base, any);
     CHECK(*base.device == "mlx5_1");  // an any-device flag does not widen a named one
+}
+
+TEST_CASE("require_pcie_link: alone a requirement; a flag adds it to a file without it") {
+    auto only = parse_policy(R"({"schema_version":1,"require_pcie_link":true})", "p");
+    REQUIRE(only.ok());
+    CHECK(only->require_pcie_link);
+    CHECK_FALSE(only->empty());
+    auto bad = parse_policy(R"({"schema_version":1,"require_pcie_link":"yes"})", "p.json");
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.gap().message.find("/require_pcie_link") != std::string::npos);
+    Policy base;
+    base.min_version = "3.2";
+    Policy extra;
+    extra.require_pcie_link = true;
+    merge_policy(base, extra);
+    CHECK(base.require_pcie_link);
+    merge_policy(base, Policy{});
+    CHECK(base.require_pcie_link);  // a file's requirement stays when the flag is absent
 }
 
 }  // namespace

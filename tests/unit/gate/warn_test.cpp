@@ -1,5 +1,6 @@
 // The warn status through the gate: the contract's vocabulary, --fail-on-warn, and every output
-// of `check` (document, exit code, text, JUnit, GitHub), with fake checks (no probe warns yet).
+// of `check` (document, exit code, text, JUnit, GitHub), with fake checks; the pcie-link gate's
+// real warning is in evaluate_pcie_link_test.cpp and the CLI cases check_pcie_link_*.
 #include <doctest/doctest.h>
 
 #include <array>

@@ -275,6 +275,10 @@ TEST_CASE("the contract view: the system scan, the samples, and the capabilities
     facts.run.generated_at = "2026-01-01T00:00:00Z";
     collect(context(fs, env), contract::kContractProbes, facts);
     CHECK_FALSE(contract::contract_facts(facts, false).capabilities);
+    // pcie-link's facts reach the view only when a document asked for them (state, caps).
+    CHECK_FALSE(contract::contract_facts(facts, false).pcie_link);
+    collect(context(fs, env), {ProbeId::pcie_link}, facts);
+    CHECK(contract::contract_facts(facts, false).pcie_link);
     collect(context(fs, env), {ProbeId::doca_caps}, facts);
     const auto view = contract::contract_facts(facts, true);
     CHECK(view.generated_at == "2026-01-01T00:00:00Z");

@@ -15,6 +15,19 @@ TEST_CASE("equal documents have no changes; run fields and x_rdmi_probe are igno
     CHECK(compare(a, b, Options{true}).size() == 4);
 }
 
+TEST_CASE("a PCIe link that trained lower shows in a diff of two state documents") {
+    // x_rdmi_probe.pcie_link is a fact about the host (as consistency and libraries are), so it
+    // is compared without --all; the rest of x_rdmi_probe still is not.
+    Json a = Json::parse(R"({"side": "host", "x_rdmi_probe": {"generated_at": "1",
+        "pcie_link": {"functions": [{"function": "0000:03:00.0", "status": "pass"}]}}})");
+    Json b = Json::parse(R"({"side": "host", "x_rdmi_probe": {"generated_at": "2",
+        "pcie_link": {"functions": [{"function": "0000:03:00.0", "status": "warn"}]}}})");
+    auto changes = compare(a, b, {});
+    REQUIRE(changes.size() == 1);
+    CHECK(changes[0].pointer == "/x_rdmi_probe/pcie_link/functions/[function=0000:03:00.0]/status");
+    CHECK(changes[0].kind == ChangeKind::changed);
+}
+
 TEST_CASE("changed, added and removed fields with JSON pointers") {
     Json a = Json::parse(R"({"side": "host", "a/b": 1, "gone": true})");
     Json b = Json::parse(R"({"side": "dpu", "a/b": 1, "new": null})");
