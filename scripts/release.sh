@@ -8,13 +8,18 @@
 #
 #   scripts/release.sh [--arch amd64|arm64|all] [--out DIR] [--jobs N] [--max-glibc 2.34]
 #   scripts/release.sh --check-glibc FILE [MAX]   only the glibc check of one ELF file:
-#                                                 exit 0 at most MAX, 1 above, 2 not checkable
+#                                                 exit 0 at most MAX, 1 above or GLIBC_PRIVATE,
+#                                                 2 not checkable (FILE from the caller's dir)
 #   scripts/release.sh --smoke FILE               only the run check of one rdmi-probe binary
 #                                                 (an aarch64 one under qemu): exit 0 or 1
 # Runs scripts/setup.sh --tests --release first (the aarch64 cross compiler, qemu-user, the arm64
 # libraries, rpmbuild, lintian). Builds in build-release-<arch>/ with the shared compiler cache,
 # niced.
 set -euo pipefail
+# FILE and --out name paths as the caller wrote them, from the caller's directory, while the
+# script itself works from the source tree.
+caller_dir=$PWD
+from_caller() { if [[ $1 == /* ]]; then echo "$1"; else echo "$caller_dir/$1"; fi; }
 cd "$(dirname "$0")/.."
 source_dir=$PWD
 
@@ -38,17 +43,30 @@ objdump_for() {  # the objdump that reads this ELF file's machine
 
 # Prints the highest GLIBC_ version FILE needs; exit 1 when above MAX, 2 when it cannot tell.
 check_glibc() {
-  local file=$1 max=${2:-$max_glibc} tool versions highest
-  [[ -f $file ]] || { echo "release.sh: $file: no such file" >&2; return 2; }
+  local file=$1 max=${2:-$max_glibc} tool symbols versions highest
+  [[ -e $file ]] || { echo "release.sh: $file: no such file" >&2; return 2; }
+  [[ -f $file ]] || { echo "release.sh: $file: not a regular file" >&2; return 2; }
   tool=$(objdump_for "$file") || { echo "release.sh: $file: not an x86-64 or aarch64 ELF file" >&2; return 2; }
   command -v "$tool" >/dev/null || { echo "release.sh: $tool missing (scripts/setup.sh --release)" >&2; return 2; }
-  versions=$("$tool" -T "$file" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV) ||
+  # A file readelf takes for ELF but objdump cannot read (truncated, damaged) is not judged.
+  # (A static binary has no dynamic symbols at all: that is said below.)
+  if ! symbols=$("$tool" -T "$file" 2>&1) && ! grep -q 'not a dynamic object' <<<"$symbols"; then
+    echo "release.sh: $file: $tool -T cannot read it: $(tail -n1 <<<"$symbols" | cut -c1-200)" >&2
+    return 2
+  fi
+  # GLIBC_PRIVATE ties a binary to the one glibc build it was linked against: never shippable.
+  if grep -q 'GLIBC_PRIVATE' <<<"$symbols"; then
+    echo "release.sh: $file needs GLIBC_PRIVATE symbols (internal to one glibc build):" >&2
+    grep -F 'GLIBC_PRIVATE' <<<"$symbols" | awk '{print "  " $NF}' >&2
+    return 1
+  fi
+  versions=$(grep -o 'GLIBC_[0-9][0-9.]*' <<<"$symbols" | sed 's/^GLIBC_//' | sort -uV) ||
     { echo "release.sh: $file: no GLIBC_ versions in its dynamic symbols (static, or not linked with glibc)" >&2; return 2; }
   highest=$(tail -n1 <<<"$versions")
   # Which symbols need the highest version: the first thing to look at when this fails.
   if [[ $(printf '%s\n%s\n' "$highest" "$max" | sort -V | tail -n1) != "$max" ]]; then
     echo "release.sh: $file needs GLIBC_$highest, above GLIBC_$max:" >&2
-    "$tool" -T "$file" | grep -F "GLIBC_$highest" | awk '{print "  " $NF}' >&2
+    grep -E "GLIBC_${highest//./\\.}([^0-9.]|$)" <<<"$symbols" | awk '{print "  " $NF}' >&2
     return 1
   fi
   echo "$highest"
@@ -66,7 +84,8 @@ qemu=(qemu-aarch64 -L /)
 # SMOKE_TIMEOUT seconds (default 60: a run takes about a second under qemu).
 smoke_run() {
   local file=$1 machine runner=() args out rc
-  [[ -f $file ]] || { echo "release.sh: $file: no such file" >&2; return 1; }
+  [[ -e $file ]] || { echo "release.sh: $file: no such file" >&2; return 1; }
+  [[ -f $file ]] || { echo "release.sh: $file: not a regular file" >&2; return 1; }
   machine=$(LC_ALL=C readelf -h "$file" 2>/dev/null | sed -n 's/^ *Machine: *//p') || true
   case $machine in
     *X86-64*) ;;
@@ -90,14 +109,16 @@ smoke_run() {
 
 if [[ ${1:-} == --smoke ]]; then
   (($# == 2)) || usage "--smoke FILE"
-  smoke_run "$2"
+  # Absolute: a bare name would be looked up on PATH when it is run.
+  smoke_run "$(from_caller "$2")"
   exit
 fi
 
 if [[ ${1:-} == --check-glibc ]]; then
   (($# == 2 || $# == 3)) || usage "--check-glibc FILE [MAX]"
+  (($# == 2)) || [[ $3 =~ ^2\.[0-9]+$ ]] || usage "--check-glibc: MAX must be a version like 2.34, not '$3'"
   rc=0
-  highest=$(check_glibc "$2" "${3:-$max_glibc}") || rc=$?
+  highest=$(check_glibc "$(from_caller "$2")" "${3:-$max_glibc}") || rc=$?
   ((rc == 0)) && echo "$2: GLIBC_$highest (at most GLIBC_${3:-$max_glibc})"
   exit $rc
 fi
@@ -108,7 +129,7 @@ while (($#)); do
       (($# >= 2)) || usage "--arch needs amd64, arm64 or all"
       case $2 in amd64 | arm64) arches=("$2") ;; all) arches=(amd64 arm64) ;; *) usage "unknown arch $2" ;; esac
       shift ;;
-    --out) (($# >= 2)) || usage "--out needs a directory"; out=$2; shift ;;
+    --out) (($# >= 2)) || usage "--out needs a directory"; out=$(from_caller "$2"); shift ;;
     --jobs) [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || usage "--jobs needs a number"; jobs=$2; shift ;;
     --max-glibc) [[ ${2:-} =~ ^2\.[0-9]+$ ]] || usage "--max-glibc needs a version like 2.34"; max_glibc=$2; shift ;;
     *) usage "unknown option $1" ;;

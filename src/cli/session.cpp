@@ -232,7 +232,8 @@ Result<bool> Session::write(const std::string& document, bool to_output,
         while (true) ::pause();
     }
     if (to_output) {
-        auto written = write_output_file(options_.output, document, world_readable);
+        // The run's watchdog is off by now; a FIFO's or socket's reader gets --timeout afresh.
+        auto written = write_output_file(options_.output, document, timeout(), world_readable);
         // The document could not go to --output; in --json mode the error document still
         // reaches stdout, as for every other error.
         if (!written && options_.json) {

@@ -80,8 +80,8 @@ const char* string_at(Elf* elf, std::size_t strtab_index, std::uint64_t offset,
                       const std::string& what) {
     const char* text = elf_strptr(elf, strtab_index, offset);
     if (text == nullptr) {
-        fail(what + ": string offset " + std::to_string(offset) + " outside string table " +
-             std::to_string(strtab_index));
+        fail(what + ": string offset " + std::to_string(offset) +
+             " outside its string table (section " + std::to_string(strtab_index) + ")");
     }
     return text;
 }

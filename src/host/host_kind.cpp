@@ -103,9 +103,13 @@ HostClassification classify_host(const PlatformFacts& platform, const DeviceInve
             management = true;
         }
     }
-    if (platform.architecture.ok() && *platform.architecture.value != "aarch64") {
+    // A machine read from uname, /proc or an executable decides; one guessed from a library
+    // directory does not overrule the BlueField-only markers.
+    const bool arch_decides =
+        platform.architecture.ok() && !(platform.architecture_from_layout && markers);
+    if (arch_decides && *platform.architecture.value != "aarch64") {
         out.host_kind = HostKind::host;  // BlueField Arm cores are aarch64 only
-    } else if (platform.architecture.ok()) {
+    } else if (arch_decides) {
         // An Arm server with a BlueField card sees the same PCI ids; only the SoC markers tell.
         out.host_kind = markers ? HostKind::bluefield : HostKind::host;
     } else if (markers) {

@@ -24,18 +24,36 @@ constexpr std::string_view kSysModule = "/sys/module";
 constexpr std::string_view kDevInfiniband = "/dev/infiniband";
 constexpr std::string_view kPlatformDevices = "/sys/bus/platform/devices";
 
-// The uname machine name of an ELF e_machine, for the architectures DOCA ships for.
-std::optional<std::string> machine_name(std::uint16_t e_machine) {
+// The uname machine name of an ELF file's header, for the architectures DOCA ships for: 64-bit
+// little-endian only (a big-endian aarch64 is aarch64_be, a 32-bit x86_64 file is x32: other
+// ABIs, other library directories).
+std::optional<std::string> machine_name(unsigned char elf_class, unsigned char elf_data,
+                                        std::uint16_t e_machine) {
+    constexpr unsigned char kElfClass64 = 2;
+    constexpr unsigned char kElfDataLsb = 1;
     constexpr std::uint16_t kEmX8664 = 62;
     constexpr std::uint16_t kEmAarch64 = 183;
+    if (elf_class != kElfClass64 || elf_data != kElfDataLsb) return std::nullopt;
     if (e_machine == kEmX8664) return "x86_64";
     if (e_machine == kEmAarch64) return "aarch64";
     return std::nullopt;
 }
 
-// The architecture of a root without /proc: e_machine of the first of its shells that is an
-// ELF file (ELF header: magic, EI_DATA at byte 5, e_machine at bytes 18-19).
-std::optional<Sourced<std::string>> root_machine(const Fs& fs) {
+// A uname machine name: "x86_64", "aarch64", "riscv64", ... It goes into the pkg-config
+// directories searched under the root ("/usr/lib/<machine>-linux-gnu"), so a root's file that
+// says "../../etc" or "x86 64" is no machine.
+bool is_machine_name(std::string_view text) {
+    constexpr std::size_t kLongest = 32;
+    if (text.empty() || text.size() > kLongest) return false;
+    return std::all_of(text.begin(), text.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    });
+}
+
+// The architecture of a root without /proc: the first of its shells that is an ELF file says it
+// by its header (EI_CLASS at byte 4, EI_DATA at 5, e_machine at 18-19). A later one does not
+// overrule it: a root whose shell is for another machine is that machine's.
+Sourced<std::string> shell_machine(const Fs& fs) {
     constexpr std::size_t kHeader = 20;
     for (const char* path : {"/bin/sh", "/usr/bin/sh", "/bin/bash", "/usr/bin/env"}) {
         auto mapped = fs.map_file(path, std::size_t{64} << 20U);  // mapped: only 20 bytes read
@@ -45,17 +63,75 @@ std::optional<Sourced<std::string>> root_machine(const Fs& fs) {
                                           "\x7f"
                                           "ELF")
             continue;
+        const auto elf_class = static_cast<unsigned char>(bytes[4]);
+        const auto elf_data = static_cast<unsigned char>(bytes[5]);
         const auto lo = static_cast<unsigned char>(bytes[18]);
         const auto hi = static_cast<unsigned char>(bytes[19]);
-        const bool big_endian = bytes[5] == 2;
         const auto e_machine =
-            static_cast<std::uint16_t>(big_endian ? (lo << 8U) | hi : (hi << 8U) | lo);
-        if (auto name = machine_name(e_machine)) {
-            return Sourced<std::string>::of(
-                *name, Provenance{"file", std::string(path) + " (ELF e_machine)"});
-        }
+            static_cast<std::uint16_t>(elf_data == 2 ? (lo << 8U) | hi : (hi << 8U) | lo);
+        const Provenance from{"file", std::string(path) + " (ELF e_machine)"};
+        if (auto name = machine_name(elf_class, elf_data, e_machine))
+            return Sourced<std::string>::of(*name, from);
+        return Sourced<std::string>::missing(
+            Gap{GapReason::not_applicable,
+                std::string(path) + ": ELF file for machine " + std::to_string(e_machine) +
+                    (elf_class == 2 ? ", 64-bit" : ", not 64-bit") +
+                    (elf_data == 1 ? ", little-endian" : ", not little-endian") +
+                    ": not x86_64 or aarch64"},
+            from);
     }
-    return std::nullopt;
+    return Sourced<std::string>::missing(
+        Gap{GapReason::not_found, "no ELF shell (/bin/sh, /usr/bin/sh, /bin/bash, /usr/bin/env)"},
+        Provenance{"file", "/bin/sh (ELF e_machine)"});
+}
+
+// A partial root (no /proc, no shell: a copied /usr and /opt) still says it by its multiarch
+// library directory, when it has the directory of one machine only.
+Sourced<std::string> multiarch_machine(const Fs& fs) {
+    std::optional<std::string> found;
+    for (const char* machine : {"x86_64", "aarch64"}) {
+        auto info = fs.stat(std::string("/usr/lib/") + machine + "-linux-gnu");
+        if (!info || info->type != FileType::directory) continue;
+        if (found) {
+            return Sourced<std::string>::missing(
+                Gap{GapReason::not_found,
+                    "both /usr/lib/x86_64-linux-gnu and /usr/lib/aarch64-linux-gnu (multiarch)"},
+                Provenance{"derived", "/usr/lib/<machine>-linux-gnu"});
+        }
+        found = machine;
+    }
+    if (!found) {
+        return Sourced<std::string>::missing(
+            Gap{GapReason::not_found,
+                "no /usr/lib/x86_64-linux-gnu or /usr/lib/aarch64-linux-gnu directory"},
+            Provenance{"derived", "/usr/lib/<machine>-linux-gnu"});
+    }
+    return Sourced<std::string>::of(
+        *found, Provenance{"derived", "/usr/lib/" + *found +
+                                          "-linux-gnu (the root's only multiarch directory)"});
+}
+
+// The machine of a root: its /proc copy, else its shell, else its multiarch directory. When none
+// says, the /proc gap with why each other route said nothing.
+Sourced<std::string> root_architecture(const Fs& fs) {
+    const AttrDir kernel(fs, "/proc/sys/kernel");
+    auto arch = kernel.get<std::string>("arch", parse_line);
+    if (arch.ok() && !is_machine_name(*arch.value)) {
+        arch = Sourced<std::string>::missing(
+            Gap{GapReason::malformed, "/proc/sys/kernel/arch: not a machine name: " +
+                                          sysfs::quote_for_message(*arch.value)},
+            arch.source);
+    }
+    if (arch.ok()) return arch;
+    // A captured or mounted root usually has no /proc: its own executables say what it runs on.
+    auto shell = shell_machine(fs);
+    if (shell.ok()) return shell;
+    auto multiarch = multiarch_machine(fs);
+    if (multiarch.ok()) return multiarch;
+    Gap why = arch.gap.value_or(Gap{GapReason::not_found, "/proc/sys/kernel/arch"});
+    if (shell.gap) why.message += "; " + shell.gap->message;
+    if (multiarch.gap) why.message += "; " + multiarch.gap->message;
+    return Sourced<std::string>::missing(std::move(why), arch.source);
 }
 
 Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machine, const Fs& fs) {
@@ -65,29 +141,17 @@ Sourced<std::string> uname_field(const std::optional<LiveHost>& live, bool machi
             Provenance{"api", machine ? "uname(2) machine" : "uname(2) release"});
     }
     // Under --root, uname would describe the probing machine; the root's procfs copy does not.
+    if (machine) return root_architecture(fs);
     const AttrDir kernel(fs, "/proc/sys/kernel");
-    auto value = kernel.get<std::string>(machine ? "arch" : "osrelease", parse_line);
-    if (!machine || value.ok()) return value;
-    // A captured or mounted root usually has no /proc: its own executables say what it runs on.
-    if (auto arch = root_machine(fs)) return *arch;
-    return value;
+    return kernel.get<std::string>("osrelease", parse_line);
 }
 
 }  // namespace
 
 std::optional<std::string> root_machine_name(const Fs& fs) {
-    auto arch = uname_field(std::nullopt, true, fs);
+    auto arch = root_architecture(fs);
     if (arch.ok()) return *arch.value;
-    // A partial root (no /proc, no shell: a copied /usr and /opt) still says it by its
-    // multiarch library directory, when it has the directory of one machine only.
-    std::optional<std::string> found;
-    for (const char* machine : {"x86_64", "aarch64"}) {
-        auto info = fs.stat(std::string("/usr/lib/") + machine + "-linux-gnu");
-        if (!info || info->type != FileType::directory) continue;
-        if (found) return std::nullopt;  // both: a multiarch root says nothing by this
-        found = machine;
-    }
-    return found;
+    return std::nullopt;
 }
 
 namespace {
@@ -199,6 +263,9 @@ PlatformFacts scan_platform(const Fs& fs, const std::optional<LiveHost>& live) {
     PlatformFacts facts;
     facts.live = live.has_value();
     facts.architecture = uname_field(live, true, fs);
+    facts.architecture_from_layout =
+        !live && facts.architecture.ok() &&
+        facts.architecture.source.kind == "derived";  // that route only
     facts.kernel_release = uname_field(live, false, fs);
     auto modules_text = fs.read_file(kProcModules);
     const Result<std::vector<std::string>> loaded =

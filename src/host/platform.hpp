@@ -37,8 +37,11 @@ struct ModuleState {
 
 /// The platform facts the contract's `drivers`, `hugepages`, `host_kind` fields draw on.
 struct PlatformFacts {
-    bool live = false;                    ///< true when read from the live system (uname was used)
-    Sourced<std::string> architecture;    ///< uname -m live; /proc/sys/kernel/arch under a root
+    bool live = false;                  ///< true when read from the live system (uname was used)
+    Sourced<std::string> architecture;  ///< uname -m live; /proc/sys/kernel/arch under a root
+    /// Under a root with neither /proc nor an ELF shell, the architecture is only what its one
+    /// multiarch library directory suggests: a guess, which BlueField-only markers outweigh.
+    bool architecture_from_layout = false;
     Sourced<std::string> kernel_release;  ///< uname -r live; /proc/sys/kernel/osrelease
     ModuleState mlx5_core;
     ModuleState mlx5_ib;

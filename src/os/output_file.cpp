@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -16,8 +17,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <thread>
 #include <vector>
 
+#include "core/deadline.hpp"
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
@@ -36,14 +39,62 @@ int write_all(int fd, std::string_view content) {
     return 0;
 }
 
+std::string seconds_text(std::chrono::milliseconds wait) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", static_cast<double>(wait.count()) / 1000.0);
+    return text;
+}
+
+// write_all() on a non-blocking descriptor whose reader may stall: a pipe or socket whose
+// reader stops reading would otherwise hold the probe forever.
+Result<bool> write_before(int fd, std::string_view content, const std::string& path,
+                          const Deadline& until, std::chrono::milliseconds wait) {
+    std::size_t done = 0;
+    while (done < content.size()) {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n >= 0) {
+            done += static_cast<std::size_t>(n);
+            continue;
+        }
+        if (errno == EINTR) continue;
+        if (errno != EAGAIN && errno != EWOULDBLOCK) return gap_from_errno(path, errno);
+        pollfd ready{fd, POLLOUT, 0};
+        const int polled = ::poll(&ready, 1, static_cast<int>(until.remaining().count()));
+        if (polled < 0 && errno != EINTR) return gap_from_errno(path, errno);
+        if (polled == 0) {
+            return make_gap(GapReason::timeout,
+                            path + ": the reader took " + std::to_string(done) + " of " +
+                                std::to_string(content.size()) + " bytes and then none for " +
+                                seconds_text(wait) + " (--timeout); the document is incomplete");
+        }
+    }
+    return true;
+}
+
+// Opening a FIFO for writing blocks until a reader opens it: poll for one instead, so that a
+// FIFO nobody reads ends the run with a message, not a hang.
+int open_for_writing(const std::string& path, int flags, const Deadline& until) {
+    while (true) {
+        const int fd = ::open(path.c_str(), flags | O_NONBLOCK);
+        if (fd >= 0 || errno != ENXIO || until.expired()) return fd;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
 Result<bool> refuse(const std::string& path, const std::string& why) {
     return make_gap(GapReason::error, path + ": " + why + "; not written");
 }
 
 // A character device or FIFO: open and write, never truncate or replace (/dev/null, a pipe).
-Result<bool> write_in_place(const std::string& path, std::string_view content, bool truncate) {
-    const int fd = ::open(path.c_str(),
-                          O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC | O_NOFOLLOW : 0));
+Result<bool> write_in_place(const std::string& path, std::string_view content, bool truncate,
+                            std::chrono::milliseconds wait) {
+    const Deadline until(wait);
+    const int fd = open_for_writing(
+        path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC | O_NOFOLLOW : 0), until);
+    if (fd < 0 && errno == ENXIO) {
+        return make_gap(GapReason::timeout, path + ": no process opened it for reading within " +
+                                                seconds_text(wait) + " (--timeout); not written");
+    }
     if (fd < 0) return gap_from_errno(path, errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) ||
@@ -52,31 +103,46 @@ Result<bool> write_in_place(const std::string& path, std::string_view content, b
         ::close(fd);
         return refuse(path, "changed while being opened");
     }
-    const int err = write_all(fd, content);
-    if (::close(fd) != 0 && err == 0) return gap_from_errno(path, errno);
-    if (err != 0) return gap_from_errno(path, err);
-    return true;
+    auto written = write_before(fd, content, path, until, wait);
+    if (::close(fd) != 0 && written) return gap_from_errno(path, errno);
+    return written;
 }
 
-Result<bool> write_socket(const std::string& path, std::string_view content) {
+Result<bool> write_socket(const std::string& path, std::string_view content,
+                          std::chrono::milliseconds wait) {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
     if (path.size() >= sizeof addr.sun_path) return refuse(path, "socket path too long");
     std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    const Deadline until(wait);
     for (int type : {SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM}) {
-        const int fd = ::socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
+        const int fd = ::socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
         if (fd < 0) return gap_from_errno(path, errno);
-        if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr),  // NOLINT: socket API
-                      sizeof addr) != 0) {
-            const int err = errno;
+        int err = 0;
+        // A listener whose backlog is full answers EAGAIN to a non-blocking connect: try again
+        // until it accepts or the wait is over.
+        while (::connect(fd, reinterpret_cast<const sockaddr*>(&addr),  // NOLINT: socket API
+                         sizeof addr) != 0) {
+            err = errno;
+            if (err != EAGAIN || until.expired()) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            err = 0;
+        }
+        if (err != 0) {
             ::close(fd);
             if (err == EPROTOTYPE) continue;  // another socket type listens there
+            if (err == EAGAIN) {
+                return make_gap(GapReason::timeout, path +
+                                                        ": the listener accepted no connection "
+                                                        "within " +
+                                                        seconds_text(wait) +
+                                                        " (--timeout); not written");
+            }
             return gap_from_errno(path, err);
         }
-        const int err = write_all(fd, content);
+        auto written = write_before(fd, content, path, until, wait);
         ::close(fd);
-        if (err != 0) return gap_from_errno(path, err);
-        return true;
+        return written;
     }
     return refuse(path, "a socket of an unknown type");
 }
@@ -152,7 +218,7 @@ Result<bool> write_new(const std::string& path, std::string_view content, bool w
 }
 
 Result<bool> replace_regular(const std::string& path, std::string_view content,
-                             const struct stat& st) {
+                             const struct stat& st, std::chrono::milliseconds wait) {
     std::string target = path;
     struct stat own {};
     if (::lstat(path.c_str(), &own) == 0 && S_ISLNK(own.st_mode)) {
@@ -165,7 +231,7 @@ Result<bool> replace_regular(const std::string& path, std::string_view content,
     // Several names share the file, or a replacement could not get the owner back (only root
     // may give a file away): rewrite it in place, which keeps both.
     if (st.st_nlink > 1 || (st.st_uid != ::geteuid() && ::geteuid() != 0)) {
-        return write_in_place(target, content, true);
+        return write_in_place(target, content, true, wait);
     }
     auto tmp = filled_temporary(target, content, st.st_mode & 07777U, &st);
     if (!tmp) return tmp.gap();
@@ -175,7 +241,7 @@ Result<bool> replace_regular(const std::string& path, std::string_view content,
 }  // namespace
 
 Result<bool> write_output_file(const std::string& path, std::string_view content,
-                               bool world_readable) {
+                               std::chrono::milliseconds reader_wait, bool world_readable) {
     if (path.empty()) return refuse(path, "an empty path");
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
@@ -189,9 +255,10 @@ Result<bool> write_output_file(const std::string& path, std::string_view content
     }
     if (S_ISDIR(st.st_mode)) return refuse(path, "is a directory");
     if (S_ISBLK(st.st_mode)) return refuse(path, "is a block device");
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return write_in_place(path, content, false);
-    if (S_ISSOCK(st.st_mode)) return write_socket(path, content);
-    if (S_ISREG(st.st_mode)) return replace_regular(path, content, st);
+    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+        return write_in_place(path, content, false, reader_wait);
+    if (S_ISSOCK(st.st_mode)) return write_socket(path, content, reader_wait);
+    if (S_ISREG(st.st_mode)) return replace_regular(path, content, st, reader_wait);
     return refuse(path, "not a regular file, device, FIFO or socket");
 }
 

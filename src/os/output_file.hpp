@@ -2,6 +2,7 @@
 // it must not replace.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -17,14 +18,16 @@ namespace rdmi {
 ///                      owner. A link to a regular file: the target is replaced, the link
 ///                      stays. A file with several hard links is rewritten in place.
 ///   character device, FIFO, socket
-///                      opened (a socket: connected) and written in place, never replaced
+///                      opened (a socket: connected) and written in place, never replaced;
+///                      a reader has `reader_wait` to appear and to take the whole document,
+///                      else a Gap (timeout) says how far it got
 ///   directory, block device, a link to nothing
 ///                      refused: a Gap naming the path and why
 /// Readers see the old file or the new one, never a partial one (regular files).
 /// `world_readable` is for a document another service reads under its own user (node_exporter's
 /// textfile collector): a umask such as 027 would make it unreadable there.
 Result<bool> write_output_file(const std::string& path, std::string_view content,
-                               bool world_readable = false);
+                               std::chrono::milliseconds reader_wait, bool world_readable = false);
 
 /// True when `path` is the file stdout writes to (`--output /dev/stdout`, or the file stdout
 /// is redirected to): nothing else may then go to stdout.

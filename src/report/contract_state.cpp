@@ -20,8 +20,22 @@ std::string evidence_text(const std::vector<host::Evidence>& evidence) {
 
 void side(Document& doc, const contract::ContractFacts& facts, std::optional<Side> forced) {
     if (forced) {
-        doc.body["side"] = *forced == Side::dpu ? "dpu" : "host";
-        doc.source("/side", {"derived", "forced (--side or the helper name)"});
+        const std::string side = *forced == Side::dpu ? "dpu" : "host";
+        doc.body["side"] = side;
+        const auto kind = facts.host.host_kind;
+        const bool against = (*forced == Side::dpu && kind == host::HostKind::host) ||
+                             (*forced == Side::host && kind == host::HostKind::bluefield);
+        if (!against) {
+            doc.source("/side", {"derived", "forced (--side or the helper name)"});
+            return;
+        }
+        // Honoured, as asked; but a document saying "dpu" about a host (doca-collect-dpu-state
+        // run on the host) would be diffed against the real DPU side: it says so, with why.
+        doc.source("/side", {"derived", "forced (--side or the helper name), against the " +
+                                            host_kind_evidence(facts.host)});
+        doc.fallback("/side", "host-kind probe", "forced side " + side,
+                     "side forced to " + side + " although the host-kind probe says " +
+                         std::string(host::to_string(kind)));
         return;
     }
     switch (facts.host.host_kind) {

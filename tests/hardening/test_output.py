@@ -7,6 +7,10 @@
   block-device      a block device node is refused (exit 2) and stays
   fifo              a FIFO is written in place: the reader gets the document, the FIFO stays
   socket            a listening Unix socket gets the document over a connection and stays
+  fifo-without-reader   a FIFO nobody opens: --timeout ends the wait (exit 2, JSON error
+                    document, "no process opened it for reading")
+  fifo-reader-stalls, socket-reader-stalls   a reader that takes part of a megabytes-long
+                    document and then nothing: --timeout ends the write, stderr says how far
   symlink-regular   a link to a regular file: the file is replaced (mode kept), the link stays
   symlink-stdout    a link to /proc/self/fd/1 writes to the probe's stdout, and stays a link
   symlink-dangling  a link to nothing is refused (exit 2); nothing is created
@@ -30,15 +34,18 @@
 """
 
 import argparse
+import glob
 import json
 import os
 import pwd
+import re
 import socket
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 NOBODY = pwd.getpwnam("nobody")
@@ -133,6 +140,87 @@ def fifo(cfg, scratch):
         problems.append(f"exit {proc.returncode}, still a FIFO: {stat.S_ISFIFO(path.lstat().st_mode)}")
     if not got or b'"$schema"' not in got[0]:
         problems.append("the reader did not get the document")
+    return problems
+
+
+def big_document_args(target):
+    """A command whose document is megabytes (far above a pipe's or socket's buffer)."""
+    libs = sorted(glob.glob("/usr/lib/*/libstdc++.so.6"))
+    if not libs:
+        return None
+    return ["--timeout", "1", "symbols", "--json", "--lib", libs[0], "--prefix", "_Z",
+            "--output", str(target)]
+
+
+@test
+def fifo_without_reader(cfg, scratch):
+    # Opening a FIFO for writing waits for a reader: with none, --timeout ends the wait.
+    path = scratch / "fifo"
+    os.mkfifo(path)
+    start = time.monotonic()
+    proc = run(cfg, ["--timeout", "1", "schema", "error", "--json", "--output", str(path)])
+    took = time.monotonic() - start
+    problems = []
+    if proc.returncode != 2 or took > 20:
+        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
+    if b"no process opened it for reading within 1 s" not in proc.stderr:
+        problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
+    if not is_error_document(proc.stdout):
+        problems.append(f"no JSON error document on stdout: {proc.stdout[:200]!r}")
+    return problems
+
+
+@test
+def fifo_reader_stalls(cfg, scratch):
+    # A reader that opens the FIFO and never reads: the write stops at --timeout, and says how
+    # much of the document went.
+    path = scratch / "fifo"
+    os.mkfifo(path)
+    args = big_document_args(path)
+    if args is None:
+        return []
+    holder = subprocess.Popen(["sh", "-c", 'exec 3<"$0"; sleep 30', str(path)])
+    try:
+        start = time.monotonic()
+        proc = run(cfg, args)
+        took = time.monotonic() - start
+    finally:
+        holder.kill()
+        holder.wait()
+    problems = []
+    if proc.returncode != 2 or took > 20:
+        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
+    if not re.search(rb"the reader took \d+ of \d+ bytes and then none for 1 s", proc.stderr):
+        problems.append(f"stderr does not say how far it got: {proc.stderr[:300]!r}")
+    return problems
+
+
+@test
+def socket_reader_stalls(cfg, scratch):
+    path = scratch / "sock"
+    args = big_document_args(path)
+    if args is None:
+        return []
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(1)
+    accepted = []
+    t = threading.Thread(target=lambda: accepted.append(server.accept()[0]))  # never reads
+    t.start()
+    try:
+        start = time.monotonic()
+        proc = run(cfg, args)
+        took = time.monotonic() - start
+    finally:
+        t.join(30)
+        for conn in accepted:
+            conn.close()
+        server.close()
+    problems = []
+    if proc.returncode != 2 or took > 20:
+        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
+    if b"the document is incomplete" not in proc.stderr:
+        problems.append(f"stderr does not say why: {proc.stderr[:300]!r}")
     return problems
 
 

@@ -2,7 +2,10 @@
 """scripts/release.sh --check-glibc: the gate that keeps a release binary loadable on glibc 2.34.
 Builds tiny programs with the C compiler and checks that the gate passes what needs at most the
 limit, fails (exit 1, naming the symbol) what needs more, and refuses (exit 2) what it cannot
-judge: a missing file, a non-ELF file, a static binary without versioned glibc symbols.
+judge: a missing file, a non-ELF file, a directory, a truncated ELF file, a static binary without
+versioned glibc symbols, a limit that is no version. A stand-in library with made-up GLIBC_2.99 and
+GLIBC_PRIVATE versions shows the gate fails what no released glibc provides, and a FILE relative
+to the caller's directory is the caller's file.
 
     test_release_glibc.py [--source DIR] [--cc cc]
 """
@@ -30,9 +33,48 @@ def build(cc, tmp, name, source, *flags):
     return out if proc.returncode == 0 else None
 
 
-def gate(source, *args):
+def gate(source, *args, cwd=None):
     return subprocess.run(["/bin/bash", str(source / "scripts" / "release.sh"), "--check-glibc", *args],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, cwd=cwd)
+
+
+# A library whose symbols carry versions named like glibc's: GLIBC_2.99 (no glibc has it) and
+# GLIBC_PRIVATE (glibc's internal interface, bound to one build).
+VERSION_SCRIPT = "GLIBC_2.99 { global: newfn; local: *; };\nGLIBC_PRIVATE { global: privfn; } GLIBC_2.99;\n"
+LIBRARY = "int newfn(void){return 1;}\nint privfn(void){return 2;}\n"
+
+
+def build_fake_glibc_users(cc, tmp):
+    """Programs linked against the stand-in library: one needs GLIBC_2.99, one GLIBC_PRIVATE."""
+    (Path(tmp) / "v.map").write_text(VERSION_SCRIPT)
+    lib = build(cc, tmp, "libfakeglibc.so", LIBRARY, "-shared", "-fPIC",
+                "-Wl,-soname,libfakeglibc.so", f"-Wl,--version-script={tmp}/v.map")
+    if lib is None:
+        return None, None
+    link = (f"-L{tmp}", "-lfakeglibc")
+    new = build(cc, tmp, "needs299", "int newfn(void);\nint main(void){return newfn();}\n", *link)
+    private = build(cc, tmp, "needsprivate", "int privfn(void);\nint main(void){return privfn();}\n", *link)
+    return new, private
+
+
+def refusals(source, tmp, plain):
+    """What the gate cannot judge: exit 2 with the reason, never a pass."""
+    p = gate(source, tmp)
+    check(p.returncode == 2 and "not a regular file" in p.stderr, f"directory refused: {p.returncode} {p.stderr}")
+    p = gate(source, "/dev/null")
+    check(p.returncode == 2 and "not a regular file" in p.stderr, f"device refused: {p.returncode} {p.stderr}")
+    if plain:
+        truncated = Path(tmp) / "truncated"
+        truncated.write_bytes(plain.read_bytes()[:2000])
+        p = gate(source, str(truncated))
+        check(p.returncode == 2 and "cannot read it" in p.stderr, f"truncated ELF refused: {p.returncode} {p.stderr}")
+        for limit in ("abc", "", "2.34.1", "3"):
+            p = gate(source, str(plain), limit)
+            check(p.returncode == 2 and "MAX must be a version" in p.stderr,
+                  f"limit {limit!r} refused: {p.returncode} {p.stdout}{p.stderr}")
+        # Relative to the caller's directory, not the script's.
+        p = gate(source, plain.name, cwd=tmp)
+        check(p.returncode == 0 and "GLIBC_2." in p.stdout, f"relative FILE is the caller's: {p.returncode} {p.stderr}")
 
 
 def main():
@@ -60,6 +102,19 @@ def main():
                   f"arc4random program fails naming the symbol: {p.returncode} {p.stderr}")
             p = gate(args.source, str(modern), "2.36")
             check(p.returncode == 0, f"arc4random program passes a 2.36 limit: {p.returncode} {p.stderr}")
+        new, private = build_fake_glibc_users(args.cc, tmp)
+        check(new is not None and private is not None, "the stand-in glibc library and its users build")
+        if new:
+            p = gate(args.source, str(new))
+            check(p.returncode == 1 and "needs GLIBC_2.99, above GLIBC_2.34" in p.stderr and "newfn" in p.stderr,
+                  f"GLIBC_2.99 fails naming the symbol: {p.returncode} {p.stderr}")
+            p = gate(args.source, str(new), "2.100")
+            check(p.returncode == 0, f"2.99 is below 2.100 (versions, not text): {p.returncode} {p.stderr}")
+        if private:
+            p = gate(args.source, str(private), "2.100")
+            check(p.returncode == 1 and "GLIBC_PRIVATE" in p.stderr and "privfn" in p.stderr,
+                  f"GLIBC_PRIVATE fails whatever the limit: {p.returncode} {p.stderr}")
+        refusals(args.source, tmp, plain)
         static = build(args.cc, tmp, "static", "int main(void){return 0;}\n", "-static")
         if static is None:
             print("SKIP static case: no static C library")

@@ -65,10 +65,23 @@ def build(cc, tmp, name, mode):
     return out
 
 
-def smoke(source, *args, limit="60"):
+def smoke(source, *args, limit="60", cwd=None, path="/usr/bin:/bin"):
     return subprocess.run(["/bin/bash", str(source / "scripts" / "release.sh"), "--smoke", *args],
-                          capture_output=True, text=True, timeout=180, env={"PATH": "/usr/bin:/bin",
-                                                                            "SMOKE_TIMEOUT": limit})
+                          capture_output=True, text=True, timeout=180, cwd=cwd,
+                          env={"PATH": path, "SMOKE_TIMEOUT": limit})
+
+
+def relative_name(source, tmp, good):
+    """A bare FILE is the caller's file, and that file is what runs: not one of the same name on
+    PATH (here a decoy that fails), nor one relative to the script's directory."""
+    decoys = Path(tmp) / "decoys"
+    decoys.mkdir()
+    decoy = decoys / good.name
+    decoy.write_text("#!/bin/sh\necho decoy ran >&2\nexit 1\n")
+    decoy.chmod(0o755)
+    p = smoke(source, good.name, cwd=tmp, path=f"{decoys}:/usr/bin:/bin")
+    check(p.returncode == 0 and f"{tmp}/{good.name}: --version" in p.stdout and "decoy" not in p.stderr,
+          f"a bare name runs the caller's file: {p.returncode} {p.stdout}{p.stderr}")
 
 
 def main():
@@ -83,6 +96,7 @@ def main():
             p = smoke(args.source, str(good))
             check(p.returncode == 0 and "schema, error BAD_STATE run" in p.stdout,
                   f"a program that answers passes: {p.returncode} {p.stdout}{p.stderr}")
+            relative_name(args.source, tmp, good)
         hung = build(args.cc, tmp, "hung", 1)
         if hung:
             start = time.monotonic()
@@ -105,6 +119,8 @@ def main():
         text.write_text("not an ELF file\n")
         p = smoke(args.source, str(text))
         check(p.returncode == 1 and "not an x86-64 or aarch64 ELF" in p.stderr, f"text file refused: {p.returncode} {p.stderr}")
+        p = smoke(args.source, tmp)
+        check(p.returncode == 1 and "not a regular file" in p.stderr, f"directory refused: {p.returncode} {p.stderr}")
         p = smoke(args.source, str(Path(tmp) / "absent"))
         check(p.returncode == 1 and "no such file" in p.stderr, f"absent file refused: {p.returncode} {p.stderr}")
         p = smoke(args.source)

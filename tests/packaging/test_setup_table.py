@@ -108,15 +108,17 @@ def test_dry_runs(setup):
     check(apt_release.count("rpm") == 1, f"a name needed twice is listed once: {apt_release}")
     check("g++-aarch64-linux-gnu" in apt_release, "--release brings the cross build")
     # dnf cannot do the cross build: refused before installing anything.
-    proc = run_setup(setup, "--manager", "dnf", "--cross-arm64")
-    check(proc.returncode == 2 and "multiarch" in proc.stderr, f"dnf --cross-arm64: {proc.returncode} {proc.stderr!r}")
+    for dry in ([], ["--dry-run"]):
+        for option in ("--cross-arm64", "--release"):
+            proc = run_setup(setup, *dry, "--manager", "dnf", option)
+            check(proc.returncode == 2 and "multiarch" in proc.stderr and proc.stdout == "",
+                  f"dnf {option} {dry}: {proc.returncode} {proc.stdout!r} {proc.stderr!r}")
 
 
 def fake_path(tmp, tools):
     """A PATH holding only the tools setup.sh uses before it installs, plus fake ones."""
-    bindir = Path(tmp) / "bin"
-    bindir.mkdir()
-    for tool in ("bash", "dirname", "sed", "id", "grep", "cat"):
+    bindir = Path(tempfile.mkdtemp(dir=tmp, prefix="bin-"))
+    for tool in ("bash", "dirname", "sed", "id", "grep", "cat", "head", "tail", "tr"):
         found = shutil.which(tool)
         if found:
             os.symlink(found, bindir / tool)
@@ -126,22 +128,85 @@ def fake_path(tmp, tools):
     return str(bindir)
 
 
+OS_RELEASES = {
+    "debian": 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\n',
+    "ubuntu": 'NAME="Ubuntu"\nID=ubuntu\nID_LIKE=debian\n',
+    "mint": 'ID=linuxmint\nID_LIKE="ubuntu debian"\n',
+    "fedora": 'NAME="Fedora Linux"\nID=fedora\nVERSION_ID=40\n',
+    "rhel": 'ID="rhel"\nID_LIKE="fedora"\nVERSION_ID="9.4"\n',
+    "rocky": "ID='rocky'\r\nID_LIKE='rhel centos fedora'\r\n",
+    "arch": "ID=arch\n",
+    "suse": 'ID="opensuse-leap"\nID_LIKE="suse opensuse"\n',
+    # Parsed, never run: a command substitution is text that names no family.
+    "hostile": "ID=$(touch {tmp}/ran)\nID_LIKE=`touch {tmp}/ran`\n",
+    "binary": "\x00\x01ID\x00=debian\x7f\n",
+}
+
+
+def detect(setup, tmp, os_release, tools):
+    """setup.sh --dry-run with only `tools` on PATH and `os_release` (a name of OS_RELEASES, a path,
+    or None for an absent file) as the os-release file: (exit, manager or None, stderr)."""
+    path = Path(tmp) / "os-release"
+    if os_release in OS_RELEASES:
+        path.write_text(OS_RELEASES[os_release].replace("{tmp}", tmp))
+    elif os_release is not None:
+        path = Path(os_release)
+    else:
+        path = Path(tmp) / "absent"
+    env = dict(os.environ, RDMI_SETUP_OS_RELEASE=str(path), PATH=fake_path(tmp, tools))
+    proc = run_setup(setup, "--dry-run", env=env)
+    first = proc.stdout.splitlines()[:1]
+    manager = first[0].removeprefix("manager: ") if first and first[0].startswith("manager: ") else None
+    return proc.returncode, manager, proc.stderr
+
+
 def test_detection(setup):
+    both = ["apt-get", "dpkg-query", "dnf"]
+    # os-release names the family, whatever else is installed: Fedora packages apt and dpkg (to
+    # build Debian packages), Debian packages dnf.
+    for name, tools, want in (("debian", both, "apt"), ("ubuntu", both, "apt"), ("mint", both, "apt"),
+                              ("fedora", both, "dnf"), ("rhel", both, "dnf"), ("rocky", both, "dnf"),
+                              ("debian", ["apt-get", "dpkg-query"], "apt"), ("fedora", ["dnf"], "dnf")):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, manager, err = detect(setup, tmp, name, tools)
+            check(rc == 0 and manager == want and f"{want}, as " in err,
+                  f"{name} with {tools}: want {want}, got exit {rc} {manager} {err!r}")
+    # The family's own manager missing: refused, never the other family's names.
+    for name, tools, needle in (("debian", ["dnf"], "Debian-like, but apt-get or dpkg-query is missing"),
+                                ("ubuntu", ["apt-get"], "Debian-like, but apt-get or dpkg-query is missing"),
+                                ("fedora", ["apt-get", "dpkg-query"], "Fedora/RHEL-like, but dnf is missing"),
+                                ("rhel", [], "Fedora/RHEL-like, but dnf is missing")):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, manager, err = detect(setup, tmp, name, tools)
+            check(rc == 2 and manager is None and needle in err, f"{name} with {tools}: exit {rc} {manager} {err!r}")
+    # No family known (no os-release, another distribution, a file that is no os-release): the one
+    # manager there is, and both refused.
     with tempfile.TemporaryDirectory() as tmp:
-        proc = run_setup(setup, "--dry-run", path=fake_path(tmp, ["dnf"]))
-        check(proc.stdout.startswith("manager: dnf\n"), f"dnf detected: {proc.stdout[:40]!r} {proc.stderr!r}")
+        fifo = Path(tmp) / "fifo"
+        os.mkfifo(fifo)
+        for os_release in (None, "arch", "suse", "hostile", "binary", str(fifo), tmp):
+            rc, manager, err = detect(setup, tmp, os_release, ["dnf"])
+            check(rc == 0 and manager == "dnf" and "the only package manager found" in err,
+                  f"{os_release} with dnf only: exit {rc} {manager} {err!r}")
+            rc, manager, err = detect(setup, tmp, os_release, both)
+            check(rc == 2 and manager is None and "choose with --manager" in err,
+                  f"{os_release} with both: exit {rc} {manager} {err!r}")
+            rc, manager, err = detect(setup, tmp, os_release, [])
+            check(rc == 2 and "neither apt-get nor dnf" in err, f"{os_release} with none: exit {rc} {err!r}")
+        check(not (Path(tmp) / "ran").exists(), "os-release is parsed, never run")
+    # --manager overrides the family.
     with tempfile.TemporaryDirectory() as tmp:
-        proc = run_setup(setup, "--dry-run", path=fake_path(tmp, ["apt-get", "dpkg-query", "dnf"]))
-        check(proc.stdout.startswith("manager: apt\n"), f"apt preferred when both: {proc.stdout[:40]!r}")
-    with tempfile.TemporaryDirectory() as tmp:
-        proc = run_setup(setup, "--dry-run", path=fake_path(tmp, []))
-        check(proc.returncode == 2 and "neither apt-get nor dnf" in proc.stderr,
-              f"no manager: exit {proc.returncode} {proc.stderr!r}")
+        path = Path(tmp) / "os-release"
+        path.write_text(OS_RELEASES["fedora"])
+        env = dict(os.environ, RDMI_SETUP_OS_RELEASE=str(path))
+        proc = run_setup(setup, "--dry-run", "--manager", "apt", env=env)
+        check(proc.stdout.startswith("manager: apt\n"), f"--manager apt on Fedora: {proc.stdout[:40]!r}")
 
 
 def test_refusals(setup):
     for args, needle in ((["--manager", "zypper"], "unknown package manager"),
                          (["--manager"], "--manager needs"),
+                         (["--manager", ""], "--manager needs"),
                          (["--frobnicate"], "unknown option --frobnicate")):
         proc = run_setup(setup, "--dry-run", *args)
         check(proc.returncode == 2 and needle in proc.stderr, f"{args}: exit {proc.returncode} {proc.stderr!r}")

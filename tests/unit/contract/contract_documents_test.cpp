@@ -127,6 +127,33 @@ TEST_CASE("state: side from host kind, forced side, firmware as a fallback from 
     CHECK(state_document(facts, Side::host).body["side"] == "host");
 }
 
+TEST_CASE("state: a side forced against the host kind is honoured and says so") {
+    auto facts = facts_with_devices();
+    facts.host.host_kind = host::HostKind::host;
+    facts.host.host_kind_evidence.push_back({"architecture x86_64", Provenance{"procfs", "arch"}});
+    // doca-collect-dpu-state on a host: the document says dpu, and that the probe disagreed.
+    auto doc = state_document(facts, Side::dpu);
+    CHECK(doc.body["side"] == "dpu");
+    CHECK(doc.kind == "collect-dpu-state");
+    const auto* f = fallback(doc, "/side");
+    REQUIRE(f != nullptr);
+    CHECK(f->primary == "host-kind probe");
+    CHECK(f->note == "side forced to dpu although the host-kind probe says host");
+    auto from = contract_json(doc, RunFacts{"2023-11-14T22:13:20Z", "/", true}, false);
+    CHECK(from["x_rdmi_probe"]["provenance"]["/side"]["ref"] ==
+          "forced (--side or the helper name), against the host kind host: architecture x86_64");
+
+    facts.host.host_kind = host::HostKind::bluefield;
+    const auto as_host = state_document(facts, Side::host);
+    f = fallback(as_host, "/side");
+    REQUIRE(f != nullptr);
+    CHECK(f->note == "side forced to host although the host-kind probe says bluefield");
+    // Forced the way the probe says, or where it cannot tell: nothing to note.
+    CHECK(fallback(state_document(facts, Side::dpu), "/side") == nullptr);
+    facts.host.host_kind = host::HostKind::unknown;
+    CHECK(fallback(state_document(facts, Side::dpu), "/side") == nullptr);
+}
+
 TEST_CASE("bf_mode undecidable on a BlueField: null, and the mlxconfig command named") {
     auto facts = facts_with_devices();
     facts.host.host_kind = host::HostKind::bluefield;

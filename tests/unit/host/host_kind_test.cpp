@@ -66,6 +66,33 @@ TEST_CASE("classify_host: the BlueField Arm side in DPU mode") {
     CHECK_FALSE(has_fact(c.bf_mode_evidence, "representor p0 (physical)"));
 }
 
+TEST_CASE(
+    "classify_host: an architecture guessed from a library directory does not overrule the "
+    "BlueField markers") {
+    const auto fs = test::sysfs_fixture("bf3-arm");
+    PlatformFacts platform = scan_platform(fs, std::nullopt);
+    const DeviceInventory inv = scan_devices(fs);
+    // A partial Arm root without /proc and shell, but with an x86_64 multiarch directory.
+    platform.architecture = Sourced<std::string>::of(
+        "x86_64", Provenance{"derived",
+                             "/usr/lib/x86_64-linux-gnu (the root's only multiarch "
+                             "directory)"});
+    platform.architecture_from_layout = true;
+    auto c = classify_host(platform, inv);
+    CHECK(c.host_kind == HostKind::bluefield);
+    CHECK(has_fact(c.host_kind_evidence, "architecture x86_64"));
+    // Read from the root's own /proc or shell, the machine decides (Arm cores are aarch64 only).
+    platform.architecture_from_layout = false;
+    c = classify_host(platform, inv);
+    CHECK(c.host_kind == HostKind::host);
+    // Without markers the guess stands.
+    platform.architecture_from_layout = true;
+    platform.bluefield_platform_devices = Sourced<std::vector<std::string>>::of({}, Provenance{});
+    platform.bfb = Sourced<std::string>::missing(Gap{GapReason::not_found, "none"}, Provenance{});
+    platform.kernel_release = Sourced<std::string>::of("6.1.0", Provenance{});
+    CHECK(classify_host(platform, inv).host_kind == HostKind::host);
+}
+
 TEST_CASE("classify_host: Arm side without SFs or representors leaves the mode undecided") {
     const auto fs = test::sysfs_fixture("bf3-arm");
     const PlatformFacts platform = scan_platform(fs, std::nullopt);

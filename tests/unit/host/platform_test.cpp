@@ -191,3 +191,115 @@ TEST_CASE("root_machine_name: /proc, else the shell, else one machine's multiarc
 }
 
 }  // namespace rdmi::host
+
+namespace rdmi::host {
+namespace {
+
+// A 64-byte ELF header: class (1 = 32-bit, 2 = 64-bit), data (1 = little-, 2 = big-endian) and
+// e_machine, written in that byte order.
+std::string elf_header(unsigned char elf_class, unsigned char elf_data, std::uint16_t machine) {
+    std::string header(
+        "\x7f"
+        "ELF",
+        4);
+    header += static_cast<char>(elf_class);
+    header += static_cast<char>(elf_data);
+    header += '\x01';
+    header.resize(18, '\0');
+    const auto lo = static_cast<char>(machine & 0xffU);
+    const auto hi = static_cast<char>(machine >> 8U);
+    header += elf_data == 2 ? std::string{hi, lo} : std::string{lo, hi};
+    header.resize(64, '\0');
+    return header;
+}
+
+Sourced<std::string> architecture_of(const test::TempTree& tree) {
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    return scan_platform(*fs, std::nullopt).architecture;
+}
+
+}  // namespace
+
+TEST_CASE("root architecture: a /proc/sys/kernel/arch that is no machine name is not used") {
+    // The machine becomes part of the pkg-config directories searched under the root.
+    for (const char* text : {"../../../../etc\n", "x86_64/../../tmp\n", "x86 64\n", "AARCH64\n",
+                             "aarch64-linux-gnu\n"}) {
+        CAPTURE(text);
+        test::TempTree tree;
+        tree.write("/proc/sys/kernel/arch", text);
+        CHECK_FALSE(machine_of(tree).has_value());
+        auto arch = architecture_of(tree);
+        REQUIRE_FALSE(arch.ok());
+        CHECK(arch.gap->reason == GapReason::malformed);
+        CHECK(arch.gap->message.starts_with("/proc/sys/kernel/arch: not a machine name: \""));
+        // The next witness still answers.
+        tree.write("/bin/sh", elf_header(2, 1, 183), 0755);
+        CHECK(machine_of(tree) == "aarch64");
+    }
+    test::TempTree tree;
+    tree.write("/proc/sys/kernel/arch", std::string(33, 'a') + "\n");
+    CHECK_FALSE(machine_of(tree).has_value());
+    tree.write("/proc/sys/kernel/arch", "riscv64\n");  // a machine, though not DOCA's: as it says
+    CHECK(machine_of(tree) == "riscv64");
+}
+
+TEST_CASE("root architecture: only a 64-bit little-endian shell names x86_64 or aarch64") {
+    struct Case {
+        unsigned char elf_class;
+        unsigned char elf_data;
+        std::uint16_t machine;
+        const char* says;
+    };
+    for (const Case& c : {Case{2, 2, 183, "ELF file for machine 183, 64-bit, not little-endian"},
+                          Case{1, 1, 62, "ELF file for machine 62, not 64-bit, little-endian"},
+                          Case{2, 1, 243, "ELF file for machine 243, 64-bit, little-endian"},
+                          Case{2, 1, 21, "ELF file for machine 21, 64-bit, little-endian"}}) {
+        CAPTURE(c.says);
+        test::TempTree tree;
+        tree.write("/bin/sh", elf_header(c.elf_class, c.elf_data, c.machine), 0755);
+        // The first ELF shell is the root's: an aarch64 /usr/bin/env does not overrule it.
+        tree.write("/usr/bin/env", elf_header(2, 1, 183), 0755);
+        CHECK_FALSE(machine_of(tree).has_value());
+        auto arch = architecture_of(tree);
+        REQUIRE_FALSE(arch.ok());
+        CHECK(arch.gap->reason == GapReason::not_found);  // /proc's reason leads
+        CHECK(arch.gap->message.find(std::string("/bin/sh: ") + c.says +
+                                     ": not x86_64 or aarch64") != std::string::npos);
+    }
+    test::TempTree tree;  // a truncated header is no ELF file: the next shell answers
+    tree.write("/bin/sh", elf_header(2, 1, 183).substr(0, 19), 0755);
+    tree.write("/usr/bin/env", elf_header(2, 1, 62), 0755);
+    CHECK(machine_of(tree) == "x86_64");
+    CHECK(architecture_of(tree).source.ref == "/usr/bin/env (ELF e_machine)");
+}
+
+TEST_CASE(
+    "root architecture: the multiarch directory answers with its provenance, and a root "
+    "that says nothing says why") {
+    test::TempTree tree;
+    tree.mkdir("/usr/lib/aarch64-linux-gnu");
+    auto arch = architecture_of(tree);
+    CHECK(arch.value == "aarch64");
+    CHECK(arch.source.ref == "/usr/lib/aarch64-linux-gnu (the root's only multiarch directory)");
+    {
+        test::TempTree with_proc;  // a guess only without a better witness
+        with_proc.mkdir("/usr/lib/aarch64-linux-gnu");
+        auto fs = RootedFs::open(with_proc.root());
+        REQUIRE(fs.ok());
+        CHECK(scan_platform(*fs, std::nullopt).architecture_from_layout);
+        with_proc.write("/proc/sys/kernel/arch", "aarch64\n");
+        CHECK_FALSE(scan_platform(*fs, std::nullopt).architecture_from_layout);
+    }
+
+    tree.mkdir("/usr/lib/x86_64-linux-gnu");
+    tree.symlink("sh", "/bin/sh");  // a loop: no shell to read
+    arch = architecture_of(tree);
+    REQUIRE_FALSE(arch.ok());
+    CHECK(arch.gap->message ==
+          "/proc/sys/kernel/arch: no such file or directory; no ELF shell (/bin/sh, /usr/bin/sh, "
+          "/bin/bash, /usr/bin/env); both /usr/lib/x86_64-linux-gnu and "
+          "/usr/lib/aarch64-linux-gnu (multiarch)");
+}
+
+}  // namespace rdmi::host

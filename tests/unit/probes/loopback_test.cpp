@@ -148,7 +148,12 @@ TEST_CASE("loopback reports each step and each write iteration to the progress s
 
 TEST_CASE("a failure injected at each DOCA call gives the right verdict and a full teardown") {
     auto& fake = FakeDoca::get();
+    // The clock calibration launches until one launch lasts its target (wall time), so under
+    // load a replay could make fewer calls than the recorded run and never reach the call to
+    // fail: a clock kernel that takes longer than the target makes every run launch it once.
+    const auto fixed_calibration = [&] { fake.set("clock_wall_us", "3000"); };
     fake.reset();
+    fixed_calibration();
     auto options = fake_options(3);
     options.lifecycle_selftest = true;
     options.iterations = 2;
@@ -186,6 +191,7 @@ TEST_CASE("a failure injected at each DOCA call gives the right verdict and a fu
             continue;  // return a pointer, not an error
         CAPTURE(call);
         fake.reset();
+        fixed_calibration();
         fake.set("fail", (call + "=6").c_str());  // DOCA_ERROR_INVALID_VALUE
         const auto verdict = run_fake(options);
         ++injected;
