@@ -292,7 +292,8 @@ TEST_CASE(
     "a live report loads the vendor libraries in one child, the symbol check in a fresh one") {
     // The fixture install: libdoca_common's runtime version, the DOCA capability query and (where
     // libibverbs is installed) the verbs listing share one child; the runtime symbol check needs
-    // a child that has loaded nothing else. Before: one child per call.
+    // a child that has loaded nothing else. Before: one child per call. The prefix's libraries
+    // are of the machine this test runs as, so they load (under an emulator too).
     const auto fs = RootedFs::open("/").value();
     MapEnv env;
     const ProbeContext ctx{fs,
@@ -300,7 +301,7 @@ TEST_CASE(
                            null_logger(),
                            Deadline(30s),
                            10s,
-                           std::string(RDMI_TEST_FIXTURES_DIR) + "/prefixes/complete-3.3",
+                           std::string(RDMI_TEST_FIXTURES_DIR) + "/native-prefixes/complete-3.3",
                            false};
     Facts facts;
     collect(ctx, kReportProbes, facts);

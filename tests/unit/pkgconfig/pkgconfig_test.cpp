@@ -13,6 +13,7 @@
 
 #include "os/rooted_fs.hpp"
 #include "support/as_unprivileged.hpp"
+#include "support/native_arch.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi::pkgconfig {
@@ -100,6 +101,21 @@ bool have_pkg_config() {
     return ::access("/usr/bin/pkg-config", X_OK) == 0;
 }
 
+// The pkg-config command answers from its own libpkgconf, compiled for its own machine; its
+// defaults (multiarch directories) match ours only when it is built for the machine we are. Under
+// a user-mode emulator (the aarch64 build's tests) /usr/bin/pkg-config is the host's x86-64 one.
+bool pkg_config_is_ours() {
+    const auto machine = test::elf_machine("/usr/bin/pkg-config");
+    if (machine && *machine != test::kNativeMachine) {
+        MESSAGE("/usr/bin/pkg-config is an " << *machine << " program and this test runs as "
+                                             << test::kNativeMachine
+                                             << ": its compiled-in search path is not ours; "
+                                                "comparison skipped");
+        return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 TEST_CASE("default_search_dirs is the compiled-in pc_path, including dirs missing on the host") {
@@ -107,7 +123,7 @@ TEST_CASE("default_search_dirs is the compiled-in pc_path, including dirs missin
     REQUIRE_FALSE(dirs.empty());
     for (const auto& dir : dirs) CHECK(dir.front() == '/');
     // Whatever the build, it agrees with what the pkg-config command reports as its pc_path.
-    if (have_pkg_config()) {
+    if (have_pkg_config() && pkg_config_is_ours()) {
         auto pc_path = run_pkg_config("", "--variable=pc_path pkg-config");
         REQUIRE(pc_path);
         std::string joined;
@@ -163,8 +179,9 @@ TEST_CASE("search path: PKG_CONFIG_LIBDIR replaces the defaults, even when empty
 
 TEST_CASE("find: PKG_CONFIG_PATH wins over defaults and the first match wins") {
     test::TempTree tree;
-    tree.write("/usr/lib/x86_64-linux-gnu/pkgconfig/doca-common.pc",
-               pc_text("doca-common", "2.10.0087"));
+    // The distribution's multiarch directory, one of the compiled-in defaults of this machine.
+    const std::string distro = "/usr/lib/" + std::string(test::kNativeTriplet) + "/pkgconfig";
+    tree.write(distro + "/doca-common.pc", pc_text("doca-common", "2.10.0087"));
     tree.write("/usr/share/pkgconfig/doca-common.pc", pc_text("doca-common", "1.0"));
     tree.write("/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig/doca-common.pc",
                pc_text("doca-common", "3.3.0"));
@@ -177,8 +194,8 @@ TEST_CASE("find: PKG_CONFIG_PATH wins over defaults and the first match wins") {
     REQUIRE(sys.ok());
     // Found inside the root, never on the host (which has no doca-common.pc at all).
     CHECK(sys->version == "2.10.0087");
-    CHECK(sys->pc_path == "/usr/lib/x86_64-linux-gnu/pkgconfig/doca-common.pc");
-    CHECK(sys->variables.at("pcfiledir") == "/usr/lib/x86_64-linux-gnu/pkgconfig");
+    CHECK(sys->pc_path == distro + "/doca-common.pc");
+    CHECK(sys->variables.at("pcfiledir") == distro);
 
     MapEnv env(
         Vars{{"PKG_CONFIG_PATH",
@@ -523,6 +540,7 @@ TEST_CASE("agrees with the pkg-config command on a real system module (live root
         MESSAGE("no /usr/bin/pkg-config; skipped");
         return;
     }
+    if (!pkg_config_is_ours()) return;
     const auto fs = open_root("/");
     MapEnv env;
     const PkgConfig pc(fs, env);

@@ -6,6 +6,7 @@
 
 #include "api/doca_caps_api.hpp"
 #include "probes/doca_caps.hpp"
+#include "support/native_arch.hpp"
 
 namespace rdmi {
 
@@ -51,8 +52,10 @@ TEST_CASE("doca caps wire format round-trips and rejects garbage") {
 }
 
 TEST_CASE("fake DOCA 3.3 in-process: discovery from .dynsym, canned devices, named errors") {
-    const std::string dir =
-        std::string(RDMI_TEST_FIXTURES_DIR) + "/prefixes/complete-3.3/lib/x86_64-linux-gnu/";
+    // Loaded into this process: the libraries of the machine this test runs as.
+    const std::string dir = std::string(RDMI_TEST_FIXTURES_DIR) +
+                            "/native-prefixes/complete-3.3/lib/" +
+                            std::string(test::kNativeTriplet) + "/";
     ::setenv("FAKE_DOCA_DEVICES", "1", 1);
     auto facts = query_doca_caps({dir + "libdoca_common.so.3", dir + "libdoca_dpa.so.3",
                                   dir + "libdoca_rdma.so.3", dir + "libdoca_verbs.so.3",

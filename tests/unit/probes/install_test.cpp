@@ -9,6 +9,7 @@
 
 #include "os/process.hpp"
 #include "os/rooted_fs.hpp"
+#include "support/native_arch.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
@@ -100,7 +101,8 @@ TEST_CASE("a stack module at another version is the odd one out") {
 }
 
 TEST_CASE("live: the runtime version comes from the library, loaded in a child") {
-    Probe probe("/", fixture("prefixes", "complete-3.3"));
+    // The prefix with libraries of the machine this test runs as: they must load.
+    Probe probe("/", fixture("native-prefixes", "complete-3.3"));
     const auto& runtime = probe.facts.stack_versions.sources[4];
     REQUIRE(runtime.raw.ok());
     CHECK(*runtime.raw.value == "3.3.0105");

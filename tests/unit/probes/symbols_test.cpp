@@ -13,6 +13,7 @@
 #include "fixture_libs.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/symbols_parts.hpp"
+#include "support/native_arch.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
@@ -134,10 +135,11 @@ TEST_CASE("live: the runtime evidence joins the static one and agrees") {
 }
 
 TEST_CASE("built against 3.3, runs against 3.2: the loader-vs-libdir finding names both files") {
-    const std::string old_libdir =
-        fixture_dir("prefixes", "complete-3.2") + "/lib/x86_64-linux-gnu";
+    // Prefixes with libraries of the machine this test runs as: the 3.2 one is really loaded.
+    const std::string old_libdir = fixture_dir("native-prefixes", "complete-3.2") + "/lib/" +
+                                   std::string(test::kNativeTriplet);
     MapEnv env({{"LD_LIBRARY_PATH", old_libdir}});
-    Audit audit("/", {}, fixture_dir("prefixes", "complete-3.3"), env);
+    Audit audit("/", {}, fixture_dir("native-prefixes", "complete-3.3"), env);
     const auto& facts = audit.ok();
     REQUIRE(facts.loader);
     CHECK(facts.loader->ld_library_path_used);
@@ -152,7 +154,7 @@ TEST_CASE("built against 3.3, runs against 3.2: the loader-vs-libdir finding nam
     CHECK(facts.runtime.loaded_path.find("complete-3.2") != std::string::npos);
 
     SUBCASE("the same LD_LIBRARY_PATH on the 3.2 install itself is no finding") {
-        Audit same("/", {}, fixture_dir("prefixes", "complete-3.2"), env);
+        Audit same("/", {}, fixture_dir("native-prefixes", "complete-3.2"), env);
         CHECK_FALSE(same.ok().loader->other_file);
         CHECK(check(same.ok(), "loader-path").status == Status::pass);
     }
