@@ -59,7 +59,8 @@ TEST_CASE("parse_json_input keeps the members' order in an ordered tree") {
 }
 
 TEST_CASE("parse_json_input: the size cap is the kind's, in both tree types") {
-    for (const auto& [label, kind] : kKinds) {
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;  // clang 14 lambdas cannot capture a binding
         CAPTURE(label);
         // A valid document of exactly the cap is read; one byte more is refused unparsed.
         std::string at_cap = "[]" + std::string(kind->max_bytes - 2, ' ');
@@ -85,14 +86,16 @@ TEST_CASE("parse_json_input: an empty input says what it should have held") {
     CHECK(gap_of("", json_input::kPolicy) ==
           "in.json: empty file (expected a JSON object with schema_version)");
     CHECK(gap_of("", json_input::kChildAnswer) == "in.json: empty answer (expected a JSON object)");
-    for (const auto& [label, kind] : kKinds) {
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;  // clang 14 lambdas cannot capture a binding
         CAPTURE(label);
         CHECK(gap_of<nlohmann::ordered_json>("\n", *kind).find("in.json: empty ") == 0);
     }
 }
 
 TEST_CASE("parse_json_input: truncated input reports line and column") {
-    for (const auto& [label, kind] : kKinds) {
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;  // clang 14 lambdas cannot capture a binding
         CAPTURE(label);
         CHECK(gap_of("{\n  \"a\": [1,\n", *kind).find("invalid JSON at line 3, column 1") !=
               std::string::npos);
@@ -109,7 +112,8 @@ TEST_CASE("parse_json_input: nesting past the kind's depth is refused before par
     CHECK(gap_of(std::string(10000, '{')).find("nested deeper") != std::string::npos);
     const std::string one_over =
         std::string(kMaxJsonInputDepth + 1, '[') + std::string(kMaxJsonInputDepth + 1, ']');
-    for (const auto& [label, kind] : kKinds) {
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;  // clang 14 lambdas cannot capture a binding
         CAPTURE(label);
         CHECK(gap_of(one_over, *kind).find("nested deeper") != std::string::npos);
         CHECK(gap_of<nlohmann::ordered_json>(deep, *kind).find("nested deeper") !=
@@ -122,7 +126,8 @@ TEST_CASE("parse_json_input: nesting past the kind's depth is refused before par
 }
 
 TEST_CASE("parse_json_input: non-UTF-8, NUL, trailing garbage") {
-    for (const auto& [label, kind] : kKinds) {
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;  // clang 14 lambdas cannot capture a binding
         CAPTURE(label);
         CHECK(gap_of("[\"\xff\xfe\"]", *kind).find("invalid JSON at line 1, column 3") !=
               std::string::npos);
