@@ -4,6 +4,23 @@
 # included) — then every libFuzzer target for a few seconds from its seeds (same clang build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The privilege tests run the built program, and read the fixtures and scripts, as the user
+# nobody. Run as root from a tree nobody cannot reach (a clone in /root, which is mode 0700),
+# they would fail for a reason that is not the program's: the suite then runs from a copy in a
+# directory nobody can traverse, and the copy is removed afterwards.
+if [[ $(id -u) -eq 0 && -z ${RDMI_TEST_FROM_COPY:-} ]] &&
+   ! setpriv --reuid=nobody --regid=nogroup --clear-groups -- test -r "$PWD/scripts/test.sh"; then
+  copy=$(mktemp -d /var/tmp/rdmi-probe-tests.XXXXXX)
+  trap 'rm -rf "$copy"' EXIT
+  echo "test.sh: the user nobody cannot reach $PWD; running the suite from a copy in $copy"
+  tar --exclude='./build*' -cf - . | tar -xf - -C "$copy"
+  chmod -R a+rX "$copy"
+  status=0
+  (cd "$copy" && RDMI_TEST_FROM_COPY=1 ./scripts/test.sh "$@") || status=$?
+  exit "$status"
+fi
+
 scripts/setup.sh --tests
 jobs=$(nproc)
 
