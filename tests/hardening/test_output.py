@@ -179,7 +179,10 @@ def fifo_reader_stalls(cfg, scratch):
     args = big_document_args(path)
     if args is None:
         return []
-    holder = subprocess.Popen(["sh", "-c", 'exec 3<"$0"; sleep 30', str(path)])
+    # exec: the process killed below is the one holding the FIFO, and no orphan keeps ctest's
+    # output pipe open after the test.
+    holder = subprocess.Popen(["sh", "-c", 'exec 3<"$0"; exec sleep 30', str(path)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         start = time.monotonic()
         proc = run(cfg, args)
