@@ -40,7 +40,7 @@ if ((syntax_only)); then
 import json, os, shlex, subprocess, sys
 build = sys.argv[1]
 units = [u for u in json.load(open(os.path.join(build, "compile_commands.json")))
-         if u["file"].endswith(".cpp")]
+         if u["file"].endswith((".cpp", ".cxx"))]
 failed = 0
 for n, u in enumerate(units, 1):
     argv = shlex.split(u["command"]) if "command" in u else u["arguments"]
