@@ -48,9 +48,9 @@ cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure --no-tests=error -j"$jobs" -LE no-program
 
-# Every fuzz target, from its seeds, RDMI_FUZZ_SECONDS each (default 5; 0 skips), one per core
+# Every fuzz target, from its seeds, RDMI_FUZZ_SECONDS each (default 3; 0 skips), one per core
 # at a time: a crash, leak or timeout fails the run. Longer campaigns: scripts/fuzz.sh 120
 # (docs/reliability.md).
-if (( ${RDMI_FUZZ_SECONDS:-5} > 0 )); then
-  FUZZ_BUILD_DIR=build-asan scripts/fuzz.sh "${RDMI_FUZZ_SECONDS:-5}"
+if (( ${RDMI_FUZZ_SECONDS:-3} > 0 )); then
+  FUZZ_BUILD_DIR=build-asan scripts/fuzz.sh "${RDMI_FUZZ_SECONDS:-3}"
 fi
