@@ -152,17 +152,23 @@ def big_document_args(target):
             "--output", str(target)]
 
 
+def run_ended_by_timeout(cfg, args):
+    """Runs a --timeout 1 command that must end by its timeout: (proc, problems so far)."""
+    start = time.monotonic()
+    proc = run(cfg, args)
+    took = time.monotonic() - start
+    if proc.returncode != 2 or took > 20:
+        return proc, [f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)"]
+    return proc, []
+
+
 @test
 def fifo_without_reader(cfg, scratch):
     # Opening a FIFO for writing waits for a reader: with none, --timeout ends the wait.
     path = scratch / "fifo"
     os.mkfifo(path)
-    start = time.monotonic()
-    proc = run(cfg, ["--timeout", "1", "schema", "error", "--json", "--output", str(path)])
-    took = time.monotonic() - start
-    problems = []
-    if proc.returncode != 2 or took > 20:
-        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
+    proc, problems = run_ended_by_timeout(
+        cfg, ["--timeout", "1", "schema", "error", "--json", "--output", str(path)])
     if b"no process opened it for reading within 1 s" not in proc.stderr:
         problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
     if not is_error_document(proc.stdout):
@@ -184,15 +190,10 @@ def fifo_reader_stalls(cfg, scratch):
     holder = subprocess.Popen(["sh", "-c", 'exec 3<"$0"; exec sleep 30', str(path)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        start = time.monotonic()
-        proc = run(cfg, args)
-        took = time.monotonic() - start
+        proc, problems = run_ended_by_timeout(cfg, args)
     finally:
         holder.kill()
         holder.wait()
-    problems = []
-    if proc.returncode != 2 or took > 20:
-        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
     if not re.search(rb"the reader took \d+ of \d+ bytes and then none for 1 s", proc.stderr):
         problems.append(f"stderr does not say how far it got: {proc.stderr[:300]!r}")
     return problems
@@ -211,17 +212,12 @@ def socket_reader_stalls(cfg, scratch):
     t = threading.Thread(target=lambda: accepted.append(server.accept()[0]))  # never reads
     t.start()
     try:
-        start = time.monotonic()
-        proc = run(cfg, args)
-        took = time.monotonic() - start
+        proc, problems = run_ended_by_timeout(cfg, args)
     finally:
         t.join(30)
         for conn in accepted:
             conn.close()
         server.close()
-    problems = []
-    if proc.returncode != 2 or took > 20:
-        problems.append(f"exit {proc.returncode} after {took:.1f} s (want 2, about 1 s)")
     if b"the document is incomplete" not in proc.stderr:
         problems.append(f"stderr does not say why: {proc.stderr[:300]!r}")
     return problems
