@@ -131,7 +131,12 @@ def archive(members):
 
 # ---- the independent reading ----------------------------------------------------------------
 
-SYMBOL_LINE = re.compile(r"^\s*\d+:\s+[0-9a-f]+\s+\S+\s+\S+\s+(GLOBAL|WEAK)\s+\S+\s+(\S+)\s+(\S+)")
+# readelf names a type or binding outside the spec's list as "<processor specific>: 15",
+# "<OS specific>: 11" or "<unknown>: 4", adds " [<other>: 8]" after the visibility when other
+# bits of st_other are set, and shows an OS-specific section index as "OS [0xff20]".
+ODD = r"<[^>]*>: \d+"
+SYMBOL_LINE = re.compile(rf"^\s*\d+:\s+[0-9a-f]+\s+\S+\s+(?:{ODD}|\S+)\s+({ODD}|\S+)\s+"
+                         r"\S+(?: \[[^\]]*\])?\s+(OS \[0x[0-9a-f]+\]|\S+)\s+(\S.*)$")
 
 
 def as_readelf_shows(name):
@@ -156,7 +161,11 @@ def readelf_needs(path, dynamic):
         m = SYMBOL_LINE.match(line)
         if not m:
             continue
-        ndx, shown = m.group(2), m.group(3)
+        binding, ndx, shown = m.group(1), m.group(2), m.group(3)
+        # Any binding but LOCAL: a linker resolves an undefined symbol of a binding it does
+        # not know (say "<processor specific>: 15" on x86-64) as it resolves a global one.
+        if binding == "LOCAL":
+            continue
         # Needed: undefined, or defined here by a copy relocation, which carries the version
         # it needs from another file ("name@VER", one '@'; a definition of its own is "@@").
         needed = ndx == "UND" or (dynamic and "@" in shown and "@@" not in shown)
