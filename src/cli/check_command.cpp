@@ -187,15 +187,12 @@ class CheckCommand final : public Command {
 
     // Messages name the file as the user spelled it.
     static Result<gate::Policy> load_policy(const std::string& path) {
-        auto fs = RootedFs::open("/");
-        if (!fs) return fs.gap();
-        // The policy file is the user's: read from the live file system even under --root, like
-        // --output is written there (cli/user_path.hpp). Every message names the full path
+        // The policy file is the user's (cli/user_path.hpp). Every message names the full path
         // tried, not the spelling: "--policy p.json: no such file" does not say which
         // directory was searched.
         const std::string full = user_path(path);
-        auto bytes = fs->read_file(full, json_input::kPolicy.max_bytes);
-        if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
+        auto bytes = read_user_file("--policy", full, json_input::kPolicy.max_bytes);
+        if (!bytes) return bytes.gap();
         return gate::parse_policy(*bytes, full);
     }
 
