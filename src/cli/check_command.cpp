@@ -1,6 +1,6 @@
 // `rdmi-probe check` (also `doca-validate`): a CI gate. Requirements from --policy and flags,
 // one contract check each, exit 0/1/3 for pass/fail/skip and 2 for bad input.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

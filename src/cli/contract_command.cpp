@@ -5,7 +5,7 @@
 #include <vector>
 
 #include <spdlog/spdlog.h>
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"

@@ -1,7 +1,7 @@
 // `rdmi-probe [report]`: all probes; the human summary, the full report (--json or --format
 // json), Prometheus metrics for node_exporter's textfile collector (--format prometheus) or a
 // Node Feature Discovery feature file (--format nfd).
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 
