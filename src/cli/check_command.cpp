@@ -143,6 +143,7 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
+        session.release_worker();
         gate.fail_on_warn = opts_.fail_on_warn;
         gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
