@@ -122,7 +122,9 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
 }
 
 void IsolatedWorker::release() {
-    if (socket_ >= 0) ::close(socket_);
+    // No socket: no child, or one already released (killed once is enough).
+    if (socket_ < 0) return;
+    ::close(socket_);
     socket_ = -1;
     if (pid_ <= 0) return;
     // Whatever the child or a vendor library left in its group ends with it. The child stays
