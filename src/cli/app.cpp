@@ -2,7 +2,7 @@
 #include "cli/app.hpp"
 
 #include <unistd.h>
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <algorithm>
 #include <array>
@@ -11,9 +11,9 @@
 #include <cstdlib>
 #include <exception>
 #include <functional>
-#include <iostream>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -182,6 +182,22 @@ void write_out_of_memory_document() noexcept {
     // NOLINTEND(cert-err33-c)
 }
 
+// --help and --version (after other arguments) through stdio: App::exit()'s default streams are
+// std::cout and std::cerr, which this program never constructs (cli/cli11.hpp).
+int print_help(const CLI::App& app, const CLI::Error& e) {
+    std::ostringstream out;
+    std::ostringstream err;
+    const int code = app.exit(e, out, err);
+    const std::string text = out.str();
+    const std::string error = err.str();
+    // NOLINTBEGIN(cert-err33-c)
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    std::fwrite(error.data(), 1, error.size(), stderr);
+    // NOLINTEND(cert-err33-c)
+    return code;
+}
+
 // A subcommand runs only when its name is one of the arguments, so only those named get their
 // options: every run used to build every subcommand's options (CLI11 option objects, validators,
 // default strings) before parsing. A name that is really an option's value ("--root report")
@@ -228,11 +244,11 @@ int run_unguarded(int argc, char** argv, bool json) {
     try {
         app.parse(count, args);
     } catch (const CLI::CallForHelp& e) {
-        return app.exit(e);
+        return print_help(app, e);
     } catch (const CLI::CallForAllHelp& e) {
-        return app.exit(e);
+        return print_help(app, e);
     } catch (const CLI::CallForVersion& e) {
-        return app.exit(e);
+        return print_help(app, e);
     } catch (const CLI::ParseError& e) {
         return fail_usage(json, std::string(e.what()) + " (see --help)");
     }

@@ -1,6 +1,6 @@
 // `rdmi-probe check` (also `doca-validate`): a CI gate. Requirements from --policy and flags,
 // one contract check each, exit 0/1/3 for pass/fail/skip and 2 for bad input.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -138,6 +138,7 @@ class CheckCommand final : public Command {
         }
 
         gate.checks = evaluate(session, policy, *user_fs);
+        session.release_worker();
         gate.fail_on_warn = opts_.fail_on_warn;
         gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include <spdlog/spdlog.h>
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
@@ -23,6 +23,7 @@ int run_contract_command(
     Facts collected;
     collect(session.probe_context(), contract::kContractProbes, collected);
     collect(session.probe_context(), extra, collected);
+    session.release_worker();
     const bool with_capabilities =
         std::find(extra.begin(), extra.end(), ProbeId::doca_caps) != extra.end();
     collected.run.root = session.fs().root();

@@ -1,5 +1,5 @@
 // `rdmi-probe diff A B`: what changed between two saved documents of the same kind.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

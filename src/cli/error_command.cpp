@@ -1,6 +1,6 @@
 // `rdmi-probe error NAME|NUMBER [--call FUNCTION]`: what a DOCA error means, which layer it points
 // at, and what to check on this machine first. Reads nothing from the system.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,6 +1,6 @@
 // `rdmi-probe gather --output FILE.tar.gz`: the report's probes run through recorders, and
 // what they read and asked becomes a bundle that `--root FILE.tar.gz` replays.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,5 +1,5 @@
 // `rdmi-probe loopback`: a DPA kernel does one loopback RDMA write and the bytes are verified.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,7 +1,7 @@
 // `rdmi-probe [report]`: all probes; the human summary, the full report (--json or --format
 // json), Prometheus metrics for node_exporter's textfile collector (--format prometheus) or a
 // Node Feature Discovery feature file (--format nfd).
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -47,6 +47,7 @@ class ReportCommand final : public Command {
         const auto start = std::chrono::steady_clock::now();
         Facts report;
         collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
+        session.release_worker();
         report.run = session.run_info(start);
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {

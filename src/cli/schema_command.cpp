@@ -1,5 +1,5 @@
 // `rdmi-probe schema [NAME]`: lists the embedded JSON Schemas, or prints one verbatim.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 

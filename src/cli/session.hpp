@@ -115,6 +115,10 @@ class Session {
     /// fail() in --json mode when --json was given.
     [[nodiscard]] int fail(const std::string& message) const;
 
+    /// The run's facts are collected: its worker child (vendor code) is ended now, without
+    /// waiting, so that it exits while the document is built. A later call starts a new one.
+    void release_worker() const { worker_->release(); }
+
     /// --timeout as a duration: the bound on the run and on each external call.
     [[nodiscard]] std::chrono::milliseconds timeout() const;
 

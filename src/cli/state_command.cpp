@@ -1,6 +1,6 @@
 // `rdmi-probe state` (also `doca-collect-host-state` / `doca-collect-dpu-state`): the
 // collect-*-state document of this side.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include "cli/command.hpp"
 #include "cli/contract_command.hpp"

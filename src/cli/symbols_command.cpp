@@ -1,6 +1,6 @@
 // `rdmi-probe symbols`: the EXPERIMENTAL/stable/deprecated audit of a library, and with --check
 // what an application needs from it.
-#include <CLI/CLI.hpp>
+#include "cli/cli11.hpp"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>

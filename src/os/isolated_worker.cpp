@@ -121,13 +121,21 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     return true;
 }
 
-void IsolatedWorker::end() {
-    if (socket_ >= 0) ::close(socket_);
+void IsolatedWorker::release() {
+    // No socket: no child, or one already released (killed once is enough).
+    if (socket_ < 0) return;
+    ::close(socket_);
     socket_ = -1;
     if (pid_ <= 0) return;
-    // Whatever the child or a vendor library left in its group ends with it.
+    // Whatever the child or a vendor library left in its group ends with it. The child stays
+    // unreaped until end(): its pid, and so its group id, cannot be reused meanwhile.
     ::kill(-pid_, SIGKILL);
     ::kill(pid_, SIGKILL);
+}
+
+void IsolatedWorker::end() {
+    release();
+    if (pid_ <= 0) return;
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
@@ -158,6 +166,7 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
                                          Child child) {
     if (child == Child::fresh && used_) end();
     if (socket_ < 0) {
+        end();  // a released child is reaped before the next one starts
         auto started = start(what);
         if (!started) return started.gap();
     }

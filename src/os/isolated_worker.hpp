@@ -45,6 +45,12 @@ class IsolatedWorker {
     Result<std::string> call(WorkerTask task, std::string_view request, const Deadline& deadline,
                              std::string_view what, Child child = Child::reused);
 
+    /// The run makes no more calls for now: the child is ended (its socket closed, its process
+    /// group killed) without waiting for it, so that it exits while the probe builds its
+    /// document instead of after. It is reaped by the destructor, or before a later call
+    /// starts a fresh child.
+    void release();
+
     /// How many children this worker has started (each a fork): 0 before the first call.
     [[nodiscard]] int children_started() const { return started_; }
 

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <cerrno>
@@ -326,7 +327,7 @@ class ClosureWalk {
         return true;
     }
 
-    const std::vector<LdCacheEntry>* cache() {
+    const std::vector<LdCacheView>* cache() {
         if (cache_loaded_) return cache_ ? &*cache_ : nullptr;
         cache_loaded_ = true;
         const std::string path = "/etc/ld.so.cache";
@@ -337,7 +338,8 @@ class ClosureWalk {
         }
         auto map = Mapping::open(path);
         if (!map) return nullptr;
-        auto entries = parse_ld_so_cache((*map)->bytes());
+        cache_map_ = std::move(map).value();  // the entries point into it
+        auto entries = parse_ld_so_cache_views(cache_map_->bytes());
         if (entries) cache_ = std::move(entries).value();
         return cache_ ? &*cache_ : nullptr;
     }
@@ -371,8 +373,9 @@ class ClosureWalk {
             bool found = false;
             for (const auto& entry : *entries) {
                 if (entry.soname != name || (want != 0 && entry.flags != want)) continue;
-                if (!is_regular(facts_, entry.path)) continue;
-                if (!add_member(entry.path, parent, needed_by(name, parent, "ld.so.cache"))) return;
+                const std::string path(entry.path);
+                if (!is_regular(facts_, path)) continue;
+                if (!add_member(path, parent, needed_by(name, parent, "ld.so.cache"))) return;
                 found = found || entry.hwcap == 0;
             }
             if (found) return;
@@ -397,23 +400,7 @@ class ClosureWalk {
     void providers() {
         auto map = Mapping::open(members_[0].path);
         if (!map) return;
-        const std::string_view bytes = (*map)->bytes();
-        std::string config_dir = "/etc/libibverbs.d";
-        std::string provider_dir;
-        std::string suffix;
-        std::size_t pos = 0;
-        while (pos < bytes.size()) {
-            auto end = bytes.find('\0', pos);
-            if (end == std::string_view::npos) end = bytes.size();
-            const std::string_view s = bytes.substr(pos, end - pos);
-            pos = end + 1;
-            if (s.size() < 4 || s.size() > 4096) continue;
-            if (s.front() == '/' && s.ends_with("/libibverbs.d")) config_dir = std::string(s);
-            const auto at = s.find("lib%s-rdmav");
-            if (at == std::string_view::npos || !s.ends_with(".so")) continue;
-            suffix = std::string(s.substr(at + 5));  // after "lib%s"
-            if (at > 1 && s.front() == '/') provider_dir = std::string(s.substr(0, at - 1));
-        }
+        const auto [config_dir, suffix, provider_dir] = ibverbs_provider_strings((*map)->bytes());
         if (suffix.empty()) return;  // this libibverbs loads no providers
         std::vector<std::pair<std::string, std::string>> drivers;  // name, where it came from
         const SearchDir config{config_dir, "libibverbs' configuration directory"};
@@ -501,7 +488,8 @@ class ClosureWalk {
     std::set<std::string> known_;
     std::set<std::string> seen_paths_;
     std::set<std::string> checked_dirs_;
-    std::optional<std::vector<LdCacheEntry>> cache_;
+    std::unique_ptr<Mapping> cache_map_;
+    std::optional<std::vector<LdCacheView>> cache_;
     bool cache_loaded_ = false;
     std::optional<Gap> gap_;
     std::string script_;  ///< the script whose interpreter is members_[0], if any
@@ -534,7 +522,63 @@ std::string current_dir() {
     return buf.data();
 }
 
+// The NUL-free run of `image` around offset `at` when it is 4 to 4096 bytes long, else "".
+// Only up to 4096 bytes either side are looked at, so that a file with many matches in one long
+// run costs a bounded amount per match.
+std::string_view string_around(std::string_view image, std::size_t at) {
+    constexpr std::size_t kMax = 4096;
+    const std::size_t low = at > kMax ? at - kMax : 0;
+    const void* nul = ::memrchr(image.data() + low, '\0', at - low);
+    std::size_t start = 0;
+    if (nul != nullptr) {
+        start = static_cast<std::size_t>(static_cast<const char*>(nul) - image.data()) + 1;
+    } else if (low > 0) {
+        return {};  // more than 4096 bytes before `at` without a NUL
+    }
+    const std::size_t high = std::min(image.size(), start + kMax + 1);
+    const void* next = std::memchr(image.data() + at, '\0', high - at);
+    std::size_t end = image.size();
+    if (next != nullptr) {
+        end = static_cast<std::size_t>(static_cast<const char*>(next) - image.data());
+    } else if (high < image.size()) {
+        return {};  // more than 4096 bytes without a NUL
+    }
+    if (end - start < 4 || end - start > kMax) return {};
+    return image.substr(start, end - start);
+}
+
+// Each offset of `needle` in `image`, in order, instead of a walk over every string of the file
+// (libibverbs holds about 50,000 of them: a third of a live probe's own work). string_view::find
+// looks for the needle's first byte with memchr: let it be one that is rare in a binary.
+template <typename Visit>
+void for_each_match(std::string_view image, std::string_view needle, Visit visit) {
+    for (auto at = image.find(needle); at != std::string_view::npos;
+         at = image.find(needle, at + 1)) {
+        visit(at);
+    }
+}
+
 }  // namespace
+
+IbverbsProviderStrings ibverbs_provider_strings(std::string_view image) {
+    IbverbsProviderStrings out;
+    constexpr std::string_view kConfig = "/libibverbs.d";
+    constexpr std::string_view kPattern = "lib%s-rdmav";
+    for_each_match(image, kConfig, [&](std::size_t at) {
+        const std::string_view s = string_around(image, at);
+        if (!s.empty() && s.front() == '/' && s.ends_with(kConfig)) out.config_dir = s;
+    });
+    // From '%' (about 500 in libibverbs) rather than 'l' or 'i': "lib" is checked before it.
+    for_each_match(image, kPattern.substr(3), [&](std::size_t at) {
+        if (at < 3 || image.substr(at - 3, 3) != kPattern.substr(0, 3)) return;
+        const std::string_view s = string_around(image, at - 3);
+        if (s.empty() || !s.ends_with(".so")) return;
+        const auto first = s.find(kPattern);
+        out.suffix = s.substr(first + 5);  // after "lib%s"
+        if (first > 1 && s.front() == '/') out.provider_dir = s.substr(0, first - 1);
+    });
+    return out;
+}
 
 LoadEnvironment program_load_environment() {
     LoadEnvironment env;

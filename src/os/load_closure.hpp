@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/gap.hpp"
@@ -49,6 +50,21 @@ struct ClosureVerdict {
     std::vector<std::string> members;  ///< every file the loader would map, the root first
     std::optional<Gap> gap;            ///< reason `untrusted` (or `malformed`): do not load
 };
+
+/// Where a libibverbs image says its providers are: the strings rdma-core compiles in
+/// (libibverbs/dynamic_driver.c), found among the image's NUL-terminated strings of 4 to 4096
+/// bytes; when several qualify, the last one in the file wins.
+struct IbverbsProviderStrings {
+    /// The last string that starts with '/' and ends with "/libibverbs.d".
+    std::string config_dir = "/etc/libibverbs.d";
+    /// What follows "lib%s" in the last string that holds "lib%s-rdmav" and ends with ".so"
+    /// ("-rdmav34.so"); "" when there is none (this libibverbs loads no providers).
+    std::string suffix;
+    /// The directory before "/lib%s" of the last such string that starts with '/'.
+    std::string provider_dir;
+};
+/// Reads IbverbsProviderStrings from the bytes of a libibverbs file.
+IbverbsProviderStrings ibverbs_provider_strings(std::string_view image);
 
 /// Resolves the DT_NEEDED closure of the host file `path` as ld.so would (DT_RPATH of the
 /// loader chain, LD_LIBRARY_PATH, DT_RUNPATH with $ORIGIN/$LIB/$PLATFORM, /etc/ld.so.cache,

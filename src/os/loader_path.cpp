@@ -30,12 +30,12 @@ class CacheReader {
     }
 
     // A NUL-terminated string at `offset`, or nullopt when it runs past the end.
-    [[nodiscard]] std::optional<std::string> string_at(std::uint64_t offset) const {
+    [[nodiscard]] std::optional<std::string_view> string_at(std::uint64_t offset) const {
         if (offset >= bytes_.size()) return std::nullopt;
         const auto end = bytes_.find('\0', static_cast<std::size_t>(offset));
         if (end == std::string_view::npos) return std::nullopt;
-        return std::string(bytes_.substr(static_cast<std::size_t>(offset),
-                                         end - static_cast<std::size_t>(offset)));
+        return bytes_.substr(static_cast<std::size_t>(offset),
+                             end - static_cast<std::size_t>(offset));
     }
 
   private:
@@ -76,7 +76,7 @@ bool is_regular(const Fs& fs, const std::string& path) {
 
 }  // namespace
 
-Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
+Result<std::vector<LdCacheView>> parse_ld_so_cache_views(std::string_view bytes) {
     if (bytes.size() < kHeaderSize || bytes.substr(0, kCacheMagic.size()) != kCacheMagic) {
         if (bytes.starts_with("ld.so-1.7.0")) {
             return make_gap(GapReason::malformed,
@@ -93,11 +93,11 @@ Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
         return make_gap(GapReason::malformed, std::to_string(nlibs) + " entries do not fit in " +
                                                   std::to_string(bytes.size()) + " bytes");
     }
-    std::vector<LdCacheEntry> entries;
+    std::vector<LdCacheView> entries;
     entries.reserve(static_cast<std::size_t>(nlibs));
     for (std::size_t i = 0; i < nlibs; ++i) {
         const std::size_t at = kHeaderSize + i * kEntrySize;
-        LdCacheEntry entry;
+        LdCacheView entry;
         entry.flags = static_cast<std::int32_t>(reader.read(at, 4));
         // String offsets are relative to the start of the new-format header, here the file.
         auto key = reader.string_at(reader.read(at + 4, 4));
@@ -106,10 +106,22 @@ Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
             return make_gap(GapReason::malformed,
                             "entry " + std::to_string(i) + " points past the end of the file");
         }
-        entry.soname = std::move(*key);
-        entry.path = std::move(*value);
+        entry.soname = *key;
+        entry.path = *value;
         entry.hwcap = reader.read(at + 16, 8);
-        entries.push_back(std::move(entry));
+        entries.push_back(entry);
+    }
+    return entries;
+}
+
+Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes) {
+    auto views = parse_ld_so_cache_views(bytes);
+    if (!views) return views.gap();
+    std::vector<LdCacheEntry> entries;
+    entries.reserve(views->size());
+    for (const auto& view : *views) {
+        entries.push_back(
+            LdCacheEntry{std::string(view.soname), std::string(view.path), view.flags, view.hwcap});
     }
     return entries;
 }

@@ -24,9 +24,20 @@ struct LdCacheEntry {
     std::uint64_t hwcap = 0;  ///< non-zero for glibc-hwcaps and legacy hwcap subdirectories
 };
 
+/// An LdCacheEntry whose strings point into the cache's bytes, which must outlive it.
+struct LdCacheView {
+    std::string_view soname;
+    std::string_view path;
+    std::int32_t flags = 0;
+    std::uint64_t hwcap = 0;
+};
+
 /// Parses the bytes of /etc/ld.so.cache (new format, either byte order). Never does I/O. A file
 /// in another format or with offsets past its end is a Gap (malformed).
 Result<std::vector<LdCacheEntry>> parse_ld_so_cache(std::string_view bytes);
+/// parse_ld_so_cache() without a copy of each name and path (a cache lists about 1,400 of
+/// each): for a caller that keeps `bytes` while it looks entries up.
+Result<std::vector<LdCacheView>> parse_ld_so_cache_views(std::string_view bytes);
 
 /// The cache flags ldconfig writes for libraries of this ELF machine and class (0x0303 for
 /// x86-64, 0x0a03 for aarch64, 0x0003 for i386); 0 when unknown (then any libc6 entry matches).

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -158,6 +159,43 @@ TEST_CASE("destroying the worker ends its child") {
         CHECK(running(child));
     }
     CHECK_FALSE(running(child));  // killed and reaped, not a zombie
+}
+
+TEST_CASE("a released worker's child is killed at once and reaped later") {
+    IsolatedWorker worker;
+    auto first = worker.call(&child_pid, "", Deadline(5s), "pid");
+    REQUIRE(first.ok());
+    const pid_t child = std::stoi(*first);
+    worker.release();
+    // Killed without being waited for: it becomes a zombie of this process, still unreaped.
+    siginfo_t info{};
+    REQUIRE(::waitid(P_PID, static_cast<id_t>(child), &info, WEXITED | WNOWAIT) == 0);
+    CHECK(info.si_code == CLD_KILLED);
+    CHECK(info.si_status == SIGKILL);
+    // The next call reaps it and starts a fresh child.
+    auto second = worker.call(&child_pid, "", Deadline(5s), "pid again");
+    REQUIRE(second.ok());
+    CHECK(*second != *first);
+    CHECK(worker.children_started() == 2);
+    CHECK(::waitpid(child, nullptr, WNOHANG) == -1);  // already reaped: not our child any more
+    const pid_t second_child = std::stoi(*second);
+    worker.release();
+    worker.release();  // twice is harmless
+    REQUIRE(::waitid(P_PID, static_cast<id_t>(second_child), &info, WEXITED | WNOWAIT) == 0);
+}
+
+TEST_CASE("destroying a released worker reaps its child") {
+    pid_t child = 0;
+    {
+        IsolatedWorker worker;
+        worker.release();  // before any child: nothing to end
+        auto r = worker.call(&child_pid, "", Deadline(5s), "pid");
+        REQUIRE(r.ok());
+        child = std::stoi(*r);
+        worker.release();
+    }
+    CHECK(::waitpid(child, nullptr, WNOHANG) == -1);  // reaped, not left a zombie
+    CHECK_FALSE(running(child));
 }
 
 }  // namespace rdmi

@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -212,6 +214,108 @@ TEST_CASE("a search directory must not be writable even when sticky") {
     tree.mkdir("/sticky/mine", 0755);
     CHECK_FALSE(check_search_dir_trust(tree.host("/sticky/mine")).has_value());
     CHECK(check_search_dir_trust("relative/dir").has_value());
+}
+
+namespace {
+
+// The provider strings as a walk over every NUL-terminated string of the image finds them:
+// the definition ibverbs_provider_strings() must agree with on every input.
+IbverbsProviderStrings provider_strings_by_walk(std::string_view bytes) {
+    IbverbsProviderStrings out;
+    std::size_t pos = 0;
+    while (pos < bytes.size()) {
+        auto end = bytes.find('\0', pos);
+        if (end == std::string_view::npos) end = bytes.size();
+        const std::string_view s = bytes.substr(pos, end - pos);
+        pos = end + 1;
+        if (s.size() < 4 || s.size() > 4096) continue;
+        if (s.front() == '/' && s.ends_with("/libibverbs.d")) out.config_dir = std::string(s);
+        const auto at = s.find("lib%s-rdmav");
+        if (at == std::string_view::npos || !s.ends_with(".so")) continue;
+        out.suffix = std::string(s.substr(at + 5));
+        if (at > 1 && s.front() == '/') out.provider_dir = std::string(s.substr(0, at - 1));
+    }
+    return out;
+}
+
+void check_same(std::string_view image) {
+    const auto fast = ibverbs_provider_strings(image);
+    const auto walk = provider_strings_by_walk(image);
+    CHECK(fast.config_dir == walk.config_dir);
+    CHECK(fast.suffix == walk.suffix);
+    CHECK(fast.provider_dir == walk.provider_dir);
+}
+
+}  // namespace
+
+TEST_CASE("provider strings: rdma-core's spellings, the last one wins") {
+    using namespace std::string_literals;
+    const std::string image =
+        "\x7f"
+        "ELF\0/etc/libibverbs.d\0junk\0/usr/lib/x86_64-linux-gnu/libibverbs/lib%s-rdmav34.so\0"
+        "/opt/rdma/libibverbs.d\0lib%s-rdmav25.so\0tail"s;
+    const auto found = ibverbs_provider_strings(image);
+    CHECK(found.config_dir == "/opt/rdma/libibverbs.d");
+    CHECK(found.suffix == "-rdmav25.so");
+    // The later, relative spelling names no directory: the earlier one's stays.
+    CHECK(found.provider_dir == "/usr/lib/x86_64-linux-gnu/libibverbs");
+    check_same(image);
+    CHECK(ibverbs_provider_strings("no providers here").suffix.empty());
+    CHECK(ibverbs_provider_strings("").config_dir == "/etc/libibverbs.d");
+}
+
+TEST_CASE("provider strings: length limits, missing NULs and the file's ends") {
+    using namespace std::string_literals;
+    const std::string pattern = "/x/lib%s-rdmav34.so";
+    const std::string conf = "/libibverbs.d";
+    for (const std::size_t pad : {0UL, 1UL, 4000UL, 4076UL, 4077UL, 4078UL, 4082UL, 4083UL, 4084UL,
+                                  4085UL, 5000UL, 9000UL}) {
+        CAPTURE(pad);
+        const std::string filler(pad, 'a');
+        // The match at the start, at the end, between NULs, inside one long run.
+        check_same(pattern + filler);
+        check_same(filler + pattern);
+        check_same("\0"s + filler + pattern + "\0"s);
+        check_same("/" + filler + conf);
+        check_same("/" + filler + conf + "\0"s + "/" + conf);
+        check_same(filler + "\0"s + "/" + filler + conf + "\0"s + filler);
+        check_same(filler + pattern + filler + pattern + "\0"s);
+    }
+    // Short strings: "/libibverbs.d" alone qualifies; ".so" must end the string.
+    check_same("\0/libibverbs.d\0"s);
+    check_same("lib%s-rdmav.so\0lib%s-rdmav\0"s);
+}
+
+TEST_CASE("provider strings: random images agree with a walk over every string") {
+    // Deterministic pseudo-random pieces, so that a failure reproduces.
+    const std::array<std::string_view, 9> pieces{std::string_view("\0", 1),
+                                                 "/",
+                                                 "/libibverbs.d",
+                                                 "lib%s-rdmav",
+                                                 ".so",
+                                                 "34",
+                                                 "lib%s-rdmav34.so",
+                                                 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+                                                 "usr/lib"};
+    std::uint32_t state = 12345;
+    const auto next = [&state] {
+        state = state * 1664525U + 1013904223U;
+        return state >> 8U;
+    };
+    for (int round = 0; round < 2000; ++round) {
+        std::string image;
+        const std::uint32_t count = next() % 40;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint32_t pick = next() % (pieces.size() + 1);
+            if (pick == pieces.size()) {
+                image.append(next() % 3000, 'b');  // long runs near the 4096-byte limit
+            } else {
+                image.append(pieces[pick]);
+            }
+        }
+        CAPTURE(round);
+        check_same(image);
+    }
 }
 
 }  // namespace rdmi

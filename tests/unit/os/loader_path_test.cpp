@@ -82,7 +82,21 @@ TEST_CASE("ld.so.cache: entries, flags and hwcap read in either byte order") {
         CHECK((*entries)[0].flags == 0x0303);
         CHECK((*entries)[1].flags == 0x0a03);
         CHECK((*entries)[2].hwcap == 1ULL << 62U);
+        // The views read the same entries, pointing into the bytes.
+        const std::string bytes = make_cache(raw, big);
+        auto views = parse_ld_so_cache_views(bytes);
+        REQUIRE(views.ok());
+        REQUIRE(views->size() == 3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            CHECK((*views)[i].soname == (*entries)[i].soname);
+            CHECK((*views)[i].path == (*entries)[i].path);
+            CHECK((*views)[i].flags == (*entries)[i].flags);
+            CHECK((*views)[i].hwcap == (*entries)[i].hwcap);
+            CHECK((*views)[i].path.data() >= bytes.data());
+            CHECK((*views)[i].path.data() < bytes.data() + bytes.size());
+        }
     }
+    CHECK(parse_ld_so_cache_views("garbage").gap().reason == GapReason::malformed);
 }
 
 TEST_CASE("ld.so.cache: malformed inputs are gaps, never crashes") {
