@@ -52,8 +52,15 @@ if(RDMI_PROBE_STATIC_DEPS)
   # of `--version`. Packed (DT_RELR, glibc 2.36 and binutils 2.38) they take a few hundred bytes.
   # Not for the glibc 2.34 release link, whose loader does not know them.
   if(NOT RDMI_PROBE_GLIBC_COMPAT)
-    include(CheckLinkerFlag)
-    check_linker_flag(CXX "-Wl,-z,pack-relative-relocs" RDMI_HAVE_PACK_RELATIVE_RELOCS)
+    # Linking is not proof: a linker newer than the C library (binutils 2.38 with glibc 2.35, as
+    # on Ubuntu 22.04) may write relocations the loader then skips. The check runs a program
+    # whose pointer needs one.
+    include(CheckCXXSourceRuns)
+    set(CMAKE_REQUIRED_LINK_OPTIONS "-Wl,-z,pack-relative-relocs")
+    check_cxx_source_runs("static int target = 7; static int* volatile pointer = &target;
+                           int main() { return *pointer == 7 ? 0 : 1; }"
+                          RDMI_HAVE_PACK_RELATIVE_RELOCS)
+    unset(CMAKE_REQUIRED_LINK_OPTIONS)
     if(RDMI_HAVE_PACK_RELATIVE_RELOCS)
       target_link_options(rdmi_deps INTERFACE "-Wl,-z,pack-relative-relocs")
     endif()
