@@ -479,6 +479,13 @@ std::unique_ptr<DirFiles> RootedFs::dir_files(std::string_view dir) const {
     return std::make_unique<OpenDirFiles>(*this, canonical, *fd);
 }
 
+namespace {
+
+// Up to this size map_file() reads instead of mapping.
+constexpr std::size_t kReadRatherThanMap = std::size_t{64} << 10U;
+
+}  // namespace
+
 Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view path,
                                                             std::size_t max_bytes) const {
     const activity::Scope doing(activity::Kind::reading, path);
@@ -492,9 +499,10 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                   std::to_string(max_bytes) + " bytes");
     }
-    if (size == 0) {
-        // Empty, or a pseudo-file whose size is not its length: read it instead.
-        auto data = read_all(owned.get(), path, max_bytes, 0);
+    // Empty, or a pseudo-file whose size is not its length: read it instead. A small file too:
+    // one read(2) costs less than mmap, its page faults and munmap (a header, a .pc file).
+    if (size <= kReadRatherThanMap) {
+        auto data = read_all(owned.get(), path, max_bytes, size);
         if (!data) return data.gap();
         return std::shared_ptr<const FileBytes>(
             std::make_shared<StringBytes>(std::move(data).value()));
