@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "core/drop_at_exit.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
 #include "report/json_report.hpp"
@@ -50,8 +51,13 @@ class ReportCommand final : public Command {
         report.run = session.run_info(start);
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {
-            return session.finish(json::dump(json::report(report)), Session::Reader::machine,
-                                  exit_code);
+            json::Json document = json::report(report);
+            const int status =
+                session.finish(json::dump(document), Session::Reader::machine, exit_code);
+            // The run is over: the tree and the facts go with the process.
+            drop_at_exit(std::move(document));
+            drop_at_exit(std::move(report));
+            return status;
         }
         if (format_ == "prometheus")
             return session.finish(prometheus::report(report), Session::Reader::daemon, exit_code);
