@@ -7,6 +7,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <string_view>
 
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
@@ -52,8 +54,12 @@ class ReportCommand final : public Command {
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {
             json::Json document = json::report(report);
-            const int status =
-                session.finish(json::dump(document), Session::Reader::machine, exit_code);
+            // Streamed: the text of the document is never held whole.
+            const int status = session.finish_pieces(
+                [&](const std::function<bool(std::string_view)>& sink) {
+                    return json::dump_to(document, sink);
+                },
+                exit_code);
             // The run is over: the tree and the facts go with the process.
             drop_at_exit(std::move(document));
             drop_at_exit(std::move(report));
