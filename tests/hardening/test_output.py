@@ -33,7 +33,6 @@
     test_output.py --binary PATH [-k SUBSTRING]
 """
 
-import argparse
 import glob
 import json
 import os
@@ -43,10 +42,11 @@ import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
+
+from hardening_suite import run_tests
 
 NOBODY = pwd.getpwnam("nobody")
 TESTS = []
@@ -445,29 +445,8 @@ def stdout_refused(cfg, scratch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", type=Path, required=True)
-    parser.add_argument("-k", action="append", default=[])
-    cfg = parser.parse_args()
-    cfg.binary = cfg.binary.resolve()
-    failed = 0
-    for fn in TESTS:
-        name = fn.__name__.replace("_", "-")
-        if cfg.k and not any(k in name for k in cfg.k):
-            continue
-        with tempfile.TemporaryDirectory() as t:
-            scratch = Path(t)
-            scratch.chmod(0o777)  # nobody must reach the unwritable-directory case
-            try:
-                problems = fn(cfg, scratch)
-            except Exception as e:
-                problems = [f"raised {type(e).__name__}: {e}"]
-        failed += bool(problems)
-        print(f"{'PASS' if not problems else 'FAIL'} {name}")
-        for p in problems:
-            print(f"    {p}")
-    print(f"{failed} failed")
-    return 1 if failed else 0
+    # nobody must reach the unwritable-directory case
+    return run_tests(TESTS, __doc__, fixtures=False, scratch_mode=0o777)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ escapes). Exits 1 when a format breaks a rule.
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import pty
@@ -30,6 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hardening_suite import load_sysfs_builder
+
 FORGED = "PASS  rdmi-dpa-device  all good"
 TITLE = "\x1b]0;OWNED\x07"
 CLEAR = "\x1b[2J"
@@ -39,14 +40,6 @@ HOSTILE_FW = TITLE + "32.41.1000\u202e\x7f"
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 BAD = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 ESCAPED = re.compile(r"\\x1b|\\n|\\u009b|\\u202e|\\x7f|\\xff")
-
-
-def load_sysfs_builder(source):
-    spec = importlib.util.spec_from_file_location(
-        "make_sysfs_root", source / "tests/fixtures/sysfs/make_sysfs_root.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def make_root(fixtures, source, tmp):
