@@ -97,7 +97,7 @@ TEST_CASE("classify orders a short and a long list alike (comparison sort, radix
         for (std::size_t i = 0; i < padding; ++i)
             names.push_back("doca_t_pad_" + std::to_string((i * 7919) % 100003));
         std::vector<ElfSymbol> symbols;
-        for (const auto& n : names) symbols.push_back(exported(n, "DOCA_1.0"));
+        for (const auto& n : names) symbols.push_back(exported_function(n, "DOCA_1.0"));
         const auto audit = classify(library_with(symbols), {}, {}, {}, kOptions);
         const std::set<std::string> expected(names.begin(), names.end());
         CHECK(names_of(audit) == std::vector<std::string>(expected.begin(), expected.end()));
