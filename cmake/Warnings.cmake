@@ -18,4 +18,6 @@ if(RDMI_PROBE_SANITIZE)
   add_compile_options(-fsanitize=${RDMI_PROBE_SANITIZE} -fno-omit-frame-pointer
                       -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${RDMI_PROBE_SANITIZE})
+  # Objects left to the process's exit are freed instead (core/drop_at_exit.hpp).
+  add_compile_definitions(RDMI_PROBE_SANITIZED=1)
 endif()

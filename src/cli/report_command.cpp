@@ -7,10 +7,13 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
+#include <string_view>
 
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "core/drop_at_exit.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
 #include "report/json_report.hpp"
@@ -51,8 +54,17 @@ class ReportCommand final : public Command {
         report.run = session.run_info(start);
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {
-            return session.finish(json::dump(json::report(report)), Session::Reader::machine,
-                                  exit_code);
+            json::Json document = json::report(report);
+            // Streamed: the text of the document is never held whole.
+            const int status = session.finish_pieces(
+                [&](const std::function<bool(std::string_view)>& sink) {
+                    return json::dump_to(document, sink);
+                },
+                exit_code);
+            // The run is over: the tree and the facts go with the process.
+            drop_at_exit(std::move(document));
+            drop_at_exit(std::move(report));
+            return status;
         }
         if (format_ == "prometheus")
             return session.finish(prometheus::report(report), Session::Reader::daemon, exit_code);

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <string_view>
+#include <thread>
 
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
@@ -52,37 +53,39 @@ std::string timeout_message(double timeout_s, const activity::Snapshot& activity
 }
 
 Watchdog::Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json)
-    : timeout_s_(timeout_s), json_(json) {
+    : shared_(std::make_shared<Shared>()) {
+    shared_->timeout_s = timeout_s;
+    shared_->json = json;
     // One watchdog per run: the run's final output has no owner yet (in one process, runs
     // follow each other in the tests).
     reset_output_owner();
-    thread_ = std::thread([this, deadline] { watch(deadline); });
+    std::thread([shared = shared_, deadline] { watch(shared, deadline); }).detach();
 }
 
 Watchdog::~Watchdog() {
     disarm();
-    thread_.join();
 }
 
 void Watchdog::disarm() {
-    std::unique_lock lock(mutex_);
-    if (state_ == State::fired) {
+    std::unique_lock lock(shared_->mutex);
+    if (shared_->state == State::fired) {
         // The watchdog is writing its report and will end the process; wait for that.
         lock.unlock();
         while (true) ::pause();
     }
-    state_ = State::disarmed;
-    wake_.notify_one();
+    shared_->state = State::disarmed;
+    shared_->wake.notify_one();
 }
 
-void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
+void Watchdog::watch(const std::shared_ptr<Shared>& shared,
+                     std::chrono::steady_clock::time_point deadline) {
     // Interrupts are handled on the main thread, where children are started.
     block_interrupts_in_this_thread();
     {
-        std::unique_lock lock(mutex_);
-        wake_.wait_until(lock, deadline, [this] { return state_ != State::armed; });
-        if (state_ != State::armed) return;
-        state_ = State::fired;
+        std::unique_lock lock(shared->mutex);
+        shared->wake.wait_until(lock, deadline, [&] { return shared->state != State::armed; });
+        if (shared->state != State::armed) return;
+        shared->state = State::fired;
     }
     kill_child_groups();
     remove_pending_file();
@@ -91,9 +94,9 @@ void Watchdog::watch(std::chrono::steady_clock::time_point deadline) {
     if (!claim_output(OutputOwner::watchdog)) {
         while (true) ::pause();
     }
-    const std::string message = timeout_message(timeout_s_, activity::snapshot());
+    const std::string message = timeout_message(shared->timeout_s, activity::snapshot());
     write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");
-    if (json_) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
+    if (shared->json) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
     ::_exit(kExitUsage);
 }
 

@@ -4,9 +4,9 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "os/activity.hpp"
 
@@ -24,7 +24,9 @@ inline constexpr std::chrono::milliseconds kWatchdogGrace{1000};
 class Watchdog {
   public:
     Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json);
-    /// Disarms and joins the thread.
+    /// Disarms and lets the thread go without waiting for it: a run's last step would otherwise
+    /// wait for the sleeping thread to be woken, scheduled and ended (on a busy machine, longer
+    /// than the static probe's work). The thread keeps what it uses alive itself.
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
@@ -36,15 +38,19 @@ class Watchdog {
 
   private:
     enum class State { armed, disarmed, fired };
+    /// What the thread and the run share; the thread holds it until it returns.
+    struct Shared {
+        double timeout_s;
+        bool json;
+        std::mutex mutex;
+        std::condition_variable wake;
+        State state = State::armed;
+    };
 
-    void watch(std::chrono::steady_clock::time_point deadline);
+    static void watch(const std::shared_ptr<Shared>& shared,
+                      std::chrono::steady_clock::time_point deadline);
 
-    double timeout_s_;
-    bool json_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    State state_ = State::armed;
-    std::thread thread_;
+    std::shared_ptr<Shared> shared_;
 };
 
 /// The one-line message of a run that overran: the bound, and what was in progress.

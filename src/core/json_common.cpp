@@ -1,6 +1,9 @@
 // JSON building blocks for the core types.
 #include "core/json_common.hpp"
 
+#include <memory>
+#include <string>
+
 namespace rdmi::json {
 
 Json object(std::initializer_list<Member> members, std::size_t room) {
@@ -17,6 +20,45 @@ std::string dump(const Json& document) {
     std::string text = document.dump(2, ' ', false, Json::error_handler_t::replace);
     text += '\n';
     return text;
+}
+
+namespace {
+
+// The serializer's output, buffered and handed on in pieces.
+class SinkOutput final : public nlohmann::detail::output_adapter_protocol<char> {
+  public:
+    explicit SinkOutput(const std::function<bool(std::string_view)>& sink) : sink_(sink) {
+        buffer_.reserve(kPiece);
+    }
+    void write_character(char c) override {
+        buffer_.push_back(c);
+        if (buffer_.size() >= kPiece) flush();
+    }
+    void write_characters(const char* s, std::size_t length) override {
+        buffer_.append(s, length);
+        if (buffer_.size() >= kPiece) flush();
+    }
+    bool flush() {
+        if (ok_ && !buffer_.empty()) ok_ = sink_(buffer_);
+        buffer_.clear();
+        return ok_;
+    }
+
+  private:
+    static constexpr std::size_t kPiece = std::size_t{64} << 10U;
+    const std::function<bool(std::string_view)>& sink_;
+    std::string buffer_;
+    bool ok_ = true;
+};
+
+}  // namespace
+
+bool dump_to(const Json& document, const std::function<bool(std::string_view)>& sink) {
+    auto output = std::make_shared<SinkOutput>(sink);
+    nlohmann::detail::serializer<Json> serializer(output, ' ', Json::error_handler_t::replace);
+    serializer.dump(document, true, false, 2);
+    output->write_character('\n');
+    return output->flush();
 }
 
 Json provenance(const Provenance& source) {

@@ -84,16 +84,29 @@ long openat2_in_root(int root_fd, std::string_view path, int flags) {
 // the first read. So a read that stops short of the buffer exactly at the size, or below a
 // page that is the size, is the end: the read that would only return 0 is skipped. Anything
 // else (procfs says 0, a file that shrank or grew) is read until a read returns 0.
+// A buffer of up to a page (every sysfs attribute) is on the stack: a string of that size
+// would be zero-filled for the few bytes read, and would keep its page of capacity.
 Result<std::string> read_all(int fd, std::string_view path, std::size_t max_bytes,
                              std::size_t size_hint) {
     static const auto page = static_cast<std::size_t>(::getpagesize());
-    std::string data;
     // One byte more than expected: a full buffer means there may be more.
-    data.resize(std::min(size_hint == 0 ? page : size_hint, max_bytes) + 1);
+    std::size_t capacity = std::min(size_hint == 0 ? page : size_hint, max_bytes) + 1;
+    // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): read(2) fills it
+    std::array<char, 4097> small;
+    std::string data;
+    bool on_stack = capacity <= small.size();
+    if (!on_stack) data.resize(capacity);
+    char* buffer = on_stack ? small.data() : data.data();
     std::size_t have = 0;
     while (true) {
-        if (have == data.size()) data.resize(std::min(data.size() * 2, max_bytes + 1));
-        const ssize_t got = ::read(fd, data.data() + have, data.size() - have);
+        if (have == capacity) {
+            capacity = std::min(capacity * 2, max_bytes + 1);
+            if (on_stack) data.assign(small.data(), have);
+            on_stack = false;
+            data.resize(capacity);
+            buffer = data.data();
+        }
+        const ssize_t got = ::read(fd, buffer + have, capacity - have);
         if (got < 0) {
             if (errno == EINTR) continue;
             return gap_from_errno(path, errno);
@@ -104,11 +117,12 @@ Result<std::string> read_all(int fd, std::string_view path, std::size_t max_byte
             return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                       std::to_string(max_bytes) + " bytes");
         }
-        const bool short_read = have < data.size();
+        const bool short_read = have < capacity;
         if (short_read && size_hint != 0 &&
             (have == size_hint || (size_hint == page && have < page)))
             break;
     }
+    if (on_stack) return std::string(small.data(), have);
     data.resize(have);
     return data;
 }
@@ -465,6 +479,13 @@ std::unique_ptr<DirFiles> RootedFs::dir_files(std::string_view dir) const {
     return std::make_unique<OpenDirFiles>(*this, canonical, *fd);
 }
 
+namespace {
+
+// Up to this size map_file() reads instead of mapping.
+constexpr std::size_t kReadRatherThanMap = std::size_t{64} << 10U;
+
+}  // namespace
+
 Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view path,
                                                             std::size_t max_bytes) const {
     const activity::Scope doing(activity::Kind::reading, path);
@@ -478,9 +499,10 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                   std::to_string(max_bytes) + " bytes");
     }
-    if (size == 0) {
-        // Empty, or a pseudo-file whose size is not its length: read it instead.
-        auto data = read_all(owned.get(), path, max_bytes, 0);
+    // Empty, or a pseudo-file whose size is not its length: read it instead. A small file too:
+    // one read(2) costs less than mmap, its page faults and munmap (a header, a .pc file).
+    if (size <= kReadRatherThanMap) {
+        auto data = read_all(owned.get(), path, max_bytes, size);
         if (!data) return data.gap();
         return std::shared_ptr<const FileBytes>(
             std::make_shared<StringBytes>(std::move(data).value()));

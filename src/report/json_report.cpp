@@ -124,6 +124,12 @@ Json install(const InstallFacts& facts) {
                    {"tools", Json::array({file(facts.doca_caps), file(facts.dpacc)})}});
 }
 
+// The members report() adds after "checks", besides a section per registry row: install,
+// devices, symbols, version_matrix, environment, probe_errors, recommended_device, fix_plan.
+// Room for all of them is made up front: one member past it regrows the object, and the
+// members of an ordered_json cannot be moved, so a regrowth deep-copies the whole document.
+constexpr std::size_t kMembersAfterChecks = 8;
+
 Json report(const Facts& report) {
     const std::vector<Check> all_checks = report_checks(report);
     Json errors = Json::array();
@@ -136,7 +142,7 @@ Json report(const Facts& report) {
                        {"result", to_string(overall_status(all_checks))},
                        {"summary", status_counts(count_statuses(all_checks))},
                        {"checks", checks(all_checks)}},
-                      6);
+                      kMembersAfterChecks + probe_registry().size());
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);
     out["symbols"] = !report.symbols   ? Json(nullptr)
@@ -148,7 +154,8 @@ Json report(const Facts& report) {
     // The sections the probes' rows give, in registry order.
     for (const auto& row : probe_registry()) {
         if (row.json == nullptr || !collected(report, row.id)) continue;
-        if (auto section = row.json(report)) out[std::string(probe_field(row.id))] = *section;
+        if (auto section = row.json(report))
+            out[std::string(probe_field(row.id))] = std::move(*section);
     }
     out["probe_errors"] = std::move(errors);
     out["recommended_device"] = recommended_device(report);

@@ -40,7 +40,8 @@ std::string shrinking_file(const std::string& name) {
         std::filesystem::temp_directory_path() / ("rdmi-bus-" + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string path = (dir / name).string();
-    std::ofstream(path) << std::string(8192, 'x');
+    // Larger than what map_file reads instead of mapping.
+    std::ofstream(path) << std::string(std::size_t{256} << 10U, 'x');
     return path;
 }
 

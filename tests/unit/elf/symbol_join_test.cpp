@@ -85,6 +85,25 @@ TEST_CASE("classify orders verdicts as std::string does, whatever prefix the nam
     CHECK(audit.declared_not_exported.empty());
 }
 
+TEST_CASE("classify orders a short and a long list alike (comparison sort, radix sort)") {
+    // Below 1,024 items the names are compared as text; from there they are radix-sorted on a
+    // key. The same awkward names, alone and among 1,100 others, come out in std::string order.
+    const std::vector<std::string> awkward = {"doca_t_b_10", "doca_t_b_1", "doca_t_\xff",
+                                              "doca_t_b",    "doca_t_",    "doca_t_b_2",
+                                              "doca_t_b_1x", "doca_t_B"};
+    for (const std::size_t padding : {std::size_t{0}, std::size_t{1100}}) {
+        CAPTURE(padding);
+        std::vector<std::string> names = awkward;
+        for (std::size_t i = 0; i < padding; ++i)
+            names.push_back("doca_t_pad_" + std::to_string((i * 7919) % 100003));
+        std::vector<ElfSymbol> symbols;
+        for (const auto& n : names) symbols.push_back(exported_function(n, "DOCA_1.0"));
+        const auto audit = classify(library_with(symbols), {}, {}, {}, kOptions);
+        const std::set<std::string> expected(names.begin(), names.end());
+        CHECK(names_of(audit) == std::vector<std::string>(expected.begin(), expected.end()));
+    }
+}
+
 TEST_CASE("classify keeps one verdict per name, its versions and evidence in source order") {
     // doca_t_a in two version nodes (the default EXPERIMENTAL, the older DOCA_1.0 kept for old
     // binaries), declared in two headers; doca_t_b unversioned and undeclared; doca_t_c only

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <thread>
+#include <vector>
 
 #include "os/path_resolver.hpp"
 #include "support/as_unprivileged.hpp"
@@ -245,6 +247,55 @@ TEST_CASE("RootedFs caps how much it reads from one file") {
         auto big = fs.read_file("/big", 4999);
         REQUIRE_FALSE(big.ok());
         CHECK(big.gap().message == "/big: larger than 4999 bytes");
+    }
+}
+
+TEST_CASE("RootedFs reads files of every size around the page its first buffer holds") {
+    test::TempTree tree;
+    const std::array sizes{std::size_t{0},    std::size_t{1},    std::size_t{4095},
+                           std::size_t{4096}, std::size_t{4097}, std::size_t{4098},
+                           std::size_t{8193}, std::size_t{70000}};
+    const auto text_of = [](std::size_t size) {
+        std::string text(size, 'x');
+        for (std::size_t i = 0; i < size; i += 97) text[i] = static_cast<char>('a' + i % 26);
+        return text;
+    };
+    for (const std::size_t size : sizes) tree.write("/f" + std::to_string(size), text_of(size));
+    for (auto resolution : kResolutions) {
+        CAPTURE(static_cast<int>(resolution));
+        const auto fs = open_root(tree, resolution);
+        for (const std::size_t size : sizes) {
+            CAPTURE(size);
+            auto got = fs.read_file("/f" + std::to_string(size));
+            REQUIRE(got.ok());
+            CHECK(*got == text_of(size));
+        }
+    }
+}
+
+TEST_CASE("a pseudo-file longer than a page whose size says 0 is read whole") {
+    // procfs gives st_size 0: the first buffer is one page on the stack, and the rest follows
+    // in a string that grows. 300 mappings of alternating protection (never merged) make
+    // /proc/self/maps far longer than a page.
+    std::vector<void*> regions;
+    const auto page = static_cast<std::size_t>(::getpagesize());
+    for (int i = 0; i < 300; ++i) {
+        void* at = ::mmap(nullptr, page, i % 2 == 0 ? PROT_READ : PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        REQUIRE(at != MAP_FAILED);
+        regions.push_back(at);
+    }
+    auto fs = RootedFs::open("/");
+    REQUIRE(fs.ok());
+    auto maps = fs->read_file("/proc/self/maps");
+    for (void* at : regions) ::munmap(at, page);
+    REQUIRE(maps.ok());
+    CHECK(maps->size() > 4 * page);
+    CHECK(maps->back() == '\n');
+    for (void* at : {regions.front(), regions.back()}) {
+        std::array<char, 32> start{};
+        std::snprintf(start.data(), start.size(), "%lx-", reinterpret_cast<unsigned long>(at));
+        CHECK_MESSAGE(maps->find(start.data()) != std::string::npos, start.data());
     }
 }
 
