@@ -27,13 +27,14 @@ ElfSymbol exported(std::string_view name, std::string_view version = {}, bool hi
     return s;
 }
 
-HeaderDecl declared(std::string name, std::string file, std::size_t line,
+// The declaration views `name` and `file`, as one from scan_header() views the header.
+HeaderDecl declared(std::string_view name, std::string_view file, std::size_t line,
                     Annotation annotation = Annotation::experimental) {
     HeaderDecl d;
-    d.name = std::move(name);
+    d.name = name;
     d.annotation = annotation;
     d.macro = annotation == Annotation::experimental ? "DOCA_EXPERIMENTAL" : "DOCA_STABLE";
-    d.file = std::move(file);
+    d.file = file;
     d.line = line;
     return d;
 }
