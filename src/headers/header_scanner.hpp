@@ -1,6 +1,7 @@
 // Finds the exported declarations in a C header and the DOCA stability macro attached to each.
 #pragma once
 
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ struct HeaderScan {
 /// The declarations view `text` and `file_name` (see HeaderDecl).
 HeaderScan scan_header(std::string_view text, std::string_view file_name);
 /// A temporary string would leave every declaration's name dangling: keep the text in a variable.
-HeaderScan scan_header(std::string&& text, std::string_view file_name) = delete;
+template <class Text>
+requires std::same_as<Text, std::string> HeaderScan scan_header(Text&& text,
+                                                                std::string_view file_name)
+= delete;
 
 }  // namespace rdmi
