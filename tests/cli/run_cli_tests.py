@@ -244,8 +244,14 @@ class SchemaStore:
                     for e in errors[:10]]
         # A schema names the document version it describes: a document of another version
         # validated against it would pass by accident of shape.
+        # A contract document carries it in x_rdmi_probe (the contract's own fields stay exact).
         want = schema.get("schema_version")
-        got = document.get("schema_version") if isinstance(document, dict) else None
+        got = None
+        if isinstance(document, dict):
+            got = document.get("schema_version")
+            x = document.get("x_rdmi_probe")
+            if not isinstance(got, str) and isinstance(x, dict):
+                got = x.get("schema_version")
         if isinstance(want, str) and isinstance(got, str) and got != want:
             problems.append(f"schema: document schema_version {got} but {schema.get('$id')} "
                             f"describes {want}")
