@@ -122,12 +122,13 @@ enum CharClass : std::uint8_t {
 constexpr auto kCharClass = [] {
     std::array<std::uint8_t, 256> table{};
     for (unsigned c = 0; c < 256; ++c) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$')
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$') {
             table[c] = kIdentStart;
-        else if (c >= '0' && c <= '9')
+        } else if (c >= '0' && c <= '9') {
             table[c] = kDigit;
-        else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
+        } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
             table[c] = kBlank;
+        }
     }
     return table;
 }();

@@ -146,59 +146,67 @@ void put(char*& at, std::string_view text) {
 
 }  // namespace
 
+// The parts one after the other, in one string.
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+    std::string out;
+    (out.append(std::string_view(parts)), ...);
+    return out;
+}
+
 VerdictWriter::VerdictWriter(std::size_t indent) : indent_(indent) {
-    const std::string m = "\n" + std::string(indent + kStep, ' ');
-    const std::string e = "\n" + std::string(indent + 2 * kStep, ' ');
-    const std::string i = "\n" + std::string(indent + 3 * kStep, ' ');
-    const auto boolean = [](bool value) { return std::string(value ? "true" : "false"); };
+    const std::string m = concat("\n", std::string(indent + kStep, ' '));
+    const std::string e = concat("\n", std::string(indent + 2 * kStep, ' '));
+    const std::string i = concat("\n", std::string(indent + 3 * kStep, ' '));
+    const std::string end = concat("\n", std::string(indent, ' '), "}");
+    const auto boolean = [](bool value) { return std::string_view(value ? "true" : "false"); };
     const auto item_start = [&](std::size_t source, std::size_t says) {
-        return "{" + i + "\"source\": \"" +
-               std::string(to_string(static_cast<EvidenceSource>(source))) + "\"," + i +
-               "\"says\": \"" + std::string(to_string(static_cast<Stability>(says))) + "\"," + i +
-               "\"detail\": \"";
+        return concat("{", i, "\"source\": \"", to_string(static_cast<EvidenceSource>(source)),
+                      "\",", i, "\"says\": \"", to_string(static_cast<Stability>(says)), "\",", i,
+                      "\"detail\": \"");
     };
-    open_ = "{" + m + "\"name\": \"";
+    open_ = concat("{", m, "\"name\": \"");
     head_.resize(kStabilities * 2 * 2 * kTypes);
     for (std::size_t st = 0; st < kStabilities; ++st) {
         for (std::size_t ex = 0; ex < 2; ++ex) {
             for (std::size_t de = 0; de < 2; ++de) {
                 for (std::size_t ty = 0; ty < kTypes; ++ty) {
                     const std::string type =
-                        ty == 0
-                            ? "null"
-                            : "\"" + std::string(to_string(static_cast<SymbolType>(ty - 1))) + "\"";
+                        ty == 0 ? std::string("null")
+                                : concat("\"", to_string(static_cast<SymbolType>(ty - 1)), "\"");
                     head_[((st * 2 + ex) * 2 + de) * kTypes + ty] =
-                        "\"," + m + "\"stability\": \"" +
-                        std::string(to_string(static_cast<Stability>(st))) + "\"," + m +
-                        "\"exported\": " + boolean(ex != 0) + "," + m +
-                        "\"declared\": " + boolean(de != 0) + "," + m + "\"type\": " + type + "," +
-                        m + "\"versions\": ";
+                        concat("\",", m, "\"stability\": \"", to_string(static_cast<Stability>(st)),
+                               "\",", m, "\"exported\": ", boolean(ex != 0), ",", m,
+                               "\"declared\": ", boolean(de != 0), ",", m, "\"type\": ", type, ",",
+                               m, "\"versions\": ");
                 }
             }
         }
     }
-    first_version_ = "[" + e + "\"";
-    next_version_ = "\"," + e + "\"";
-    middle_.resize(2 * 2 * kFirstItems);
+    first_version_ = concat("[", e, "\"");
+    next_version_ = concat("\",", e, "\"");
+    middle_.resize(std::size_t{2} * 2 * kFirstItems);
     for (std::size_t ve = 0; ve < 2; ++ve) {
         for (std::size_t ag = 0; ag < 2; ++ag) {
             for (std::size_t first = 0; first < kFirstItems; ++first) {
-                std::string text = ve != 0 ? "\"" + m + "]" : "[]";
-                text += "," + m + "\"agreement\": " + boolean(ag != 0) + "," + m + "\"evidence\": ";
-                text += first == 0 ? "[]\n" + std::string(indent, ' ') + "}"
-                                   : "[" + e +
-                                         item_start((first - 1) / kStabilities,
-                                                    (first - 1) % kStabilities);
-                middle_[(ve * 2 + ag) * kFirstItems + first] = std::move(text);
+                const std::string items = first == 0
+                                              ? concat("[]", end)
+                                              : concat("[", e,
+                                                       item_start((first - 1) / kStabilities,
+                                                                  (first - 1) % kStabilities));
+                middle_[(ve * 2 + ag) * kFirstItems + first] =
+                    concat(ve != 0 ? concat("\"", m, "]") : std::string("[]"), ",", m,
+                           "\"agreement\": ", boolean(ag != 0), ",", m, "\"evidence\": ", items);
             }
         }
     }
-    ref_ = "\"," + i + "\"ref\": \"";
+    ref_ = concat("\",", i, "\"ref\": \"");
     next_item_.resize(kSources * kStabilities);
-    for (std::size_t item = 0; item < next_item_.size(); ++item)
+    for (std::size_t item = 0; item < next_item_.size(); ++item) {
         next_item_[item] =
-            "\"" + e + "}," + e + item_start(item / kStabilities, item % kStabilities);
-    close_ = "\"" + e + "}" + m + "]\n" + std::string(indent, ' ') + "}";
+            concat("\"", e, "},", e, item_start(item / kStabilities, item % kStabilities));
+    }
+    close_ = concat("\"", e, "}", m, "]", end);
 }
 
 std::size_t VerdictWriter::bound(const SymbolVerdict& verdict) const {
