@@ -21,6 +21,7 @@
 #include "os/rooted_fs.hpp"
 #include "probes/symbols.hpp"
 #include "report/symbols_json.hpp"
+#include "static_probe.hpp"
 
 namespace {
 
@@ -107,13 +108,8 @@ rdmi::Result<rdmi::SymbolsFacts> probe_static(const char* dir) {
     if (!fs) return fs.gap();
     const rdmi::MapEnv env;
     spdlog::logger log("elf_bench", std::make_shared<spdlog::sinks::null_sink_st>());
-    const rdmi::ProbeContext ctx{*fs,
-                                 env,
-                                 log,
-                                 rdmi::Deadline(std::chrono::seconds(120)),
-                                 std::chrono::seconds(60),
-                                 std::nullopt,
-                                 false};
+    const auto ctx = bench::static_probe_context(*fs, env, log, std::chrono::seconds(120),
+                                                 std::chrono::seconds(60));
     rdmi::SymbolsRequest request;
     request.library = "/libdoca_bench.so";
     request.headers_dir = "/include";

@@ -21,6 +21,7 @@
 #include "report/contract_documents.hpp"
 #include "report/json_report.hpp"
 #include "report/symbols_json.hpp"
+#include "static_probe.hpp"
 
 namespace {
 
@@ -31,13 +32,7 @@ struct Fixture {
     std::shared_ptr<spdlog::logger> log = spdlog::null_logger_st("report_bench");
 
     [[nodiscard]] rdmi::ProbeContext context() const {
-        return {fs,
-                env,
-                *log,
-                rdmi::Deadline(std::chrono::seconds(60)),
-                std::chrono::seconds(10),
-                std::nullopt,
-                false};
+        return bench::static_probe_context(fs, env, *log);
     }
 };
 

@@ -23,9 +23,9 @@
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "headers/header_scanner.hpp"
-#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
+#include "static_probe.hpp"
 
 namespace {
 
@@ -88,18 +88,8 @@ void devices(const std::string& root) {
     spdlog::logger log("scale_bench", std::make_shared<spdlog::sinks::null_sink_st>());
     const rdmi::MapEnv env;
     std::size_t functions = 0;
-    const auto timing = time_median([&] {
-        const rdmi::ProbeContext ctx{*fs,
-                                     env,
-                                     log,
-                                     rdmi::Deadline(std::chrono::seconds(60)),
-                                     std::chrono::seconds(10),
-                                     std::nullopt,
-                                     false};
-        rdmi::Facts facts;
-        rdmi::collect(ctx, {rdmi::ProbeId::devices}, facts);
-        functions = facts.devices->inventory.functions.size();
-    });
+    const auto timing = time_median(
+        [&] { functions = bench::probe_devices(bench::static_probe_context(*fs, env, log)); });
     print(functions, timing);
 }
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "host/platform.hpp"
-#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
+#include "static_probe.hpp"
 #include "sysfs/devices.hpp"
 
 namespace {
@@ -49,8 +49,7 @@ void BM_scan_devices_bf3_arm(benchmark::State& state) {
     scan_devices_of(state, "bf3-arm");
 }
 
-// The devices probe as the report runs it under --root: scan, platform, host kind, summary,
-// checks (no verbs, no DOCA: nothing live).
+// The devices probe as the report runs it under --root (bench::probe_devices).
 void probe_devices_of(benchmark::State& state, const char* scenario) {
     const auto fs = open_root(scenario);
     const rdmi::MapEnv env;
@@ -58,17 +57,8 @@ void probe_devices_of(benchmark::State& state, const char* scenario) {
     spdlog::logger log("sysfs_bench", std::make_shared<spdlog::sinks::null_sink_st>());
     std::size_t functions = 0;
     for (auto _ : state) {
-        const rdmi::ProbeContext ctx{fs,
-                                     env,
-                                     log,
-                                     rdmi::Deadline(std::chrono::seconds(60)),
-                                     std::chrono::seconds(10),
-                                     std::nullopt,
-                                     false};
-        rdmi::Facts facts;
-        rdmi::collect(ctx, {rdmi::ProbeId::devices}, facts);
-        functions = facts.devices->inventory.functions.size();
-        benchmark::DoNotOptimize(facts);
+        functions = bench::probe_devices(bench::static_probe_context(fs, env, log));
+        benchmark::DoNotOptimize(functions);
     }
     per_function(state, functions);
 }

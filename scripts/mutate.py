@@ -220,22 +220,19 @@ def test_mutant(m: Mutant, suite: Suite, reverter: Reverter) -> Outcome:
     start = time.monotonic()
     suite.log.write(f"\n==== {m.ident} ({m.path}): {m.bug}\n")
     reverter.apply(m)
+    # Each stage builds what its tests need, then runs them; the first stage that fails the
+    # mutant decides. The doctest binary first: most mutants die there, without linking
+    # anything else.
+    stages = ((UNIT_TARGET, suite.unit, "unit"), (None, suite.rest, "ctest"))
     try:
-        # The doctest binary first: most mutants die there, without linking anything else.
-        built, _ = suite.compile(UNIT_TARGET)
-        if built != "ok":
-            return Outcome(m, "compile-error", "compiler", time.monotonic() - start)
-        unit, _ = suite.unit()
-        if unit != "ok":
-            by = "unit" if unit == "fail" else "unit-timeout"
-            return Outcome(m, "killed", by, time.monotonic() - start)
-        built, _ = suite.compile()
-        if built != "ok":
-            return Outcome(m, "compile-error", "compiler", time.monotonic() - start)
-        rest, _ = suite.rest()
-        if rest != "ok":
-            by = "ctest" if rest == "fail" else "ctest-timeout"
-            return Outcome(m, "killed", by, time.monotonic() - start)
+        for target, run_tests, name in stages:
+            built, _ = suite.compile(target)
+            if built != "ok":
+                return Outcome(m, "compile-error", "compiler", time.monotonic() - start)
+            result, _ = run_tests()
+            if result != "ok":
+                by = name if result == "fail" else f"{name}-timeout"
+                return Outcome(m, "killed", by, time.monotonic() - start)
         return Outcome(m, "survived", "", time.monotonic() - start)
     finally:
         reverter.revert()

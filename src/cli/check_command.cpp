@@ -22,20 +22,14 @@ namespace {
 
 struct CheckOptions {
     std::string policy;
+    /// The requirements the flags give as they are; flags() adds the ones that need parsing.
+    gate::Policy given;
     std::string min_version;
     std::string max_version;
     std::string exact_version;
     std::vector<std::string> modules;
-    std::vector<std::string> symbols;
-    std::vector<std::string> stable;
-    std::string app;
-    bool forbid_experimental = false;
     std::vector<std::string> allow;
     std::string device;
-    bool require_dpa = false;
-    bool require_port_active = false;
-    bool require_consistent = false;
-    bool require_pcie_link = false;
     bool fail_on_warn = false;
     std::string format = "text";
     bool strict_contract = false;
@@ -65,28 +59,29 @@ class CheckCommand final : public Command {
         sub.add_option("--exact-version", opts_.exact_version, "... exactly V");
         sub.add_option("--require-module", opts_.modules,
                        "NAME[OP VERSION], e.g. doca-verbs>=3.2 (repeatable)");
-        sub.add_option("--require-symbol", opts_.symbols, "libdoca_rdmi exports NAME (repeatable)");
-        sub.add_option("--require-stable", opts_.stable,
+        sub.add_option("--require-symbol", opts_.given.symbols,
+                       "libdoca_rdmi exports NAME (repeatable)");
+        sub.add_option("--require-stable", opts_.given.stable,
                        "libdoca_rdmi exports NAME, neither experimental nor deprecated");
-        sub.add_option("--app", opts_.app,
+        sub.add_option("--app", opts_.given.app,
                        "the application BINARY resolves against the installed libdoca_rdmi "
                        "(a path on this machine, relative to the working directory, also "
                        "under --root)");
-        sub.add_flag("--forbid-experimental", opts_.forbid_experimental,
+        sub.add_flag("--forbid-experimental", opts_.given.forbid_experimental,
                      "with --app: it calls no experimental name outside --allow-experimental");
         sub.add_option("--allow-experimental", opts_.allow,
                        "experimental names accepted by --forbid-experimental: NAME,NAME,...");
         device_option_ = sub.add_option("--require-device", opts_.device,
                                         "an NVIDIA RDMA device (or this PCI address / ibdev)")
                              ->expected(0, 1);
-        sub.add_flag("--require-dpa", opts_.require_dpa, "the (required) device has a DPA");
-        sub.add_flag("--require-port-active", opts_.require_port_active,
+        sub.add_flag("--require-dpa", opts_.given.require_dpa, "the (required) device has a DPA");
+        sub.add_flag("--require-port-active", opts_.given.require_port_active,
                      "the (required) device has an ACTIVE port; with --require-dpa, on the "
                      "same device as the DPA");
-        sub.add_flag("--require-consistent", opts_.require_consistent,
+        sub.add_flag("--require-consistent", opts_.given.require_consistent,
                      "both four-way version matches hold (RDMI stack; DOCA version sources): "
                      "passes exactly when env says version.consistent true");
-        sub.add_flag("--require-pcie-link", opts_.require_pcie_link,
+        sub.add_flag("--require-pcie-link", opts_.given.require_pcie_link,
                      "every NVIDIA PF's (or the required device's) PCIe link runs at the speed "
                      "and width card and slot can reach; below is a warning");
         sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
@@ -187,21 +182,18 @@ class CheckCommand final : public Command {
 
     // Messages name the file as the user spelled it.
     static Result<gate::Policy> load_policy(const std::string& path) {
-        auto fs = RootedFs::open("/");
-        if (!fs) return fs.gap();
-        // The policy file is the user's: read from the live file system even under --root, like
-        // --output is written there (cli/user_path.hpp). Every message names the full path
+        // The policy file is the user's (cli/user_path.hpp). Every message names the full path
         // tried, not the spelling: "--policy p.json: no such file" does not say which
         // directory was searched.
         const std::string full = user_path(path);
-        auto bytes = fs->read_file(full, json_input::kPolicy.max_bytes);
-        if (!bytes) return Gap{bytes.gap().reason, "--policy " + bytes.gap().message};
+        auto bytes = read_user_file("--policy", full, json_input::kPolicy.max_bytes);
+        if (!bytes) return bytes.gap();
         return gate::parse_policy(*bytes, full);
     }
 
     // The command line's requirements, validated like the policy file's.
     Result<gate::Policy> flags() const {
-        gate::Policy p;
+        gate::Policy p = opts_.given;
         auto version = [](const std::string& flag,
                           const std::string& v) -> Result<std::optional<std::string>> {
             if (v.empty()) return std::optional<std::string>{};
@@ -222,16 +214,8 @@ class CheckCommand final : public Command {
             if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
             p.modules.push_back(std::move(m).value());
         }
-        p.symbols = opts_.symbols;
-        p.stable = opts_.stable;
-        p.app = opts_.app;
-        p.forbid_experimental = opts_.forbid_experimental;
         split_names(opts_.allow, p.allow_experimental);
         if (device_option_ != nullptr && device_option_->count() > 0) p.device = opts_.device;
-        p.require_dpa = opts_.require_dpa;
-        p.require_port_active = opts_.require_port_active;
-        p.require_consistent = opts_.require_consistent;
-        p.require_pcie_link = opts_.require_pcie_link;
         return p;
     }
 

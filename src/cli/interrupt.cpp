@@ -48,7 +48,9 @@ void on_interrupt(int signal) {
     remove_private_dir_now();
     // The document may be on its way to stdout already (a FIFO nobody reads): then only
     // stderr says why the run ended. The watchdog, once it fired, speaks for itself.
-    const bool mine = claim_output(OutputOwner::interrupt);
+    // A document being written to --output leaves stdout to the error document.
+    const bool mine = claim_output(OutputOwner::interrupt) ||
+                      hand_over_output(OutputOwner::output_file, OutputOwner::interrupt);
     if (mine || claim_output(OutputOwner::document)) {
         for (const auto& p : g_prepared) {
             if (p.signal != signal) continue;
@@ -147,6 +149,11 @@ bool claim_output(OutputOwner who) noexcept {
     int expected = 0;
     const int mine = static_cast<int>(who);
     return g_owner.compare_exchange_strong(expected, mine) || expected == mine;
+}
+
+bool hand_over_output(OutputOwner from, OutputOwner to) noexcept {
+    int expected = static_cast<int>(from);
+    return g_owner.compare_exchange_strong(expected, static_cast<int>(to));
 }
 
 const char* interrupt_message(int signal) noexcept {

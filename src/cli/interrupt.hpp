@@ -8,7 +8,14 @@ namespace rdmi::cli {
 inline constexpr int kExitBrokenPipe = 141;
 
 /// Who writes the run's final output; the first to claim it is the only one.
-enum class OutputOwner : int { document = 1, interrupt = 2, watchdog = 3 };
+enum class OutputOwner : int {
+    document = 1,
+    interrupt = 2,
+    watchdog = 3,
+    /// The document is on its way to --output, not to stdout: an interrupt may still take stdout
+    /// for its error document (hand_over_output).
+    output_file = 4,
+};
 
 /// A new run (its Watchdog) starts with no owner: in one process runs follow each other (tests).
 void reset_output_owner() noexcept;
@@ -16,6 +23,10 @@ void reset_output_owner() noexcept;
 /// True when `who` owns the final output (it claimed it now, or had already). Lock-free and
 /// async-signal-safe.
 bool claim_output(OutputOwner who) noexcept;
+
+/// Moves the final output from `from` to `to`; false (and nothing changed) when `from` does not
+/// own it. Lock-free and async-signal-safe.
+bool hand_over_output(OutputOwner from, OutputOwner to) noexcept;
 
 /// Installs the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT (kill every child group, remove a
 /// pending --output temporary, print "interrupted by SIGINT" on stderr and, when `json`, the

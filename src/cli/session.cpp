@@ -233,8 +233,14 @@ Result<bool> Session::write(const std::string& document, bool to_output,
         while (true) ::pause();
     }
     if (to_output) {
+        // While the document goes to --output (a FIFO waits up to --timeout for its reader),
+        // stdout stays free: an interrupt meanwhile puts its error document there.
+        (void)hand_over_output(OutputOwner::document, OutputOwner::output_file);
         // The run's watchdog is off by now; a FIFO's or socket's reader gets --timeout afresh.
         auto written = write_output_file(options_.output, document, timeout(), world_readable);
+        if (!hand_over_output(OutputOwner::output_file, OutputOwner::document)) {
+            while (true) ::pause();
+        }
         // The document could not go to --output; in --json mode the error document still
         // reaches stdout, as for every other error.
         if (!written && options_.json) {

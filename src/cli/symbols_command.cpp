@@ -50,12 +50,9 @@ Result<std::vector<std::string>> allow_list(const std::vector<std::string>& valu
             add_names(value, names);
             continue;
         }
-        std::string path = value.substr(1);
-        path = user_path(path);
-        auto fs = RootedFs::open("/");
-        if (!fs) return fs.gap();
-        auto text = fs->read_file(path, kMaxAllowListBytes);
-        if (!text) return Gap{text.gap().reason, "--allow-experimental " + text.gap().message};
+        auto text =
+            read_user_file("--allow-experimental", user_path(value.substr(1)), kMaxAllowListBytes);
+        if (!text) return text.gap();
         add_names(*text, names);
     }
     return names;

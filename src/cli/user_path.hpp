@@ -3,7 +3,11 @@
 // directory, even under --root.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <string_view>
+
+#include "core/result.hpp"
 
 namespace rdmi::cli {
 
@@ -13,5 +17,11 @@ namespace rdmi::cli {
 /// the link's target. Empty and absolute paths are returned as given; so is a relative path when
 /// the working directory cannot be read.
 std::string user_path(const std::string& path);
+
+/// The contents of the file at `full_path` (a user_path()), read from the live file system even
+/// under --root, at most `max_bytes` of it. A Gap's message is "<option> <why>", so that it says
+/// which option named the file as well as the full path tried.
+Result<std::string> read_user_file(std::string_view option, const std::string& full_path,
+                                   std::size_t max_bytes);
 
 }  // namespace rdmi::cli

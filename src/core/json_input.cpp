@@ -111,6 +111,13 @@ Result<BasicJson> parse_json_input(std::string_view bytes, std::string_view name
         return make_gap(GapReason::malformed, shown + ": empty " + std::string(kind.noun) +
                                                   " (expected " + std::string(kind.expected) + ")");
     }
+    // The JSON library's lexer takes a NUL byte for the end of the input (so that C strings
+    // parse): "{}\0<anything>" was accepted and the rest silently dropped. JSON text never holds
+    // a raw NUL, inside a string or out.
+    if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+        return make_gap(GapReason::malformed,
+                        shown + ": invalid JSON" + at(bytes, nul) + ": a NUL byte (JSON has none)");
+    }
     if (const auto deep = json_too_deep_at(bytes, kind.max_depth); deep != std::string_view::npos) {
         return make_gap(GapReason::malformed, shown + ": JSON nested deeper than " +
                                                   std::to_string(kind.max_depth) + " levels" +

@@ -17,6 +17,23 @@ Provenance sysfs_source(const char* ref) {
     return {"sysfs", ref};
 }
 
+// libibverbs' and DOCA's device lists are asked of the live system only: under --root there is
+// nothing to judge (info). True when `check` is complete.
+bool listing_not_consulted(Check& check, bool live, std::string_view lister) {
+    if (live) return false;
+    check.message = std::string(lister) + " not consulted (not the live system)";
+    return true;
+}
+
+// A device list that did not come: a skip, or a fail when the call hung past its timeout (an
+// application would hang the same way). True when `check` is complete.
+bool listing_missing(Check& check, const std::optional<Gap>& gap, std::string_view what) {
+    if (!gap) return false;
+    check.status = gap->reason == GapReason::timeout ? Status::fail : Status::skip;
+    check.message = std::string(what) + ": " + gap->message;
+    return true;
+}
+
 Check dpa_verdict(const DevicesFacts& facts) {
     Check check{
         Finding::rdmi_dpa_device, Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
@@ -179,10 +196,7 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
 Check verbs_check(const DevicesFacts& facts, bool live) {
     const auto& verbs = facts.verbs;
     Check check{Finding::verbs_devices, Status::info, "", "", {{"api", "ibv_get_device_list"}}};
-    if (!live) {
-        check.message = "libibverbs not consulted (not the live system)";
-        return check;
-    }
+    if (listing_not_consulted(check, live, "libibverbs")) return check;
     if (!verbs.library.ok()) {
         check.status = Status::skip;
         check.message = "libibverbs not loaded: " + why(verbs.library);
@@ -193,11 +207,7 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
         return check;
     }
     check.sources.push_back(verbs.library.source);
-    if (verbs.gap) {
-        check.status = verbs.gap->reason == GapReason::timeout ? Status::fail : Status::skip;
-        check.message = "libibverbs could not list devices: " + verbs.gap->message;
-        return check;
-    }
+    if (listing_missing(check, verbs.gap, "libibverbs could not list devices")) return check;
     std::vector<std::string> sysfs_names;
     for (const auto& d : facts.inventory.rdma_devices) sysfs_names.push_back(d.name);
     std::vector<std::string> missing;
@@ -245,15 +255,8 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
 Check doca_check(const DevicesFacts& facts, bool live) {
     const auto& doca = facts.doca;
     Check check{Finding::doca_devices, Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
-    if (!live) {
-        check.message = "DOCA libraries not consulted (not the live system)";
-        return check;
-    }
-    if (doca.gap) {
-        check.status = doca.gap->reason == GapReason::timeout ? Status::fail : Status::skip;
-        check.message = "DOCA device list not available: " + doca.gap->message;
-        return check;
-    }
+    if (listing_not_consulted(check, live, "DOCA libraries")) return check;
+    if (listing_missing(check, doca.gap, "DOCA device list not available")) return check;
     std::vector<std::string> dpa;
     for (const auto& d : doca.devices)
         if (d.dpa.value_or(false)) dpa.push_back(d.pci_address);

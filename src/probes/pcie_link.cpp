@@ -146,23 +146,37 @@ void judge(PcieLink& link) {
 
 // Whether `dir` is a bridge of the card itself: an NVIDIA (0x15b3) PCI-to-PCI bridge (class
 // 0x0604xx). BlueField-3 and some ConnectX cards carry a PCIe switch: their functions hang
-// below its downstream ports, and only its upstream port's link goes through the slot.
-bool card_bridge(const Fs& fs, const std::string& dir) {
+// below its downstream ports, and only its upstream port's link goes through the slot. A tree
+// without the files has no such bridge; files that are there but do not read leave it unknown
+// (a gap): taking the card's inside link for the slot's would pass a degraded slot link.
+Sourced<bool> card_bridge(const Fs& fs, const std::string& dir) {
     const sysfs::AttrDir attrs(fs, dir);
     auto vendor = attrs.read("vendor");
     auto klass = attrs.read("class");
-    if (!vendor || !klass) return false;
-    const auto id = sysfs::attr_line(*vendor);
-    const auto cls = sysfs::attr_line(*klass);
-    return id && cls && *id == "0x15b3" && cls->starts_with("0x0604");
+    if ((!vendor && vendor.gap().reason == GapReason::not_found) ||
+        (!klass && klass.gap().reason == GapReason::not_found))
+        return Sourced<bool>::of(false, attrs.source("vendor"));
+    Result<std::string_view> id = vendor ? sysfs::attr_line(*vendor) : vendor.gap();
+    Result<std::string_view> cls = klass ? sysfs::attr_line(*klass) : klass.gap();
+    if (!id)
+        return Sourced<bool>::missing(attrs.located("vendor", id.gap()), attrs.source("vendor"));
+    if (!cls)
+        return Sourced<bool>::missing(attrs.located("class", cls.gap()), attrs.source("class"));
+    return Sourced<bool>::of(*id == "0x15b3" && cls->starts_with("0x0604"), attrs.source("vendor"));
 }
 
 // The card's edge: `device_path` itself, or the topmost of the card's bridges above it (its
-// switch's upstream port), so that the next bridge up is the slot's port.
-std::string card_edge(const Fs& fs, const std::string& device_path) {
+// switch's upstream port), so that the next bridge up is the slot's port. A bridge that cannot
+// be told: its gap.
+Sourced<std::string> card_edge(const Fs& fs, const std::string& device_path) {
     std::string edge = device_path;
-    while (port_address(edge) && card_bridge(fs, parent_dir(edge))) edge = parent_dir(edge);
-    return edge;
+    while (port_address(edge)) {
+        auto bridge = card_bridge(fs, parent_dir(edge));
+        if (!bridge.ok()) return Sourced<std::string>::missing(*bridge.gap, bridge.source);
+        if (!*bridge.value) break;
+        edge = parent_dir(edge);
+    }
+    return Sourced<std::string>::of(edge, {});
 }
 
 PcieLink read_link(const Fs& fs, const sysfs::Function& fn,
@@ -178,7 +192,19 @@ PcieLink read_link(const Fs& fs, const sysfs::Function& fn,
     std::string actual = fn.device_path.empty() ? fn.sysfs_path : fn.device_path;
     std::string shown = fn.sysfs_path;
     if (!fn.device_path.empty()) {
-        const std::string edge = card_edge(fs, fn.device_path);
+        const auto found = card_edge(fs, fn.device_path);
+        if (!found.ok()) {
+            // Which link reaches the slot is unknown: judged as a figure that did not read.
+            const Gap why{found.gap->reason,
+                          "cannot tell whether the bridge above it is its card's own PCIe "
+                          "switch: " +
+                              found.gap->message};
+            link.current_speed = link.max_speed = Sourced<LinkSpeed>::missing(why, found.source);
+            link.current_width = link.max_width = Sourced<unsigned>::missing(why, found.source);
+            judge(link);
+            return link;
+        }
+        const std::string& edge = *found.value;
         if (edge != fn.device_path) {
             const std::string address = edge.substr(edge.find_last_of('/') + 1);
             // The switch's upstream port is an NVIDIA device too: when the inventory lists it,

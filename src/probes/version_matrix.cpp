@@ -50,7 +50,11 @@ bool is_semver(std::string_view text) {
 
 std::string need_string(const MatrixJson& obj, std::string_view key, const std::string& at) {
     auto it = obj.find(key);
-    if (it == obj.end()) throw Invalid{at + ": missing \"" + std::string(key) + "\""};
+    if (it == obj.end()) {
+        // At the top level `at` is "": no empty pointer before the colon.
+        throw Invalid{(at.empty() ? std::string() : at + ": ") + "missing \"" + std::string(key) +
+                      "\""};
+    }
     if (!it->is_string()) throw Invalid{json_pointer_append(at, key) + ": not a string"};
     return it->get<std::string>();
 }

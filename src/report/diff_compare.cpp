@@ -231,8 +231,14 @@ std::string_view to_string(ChangeKind kind) {
 
 std::vector<std::string> ignored_fields(const Options& options) {
     if (options.all) return {};
-    std::vector<std::string> out{
-        "/x_rdmi_probe (all but /x_rdmi_probe/consistency and /x_rdmi_probe/libraries)"};
+    // Spelled from the list compare() uses, so that the document never calls a compared
+    // member ignored.
+    std::string kept;
+    for (std::size_t i = 0; i < kComparedExtension.size(); ++i) {
+        kept += i == 0 ? "" : i + 1 == kComparedExtension.size() ? " and " : ", ";
+        kept += "/x_rdmi_probe/" + std::string(kComparedExtension[i]);
+    }
+    std::vector<std::string> out{"/x_rdmi_probe (all but " + kept + ")"};
     for (auto field : kRunFields) out.emplace_back(field);
     return out;
 }

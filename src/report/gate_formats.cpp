@@ -1,6 +1,7 @@
 // The `check` verdict's non-JSON renderings. Each is complete text: the CI tool parses it whole.
 #include "report/gate_formats.hpp"
 
+#include <cstdint>
 #include <string>
 
 #include "report/terminal_text.hpp"
@@ -48,7 +49,8 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
 std::string xml_escape(std::string_view text, bool attribute) {
     std::string out;
     out.reserve(text.size());
-    for (char ch : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char ch = text[i];
         const auto c = static_cast<unsigned char>(ch);
         switch (ch) {
             case '&':
@@ -76,12 +78,25 @@ std::string xml_escape(std::string_view text, bool attribute) {
                 out += attribute ? "&#9;" : "\t";
                 break;
             default:
-                // XML 1.0 has no way to write other C0 controls, not even as references.
-                if (c < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') {
+                if (c >= 0x20 && c < 0x80) {
+                    out += ch;
+                    break;
+                }
+                // XML 1.0 has no way to write other C0 controls, not even as references; a
+                // byte that is not UTF-8 (a file name from a hostile tree) would make the whole
+                // document unreadable, and U+FFFE and U+FFFF are not XML characters either.
+                std::uint32_t cp = 0;
+                const std::size_t length = c < 0x20 ? 0 : text::utf8_sequence(text, i, cp);
+                if (length == 0) {
+                    out += "\xEF\xBF\xBD";
+                    break;
+                }
+                if (cp == 0xfffe || cp == 0xffff) {
                     out += "\xEF\xBF\xBD";
                 } else {
-                    out += ch;
+                    out.append(text.substr(i, length));
                 }
+                i += length - 1;
         }
     }
     return out;
@@ -130,17 +145,25 @@ std::string gate_junit(const GateReport& gate) {
 
 std::string github_escape_data(std::string_view text) {
     std::string out;
-    for (char ch : text) {
-        if (ch == '%') {
-            out += "%25";
-        } else if (ch == '\r') {
-            out += "%0D";
-        } else if (ch == '\n') {
-            out += "%0A";
-        } else {
-            out += ch;
+    // The runner's log is shown on terminals too: what lies between the escaped line breaks is
+    // made terminal-safe (ESC, BEL, C1, bidi overrides, bytes that are not UTF-8 become visible).
+    std::size_t start = 0;
+    const auto flush = [&](std::size_t end) {
+        for (const char ch : text::terminal_safe(text.substr(start, end - start))) {
+            if (ch == '%') {
+                out += "%25";
+            } else {
+                out += ch;
+            }
         }
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '\r' && text[i] != '\n') continue;
+        flush(i);
+        out += text[i] == '\r' ? "%0D" : "%0A";
+        start = i + 1;
     }
+    flush(text.size());
     return out;
 }
 

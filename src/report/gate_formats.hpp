@@ -25,7 +25,8 @@ std::string gate_github(const GateReport& gate);
 /// `attribute` also LF and TAB, which XML would otherwise normalise to spaces.
 std::string xml_escape(std::string_view text, bool attribute = false);
 
-/// A workflow command's message: % \r \n escaped as GitHub requires.
+/// A workflow command's message: % \r \n escaped as GitHub requires, and every other control
+/// or byte that is not UTF-8 shown as an escape (text::terminal_safe).
 std::string github_escape_data(std::string_view text);
 
 /// A workflow command's property value: also : and , escaped.

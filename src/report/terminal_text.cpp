@@ -22,8 +22,22 @@ void code_point(std::string& out, std::uint32_t cp) {
         out += kHex[(cp >> static_cast<unsigned>(shift)) & 0xfU];
 }
 
-// The length of the valid UTF-8 sequence at `at` and its code point, or 0 when the bytes there
-// are not one (overlong forms, surrogates and values past U+10FFFF included, as RFC 3629 says).
+bool hidden_control(std::uint32_t cp) {
+    return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+           (cp >= 0x2066 && cp <= 0x2069);
+}
+
+// "ESC [ params m": the colour sequences paint() writes. Nothing else starting with ESC stays.
+std::size_t sgr_length(std::string_view text, std::size_t at) {
+    if (at + 2 > text.size() || text[at + 1] != '[') return 0;
+    std::size_t i = at + 2;
+    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == ';')) ++i;
+    return i < text.size() && text[i] == 'm' ? i + 1 - at : 0;
+}
+
+}  // namespace
+
+// Overlong forms, surrogates and values past U+10FFFF are not UTF-8 (RFC 3629).
 std::size_t utf8_sequence(std::string_view text, std::size_t at, std::uint32_t& cp) {
     const auto lead = static_cast<unsigned char>(text[at]);
     std::size_t length = 0;
@@ -52,21 +66,6 @@ std::size_t utf8_sequence(std::string_view text, std::size_t at, std::uint32_t& 
     if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0;
     return length;
 }
-
-bool hidden_control(std::uint32_t cp) {
-    return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
-           (cp >= 0x2066 && cp <= 0x2069);
-}
-
-// "ESC [ params m": the colour sequences paint() writes. Nothing else starting with ESC stays.
-std::size_t sgr_length(std::string_view text, std::size_t at) {
-    if (at + 2 > text.size() || text[at + 1] != '[') return 0;
-    std::size_t i = at + 2;
-    while (i < text.size() && ((text[i] >= '0' && text[i] <= '9') || text[i] == ';')) ++i;
-    return i < text.size() && text[i] == 'm' ? i + 1 - at : 0;
-}
-
-}  // namespace
 
 std::string terminal_safe(std::string_view text, Keep keep) {
     std::string out;

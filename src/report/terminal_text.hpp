@@ -1,6 +1,8 @@
 // Text from probed files, devices and documents made safe to print on a terminal.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,10 @@ enum class Keep {
     nothing,  ///< a value inside a line: every control is escaped, line feeds and tabs too
     layout,   ///< a whole human document: its line feeds, tabs and SGR colour sequences stay
 };
+
+/// The length (2..4) of the valid multi-byte UTF-8 sequence at `text[at]`, its code point in `cp`;
+/// 0 when the bytes there are not one (ASCII included: callers take bytes < 0x80 first).
+std::size_t utf8_sequence(std::string_view text, std::size_t at, std::uint32_t& cp);
 
 /// The one escaping function of the human output. C0 controls (ESC as "\x1b", line feed as
 /// "\n"), DEL, C1 controls (U+0080..U+009F as "\u0085"), the bidirectional overrides and

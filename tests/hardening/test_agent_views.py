@@ -17,7 +17,6 @@ Then regression cases, each of which failed before its fix. Exits 1 when any fai
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import random
@@ -27,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from hardening_suite import load_sysfs_builder
 
 STACK = ["doca-common", "doca-verbs", "doca-dpa", "doca-rdmi"]
 PC_DIR = "opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig"
@@ -201,14 +202,6 @@ def case_export_is_quoted_and_text_block_escaped(binary, fixtures, tmp, source):
     if not any(line.strip().startswith("1. export PKG_CONFIG_PATH=") for line in block.splitlines()):
         problems.append(f"hostile-triplet: the export is not whole on its line: {block[:300]!r}")
     return problems
-
-
-def load_sysfs_builder(source):
-    spec = importlib.util.spec_from_file_location(
-        "make_sysfs_root", source / "tests/fixtures/sysfs/make_sysfs_root.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def case_recommended_device_names_the_active_port(binary, fixtures, tmp, source):

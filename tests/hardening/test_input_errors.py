@@ -12,6 +12,7 @@ what an unprivileged user cannot read.
 * `--timeout nan|inf|-1|1e999|0`: usage error, exit 2;
 * JSON inputs: a duplicate key or a number out of range in a policy, a diff input or
   version-matrix.json is an error naming the file and the JSON pointer, never "internal error";
+  a NUL byte after a complete document is an error, not the end of the input;
 * as nobody (setpriv, when the suite runs as root): an unreadable --root is exit 2 "cannot read
   root DIR"; an unreadable /sys/class/infiniband is SKIP naming the path and "permission
   denied", not FAIL, and `check --require-port-active` exits 3, not 1.
@@ -261,6 +262,23 @@ def diff_duplicate_key(ctx):
     problems = ctx.expect(["diff", str(pa), str(pb)], 2, ["b.json", "/schema", "duplicate key"])
     pc = write(ctx.tmp / "c.json", text.replace('"schema":', '"x_n": 1e400, "schema":', 1))
     problems += ctx.expect(["diff", "--json", str(pa), str(pc)], 2, ["c.json", "/x_n", "number overflow"])
+    return problems
+
+
+@case
+def json_after_a_nul_is_not_dropped(ctx):
+    # The JSON library stops at a NUL byte as at the end of the input: a policy whose
+    # requirements follow one must not be read as a policy without them.
+    p = ctx.tmp / "policy.json"
+    p.write_bytes(b'{"schema_version": 1, "min_version": "3.2"}\0\n{"require_dpa": true}')
+    problems = ctx.expect(["check", "--policy", str(p), "--json"], 2,
+                          ["policy.json", "line 1, column 44", "NUL byte"])
+    a = ctx.run(["env", "--json", "--root", str(ctx.fixtures / "roots/complete-3.3")])
+    pa = ctx.tmp / "a.json"
+    pa.write_bytes(a.stdout)
+    pb = ctx.tmp / "b.json"
+    pb.write_bytes(a.stdout + b"\0" + b"garbage")
+    problems += ctx.expect(["diff", "--json", str(pa), str(pb)], 2, ["b.json", "NUL byte"])
     return problems
 
 

@@ -9,6 +9,8 @@
   socket            a listening Unix socket gets the document over a connection and stays
   fifo-without-reader   a FIFO nobody opens: --timeout ends the wait (exit 2, JSON error
                     document, "no process opened it for reading")
+  fifo-without-reader-interrupted   SIGINT or SIGTERM during that wait: exit 130 or 143 and
+                    the signal's JSON error document on stdout (the document never got there)
   fifo-reader-stalls, socket-reader-stalls   a reader that takes part of a megabytes-long
                     document and then nothing: --timeout ends the write, stderr says how far
   symlink-regular   a link to a regular file: the file is replaced (mode kept), the link stays
@@ -33,20 +35,21 @@
     test_output.py --binary PATH [-k SUBSTRING]
 """
 
-import argparse
 import glob
 import json
 import os
 import pwd
+import signal
 import re
 import socket
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
+
+from hardening_suite import run_tests
 
 NOBODY = pwd.getpwnam("nobody")
 TESTS = []
@@ -173,6 +176,29 @@ def fifo_without_reader(cfg, scratch):
         problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
     if not is_error_document(proc.stdout):
         problems.append(f"no JSON error document on stdout: {proc.stdout[:200]!r}")
+    return problems
+
+
+@test
+def fifo_without_reader_interrupted(cfg, scratch):
+    # A signal while the document waits for the FIFO's reader: the document never reached
+    # stdout, so stdout gets the error document of the signal, as any --json run ended by one.
+    path = scratch / "fifo"
+    os.mkfifo(path)
+    problems = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        proc = subprocess.Popen([str(cfg.binary), "--timeout", "30", "schema", "error", "--json",
+                                 "--output", str(path)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+        time.sleep(0.5)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=20)
+        if proc.returncode != 128 + sig:
+            problems.append(f"{sig.name}: exit {proc.returncode}, want {128 + sig}: {err[:200]!r}")
+        if not is_error_document(out, 128 + sig):
+            problems.append(f"{sig.name}: no JSON error document on stdout: {out[:200]!r}")
+        if not stat.S_ISFIFO(path.lstat().st_mode):
+            problems.append(f"{sig.name}: the FIFO was replaced")
     return problems
 
 
@@ -445,29 +471,8 @@ def stdout_refused(cfg, scratch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", type=Path, required=True)
-    parser.add_argument("-k", action="append", default=[])
-    cfg = parser.parse_args()
-    cfg.binary = cfg.binary.resolve()
-    failed = 0
-    for fn in TESTS:
-        name = fn.__name__.replace("_", "-")
-        if cfg.k and not any(k in name for k in cfg.k):
-            continue
-        with tempfile.TemporaryDirectory() as t:
-            scratch = Path(t)
-            scratch.chmod(0o777)  # nobody must reach the unwritable-directory case
-            try:
-                problems = fn(cfg, scratch)
-            except Exception as e:
-                problems = [f"raised {type(e).__name__}: {e}"]
-        failed += bool(problems)
-        print(f"{'PASS' if not problems else 'FAIL'} {name}")
-        for p in problems:
-            print(f"    {p}")
-    print(f"{failed} failed")
-    return 1 if failed else 0
+    # nobody must reach the unwritable-directory case
+    return run_tests(TESTS, __doc__, fixtures=False, scratch_mode=0o777)
 
 
 if __name__ == "__main__":

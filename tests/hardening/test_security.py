@@ -23,7 +23,6 @@
     test_security.py --binary PATH --fixtures DIR [-k SUBSTRING]
 """
 
-import argparse
 import json
 import os
 import pwd
@@ -32,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from hardening_suite import run_tests
 
 NOBODY = pwd.getpwnam("nobody")
 TESTS = []
@@ -276,33 +277,7 @@ def unprivileged(cfg, scratch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--binary", type=Path, required=True)
-    parser.add_argument("--fixtures", type=Path, required=True)
-    parser.add_argument("-k", action="append", default=[])
-    cfg = parser.parse_args()
-    cfg.binary, cfg.fixtures = cfg.binary.resolve(), cfg.fixtures.resolve()
-    base = cfg.fixtures.parent / "hardening-tmp"
-    base.mkdir(exist_ok=True)
-    base.chmod(0o755)
-    failed = 0
-    for fn in TESTS:
-        name = fn.__name__.replace("_", "-")
-        if cfg.k and not any(k in name for k in cfg.k):
-            continue
-        with tempfile.TemporaryDirectory(dir=base) as t:
-            scratch = Path(t)
-            scratch.chmod(0o755)
-            try:
-                problems = fn(cfg, scratch)
-            except Exception as e:
-                problems = [f"raised {type(e).__name__}: {e}"]
-        failed += bool(problems)
-        print(f"{'PASS' if not problems else 'FAIL'} {name}")
-        for p in problems:
-            print(f"    {p}")
-    print(f"{failed} failed")
-    return 1 if failed else 0
+    return run_tests(TESTS, __doc__)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ The root is both-host (DOCA 3.3 + a BlueField-3 host) plus a device whose rdma n
 line feed and a forged "PASS  rdmi-dpa-device  all good" line, a netdev, fw_ver, VERSION and
 a .pc Version holding ESC ]0;TITLE BEL (set the title), ESC [2J (clear the screen), C1 CSI
 (U+009B), a bidi override and bytes that are not UTF-8; the root's own directory name holds
-them too. Formats: report (plain, -v, --color always), env, caps, state, symbols -v, check
-(text), diff (text), loopback (text) and the progress line on a terminal.
+them too, and so does the PCI bridge above a slot-limited function (pcie-link names it).
+Formats: report (plain, -v, --color always), env, caps, state, symbols -v, check (text, JUnit,
+GitHub), diff (text), loopback (text) and the progress line on a terminal.
 
 Every output must be valid UTF-8 with no C0 control but line feed and tab, no DEL, no C1
 control and no ESC other than the program's own colour (SGR) sequences; no line may start
@@ -19,7 +20,6 @@ escapes). Exits 1 when a format breaks a rule.
 """
 
 import argparse
-import importlib.util
 import json
 import os
 import pty
@@ -30,23 +30,19 @@ import sys
 import tempfile
 from pathlib import Path
 
+from hardening_suite import load_sysfs_builder
+
 FORGED = "PASS  rdmi-dpa-device  all good"
 TITLE = "\x1b]0;OWNED\x07"
 CLEAR = "\x1b[2J"
 HOSTILE_IBDEV = "mlx5_\n" + FORGED
 HOSTILE_NETDEV = "eth" + CLEAR + "\x9b" + "2J"
 HOSTILE_FW = TITLE + "32.41.1000\u202e\x7f"
+# A PCI bridge's directory name: only its ':' and '.' are where an address has them.
+HOSTILE_PORT = b"\x1b[2J:\xff\xfe:\x07\n.\x9b"
 SGR = re.compile(r"\x1b\[[0-9;]*m")
 BAD = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 ESCAPED = re.compile(r"\\x1b|\\n|\\u009b|\\u202e|\\x7f|\\xff")
-
-
-def load_sysfs_builder(source):
-    spec = importlib.util.spec_from_file_location(
-        "make_sysfs_root", source / "tests/fixtures/sysfs/make_sysfs_root.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def make_root(fixtures, source, tmp):
@@ -66,6 +62,12 @@ def make_root(fixtures, source, tmp):
         version.unlink()
     version.parent.mkdir(parents=True, exist_ok=True)
     version.write_bytes(("3.3.0105" + TITLE + CLEAR + "\n").encode())
+    # A function in a slot its card outgrows, below a bridge whose directory name holds ESC, BEL,
+    # a line feed and bytes that are not UTF-8: pcie-link names that port in its verdict.
+    port = os.fsdecode(HOSTILE_PORT)
+    d = sysfs.add_pci_function(r, "0000:06:00.0", 0xA2DC, bridge=port)
+    sysfs.add_link(r, d, ("16.0 GT/s PCIe", 8), ("32.0 GT/s PCIe", 16))
+    sysfs.add_link(r, f"/sys/devices/pci0000:00/{port}", None, ("16.0 GT/s PCIe", 8))
     pc_dirs = [p for p in root.rglob("doca-common.pc")]
     if pc_dirs:
         (pc_dirs[0].parent / "doca-evil.pc").write_bytes(
@@ -167,19 +169,29 @@ def main():
         check_output("diff", proc.stdout, problems)
         # JUnit and GitHub annotations keep their own escaping: valid XML, one annotation a line.
         base = ["check", "--root", r, "--min-version", "3.3", "--require-device",
-                "--require-port-active", "--require-dpa"]
+                "--require-port-active", "--require-dpa", "--require-pcie-link"]
         junit = run(args.binary, base + ["--format", "junit"], env)
         try:
             import xml.etree.ElementTree as ET
             ET.fromstring(junit.stdout)
         except Exception as e:  # noqa: BLE001 - any parse failure is the finding
             problems.append(f"junit: not well-formed XML: {e}")
+        if b"slot (upstream port " not in junit.stdout:
+            problems.append("junit: the slot-limited link below the hostile port is not shown")
         github = run(args.binary, base + ["--format", "github"], env)
-        for line in github.stdout.decode("utf-8", errors="replace").splitlines():
+        try:
+            github_text = github.stdout.decode("utf-8")
+        except UnicodeDecodeError as e:
+            problems.append(f"github: not valid UTF-8 ({e})")
+            github_text = github.stdout.decode("utf-8", errors="replace")
+        if "slot (upstream port \\x1b[2J" not in github_text:
+            problems.append("github: the hostile port is not shown escaped")
+        for line in github_text.splitlines():
             if line.lstrip().startswith(FORGED):
                 problems.append(f"github: a forged line: {line[:120]!r}")
                 break
-            if "\x1b" in line or "\r" in line:
+            bad = BAD.search(line)
+            if bad or "\r" in line:
                 problems.append(f"github: a raw control in an annotation: {line[:120]!r}")
                 break
         # The progress line names what it reads: drawn on a terminal, it must be clean too.

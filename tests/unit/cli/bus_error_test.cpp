@@ -14,39 +14,15 @@
 
 #include "cli/interrupt.hpp"
 #include "os/rooted_fs.hpp"
+#include "support/child_output.hpp"
 
 namespace rdmi::cli {
-// Named: the unity build joins this file with others that have their own drain().
+// Named: the unity build joins this file with others, whose helpers may have these names.
 namespace bus_error_test {
 
-std::string drain(int fd) {
-    std::string text;
-    char buf[4096];
-    ssize_t n = 0;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-    ::close(fd);
-    return text;
-}
-
-struct ChildResult {
-    int status = -1;
-    std::string out;
-    std::string err;
-};
-
 // In a child: maps `path`, truncates it to nothing and reads a byte of the mapping.
-ChildResult read_shrunk_mapping(const std::string& path, bool json) {
-    int out[2];
-    int err[2];
-    REQUIRE(::pipe(out) == 0);
-    REQUIRE(::pipe(err) == 0);
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        ::dup2(out[1], STDOUT_FILENO);
-        ::dup2(err[1], STDERR_FILENO);
-        ::close(out[0]);
-        ::close(err[0]);
+test::ChildOutput read_shrunk_mapping(const std::string& path, bool json) {
+    return test::run_in_child([&] {
         reset_output_owner();
         install_bus_error_handler(json);
         auto fs = RootedFs::open("/");
@@ -55,16 +31,8 @@ ChildResult read_shrunk_mapping(const std::string& path, bool json) {
         if (!mapped) ::_exit(11);
         if (::truncate(path.c_str(), 0) != 0) ::_exit(12);
         const volatile char byte = (*mapped)->bytes()[100];
-        (void)byte;
-        ::_exit(0);  // not reached: the read faults
-    }
-    ::close(out[1]);
-    ::close(err[1]);
-    ChildResult r;
-    r.out = drain(out[0]);
-    r.err = drain(err[0]);
-    ::waitpid(pid, &r.status, 0);
-    return r;
+        (void)byte;  // not reached: the read faults
+    });
 }
 
 std::string shrinking_file(const std::string& name) {

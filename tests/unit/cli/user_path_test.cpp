@@ -1,4 +1,5 @@
-// Tests for user_path(): the working directory in front, `..` left for the kernel.
+// Tests for user_path() (the working directory in front, `..` left for the kernel) and
+// read_user_file().
 #include "cli/user_path.hpp"
 
 #include <doctest/doctest.h>
@@ -27,6 +28,33 @@ TEST_CASE("a path through a symbolic link and .. names what the shell names") {
     CHECK(user_path("/abs/../x") == "/abs/../x");
     CHECK(user_path("").empty());
     fs::current_path(old);
+    fs::remove_all(base);
+}
+
+TEST_CASE("read_user_file names the option and the full path tried, and keeps the bound") {
+    namespace fs = std::filesystem;
+    const fs::path base = fs::temp_directory_path() / ("user-file-" + std::to_string(getpid()));
+    fs::remove_all(base);
+    fs::create_directories(base);
+    std::ofstream(base / "names.txt") << "doca_a\ndoca_b\n";
+    const std::string path = (base / "names.txt").string();
+
+    auto text = read_user_file("--allow-experimental", path, 1024);
+    REQUIRE(text.ok());
+    CHECK(*text == "doca_a\ndoca_b\n");
+
+    auto missing = read_user_file("--policy", (base / "none.json").string(), 1024);
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.gap().reason == GapReason::not_found);
+    CHECK(missing.gap().message.starts_with("--policy " + (base / "none.json").string() + ": "));
+
+    auto large = read_user_file("--policy", path, 4);
+    REQUIRE_FALSE(large.ok());
+    CHECK(large.gap().message.starts_with("--policy " + path + ": "));
+
+    auto directory = read_user_file("--policy", base.string(), 1024);
+    REQUIRE_FALSE(directory.ok());
+    CHECK(directory.gap().message.starts_with("--policy " + base.string() + ": "));
     fs::remove_all(base);
 }
 

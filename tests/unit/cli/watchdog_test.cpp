@@ -12,55 +12,14 @@
 #include <thread>
 
 #include "os/activity.hpp"
+#include "support/child_output.hpp"
 
 namespace rdmi::cli {
 namespace {
 
 using namespace std::chrono_literals;
 
-struct ChildResult {
-    int status = -1;
-    std::string out;
-    std::string err;
-    double seconds = 0;
-};
-
-std::string drain(int fd) {
-    std::string text;
-    char buf[4096];
-    ssize_t n = 0;
-    while ((n = ::read(fd, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(n));
-    ::close(fd);
-    return text;
-}
-
-/// Runs `body` in a child with stdout and stderr on pipes; the child _exits 0 if body returns.
-template <typename Body>
-ChildResult in_child(Body body) {
-    int out[2];
-    int err[2];
-    REQUIRE(::pipe(out) == 0);
-    REQUIRE(::pipe(err) == 0);
-    const auto start = std::chrono::steady_clock::now();
-    const pid_t pid = ::fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-        ::dup2(out[1], STDOUT_FILENO);
-        ::dup2(err[1], STDERR_FILENO);
-        ::close(out[0]);
-        ::close(err[0]);
-        body();
-        ::_exit(0);
-    }
-    ::close(out[1]);
-    ::close(err[1]);
-    ChildResult r;
-    r.out = drain(out[0]);
-    r.err = drain(err[0]);
-    ::waitpid(pid, &r.status, 0);
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
-}
+using test::run_in_child;
 
 }  // namespace
 
@@ -79,7 +38,7 @@ TEST_CASE("timeout_message names the bound and what was in progress") {
 }
 
 TEST_CASE("a watchdog that fires writes its document and ends the process with exit 2") {
-    auto r = in_child([] {
+    auto r = run_in_child([] {
         const activity::Scope stuck(activity::Kind::reading, "/mnt/nfs/hung.pc");
         const Watchdog watchdog(std::chrono::steady_clock::now() + 100ms, 0.1, true);
         std::this_thread::sleep_for(30s);  // the stuck read; the watchdog ends it
@@ -96,7 +55,7 @@ TEST_CASE("a watchdog that fires writes its document and ends the process with e
 }
 
 TEST_CASE("in text mode the watchdog writes one line on stderr and nothing on stdout") {
-    auto r = in_child([] {
+    auto r = run_in_child([] {
         const Watchdog watchdog(std::chrono::steady_clock::now() + 50ms, 0.05, false);
         std::this_thread::sleep_for(30s);
     });
@@ -109,7 +68,7 @@ TEST_CASE("in text mode the watchdog writes one line on stderr and nothing on st
 }
 
 TEST_CASE("a disarmed watchdog never fires, and disarming costs no wait") {
-    auto r = in_child([] {
+    auto r = run_in_child([] {
         Watchdog watchdog(std::chrono::steady_clock::now() + 100ms, 0.1, true);
         watchdog.disarm();
         std::this_thread::sleep_for(300ms);  // past the deadline: nothing may happen

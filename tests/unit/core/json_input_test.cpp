@@ -139,6 +139,17 @@ TEST_CASE("parse_json_input: non-UTF-8, NUL, trailing garbage") {
         }
     }
     CHECK(gap_of(std::string("[1,\0 2]", 7)).find("invalid JSON") != std::string::npos);
+    // The JSON library stops at a NUL as at the end of the input: a complete document before
+    // one must not hide what follows it.
+    for (const auto& [name, kind] : kKinds) {
+        const char* const label = name;
+        CAPTURE(label);
+        CHECK(gap_of(std::string("{}\0", 3), *kind) ==
+              "in.json: invalid JSON at line 1, column 3: a NUL byte (JSON has none)");
+        CHECK(gap_of<nlohmann::ordered_json>(std::string("{\"a\": 1}\n\0{\"a\": 2}", 18), *kind) ==
+              "in.json: invalid JSON at line 2, column 1: a NUL byte (JSON has none)");
+        CHECK(gap_of(std::string("[\"a\0b\"]", 7), *kind).find("a NUL byte") != std::string::npos);
+    }
     CHECK(gap_of("{} {}").find("invalid JSON at line 1, column 4") != std::string::npos);
 }
 

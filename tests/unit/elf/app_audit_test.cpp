@@ -117,17 +117,6 @@ TEST_CASE("audit_application: a new link binds only a default (@@) or unversione
     // A name the library defines only as a non-default version (name@DOCA_1.0, kept for
     // binaries linked earlier) cannot be bound by a new link: ld refuses it, so an object that
     // needs it is missing a version. Beside it, a name with a default version resolves.
-    auto defined = [](const char* name, const char* version, bool hidden) {
-        ElfSymbol s;
-        s.name = name;
-        s.type = SymbolType::func;
-        s.binding = SymbolBinding::global;
-        s.defined = true;
-        s.section = ".text";
-        s.version = version;
-        s.version_hidden = hidden;
-        return s;
-    };
     auto needed = [](const char* name) {
         ElfSymbol s;
         s.name = name;
@@ -137,9 +126,9 @@ TEST_CASE("audit_application: a new link binds only a default (@@) or unversione
     ElfImage lib;
     lib.kind = ElfKind::shared_object;
     lib.soname = "libdoca_x.so.1";
-    lib.dynamic_symbols = {defined("doca_x_old", "DOCA_1.0", true),
-                           defined("doca_x_new", "DOCA_2.0", false),
-                           defined("doca_x_plain", "", false)};
+    lib.dynamic_symbols = {test::exported_function("doca_x_old", "DOCA_1.0", true),
+                           test::exported_function("doca_x_new", "DOCA_2.0"),
+                           test::exported_function("doca_x_plain")};
     ElfImage object;
     object.kind = ElfKind::relocatable;
     object.static_symbols = {needed("doca_x_old"), needed("doca_x_new"), needed("doca_x_plain")};

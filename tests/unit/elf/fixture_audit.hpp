@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "elf/elf_reader.hpp"
@@ -42,6 +43,21 @@ inline std::vector<ArchiveMember> fixture_archive() {
     auto members = parse_archive(read_host_file(fixture::kStaticLib));
     REQUIRE(members.ok());
     return std::move(members).value();
+}
+
+/// A global function a library defines in .text; `version` empty for none, `hidden` for a
+/// non-default version (name@V, not name@@V).
+inline ElfSymbol exported_function(std::string_view name, std::string_view version = {},
+                                   bool hidden = false) {
+    ElfSymbol s;
+    s.name = name;
+    s.type = SymbolType::func;
+    s.binding = SymbolBinding::global;
+    s.defined = true;
+    s.section = ".text";
+    s.version = version;
+    s.version_hidden = hidden;
+    return s;
 }
 
 /// classify() with the usual fixture refs and prefix.

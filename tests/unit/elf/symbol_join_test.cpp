@@ -15,17 +15,7 @@
 namespace rdmi {
 namespace {
 
-ElfSymbol exported(std::string_view name, std::string_view version = {}, bool hidden = false) {
-    ElfSymbol s;
-    s.name = name;
-    s.type = SymbolType::func;
-    s.binding = SymbolBinding::global;
-    s.defined = true;
-    s.section = ".text";
-    s.version = version;
-    s.version_hidden = hidden;
-    return s;
-}
+using test::exported_function;
 
 // The declaration views `name` and `file`, as one from scan_header() views the header.
 HeaderDecl declared(std::string_view name, std::string_view file, std::size_t line,
@@ -78,7 +68,7 @@ TEST_CASE("classify orders verdicts as std::string does, whatever prefix the nam
         "doca_t_poster_post_2",
     };
     std::vector<ElfSymbol> symbols;
-    for (const auto& n : names) symbols.push_back(exported(n, "DOCA_1.0"));
+    for (const auto& n : names) symbols.push_back(exported_function(n, "DOCA_1.0"));
     // Declared in reverse: the join does not depend on the order of either side.
     std::vector<HeaderDecl> decls;
     for (auto it = names.rbegin(); it != names.rend(); ++it)
@@ -101,8 +91,9 @@ TEST_CASE("classify keeps one verdict per name, its versions and evidence in sou
     // binaries), declared in two headers; doca_t_b unversioned and undeclared; doca_t_c only
     // declared; doca_u_x outside the prefix.
     const auto image =
-        library_with({exported("doca_t_b"), exported("doca_t_a", "EXPERIMENTAL"),
-                      exported("doca_u_x", "DOCA_1.0"), exported("doca_t_a", "DOCA_1.0", true)});
+        library_with({exported_function("doca_t_b"), exported_function("doca_t_a", "EXPERIMENTAL"),
+                      exported_function("doca_u_x", "DOCA_1.0"),
+                      exported_function("doca_t_a", "DOCA_1.0", true)});
     const std::vector<HeaderDecl> decls = {declared("doca_t_c", "c.h", 2),
                                            declared("doca_t_a", "a.h", 3),
                                            declared("doca_t_a", "b.h", 7, Annotation::stable)};
@@ -146,7 +137,7 @@ TEST_CASE("classify keeps one verdict per name, its versions and evidence in sou
 }
 
 TEST_CASE("classify copies runtime evidence: the verdicts outlive the observations") {
-    const auto image = library_with({exported("doca_t_a", "EXPERIMENTAL")});
+    const auto image = library_with({exported_function("doca_t_a", "EXPERIMENTAL")});
     std::optional<std::vector<SymbolEvidence>> runtime;
     runtime.emplace();
     runtime->push_back({"doca_t_a",

@@ -59,6 +59,17 @@ TEST_CASE("xml_escape") {
           "b\tc");
 }
 
+TEST_CASE("xml_escape: bytes that are not UTF-8 and non-characters become U+FFFD") {
+    // A bridge directory named with such bytes reaches a pcie-link message: one of them would
+    // make the whole JUnit file unreadable.
+    CHECK(xml_escape("port \xff\xfe:\xc3(") == "port \xEF\xBF\xBD\xEF\xBF\xBD:\xEF\xBF\xBD(");
+    CHECK(xml_escape("\xef\xbf\xbe\xef\xbf\xbf") == "\xEF\xBF\xBD\xEF\xBF\xBD");
+    CHECK(xml_escape("\xed\xa0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    // Valid text, non-ASCII included, is kept.
+    CHECK(xml_escape("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+          "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+}
+
 TEST_CASE("junit: failure and skipped elements, escaped") {
     const auto xml = gate_junit(sample());
     CHECK(xml.find("<testsuites name=\"rdmi-probe check\" tests=\"3\" failures=\"1\" errors=\"0\" "
@@ -71,6 +82,10 @@ TEST_CASE("junit: failure and skipped elements, escaped") {
 TEST_CASE("github: escaped annotations") {
     CHECK(github_escape_data("50%\r\nx:y,z") == "50%25%0D%0Ax:y,z");
     CHECK(github_escape_property("a:b,c%") == "a%3Ab%2Cc%25");
+    // A runner's log is read on terminals: no control but the escaped line breaks gets through.
+    CHECK(github_escape_data("port \x1b[2J\x1b]0;t\x07\n\xff 100%") ==
+          "port \\x1b[2J\\x1b]0;t\\x07%0A\\xff 100%25");
+    CHECK(github_escape_property("\x1b:") == "\\x1b%3A");
     CHECK(gate_github(sample()) ==
           "pass min-version: 3.3.0105 >= 3.2\n"
           "::error title=rdmi-probe check%3A dpa::no DPA on <a & b>%0Afix: use a \"BF3\"\n"

@@ -1,6 +1,9 @@
 // Tests for the devices probe's join and checks over the sysfs fixture roots.
 #include <doctest/doctest.h>
 
+#include <tuple>
+#include <utility>
+
 #include "../sysfs/sysfs_fixture.hpp"
 #include "host/platform.hpp"
 #include "probes/devices.hpp"
@@ -88,6 +91,37 @@ TEST_CASE("verbs-devices explains an empty list: no kernel device vs. no provide
     auto missing = find(device_checks(cx7, true), "verbs-devices");
     CHECK(missing.status == Status::fail);
     CHECK(missing.message.find("no provider") != std::string::npos);
+}
+
+TEST_CASE("libibverbs' and DOCA's device lists: not consulted, unavailable (skip), hung (fail)") {
+    auto facts = facts_of("cx7-vfs");
+    facts.verbs.library = Sourced<std::string>::of("/lib/libibverbs.so.1", {"file", "x"});
+    const auto both = [&](bool live) {
+        const auto checks = device_checks(facts, live);
+        return std::pair{find(checks, "verbs-devices"), find(checks, "doca-devices")};
+    };
+
+    auto [verbs, doca] = both(false);
+    CHECK(verbs.status == Status::info);
+    CHECK(verbs.message == "libibverbs not consulted (not the live system)");
+    CHECK(doca.status == Status::info);
+    CHECK(doca.message == "DOCA libraries not consulted (not the live system)");
+
+    facts.verbs.gap = Gap{GapReason::error, "ibv_get_device_list: EACCES"};
+    facts.doca.gap = Gap{GapReason::not_installed, "libdoca_common.so.2 not found"};
+    std::tie(verbs, doca) = both(true);
+    CHECK(verbs.status == Status::skip);
+    CHECK(verbs.message == "libibverbs could not list devices: ibv_get_device_list: EACCES");
+    CHECK(doca.status == Status::skip);
+    CHECK(doca.message == "DOCA device list not available: libdoca_common.so.2 not found");
+
+    facts.verbs.gap = Gap{GapReason::timeout, "no answer in 10 s"};
+    facts.doca.gap = Gap{GapReason::timeout, "no answer in 10 s"};
+    std::tie(verbs, doca) = both(true);
+    CHECK(verbs.status == Status::fail);
+    CHECK(verbs.message == "libibverbs could not list devices: no answer in 10 s");
+    CHECK(doca.status == Status::fail);
+    CHECK(doca.message == "DOCA device list not available: no answer in 10 s");
 }
 
 }  // namespace rdmi

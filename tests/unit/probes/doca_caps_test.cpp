@@ -7,6 +7,7 @@
 #include "api/doca_caps_api.hpp"
 #include "probes/doca_caps.hpp"
 #include "support/native_arch.hpp"
+#include "wire_samples.hpp"
 
 namespace rdmi {
 
@@ -31,20 +32,10 @@ TEST_CASE("classify_cap_symbol accepts only the one-argument families") {
 }
 
 TEST_CASE("doca caps wire format round-trips and rejects garbage") {
-    DocaCapsFacts facts;
-    facts.predicates = {"doca_dpa_cap_is_supported"};
-    facts.error_names = "fallback table";
-    DocaDevice d;
-    d.pci_address = "0000:03:00.0";
-    d.dpa = true;
-    d.supported["rdma"] = {"task_write"};
-    d.answers.push_back({"rdma", "task_read", "doca_rdma_cap_task_read_is_supported", false,
-                         "DOCA_ERROR_NOT_SUPPORTED", "Operation not supported"});
-    d.verbs = DocaVerbsAttrs{{{"max_qp", 5}}, "hca", {}, {"x"}, std::nullopt};
-    facts.devices.push_back(d);
+    const DocaCapsFacts facts = test::sample_doca_caps();
     auto back = decode_doca_caps(encode_doca_caps(facts));
     REQUIRE(back.ok());
-    CHECK(back->devices.at(0).supported.at("rdma") == d.supported.at("rdma"));
+    CHECK(back->devices.at(0).supported.at("rdma") == facts.devices.at(0).supported.at("rdma"));
     CHECK(*back->devices.at(0).dpa);
     CHECK(back->devices.at(0).answers.at(0).error == "DOCA_ERROR_NOT_SUPPORTED");
     CHECK(back->devices.at(0).verbs->values.at(0).second == 5);

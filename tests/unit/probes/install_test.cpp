@@ -21,6 +21,23 @@ std::string fixture(const std::string& kind, const std::string& scenario) {
     return std::string(RDMI_TEST_FIXTURES_DIR) + "/" + kind + "/" + scenario;
 }
 
+// A complete DOCA 3.3 install made at the host path `dest` by the fixture generator (which
+// writes the install's own path into its .pc files): a root, or with `bare_prefix` the prefix
+// alone.
+void make_fixture_install(const std::string& dest, bool bare_prefix) {
+    std::vector<std::string> argv{
+        RDMI_TEST_PYTHON,
+        std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
+        "complete-3.3",
+        dest,
+        "--libs",
+        fixture("libs", "")};
+    if (bare_prefix) argv.insert(argv.end(), {"--layout", "prefix"});
+    auto made = run_process(argv, Deadline(60s));
+    REQUIRE(made.ok());
+    REQUIRE(made->exit_code == 0);
+}
+
 spdlog::logger& null_logger() {
     static spdlog::logger logger("test", std::make_shared<spdlog::sinks::null_sink_st>());
     return logger;
@@ -115,14 +132,7 @@ TEST_CASE("live: a prefix that other users could write is read, never loaded or 
     test::TempTree tree;
     tree.mkdir("/shared", 0775);
     const std::string prefix = tree.host("/shared/doca");
-    // The fixture generator writes the prefix's own path into its .pc files.
-    auto made = run_process(
-        {RDMI_TEST_PYTHON,
-         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
-         "complete-3.3", prefix, "--libs", fixture("libs", ""), "--layout", "prefix"},
-        Deadline(60s));
-    REQUIRE(made.ok());
-    REQUIRE(made->exit_code == 0);
+    make_fixture_install(prefix, true);
     Probe probe("/", prefix);
     const auto& runtime = probe.facts.stack_versions.sources[4];
     REQUIRE_FALSE(runtime.raw.ok());
@@ -149,13 +159,7 @@ std::string rendezvous_tool(const std::string& marks, const std::string& self,
 TEST_CASE("live: doca_caps --version and dpacc --version run side by side") {
     test::TempTree tree;
     const std::string prefix = tree.host("/doca");
-    auto made = run_process(
-        {RDMI_TEST_PYTHON,
-         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
-         "complete-3.3", prefix, "--libs", fixture("libs", ""), "--layout", "prefix"},
-        Deadline(60s));
-    REQUIRE(made.ok());
-    REQUIRE(made->exit_code == 0);
+    make_fixture_install(prefix, true);
     tree.mkdir("/marks");
     const std::string marks = tree.host("/marks");
     tree.write("/doca/tools/doca_caps",
@@ -188,13 +192,7 @@ namespace rdmi {
 
 TEST_CASE("a damaged shared object behind a module is a failure naming the file") {
     test::TempTree tree;
-    auto made = run_process(
-        {RDMI_TEST_PYTHON,
-         std::string(RDMI_TEST_SOURCE_DIR) + "/tests/fixtures/doca/make_doca_install.py",
-         "complete-3.3", tree.host("/r"), "--libs", fixture("libs", "")},
-        Deadline(60s));
-    REQUIRE(made.ok());
-    REQUIRE(made->exit_code == 0);
+    make_fixture_install(tree.host("/r"), false);
     const std::string lib = "/r/opt/mellanox/doca/lib/x86_64-linux-gnu/libdoca_rdmi.so.3.3.0105";
     tree.write(lib,
                "\x7f"

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "loopback_fake.hpp"
+#include "wire_samples.hpp"
 
 namespace rdmi {
 
@@ -68,17 +69,7 @@ TEST_CASE("the isolated run passes through the fake and keeps the parent's steps
 }
 
 TEST_CASE("the verdict's wire format round-trips and rejects garbage") {
-    LoopbackVerdict verdict;
-    verdict.level_requested = 3;
-    verdict.steps.push_back({"find-device", 0, StepOutcome::pass, 1.5, "chose mlx5_0", {}});
-    verdict.steps.push_back({"connect", 3, StepOutcome::fail, 2.25, "doca_rdma_connect failed",
-                             DocaFailure{"doca_rdma_connect", 21, "DOCA_ERROR_DRIVER", "d"}});
-    verdict.device = LoopbackDevice{"0000:08:00.0", "mlx5_0"};
-    verdict.measurements = LoopbackMeasurements{65536, 2, 1.0, 2.0, 3.0, 4.5};
-    verdict.mismatch_offset = 17;
-    verdict.selftest = LoopbackSelftest{Status::pass, "doca_rdma", "A", "B", "C"};
-    verdict.teardown = LoopbackTeardown{5, {"x: y"}, false};
-    verdict.libraries = {"/lib/a.so"};
+    const LoopbackVerdict verdict = test::sample_loopback_verdict();
     auto decoded = loopback::decode_verdict(loopback::encode_verdict(verdict));
     REQUIRE(decoded.ok());
     CHECK(loopback::encode_verdict(*decoded) == loopback::encode_verdict(verdict));

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <string>
 
+#include <unistd.h>
+
 #include "model/registry.hpp"
 #include "os/rooted_fs.hpp"
 #include "report/json_report.hpp"
@@ -366,6 +368,39 @@ TEST_CASE("pcie-link: a card behind its switch in a slower slot is slot-limited"
     root.link(kSwitchUp, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
     root.slot("32.0 GT/s PCIe", "16");
     CHECK(root.probe().check->status == Status::pass);
+}
+
+TEST_CASE("pcie-link: a bridge whose vendor or class does not read is not taken for the slot's") {
+    // Were the switch's upstream port taken for a foreign bridge, the card's inside link (the
+    // downstream port's, at its best) would be judged: a degraded slot link would pass.
+    for (const char* attr : {"vendor", "class"}) {
+        CAPTURE(attr);
+        SwitchRoot root;
+        root.link(kSwitchUp, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+        root.slot("32.0 GT/s PCIe", "16");
+        const std::string file = std::string(kSwitchUp) + "/" + attr;
+        root.write(file, "0x\x1b\n");
+        const auto facts = root.probe();
+        REQUIRE(facts.check);
+        CHECK(facts.check->status == Status::skip);
+        const auto& pf0 = link_of(facts, "0000:03:00.0");
+        CHECK(pf0.status == Status::skip);
+        CHECK(
+            pf0.message.starts_with("0000:03:00.0: cannot tell whether the bridge above it is "
+                                    "its card's own PCIe switch: " +
+                                    file + ": binary data"));
+        CHECK(pf0.current_speed.source.ref == file);
+        CHECK(has_source(*facts.check, file));
+    }
+    // A file that is not there at all (a tree without it): no bridge of the card's, as before.
+    SwitchRoot bare;
+    bare.link(kSwitchDown, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    REQUIRE(::unlink(bare.tree.host(std::string("/r") + kSwitchUp + "/class").c_str()) == 0);
+    const auto facts = bare.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    // The upstream port is then no bridge of the card's: the edge stops below it.
+    CHECK(link_of(facts, "0000:03:00.0").card_switch == std::optional<std::string>("0000:02:00.0"));
 }
 
 TEST_CASE("pcie-link: the switch's upstream port in the inventory is judged once, there") {

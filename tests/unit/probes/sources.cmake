@@ -22,4 +22,5 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/version_consistency_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_matrix_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/wire_json_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/wire_samples.cpp
 )

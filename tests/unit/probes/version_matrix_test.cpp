@@ -51,6 +51,7 @@ TEST_CASE("every departure from the contract's shape is malformed, naming where"
     const Bad cases[] = {
         {"[]", "top level"},
         {R"({"generated_at": "x", "entries": []})", "schema_version"},
+        {R"({"schema_version": "1.0.0", "entries": []})", "m.json: missing \"generated_at\""},
         {R"({"schema_version": "one", "generated_at": "x", "entries": []})", "/schema_version"},
         {R"({"schema_version": "1.0.0", "generated_at": "x"})", "entries"},
         {R"({"schema_version": "1.0.0", "generated_at": "x", "entries": {}})", "/entries"},
@@ -74,6 +75,8 @@ TEST_CASE("every departure from the contract's shape is malformed, naming where"
         // One line naming the file first, whichever check refused it (JSON or shape).
         CHECK_MESSAGE(m.gap().message.starts_with("m.json: "), m.gap().message);
         CHECK(m.gap().message.find('\n') == std::string::npos);
+        // A top-level member has no pointer to show: "m.json: missing ...", not "m.json: : ".
+        CHECK_MESSAGE(m.gap().message.find(": : ") == std::string::npos, m.gap().message);
     }
 }
 

@@ -13,6 +13,7 @@
 #include "probes/doca_caps.hpp"
 #include "probes/loopback_run.hpp"
 #include "probes/verbs.hpp"
+#include "wire_samples.hpp"
 
 namespace rdmi {
 namespace {
@@ -117,38 +118,8 @@ std::string good_verbs_answer() {
     return encode_verbs_devices({d, timed_out});
 }
 
-DocaCapsFacts good_doca_facts() {
-    DocaCapsFacts facts;
-    facts.libraries = {"/opt/mellanox/doca/lib/libdoca_common.so.3"};
-    facts.library_gaps = {Gap{GapReason::not_installed, "libdoca_dpa.so.3: not found"}};
-    facts.predicates = {"doca_dpa_cap_is_supported"};
-    facts.error_names = "fallback table";
-    DocaDevice d;
-    d.pci_address = "0000:03:00.0";
-    d.dpa = true;
-    d.supported["rdma"] = {"task_write"};
-    d.answers.push_back({"rdma", "task_read", "doca_rdma_cap_task_read_is_supported", false,
-                         "DOCA_ERROR_NOT_SUPPORTED", "Operation not supported"});
-    d.rdma_values = {{"max_message_size", 1U << 30U}};
-    d.errors.push_back({"doca_rdma_cap_x", "DOCA_ERROR_DRIVER", "d"});
-    d.verbs = DocaVerbsAttrs{{{"max_qp", 5}}, "hca", {"a"}, {"x"}, Gap{GapReason::error, "v"}};
-    facts.devices.push_back(d);
-    return facts;
-}
-
 std::string good_verdict() {
-    LoopbackVerdict verdict;
-    verdict.level_requested = 3;
-    verdict.steps.push_back({"find-device", 0, StepOutcome::pass, 1.5, "chose mlx5_0", {}});
-    verdict.steps.push_back({"connect", 3, StepOutcome::fail, 2.25, "doca_rdma_connect failed",
-                             DocaFailure{"doca_rdma_connect", 21, "DOCA_ERROR_DRIVER", "d"}});
-    verdict.device = LoopbackDevice{"0000:08:00.0", "mlx5_0"};
-    verdict.measurements = LoopbackMeasurements{65536, 2, 1.0, 2.0, 3.0, 4.5};
-    verdict.mismatch_offset = 17;
-    verdict.selftest = LoopbackSelftest{Status::pass, "doca_rdma", "A", "B", "C"};
-    verdict.teardown = LoopbackTeardown{5, {"x: y"}, false};
-    verdict.libraries = {"/lib/a.so"};
-    return loopback::encode_verdict(verdict);
+    return loopback::encode_verdict(test::sample_loopback_verdict());
 }
 
 }  // namespace
@@ -181,7 +152,7 @@ TEST_CASE("verbs child's answer: truncated, mutated, type-confused and garbage i
 
 TEST_CASE("DOCA child's answer: truncated, mutated, type-confused and garbage input") {
     const Decoder decode = gap_of([](std::string_view t) { return decode_doca_caps(t); });
-    const std::string good = encode_doca_caps(good_doca_facts());
+    const std::string good = encode_doca_caps(test::sample_doca_caps());
     check_hostile_bytes(good, decode);
     check_hostile_numbers(good, decode);
     check_garbage(decode);
@@ -207,7 +178,7 @@ TEST_CASE("one wire form of a Gap, in the verbs and the DOCA answers alike") {
     CHECK_THROWS(gap_from_wire(nlohmann::json::parse(R"({"reason": 99, "message": "m"})")));
     CHECK_THROWS(gap_from_wire(nlohmann::json::parse(R"([3, "m"])")));
     // The DOCA answer carries its library gaps in that form.
-    DocaCapsFacts facts = good_doca_facts();
+    DocaCapsFacts facts = test::sample_doca_caps();
     facts.library_gaps = {gap};
     const auto doc = nlohmann::json::parse(encode_doca_caps(facts));
     CHECK(doc["library_gaps"][0] == wire);
