@@ -77,7 +77,8 @@ void scan_header(benchmark::State& state, const char* dir) {
 
 void classify(benchmark::State& state, const char* dir) {
     const auto image = rdmi::parse_elf(library_of(dir));
-    const auto headers = rdmi::scan_header(header_of(dir), "doca_bench.h");
+    const auto text = header_of(dir);  // the declarations view it
+    const auto headers = rdmi::scan_header(text, "doca_bench.h");
     std::size_t symbols = 0;
     for (auto _ : state) {
         auto audit = rdmi::classify(*image, {}, headers.decls, {}, kOptions);

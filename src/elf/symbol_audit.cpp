@@ -4,7 +4,11 @@
 #include "elf/text_arena.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
+#include <charconv>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <memory>
 #include <unordered_set>
@@ -99,6 +103,7 @@ void decide(SymbolVerdict& verdict) {
 
 struct AuditStore {
     TextArena text;
+    std::shared_ptr<const TextArena> library_text;  // what exported names view
     std::unordered_set<std::string_view> interned;  // views into `text`
     std::vector<Evidence> evidence;
     std::vector<std::string_view> versions;
@@ -138,7 +143,15 @@ std::size_t common_prefix(std::string_view a, std::string_view b) {
     return i;
 }
 
+// The 8 bytes of `name` from `skip` on as one big-endian integer, zero-padded: integers then
+// order as the texts do.
 std::uint64_t key_at(std::string_view name, std::size_t skip) {
+    if (name.size() >= skip + 8) {
+        std::uint64_t raw = 0;
+        std::memcpy(&raw, name.data() + skip, 8);
+        if constexpr (std::endian::native == std::endian::little) raw = __builtin_bswap64(raw);
+        return raw;
+    }
     std::uint64_t key = 0;
     for (std::size_t i = 0; i < 8; ++i) {
         const std::size_t at = skip + i;
@@ -148,28 +161,45 @@ std::uint64_t key_at(std::string_view name, std::size_t skip) {
     return key;
 }
 
+// One place in the sorted order: the item, and whether its name differs from the one before.
+struct Sorted {
+    std::uint32_t at;
+    bool new_name;
+};
+
 // The order of `items` by name (byte order, as std::string compares), then by arrival. Exported
 // names share long prefixes ("doca_rdmi_connection_"): the common prefix of the whole set is
 // skipped and the next 8 bytes, as one integer, are radix-sorted (16 bits a pass, stable, so equal
 // keys keep their arrival order); only names equal in those bytes are compared as text. A
-// comparison sort of 200k such items took 150M instructions, this about a tenth.
-std::vector<std::uint32_t> sort_items(const std::vector<Item>& items) {
+// comparison sort of 200k such items took 150M instructions, this about a tenth. The same keys
+// mark where one name ends and the next begins, so the join compares no text either.
+std::vector<Sorted> sort_items(const std::vector<Item>& items) {
     if (items.empty()) return {};
     // Each radix pass clears and sums 65,536 counters (a quarter of a megabyte): for the few
     // dozen names of an ordinary library that is most of a static probe's sorting, so a short
     // list is compared as text instead (the same order: bytes, then arrival).
     constexpr std::size_t kRadixFrom = 1024;
     if (items.size() < kRadixFrom) {
-        std::vector<std::uint32_t> sorted(items.size());
-        for (std::size_t i = 0; i < sorted.size(); ++i) sorted[i] = static_cast<std::uint32_t>(i);
-        std::stable_sort(sorted.begin(), sorted.end(), [&](std::uint32_t x, std::uint32_t y) {
+        std::vector<std::uint32_t> by_name(items.size());
+        for (std::size_t i = 0; i < by_name.size(); ++i) by_name[i] = static_cast<std::uint32_t>(i);
+        std::stable_sort(by_name.begin(), by_name.end(), [&](std::uint32_t x, std::uint32_t y) {
             return items[x].name < items[y].name;
         });
+        std::vector<Sorted> sorted(by_name.size());
+        for (std::size_t i = 0; i < by_name.size(); ++i) {
+            sorted[i] = {by_name[i],
+                         i == 0 || items[by_name[i]].name != items[by_name[i - 1]].name};
+        }
         return sorted;
     }
-    std::size_t skip = items.front().name.size();
-    for (const auto& item : items)
-        skip = common_prefix(items.front().name.substr(0, skip), item.name);
+    const std::string_view first = items.front().name;
+    std::size_t skip = first.size();
+    for (const auto& item : items) {
+        // Most names share the whole prefix found so far: one comparison, not a byte loop.
+        if (item.name.size() >= skip && std::memcmp(item.name.data(), first.data(), skip) == 0)
+            continue;
+        skip = common_prefix(first.substr(0, skip), item.name);
+    }
     struct Order {
         std::uint64_t key;
         std::uint32_t at;
@@ -210,9 +240,19 @@ std::vector<std::uint32_t> sort_items(const std::vector<Item>& items) {
         }
         i = end;
     }
-    // The items stay where they are: an index is a quarter of an item.
-    std::vector<std::uint32_t> sorted(order.size());
-    std::transform(order.begin(), order.end(), sorted.begin(), [](const Order& o) { return o.at; });
+    // The items stay where they are: an index is a quarter of an item. Every name shares the
+    // first `skip` bytes, so equal keys and equal lengths up to `tail` mean equal names.
+    std::vector<Sorted> sorted(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        bool new_name = i == 0 || order[i].key != order[i - 1].key;
+        if (!new_name) {
+            const std::string_view name = items[order[i].at].name;
+            const std::string_view before = items[order[i - 1].at].name;
+            new_name = name.size() != before.size() ||
+                       (name.size() > tail && rest(order[i]) != rest(order[i - 1]));
+        }
+        sorted[i] = {order[i].at, new_name};
+    }
     return sorted;
 }
 
@@ -258,7 +298,13 @@ class VersionCache {
           deprecated_node_(deprecated_node) {}
 
     const VersionFacts& of(const ElfSymbol& symbol) {
-        for (const auto& [version, hidden, facts] : seen_) {
+        // The image's symbols view one copy of each version name: the address decides first.
+        for (const auto& [version, first_seen, hidden, facts] : seen_) {
+            if (hidden == symbol.version_hidden && first_seen.data() == symbol.version.data() &&
+                first_seen.size() == symbol.version.size())
+                return facts;
+        }
+        for (const auto& [version, first_seen, hidden, facts] : seen_) {
             if (hidden == symbol.version_hidden && version == symbol.version) return facts;
         }
         VersionFacts facts;
@@ -281,13 +327,15 @@ class VersionCache {
         }
         e.detail = store_.intern(detail);
         facts.evidence = e;
-        seen_.push_back({std::string(symbol.version), symbol.version_hidden, facts});
+        seen_.push_back(
+            {std::string(symbol.version), symbol.version, symbol.version_hidden, facts});
         return seen_.back().facts;
     }
 
   private:
     struct Seen {
         std::string version;
+        std::string_view first_seen;  // the symbol's own view, valid while classify() runs
         bool hidden;
         VersionFacts facts;
     };
@@ -388,29 +436,36 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
         if (builder.wanted(item.symbol)) builder.add(item.symbol, ItemKind::runtime, &item);
     }
     const auto& items = builder.items();
-    const std::vector<std::uint32_t> sorted = sort_items(items);
-    const auto item_at = [&](std::size_t i) -> const Item& { return items[sorted[i]]; };
+    const std::vector<Sorted> sorted = sort_items(items);
+    const auto item_at = [&](std::size_t i) -> const Item& { return items[sorted[i].at]; };
     // Reserved to their bounds, so that the spans taken below stay valid and no vector of 100k
     // entries is ever held twice while it grows.
     std::size_t names = 0, exports = 0;
     for (std::size_t i = 0; i < items.size(); ++i) {
-        names += i == 0 || item_at(i).name != item_at(i - 1).name ? 1 : 0;
+        names += sorted[i].new_name ? 1 : 0;
         exports += item_at(i).kind == ItemKind::library ? 1 : 0;
     }
     audit.symbols.reserve(names);
     store->evidence.reserve(items.size() + exports);  // an export gives at most two
     store->versions.reserve(exports);
+    // Exported names view the library's own text, which the store keeps: not copied again.
+    store->library_text = library.strings;
 
     const std::string_view library_ref = store->intern(options.library_ref);
     VersionCache versions(*store, library_ref, audit.version_nodes_mark_stability,
                           deprecated_node_in(library));
+    // Header macros interned, by address: a header's declarations view a few constants.
+    std::array<std::pair<std::string_view, std::string_view>, 4> macros{};  // seen, kept
     std::string line;
     for (std::size_t i = 0; i < items.size();) {
         SymbolVerdict verdict;
-        verdict.name = store->text.copy(item_at(i).name);
+        verdict.name = item_at(i).kind == ItemKind::library && store->library_text != nullptr
+                           ? item_at(i).name
+                           : store->text.copy(item_at(i).name);
         const std::size_t evidence_at = store->evidence.size();
         const std::size_t versions_at = store->versions.size();
-        for (; i < items.size() && item_at(i).name == verdict.name; ++i) {
+        for (const std::size_t group = i; i < items.size() && (i == group || !sorted[i].new_name);
+             ++i) {
             const Item& item = item_at(i);
             switch (item.kind) {
                 case ItemKind::library: {
@@ -447,11 +502,21 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                     verdict.declared = true;
                     line = decl.file;
                     line += ':';
-                    line += std::to_string(decl.line);
-                    store->evidence.push_back(
-                        {EvidenceSource::header, from_annotation(decl.annotation),
-                         store->intern(decl.macro.empty() ? "no stability macro" : decl.macro),
-                         store->text.copy(line)});
+                    std::array<char, 24> digits{};
+                    const auto written =
+                        std::to_chars(digits.data(), digits.data() + digits.size(), decl.line);
+                    line.append(digits.data(), written.ptr);
+                    const std::string_view macro =
+                        decl.macro.empty() ? "no stability macro" : decl.macro;
+                    auto& [macro_seen, macro_kept] =
+                        macros[static_cast<std::size_t>(decl.annotation) % macros.size()];
+                    if (macro.data() != macro_seen.data() || macro.size() != macro_seen.size()) {
+                        macro_seen = macro;
+                        macro_kept = store->intern(macro);
+                    }
+                    store->evidence.push_back({EvidenceSource::header,
+                                               from_annotation(decl.annotation), macro_kept,
+                                               store->text.copy(line)});
                     break;
                 }
                 case ItemKind::runtime: {

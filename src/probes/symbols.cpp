@@ -4,6 +4,8 @@
 
 #include "probes/library_lookup.hpp"
 
+#include "elf/text_arena.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -83,9 +85,17 @@ bool device_side_header(std::string_view name) {
     return name.find("_dev_") != std::string_view::npos || name.starts_with("doca_dpa_dev");
 }
 
-Result<std::vector<HeaderDecl>> scan_headers(const Fs& fs, const std::string& dir,
-                                             const std::string& prefix, SymbolsFacts& facts) {
+// The declarations of the scanned headers with what they view: the mapped texts and the file
+// names (HeaderDecl holds no string of its own).
+struct HeaderDecls {
+    std::vector<std::shared_ptr<const FileBytes>> texts;
+    TextArena file_names;
     std::vector<HeaderDecl> decls;
+};
+
+Result<HeaderDecls> scan_headers(const Fs& fs, const std::string& dir, const std::string& prefix,
+                                 SymbolsFacts& facts) {
+    HeaderDecls out;
     auto entries = fs.list_dir(dir);
     if (!entries) return entries.gap();
     for (const auto& entry : *entries) {
@@ -107,23 +117,23 @@ Result<std::vector<HeaderDecl>> scan_headers(const Fs& fs, const std::string& di
             facts.headers.push_back(std::move(header));
             continue;
         }
-        auto scan = scan_header((*text)->bytes(), entry.name);
+        auto scan = scan_header((*text)->bytes(), out.file_names.copy(entry.name));
         std::erase_if(scan.decls,
                       [&prefix](const HeaderDecl& decl) { return !decl.name.starts_with(prefix); });
         header.declarations = static_cast<int>(scan.decls.size());
+        if (!scan.decls.empty()) out.texts.push_back(std::move(text).value());
         // Moved whole when it is the first: a 100k-declaration header is not copied.
-        if (decls.empty()) {
-            decls = std::move(scan.decls);
+        if (out.decls.empty()) {
+            out.decls = std::move(scan.decls);
         } else {
-            decls.insert(decls.end(), std::make_move_iterator(scan.decls.begin()),
-                         std::make_move_iterator(scan.decls.end()));
+            out.decls.insert(out.decls.end(), scan.decls.begin(), scan.decls.end());
         }
         header.notes = std::move(scan.notes);
         // Only headers that declare something with the prefix are worth listing.
         if (header.declarations > 0 || !header.notes.empty())
             facts.headers.push_back(std::move(header));
     }
-    return decls;
+    return out;
 }
 
 void read_archive(const Fs& fs, const std::string& library_path, const std::string& name,
@@ -182,12 +192,13 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
         request.prefix ? *request.prefix : default_symbol_prefix(library_name);
     std::vector<ArchiveMember> archive;
     read_archive(lib_fs, id.path, library_name, archive, facts);
-    std::vector<HeaderDecl> decls;
+    HeaderDecls headers;  // the declarations view it: it outlives every classify() below
+    const std::vector<HeaderDecl>& decls = headers.decls;
     if (!facts.headers_dir.empty()) {
         const Fs& headers_fs = request.headers_dir.empty() ? ctx.fs : user_fs;
         auto scanned = scan_headers(headers_fs, facts.headers_dir, prefix, facts);
         if (scanned) {
-            decls = std::move(scanned).value();
+            headers = std::move(scanned).value();
         } else if (!request.headers_dir.empty()) {
             return scanned.gap();  // asked for explicitly: unreadable input
         } else {

@@ -5,6 +5,9 @@
 #include "report/json_report.hpp"
 #include "report/verdict_writer.hpp"
 
+#include <cstring>
+#include <memory>
+
 namespace rdmi::json {
 namespace {
 
@@ -156,21 +159,40 @@ bool write_symbols_document(const SymbolsFacts& facts, const RunInfo& run,
     if (slot == std::string::npos || facts.audit.symbols.empty()) return sink(text);
     const auto array_at = slot + kSlot.size() - 2;
     const std::string_view whole(text);
+    if (!sink(whole.substr(0, array_at))) return false;
+    // Verdicts are written into one buffer handed to the sink whenever it holds about kPiece
+    // bytes: each is written in place, never zero-filled first or copied again.
     constexpr std::size_t kPiece = std::size_t{64} << 10U;
-    std::string out;
-    out.reserve(kPiece + 4096);
-    out.append(whole.substr(0, array_at));
-    out += '[';
+    constexpr std::size_t kSeparator = 8;  // "[" or ",", a newline, four spaces
+    VerdictWriter writer(4);               // an element of a top-level array
+    std::size_t capacity = 2 * kPiece;
+    auto buffer = std::make_unique_for_overwrite<char[]>(capacity);
+    char* at = buffer.get();
     bool first = true;
     for (const auto& v : facts.audit.symbols) {
-        out += first ? "\n    " : ",\n    ";
+        const std::size_t need = kSeparator + writer.bound(v);
+        if (static_cast<std::size_t>(at - buffer.get()) + need > capacity) {
+            if (at != buffer.get() &&
+                !sink(std::string_view(buffer.get(), static_cast<std::size_t>(at - buffer.get()))))
+                return false;
+            at = buffer.get();
+            if (need > capacity) {  // a verdict larger than the buffer (a huge hostile name)
+                capacity = need;
+                buffer = std::make_unique_for_overwrite<char[]>(capacity);
+                at = buffer.get();
+            }
+        }
+        const std::string_view separator = first ? "[\n    " : ",\n    ";
         first = false;
-        append_verdict(out, v, 4);  // an element of a top-level array
-        if (out.size() >= kPiece) {
-            if (!sink(out)) return false;
-            out.clear();
+        std::memcpy(at, separator.data(), separator.size());
+        at = writer.write(at + separator.size(), v);
+        if (static_cast<std::size_t>(at - buffer.get()) >= kPiece) {
+            if (!sink(std::string_view(buffer.get(), static_cast<std::size_t>(at - buffer.get()))))
+                return false;
+            at = buffer.get();
         }
     }
+    std::string out(buffer.get(), static_cast<std::size_t>(at - buffer.get()));
     out += "\n  ]";
     out.append(whole.substr(array_at + 2));
     return sink(out);

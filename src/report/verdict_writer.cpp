@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstring>
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -117,146 +117,168 @@ void append_verdict_escaping(std::string& out, const SymbolVerdict& verdict, std
     });
 }
 
-// Whether every text of the verdict is written as it is (no escaping): then the fast writer
-// below applies.
-bool plain(const SymbolVerdict& verdict) {
-    if (!needs_no_escaping(verdict.name)) return false;
-    for (const auto version : verdict.versions) {
-        if (!needs_no_escaping(version)) return false;
-    }
-    for (const auto& e : verdict.evidence) {
-        if (!needs_no_escaping(e.detail) || !needs_no_escaping(e.ref)) return false;
-    }
-    return true;
-}
-
-// Writes into memory reserved beforehand: no capacity check or size update per piece, which
-// was most of the cost of a 100k-symbol document (about 8,000 instructions a verdict).
-class Cursor {
-  public:
-    explicit Cursor(char* at) : at_(at) {}
-    Cursor& put(std::string_view text) {
-        // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
-        if (text.empty()) return *this;
-        std::memcpy(at_, text.data(), text.size());
-        at_ += text.size();
-        return *this;
-    }
-    Cursor& spaces(std::size_t n) {
-        std::memset(at_, ' ', n);
-        at_ += n;
-        return *this;
-    }
-    Cursor& quoted(std::string_view text) { return put("\"").put(text).put("\""); }
-    // ",\n" (or "\n" for the first member), the indentation, "\"key\": ".
-    Cursor& key(bool first, std::size_t indent, std::string_view name) {
-        return put(first ? "\n" : ",\n").spaces(indent).put("\"").put(name).put("\": ");
-    }
-    [[nodiscard]] char* at() const { return at_; }
-
-  private:
-    char* at_;
-};
-
-// An upper bound of the bytes write_plain() writes: each line at most its indentation plus 64
-// bytes of keys, punctuation and fixed values, plus the texts.
-std::size_t plain_bound(const SymbolVerdict& verdict, std::size_t indent) {
+// An upper bound of the bytes either writer writes: each line at most its indentation plus 64
+// bytes of keys, punctuation and fixed values, plus the texts, each at most six times its
+// length once escaped ("\u001f" for one control byte; U+FFFD, three bytes, for an invalid one).
+std::size_t verdict_bound(const SymbolVerdict& verdict, std::size_t indent) {
     std::size_t texts = verdict.name.size();
     for (const auto version : verdict.versions) texts += version.size();
     for (const auto& e : verdict.evidence) texts += e.detail.size() + e.ref.size();
     const std::size_t lines = 12 + 6 * verdict.evidence.size() + verdict.versions.size();
-    return lines * (indent + 64) + texts;
+    return lines * (indent + 64) + 6 * texts;
 }
 
-// The fixed text between the values of a verdict nested `indent` deep: keys, punctuation and
-// indentation run together, so that a verdict is some 25 copies instead of 100 small appends.
-struct Pieces {
-    explicit Pieces(std::size_t depth) : indent(depth) {
-        const std::string m = "\n" + std::string(depth + kStep, ' ');
-        const std::string e = "\n" + std::string(depth + 2 * kStep, ' ');
-        const std::string i = "\n" + std::string(depth + 3 * kStep, ' ');
-        name = "{" + m + "\"name\": \"";
-        stability = "\"," + m + "\"stability\": \"";
-        exported = "\"," + m + "\"exported\": ";
-        declared = "," + m + "\"declared\": ";
-        type = "," + m + "\"type\": ";
-        versions = "," + m + "\"versions\": ";
-        first_version = "[" + e + "\"";
-        next_version = "\"," + e + "\"";
-        versions_end = "\"" + m + "]";
-        agreement = "," + m + "\"agreement\": ";
-        evidence = "," + m + "\"evidence\": ";
-        first_item = "[" + e + "{" + i + "\"source\": \"";
-        next_item = "\"" + e + "}," + e + "{" + i + "\"source\": \"";
-        says = "\"," + i + "\"says\": \"";
-        detail = "\"," + i + "\"detail\": \"";
-        ref = "\"," + i + "\"ref\": \"";
-        items_end = "\"" + e + "}" + m + "]";
-        close = "\n" + std::string(depth, ' ') + "}";
-    }
-    std::size_t indent;
-    std::string name, stability, exported, declared, type, versions, first_version, next_version,
-        versions_end, agreement, evidence, first_item, next_item, says, detail, ref, items_end,
-        close;
-};
+constexpr std::size_t kStabilities = 4;
+constexpr std::size_t kTypes = 10;   // null, then SymbolType's nine values
+constexpr std::size_t kSources = 4;  // EvidenceSource's values
+constexpr std::size_t kFirstItems = 1 + kSources * kStabilities;  // none, or (source, says)
 
-// append_verdict_escaping()'s layout, exactly, for texts that need no escaping.
-char* write_plain(char* at, const SymbolVerdict& verdict, std::size_t indent) {
-    static thread_local std::optional<Pieces> cached;
-    if (!cached || cached->indent != indent) cached.emplace(indent);
-    const Pieces& p = *cached;
-    Cursor out(at);
-    const auto boolean = [](bool value) { return value ? std::string_view("true") : "false"; };
-    out.put(p.name).put(verdict.name);
-    out.put(p.stability).put(to_string(verdict.stability));
-    out.put(p.exported).put(boolean(verdict.exported));
-    out.put(p.declared).put(boolean(verdict.declared));
-    out.put(p.type);
-    if (verdict.exported) {
-        out.quoted(to_string(verdict.type));
-    } else {
-        out.put("null");
-    }
-    out.put(p.versions);
-    if (verdict.versions.empty()) {
-        out.put("[]");
-    } else {
-        bool first = true;
-        for (const auto version : verdict.versions) {
-            out.put(first ? p.first_version : p.next_version).put(version);
-            first = false;
-        }
-        out.put(p.versions_end);
-    }
-    out.put(p.agreement).put(boolean(verdict.sources_agree));
-    out.put(p.evidence);
-    if (verdict.evidence.empty()) {
-        out.put("[]");
-    } else {
-        bool first = true;
-        for (const auto& e : verdict.evidence) {
-            out.put(first ? p.first_item : p.next_item).put(to_string(e.source));
-            first = false;
-            out.put(p.says).put(to_string(e.says));
-            out.put(p.detail).put(e.detail);
-            out.put(p.ref).put(e.ref);
-        }
-        out.put(p.items_end);
-    }
-    out.put(p.close);
-    return out.at();
+std::size_t item_index(const Evidence& e) {
+    return static_cast<std::size_t>(e.source) * kStabilities + static_cast<std::size_t>(e.says);
+}
+
+void put(char*& at, std::string_view text) {
+    // An empty view may have a null data(), which memcpy must not be given even for 0 bytes.
+    if (text.empty()) return;
+    std::memcpy(at, text.data(), text.size());
+    at += text.size();
 }
 
 }  // namespace
 
-void append_verdict(std::string& out, const SymbolVerdict& verdict, std::size_t indent) {
-    if (!plain(verdict)) {
-        append_verdict_escaping(out, verdict, indent);
-        return;
+// The parts one after the other, in one string.
+template <class... Parts>
+std::string concat(const Parts&... parts) {
+    std::string out;
+    (out.append(std::string_view(parts)), ...);
+    return out;
+}
+
+VerdictWriter::VerdictWriter(std::size_t indent) : indent_(indent) {
+    const std::string m = concat("\n", std::string(indent + kStep, ' '));
+    const std::string e = concat("\n", std::string(indent + 2 * kStep, ' '));
+    const std::string i = concat("\n", std::string(indent + 3 * kStep, ' '));
+    const std::string end = concat("\n", std::string(indent, ' '), "}");
+    const auto boolean = [](bool value) { return std::string_view(value ? "true" : "false"); };
+    const auto item_start = [&](std::size_t source, std::size_t says) {
+        return concat("{", i, "\"source\": \"", to_string(static_cast<EvidenceSource>(source)),
+                      "\",", i, "\"says\": \"", to_string(static_cast<Stability>(says)), "\",", i,
+                      "\"detail\": \"");
+    };
+    open_ = concat("{", m, "\"name\": \"");
+    head_.resize(kStabilities * 2 * 2 * kTypes);
+    for (std::size_t st = 0; st < kStabilities; ++st) {
+        for (std::size_t ex = 0; ex < 2; ++ex) {
+            for (std::size_t de = 0; de < 2; ++de) {
+                for (std::size_t ty = 0; ty < kTypes; ++ty) {
+                    const std::string type =
+                        ty == 0 ? std::string("null")
+                                : concat("\"", to_string(static_cast<SymbolType>(ty - 1)), "\"");
+                    head_[((st * 2 + ex) * 2 + de) * kTypes + ty] =
+                        concat("\",", m, "\"stability\": \"", to_string(static_cast<Stability>(st)),
+                               "\",", m, "\"exported\": ", boolean(ex != 0), ",", m,
+                               "\"declared\": ", boolean(de != 0), ",", m, "\"type\": ", type, ",",
+                               m, "\"versions\": ");
+                }
+            }
+        }
     }
+    first_version_ = concat("[", e, "\"");
+    next_version_ = concat("\",", e, "\"");
+    middle_.resize(std::size_t{2} * 2 * kFirstItems);
+    for (std::size_t ve = 0; ve < 2; ++ve) {
+        for (std::size_t ag = 0; ag < 2; ++ag) {
+            for (std::size_t first = 0; first < kFirstItems; ++first) {
+                const std::string items = first == 0
+                                              ? concat("[]", end)
+                                              : concat("[", e,
+                                                       item_start((first - 1) / kStabilities,
+                                                                  (first - 1) % kStabilities));
+                middle_[(ve * 2 + ag) * kFirstItems + first] =
+                    concat(ve != 0 ? concat("\"", m, "]") : std::string("[]"), ",", m,
+                           "\"agreement\": ", boolean(ag != 0), ",", m, "\"evidence\": ", items);
+            }
+        }
+    }
+    ref_ = concat("\",", i, "\"ref\": \"");
+    next_item_.resize(kSources * kStabilities);
+    for (std::size_t item = 0; item < next_item_.size(); ++item) {
+        next_item_[item] =
+            concat("\"", e, "},", e, item_start(item / kStabilities, item % kStabilities));
+    }
+    close_ = concat("\"", e, "}", m, "]", end);
+}
+
+std::size_t VerdictWriter::bound(const SymbolVerdict& verdict) const {
+    return verdict_bound(verdict, indent_);
+}
+
+bool VerdictWriter::plain(std::string_view text) {
+    // Shared texts come back at the same address verdict after verdict: checked once.
+    Seen& slot = seen_[(reinterpret_cast<std::uintptr_t>(text.data()) >> 3U) % seen_.size()];
+    if (slot.data == text.data() && slot.size == text.size() && !text.empty()) return true;
+    if (!needs_no_escaping(text)) return false;
+    slot = {text.data(), text.size()};
+    return true;
+}
+
+bool VerdictWriter::plain(const SymbolVerdict& verdict) {
+    if (!needs_no_escaping(verdict.name)) return false;
+    for (const auto version : verdict.versions) {
+        if (!plain(version)) return false;
+    }
+    for (const auto& e : verdict.evidence) {
+        if (!plain(e.detail) || !plain(e.ref)) return false;
+    }
+    return true;
+}
+
+// append_verdict_escaping()'s layout, exactly, for texts that need no escaping: some dozen
+// copies a verdict, the fixed text between two values always one.
+char* VerdictWriter::write_plain(char* at, const SymbolVerdict& verdict) const {
+    put(at, open_);
+    put(at, verdict.name);
+    const std::size_t type = verdict.exported ? static_cast<std::size_t>(verdict.type) + 1 : 0;
+    put(at,
+        head_[((static_cast<std::size_t>(verdict.stability) * 2 + (verdict.exported ? 1 : 0)) * 2 +
+               (verdict.declared ? 1 : 0)) *
+                  kTypes +
+              type]);
+    bool first = true;
+    for (const auto version : verdict.versions) {
+        put(at, first ? first_version_ : next_version_);
+        put(at, version);
+        first = false;
+    }
+    const std::size_t first_item =
+        verdict.evidence.empty() ? 0 : 1 + item_index(verdict.evidence[0]);
+    put(at, middle_[((verdict.versions.empty() ? 0 : 2) + (verdict.sources_agree ? 1 : 0)) *
+                        kFirstItems +
+                    first_item]);
+    for (std::size_t k = 0; k < verdict.evidence.size(); ++k) {
+        const Evidence& e = verdict.evidence[k];
+        if (k > 0) put(at, next_item_[item_index(e)]);
+        put(at, e.detail);
+        put(at, ref_);
+        put(at, e.ref);
+    }
+    if (!verdict.evidence.empty()) put(at, close_);
+    return at;
+}
+
+char* VerdictWriter::write(char* at, const SymbolVerdict& verdict) {
+    if (plain(verdict)) return write_plain(at, verdict);
+    std::string text;
+    append_verdict_escaping(text, verdict, indent_);
+    put(at, text);
+    return at;
+}
+
+void append_verdict(std::string& out, const SymbolVerdict& verdict, std::size_t indent) {
+    VerdictWriter writer(indent);
     const std::size_t start = out.size();
-    out.resize(start + plain_bound(verdict, indent));
-    const char* end = write_plain(out.data() + start, verdict, indent);
+    out.resize(start + writer.bound(verdict));
+    const char* end = writer.write(out.data() + start, verdict);
     out.resize(static_cast<std::size_t>(end - out.data()));
 }
 

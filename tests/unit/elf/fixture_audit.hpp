@@ -13,12 +13,19 @@
 
 namespace rdmi::test {
 
-/// Declarations of both fixture RDMI headers.
+/// Declarations of both fixture RDMI headers. They view the headers' texts, which are read once
+/// and kept for the whole test run.
 inline std::vector<HeaderDecl> fixture_header_decls() {
+    static const std::vector<std::string> texts = [] {
+        std::vector<std::string> read;
+        for (const char* name : {"doca_rdmi_connection.h", "doca_rdmi_poster.h"})
+            read.push_back(read_host_file(std::string(fixture::kHeadersDir) + "/" + name));
+        return read;
+    }();
     std::vector<HeaderDecl> decls;
-    for (const char* name : {"doca_rdmi_connection.h", "doca_rdmi_poster.h"}) {
-        auto scan =
-            scan_header(read_host_file(std::string(fixture::kHeadersDir) + "/" + name), name);
+    const char* names[] = {"doca_rdmi_connection.h", "doca_rdmi_poster.h"};
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        auto scan = scan_header(texts[i], names[i]);
         decls.insert(decls.end(), scan.decls.begin(), scan.decls.end());
     }
     return decls;

@@ -17,13 +17,14 @@ namespace {
 
 using test::exported_function;
 
-HeaderDecl declared(std::string name, std::string file, std::size_t line,
+// The declaration views `name` and `file`, as one from scan_header() views the header.
+HeaderDecl declared(std::string_view name, std::string_view file, std::size_t line,
                     Annotation annotation = Annotation::experimental) {
     HeaderDecl d;
-    d.name = std::move(name);
+    d.name = name;
     d.annotation = annotation;
     d.macro = annotation == Annotation::experimental ? "DOCA_EXPERIMENTAL" : "DOCA_STABLE";
-    d.file = std::move(file);
+    d.file = file;
     d.line = line;
     return d;
 }
@@ -186,6 +187,34 @@ TEST_CASE("a copied image and a copied audit keep their texts after the original
     audit_original.reset();
     REQUIRE(audit.find(name) != nullptr);
     CHECK(audit.find(name)->evidence.front().ref == ref);
+}
+
+TEST_CASE("an audit keeps the names it views after the image and the headers are gone") {
+    // Exported names view the image's text (the audit keeps it), declared-only names the
+    // header's (the audit copies them), header refs neither.
+    std::optional<ElfImage> image(test::fixture_image(fixture::kVersionedLib));
+    std::optional<std::string> header(
+        "DOCA_STABLE int doca_rdmi_header_only(void);\nDOCA_STABLE int "
+        "doca_rdmi_connection_create(void);\n");
+    std::optional<std::string> file("late.h");
+    const auto scan = scan_header(*header, *file);
+    REQUIRE(scan.decls.size() == 2);
+    const LibraryAudit audit = test::classify_fixture(*image, {}, scan.decls);
+    std::vector<std::string> names;
+    for (const auto& v : audit.symbols) names.emplace_back(v.name);
+    image.reset();
+    header.reset();
+    file.reset();
+    REQUIRE(names.size() == audit.symbols.size());
+    for (std::size_t i = 0; i < names.size(); ++i) CHECK(audit.symbols[i].name == names[i]);
+    const auto* only = audit.find("doca_rdmi_header_only");
+    REQUIRE(only != nullptr);
+    CHECK_FALSE(only->exported);
+    CHECK(only->evidence.front().ref == "late.h:1");
+    const auto* both = audit.find("doca_rdmi_connection_create");
+    REQUIRE(both != nullptr);
+    CHECK(both->exported);
+    CHECK(both->declared);
 }
 
 }  // namespace rdmi

@@ -16,7 +16,7 @@ namespace {
 
 std::map<std::string, HeaderDecl> by_name(const HeaderScan& scan) {
     std::map<std::string, HeaderDecl> out;
-    for (const auto& d : scan.decls) out[d.name] = d;
+    for (const auto& d : scan.decls) out[std::string(d.name)] = d;
     return out;
 }
 
@@ -214,18 +214,20 @@ TEST_CASE("scan_header: unterminated comments, literals and braces end cleanly w
 
     CHECK(scan_header("", "e.h").decls.empty());
     CHECK(scan_header("DOCA_EXPERIMENTAL", "f.h").decls.empty());
-    CHECK(scan_header(std::string("\0\xff\xfe(((", 6), "g.h").decls.empty());
+    const std::string binary("\0\xff\xfe(((", 6);
+    CHECK(scan_header(binary, "g.h").decls.empty());
 }
 
 TEST_CASE("scan_header reads the fixture headers as the version script has them") {
     const std::string dir = fixture::kHeadersDir;
-    auto connection = scan_header(test::read_host_file(dir + "/doca_rdmi_connection.h"),
-                                  "doca_rdmi_connection.h");
-    auto poster =
-        scan_header(test::read_host_file(dir + "/doca_rdmi_poster.h"), "doca_rdmi_poster.h");
-    auto compat = scan_header(
-        test::read_host_file(std::string(fixture::kFakeDocaHeadersDir) + "/doca_compat.h"),
-        "doca_compat.h");
+    // The declarations view the texts: kept here while they are checked.
+    const std::string connection_text = test::read_host_file(dir + "/doca_rdmi_connection.h");
+    const std::string poster_text = test::read_host_file(dir + "/doca_rdmi_poster.h");
+    const std::string compat_text =
+        test::read_host_file(std::string(fixture::kFakeDocaHeadersDir) + "/doca_compat.h");
+    auto connection = scan_header(connection_text, "doca_rdmi_connection.h");
+    auto poster = scan_header(poster_text, "doca_rdmi_poster.h");
+    auto compat = scan_header(compat_text, "doca_compat.h");
     CHECK(compat.decls.empty());
     CHECK(connection.notes.empty());
     CHECK(poster.notes.empty());

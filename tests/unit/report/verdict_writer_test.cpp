@@ -114,6 +114,31 @@ TEST_CASE("append_verdict escapes what json::dump escapes and replaces invalid U
     CHECK(written(v) == reference(v));
 }
 
+TEST_CASE("one VerdictWriter writes many verdicts, plain and escaped, each as json::dump does") {
+    // The writer remembers shared texts found plain by address: a text that needs escaping, or
+    // one at the same address with another length, must not pass for one it has seen.
+    Backing plain_backing;
+    const std::string shared = "libdoca_rdmi.so.3\"quoted\"";
+    Backing quoted_backing;
+    quoted_backing.evidence[0].ref = shared;
+    Backing shorter_backing;
+    shorter_backing.evidence[0].ref = std::string_view(shared).substr(0, 17);  // plain prefix
+    std::vector<SymbolVerdict> verdicts = {typical(plain_backing), typical(shorter_backing),
+                                           typical(quoted_backing), typical(shorter_backing),
+                                           typical(plain_backing)};
+    verdicts[1].exported = false;
+    verdicts[2].stability = Stability::deprecated;
+    verdicts[3].sources_agree = false;
+    verdicts[4].versions = {};
+    VerdictWriter writer(4);
+    for (const auto& v : verdicts) {
+        std::string out(writer.bound(v), '\0');
+        const char* end = writer.write(out.data(), v);
+        out.resize(static_cast<std::size_t>(end - out.data()));
+        CHECK(out == reference(v));
+    }
+}
+
 TEST_CASE("append_verdict nests at any indent") {
     const Backing backing;
     const auto v = typical(backing);
