@@ -202,6 +202,32 @@ header_case("100k-lines", b"int doca_rdmi_filler(void);\n" * 100000 + b"/* open"
 header_case("binary", os.urandom(8192).replace(b"*/", b"..") + b"/*", "unterminated")
 
 
+@case("header-cr-line-ends", "header")
+def _(ctx):
+    # Headers with classic Mac line ends (a lone \r), which GCC and Clang compile: the same
+    # verdicts as with \n, and an experimental call of an object (no symbol versions: the headers
+    # are its only evidence) still fails the audit. Read as one line, they declared nothing.
+    verdicts = {}
+    problems = []
+    for style, ending in (("lf", b"\n"), ("cr", b"\r")):
+        inc = ctx.tmp / f"include-{style}"
+        inc.mkdir()
+        for header in (ctx.source / "tests/fixtures/libs/include").glob("*.h"):
+            (inc / header.name).write_bytes(header.read_bytes().replace(b"\n", ending))
+        proc, doc, found = ctx.run(["symbols", "--lib", str(ctx.unversioned_lib), "--headers", str(inc),
+                                    "--check", str(ctx.cfg.fixtures / "libs/app/librdmi_fixture_app.a")])
+        problems += [f"{style}: {p}" for p in found]
+        if proc.returncode != 1:
+            problems.append(f"{style}: exit {proc.returncode}, expected 1")
+        checks = {c["id"]: c for c in (doc or {}).get("checks", [])}
+        if checks.get("app-experimental", {}).get("status") != "fail":
+            problems.append(f"{style}: app-experimental is {checks.get('app-experimental', {}).get('status')}")
+        verdicts[style] = ((doc or {}).get("symbols"), checks.get("app-experimental", {}).get("message", ""))
+    if verdicts["lf"][0] != verdicts["cr"][0]:
+        problems.append("the verdicts differ between \\n and \\r line ends")
+    return verdicts["cr"][1], problems
+
+
 # ---- sysfs: report --root with a broken mlx5_0/fw_ver -> a gap naming the file -----------
 
 def sysfs_case(name, make, as_user=None):
