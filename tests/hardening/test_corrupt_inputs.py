@@ -202,6 +202,30 @@ header_case("100k-lines", b"int doca_rdmi_filler(void);\n" * 100000 + b"/* open"
 header_case("binary", os.urandom(8192).replace(b"*/", b"..") + b"/*", "unterminated")
 
 
+def header_file_case(name, make, needle):
+    # A name ending in .h that is no header: skipped, but with a gap naming it (its declarations
+    # are missing for a reason), exit 0.
+    @case(f"header-{name}", "header")
+    def run(ctx):
+        inc = ctx.tmp / "include"
+        shutil.copytree(ctx.source / "tests/fixtures/libs/include", inc)
+        make(inc / "doca_rdmi_broken.h")
+        proc, doc, problems = ctx.run(["symbols", "--lib", str(ctx.unversioned_lib), "--headers", str(inc)])
+        if proc.returncode != 0:
+            problems.append(f"exit {proc.returncode}, expected 0")
+        files = ((doc or {}).get("headers") or {}).get("files") or []
+        gap = next((f.get("gap") or {} for f in files if f.get("path", "").endswith("/doca_rdmi_broken.h")), {})
+        message = gap.get("message", "")
+        check_message(message, "doca_rdmi_broken.h", needle, problems)
+        return message, problems
+
+
+header_file_case("fifo", lambda p: os.mkfifo(p), "FIFO")
+header_file_case("directory", lambda p: p.mkdir(), "directory")
+header_file_case("socket", bind_socket, "socket")
+header_file_case("dangling-link", lambda p: os.symlink("gone.h", p), "no such file")
+
+
 @case("header-cr-line-ends", "header")
 def _(ctx):
     # Headers with classic Mac line ends (a lone \r), which GCC and Clang compile: the same
