@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 #include "os/activity.hpp"
@@ -127,15 +128,47 @@ Result<std::string> read_all(int fd, std::string_view path, std::size_t max_byte
     return data;
 }
 
-Result<struct stat> regular_file_stat(int fd, std::string_view path) {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
-    if (!S_ISREG(st.st_mode)) {
-        return make_gap(GapReason::malformed, std::string(path) + ": is a " +
-                                                  std::string(to_string(file_type_of(st.st_mode))) +
-                                                  ", not a regular file");
+Gap not_regular_gap(std::string_view path, mode_t mode) {
+    return make_gap(GapReason::malformed, std::string(path) + ": is a " +
+                                              std::string(to_string(file_type_of(mode))) +
+                                              ", not a regular file");
+}
+
+// The flags of every descriptor a file is read through; O_NONBLOCK and O_NOCTTY only matter
+// if something other than a regular file slipped through, which the dev/ino check refuses.
+constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
+
+// Opens for reading the regular file that `path_fd` (an O_PATH descriptor) holds, `st` being
+// what fstat said of it; on success `st` is the fstat of the returned descriptor.
+//
+// A read needs a descriptor opened for reading, and opening a device node runs its driver's
+// open(): /dev/watchdog arms the hardware watchdog, a tape rewinds, a serial line drops DTR. So
+// a file is opened O_PATH first (no driver, no FIFO open), checked to be regular, and the very
+// inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
+// path a second time and the file it gives must be the one checked (same st_dev and st_ino):
+// a device swapped in between would be opened, then refused (docs/reliability.md).
+template <typename Reopen>
+Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat& st,
+                                 const Reopen& reopen) {
+    if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
+    std::array<char, 32> proc{};
+    std::snprintf(proc.data(), proc.size(), "/proc/self/fd/%d", path_fd);
+    int fd = ::open(proc.data(), kReadFlags | O_CLOEXEC);  // NOLINT(*-vararg)
+    if (fd < 0 && errno != ENOENT) return gap_from_errno(path, errno);
+    if (fd < 0) {  // no /proc mounted
+        auto again = reopen();
+        if (!again) return again.gap();
+        fd = *again;
     }
-    return st;
+    UniqueFd owned(fd);
+    struct stat now {};
+    if (::fstat(fd, &now) != 0) return gap_from_errno(path, errno);
+    if (now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
+        if (!S_ISREG(now.st_mode)) return not_regular_gap(path, now.st_mode);
+        return make_gap(GapReason::error, std::string(path) + ": replaced while being opened");
+    }
+    st = now;
+    return owned.release();
 }
 
 class StringBytes final : public FileBytes {
@@ -381,21 +414,19 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
 
 namespace {
 
-// The whole of an opened file that must be regular, bounded by `max_bytes`.
-Result<std::string> read_opened_file(const UniqueFd& owned, std::string_view path,
-                                     std::size_t max_bytes) {
-    auto st = regular_file_stat(owned.get(), path);
-    if (!st) return st.gap();
+// The whole of a regular file opened for reading (`st`: its fstat), bounded by `max_bytes`.
+Result<std::string> read_opened_file(const UniqueFd& owned, const struct stat& st,
+                                     std::string_view path, std::size_t max_bytes) {
     // A file that says it is over the cap is refused before a byte is read. sysfs and procfs
     // report sizes that are not the content length (0, or a page of up to 64 KiB), so a size
     // that small is no evidence: those are read to EOF, bounded.
     constexpr std::size_t kPseudoFileSize = std::size_t{64} << 10U;
-    const auto size = static_cast<std::size_t>(st->st_size);
+    const auto size = static_cast<std::size_t>(st.st_size);
     if (size > max_bytes && size > kPseudoFileSize) {
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                   std::to_string(max_bytes) + " bytes");
     }
-    return read_all(owned.get(), path, max_bytes, static_cast<std::size_t>(st->st_size));
+    return read_all(owned.get(), path, max_bytes, size);
 }
 
 // Fs::dir_files' default: every file by its whole path.
@@ -420,10 +451,20 @@ std::unique_ptr<DirFiles> Fs::dir_files(std::string_view /*dir*/) const {
 Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_bytes) const {
     // Named for the run's watchdog: a read on a hung mount blocks here, in the kernel.
     const activity::Scope doing(activity::Kind::reading, path);
-    auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
+    struct stat st {};
+    auto fd = open_regular(path, st);
     if (!fd) return fd.gap();
     const UniqueFd owned(*fd);
-    return read_opened_file(owned, path, max_bytes);
+    return read_opened_file(owned, st, path, max_bytes);
+}
+
+Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const {
+    auto path_fd = open_path(path, O_PATH, true);
+    if (!path_fd) return path_fd.gap();
+    const UniqueFd held(*path_fd);
+    if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
+    return open_checked_regular(held.get(), path, st,
+                                [&] { return open_path(path, kReadFlags, true); });
 }
 
 // Resolving a path below the root costs a walk of every component per file (in the kernel,
@@ -446,12 +487,20 @@ class RootedFs::OpenDirFiles final : public DirFiles {
         if (name.empty()) return fs_.read_file(path, max_bytes);
         const activity::Scope doing(activity::Kind::reading, path);
         const std::string file(name);
-        const int fd = ::openat(dir_fd_, file.c_str(),
-                                O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0 && errno == ELOOP) return fs_.read_file(path, max_bytes);
-        if (fd < 0) return gap_from_errno(path, errno);
-        const UniqueFd owned(fd);
-        return read_opened_file(owned, path, max_bytes);
+        // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
+        const UniqueFd held(::openat(dir_fd_, file.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+        if (held.get() < 0) return gap_from_errno(path, errno);
+        struct stat st {};
+        if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
+        if (S_ISLNK(st.st_mode)) return fs_.read_file(path, max_bytes);
+        auto fd = open_checked_regular(held.get(), path, st, [&]() -> Result<int> {
+            const int again = ::openat(dir_fd_, file.c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);
+            if (again < 0) return gap_from_errno(path, errno);
+            return again;
+        });
+        if (!fd) return fd.gap();
+        const UniqueFd owned(*fd);
+        return read_opened_file(owned, st, path, max_bytes);
     }
 
   private:
@@ -489,12 +538,11 @@ constexpr std::size_t kReadRatherThanMap = std::size_t{64} << 10U;
 Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view path,
                                                             std::size_t max_bytes) const {
     const activity::Scope doing(activity::Kind::reading, path);
-    auto fd = open_path(path, O_RDONLY | O_NONBLOCK | O_NOCTTY, true);
+    struct stat st {};
+    auto fd = open_regular(path, st);
     if (!fd) return fd.gap();
     const UniqueFd owned(*fd);
-    auto st = regular_file_stat(owned.get(), path);
-    if (!st) return st.gap();
-    const auto size = static_cast<std::size_t>(st->st_size);
+    const auto size = static_cast<std::size_t>(st.st_size);
     if (size > max_bytes) {
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                   std::to_string(max_bytes) + " bytes");

@@ -7,6 +7,8 @@
 
 #include "os/fs.hpp"
 
+struct stat;
+
 namespace rdmi {
 
 class DirFdCache;
@@ -14,7 +16,8 @@ class UniqueFd;
 
 /// The host file system below `root`. Symbolic links are followed inside the root: absolute
 /// targets are re-rooted, ".." never climbs above it, and a loop is an error (not a hang).
-/// Files are opened non-blocking and must be regular, so a FIFO or device node never blocks.
+/// Files must be regular: a path is opened O_PATH, checked, and only a regular file is then
+/// opened for reading, so a FIFO or device node is never opened (nor blocks, nor runs a driver).
 /// Directories used more than once are kept open for the life of the view (and its copies),
 /// and their files opened relative to them: a directory renamed meanwhile is still the one the
 /// view resolved first.
@@ -61,6 +64,9 @@ class RootedFs final : public Fs {
     /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
     /// `follow_last` is false. Returns a file descriptor the caller must close.
     [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
+    /// Opens `path` for reading when it is a regular file, without ever opening anything
+    /// else (a device node's open runs its driver); `st` is the file's fstat.
+    [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;
     /// open_path() by the whole path, resolved from the root.
     static Result<int> open_whole_path(const std::string& root, const RootFd* root_fd,
                                        std::string_view path, int flags);
