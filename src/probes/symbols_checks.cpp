@@ -268,6 +268,27 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         experimental.message =
             std::to_string(app.experimental.size()) + " experimental dependencies, all accepted";
     }
+    // A provided name whose stability nothing marks may be experimental: no pass can be given
+    // for it. Found unaccepted ones fail regardless.
+    std::vector<std::string> unknown;
+    for (const auto& dep : app.dependencies) {
+        if (dep.resolution == Resolution::provided && dep.stability == Stability::unknown)
+            unknown.push_back(dep.name);
+    }
+    if (!unknown.empty()) {
+        const std::string why = std::to_string(unknown.size()) +
+                                " dependencies with no stability evidence (no version nodes, "
+                                "sections or header annotations): " +
+                                some(unknown);
+        if (experimental.status != Status::pass) {
+            experimental.message += "; also " + why;
+        } else {
+            experimental.status = Status::skip;
+            experimental.message = "cannot be checked: " + why;
+            experimental.remediation =
+                "install DOCA's headers (doca-rdmi includedir) so they can be read";
+        }
+    }
     // A member that could not be read may need anything: what was read cannot pass for the
     // whole archive. A failure found in the readable members stands.
     if (!app.unread.empty()) {

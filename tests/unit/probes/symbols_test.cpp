@@ -249,6 +249,37 @@ TEST_CASE("--check: allow-list, missing symbols against the older library") {
     }
 }
 
+TEST_CASE("--check: names whose stability nothing marks leave app-experimental unjudged") {
+    // An unversioned library and no headers: the archive's six doca_* needs all resolve, but
+    // any of them may be experimental.
+    SymbolsRequest request = lib_request(fixture::kUnversionedLib);
+    request.application = fixture::kAppArchive;
+    SUBCASE("no evidence: skip, naming the names") {
+        Audit audit("/", request);
+        const Check experimental = check(audit.ok(), "app-experimental");
+        CHECK(check(audit.ok(), "app-resolves").status == Status::pass);
+        CHECK(experimental.status == Status::skip);
+        CHECK(experimental.message.rfind("cannot be checked: 6 dependencies with no stability "
+                                         "evidence (no version nodes, sections or header "
+                                         "annotations): doca_rdmi_abi_version, ",
+                                         0) == 0);
+        CHECK(experimental.remediation.find("headers") != std::string::npos);
+    }
+    SUBCASE("the headers mark them: judged, and the experimental calls fail") {
+        request.headers_dir = fixture::kHeadersDir;
+        Audit audit("/", request);
+        CHECK(check(audit.ok(), "app-experimental").status == Status::fail);
+    }
+    SUBCASE("the headers mark them and every experimental call is accepted: pass") {
+        request.headers_dir = fixture::kHeadersDir;
+        request.accepted_experimental = {"doca_rdmi_connection_create",
+                                         "doca_rdmi_connection_get_app_rq_info",
+                                         "doca_rdmi_poster_create", "doca_rdmi_poster_post"};
+        Audit audit("/", request);
+        CHECK(check(audit.ok(), "app-experimental").status == Status::pass);
+    }
+}
+
 TEST_CASE("runtime evidence: dlvsym(EXPERIMENTAL) decides, a default outside it says stable") {
     RuntimeResolution resolution;
     resolution.loaded_path = "/lib/libx.so.3";
