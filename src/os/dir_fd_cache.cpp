@@ -3,6 +3,7 @@
 #include "os/dir_fd_cache.hpp"
 
 #include <pthread.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 
@@ -22,9 +23,26 @@ unsigned watch_forks() {
     return registered ? g_fork_generation.load(std::memory_order_relaxed) : ~0U;
 }
 
+// A quarter of the soft descriptor limit, at most kCapacity: a process given few descriptors
+// (ulimit -n 40) needs them for the files it reads, not for directories held to save time.
+std::size_t capacity_for_limit() {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return DirFdCache::kCapacity;
+    return std::min<std::size_t>(DirFdCache::kCapacity, limit.rlim_cur / 4);
+}
+
 }  // namespace
 
-DirFdCache::DirFdCache() : fork_generation_(watch_forks()) {}
+DirFdCache::DirFdCache() : capacity_(capacity_for_limit()), fork_generation_(watch_forks()) {}
+
+std::size_t DirFdCache::clear() {
+    const std::scoped_lock lock(mutex_);
+    const auto held = static_cast<std::size_t>(std::count_if(
+        slots_.begin(), slots_.end(), [](const Slot& slot) { return slot.fd != nullptr; }));
+    slots_.clear();
+    return held;
+}
 
 bool DirFdCache::answering() const {
     return g_fork_generation.load(std::memory_order_relaxed) == fork_generation_ &&
@@ -48,7 +66,7 @@ std::shared_ptr<const UniqueFd> DirFdCache::nearest(std::string_view path,
 }
 
 std::shared_ptr<const UniqueFd> DirFdCache::get(std::string_view dir) {
-    if (!answering()) return nullptr;
+    if (!answering() || capacity_ == 0) return nullptr;
     std::unique_lock lock(mutex_);
     auto slot = find(dir);
     if (slot == slots_.end()) {
@@ -78,7 +96,7 @@ std::vector<DirFdCache::Slot>::iterator DirFdCache::find(std::string_view dir) {
 
 std::vector<DirFdCache::Slot>::iterator DirFdCache::remember(std::string_view dir) {
     auto slot = slots_.end();
-    if (slots_.size() >= kCapacity) {
+    if (slots_.size() >= capacity_) {
         slot = std::min_element(slots_.begin(), slots_.end(), [](const Slot& a, const Slot& b) {
             return a.last_use < b.last_use;
         });

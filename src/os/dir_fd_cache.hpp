@@ -23,7 +23,8 @@ namespace rdmi {
 /// thread at fork() would never be released there).
 class DirFdCache {
   public:
-    /// How many directories are remembered (and so kept open) at most.
+    /// How many directories are remembered (and so kept open) at most, below a high enough
+    /// descriptor limit: the cache takes at most a quarter of RLIMIT_NOFILE's soft limit.
     static constexpr std::size_t kCapacity = 48;
 
     /// Opens an in-root directory for the cache: an O_PATH descriptor, or -1 (any failure:
@@ -43,6 +44,14 @@ class DirFdCache {
     [[nodiscard]] std::shared_ptr<const UniqueFd> nearest(std::string_view path,
                                                           std::size_t& dir_length);
 
+    /// Forgets every directory and closes the descriptors no caller holds any more; returns
+    /// how many the cache held. For a process out of descriptors (EMFILE, ENFILE).
+    std::size_t clear();
+
+    /// How many directories this cache keeps open at most (kCapacity, or less under a low
+    /// descriptor limit).
+    [[nodiscard]] std::size_t capacity() const { return capacity_; }
+
     /// Stops answering (the kernel refused a relative open the cache relies on).
     void disable() { disabled_.store(true, std::memory_order_relaxed); }
 
@@ -60,7 +69,8 @@ class DirFdCache {
 
     Opener opener_;
     std::mutex mutex_;
-    std::vector<Slot> slots_;  ///< at most kCapacity
+    std::size_t capacity_;     ///< at most kCapacity, a quarter of the descriptor limit
+    std::vector<Slot> slots_;  ///< at most capacity_
     std::uint64_t clock_ = 0;  ///< counts uses; a slot's last_use says how recent it is
     unsigned fork_generation_;
     std::atomic<bool> disabled_{false};

@@ -134,6 +134,17 @@ Gap not_regular_gap(std::string_view path, mode_t mode) {
                                               ", not a regular file");
 }
 
+// Runs `open` (a call returning a descriptor, or -1 with errno) once more when the process or
+// the system is out of descriptors (EMFILE, ENFILE) and the directory cache had some to give
+// back: a low descriptor limit then costs speed, not answers.
+template <typename Open>
+auto open_retrying(DirFdCache* dirs, const Open& open) {
+    auto fd = open();
+    if (fd < 0 && (errno == EMFILE || errno == ENFILE) && dirs != nullptr && dirs->clear() > 0)
+        fd = open();
+    return fd;
+}
+
 // The flags of every descriptor a file is read through; O_NONBLOCK and O_NOCTTY only matter
 // if something other than a regular file slipped through, which the dev/ino check refuses.
 constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
@@ -149,11 +160,13 @@ constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 // a device swapped in between would be opened, then refused (docs/reliability.md).
 template <typename Reopen>
 Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat& st,
-                                 const Reopen& reopen) {
+                                 DirFdCache* dirs, const Reopen& reopen) {
     if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
     std::array<char, 32> proc{};
     std::snprintf(proc.data(), proc.size(), "/proc/self/fd/%d", path_fd);
-    int fd = ::open(proc.data(), kReadFlags | O_CLOEXEC);  // NOLINT(*-vararg)
+    int fd = open_retrying(dirs, [&] {
+        return ::open(proc.data(), kReadFlags | O_CLOEXEC);  // NOLINT(*-vararg)
+    });
     if (fd < 0 && errno != ENOENT) return gap_from_errno(path, errno);
     if (fd < 0) {  // no /proc mounted
         auto again = reopen();
@@ -336,24 +349,28 @@ RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
                 if (!retry_whole_path(errno)) return -1;
             }
         }
-        auto fd = open_whole_path(root, root_fd.get(), dir, O_PATH | O_DIRECTORY);
+        auto fd = open_whole_path(root, root_fd.get(), nullptr, dir, O_PATH | O_DIRECTORY);
         return fd ? *fd : -1;
     });
 }
 
 Result<int> RootedFs::open_whole_path(const std::string& root, const RootFd* root_fd,
-                                      std::string_view path, int flags) {
+                                      DirFdCache* dirs, std::string_view path, int flags) {
     int fd = -1;
     if (root == "/") {
-        fd = ::open(std::string(path).c_str(), flags | O_CLOEXEC);
+        const std::string whole(path);
+        fd = open_retrying(dirs, [&] { return ::open(whole.c_str(), flags | O_CLOEXEC); });
     } else if (root_fd != nullptr) {
-        fd = static_cast<int>(openat2_in_root(root_fd->fd, path, flags));
+        fd = static_cast<int>(
+            open_retrying(dirs, [&] { return openat2_in_root(root_fd->fd, path, flags); }));
     } else {
         const bool follow_last = (flags & O_NOFOLLOW) == 0;
         auto resolved = resolve_in_root(root, path, follow_last);
         if (!resolved) return resolved.gap();
         // Every link is resolved already; refuse one planted since.
-        fd = ::open(host_path_of(root, *resolved).c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+        const std::string host = host_path_of(root, *resolved);
+        fd = open_retrying(dirs,
+                           [&] { return ::open(host.c_str(), flags | O_NOFOLLOW | O_CLOEXEC); });
     }
     if (fd < 0) return gap_from_errno(path, errno);
     return fd;
@@ -384,7 +401,9 @@ std::optional<Result<int>> RootedFs::open_in_cached_dir(std::string_view path, i
     auto dir_fd = dirs_->get(dir);
     if (!dir_fd) dir_fd = dirs_->nearest(dir, length);
     if (!dir_fd) return std::nullopt;
-    const long fd = openat2_plain(dir_fd->get(), std::string(path.substr(length + 1)), flags);
+    const std::string relative(path.substr(length + 1));
+    const long fd =
+        open_retrying(dirs_.get(), [&] { return openat2_plain(dir_fd->get(), relative, flags); });
     if (fd >= 0) return Result<int>(static_cast<int>(fd));
     const int err = errno;
     if (err == ENOSYS || err == EPERM) dirs_->disable();
@@ -398,7 +417,7 @@ Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_la
     }
     if (!follow_last) flags |= O_NOFOLLOW;
     if (auto fd = open_in_cached_dir(path, flags)) return std::move(*fd);
-    return open_whole_path(root_, root_fd_.get(), path, flags);
+    return open_whole_path(root_, root_fd_.get(), dirs_.get(), path, flags);
 }
 
 Result<std::string> RootedFs::host_path(std::string_view path) const {
@@ -463,7 +482,7 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
     if (!path_fd) return path_fd.gap();
     const UniqueFd held(*path_fd);
     if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
-    return open_checked_regular(held.get(), path, st,
+    return open_checked_regular(held.get(), path, st, dirs_.get(),
                                 [&] { return open_path(path, kReadFlags, true); });
 }
 
@@ -488,13 +507,18 @@ class RootedFs::OpenDirFiles final : public DirFiles {
         const activity::Scope doing(activity::Kind::reading, path);
         const std::string file(name);
         // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
-        const UniqueFd held(::openat(dir_fd_, file.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));
+        DirFdCache* dirs = fs_.dirs_.get();
+        const UniqueFd held(open_retrying(dirs, [&] {
+            return ::openat(dir_fd_, file.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        }));
         if (held.get() < 0) return gap_from_errno(path, errno);
         struct stat st {};
         if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
         if (S_ISLNK(st.st_mode)) return fs_.read_file(path, max_bytes);
-        auto fd = open_checked_regular(held.get(), path, st, [&]() -> Result<int> {
-            const int again = ::openat(dir_fd_, file.c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);
+        auto fd = open_checked_regular(held.get(), path, st, dirs, [&]() -> Result<int> {
+            const int again = open_retrying(dirs, [&] {
+                return ::openat(dir_fd_, file.c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);
+            });
             if (again < 0) return gap_from_errno(path, errno);
             return again;
         });

@@ -68,8 +68,9 @@ class RootedFs final : public Fs {
     /// else (a device node's open runs its driver); `st` is the file's fstat.
     [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;
     /// open_path() by the whole path, resolved from the root.
+    /// `dirs`: the cache to empty when out of descriptors (null: none).
     static Result<int> open_whole_path(const std::string& root, const RootFd* root_fd,
-                                       std::string_view path, int flags);
+                                       DirFdCache* dirs, std::string_view path, int flags);
     /// open_path() relative to the cached descriptor of the path's directory; nullopt when
     /// that does not apply (no descriptor yet, a link to follow from the root, ...).
     [[nodiscard]] std::optional<Result<int>> open_in_cached_dir(std::string_view path,
