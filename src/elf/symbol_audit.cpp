@@ -2,6 +2,7 @@
 #include "elf/symbol_audit.hpp"
 
 #include "elf/text_arena.hpp"
+#include "os/huge_pages.hpp"
 
 #include <algorithm>
 #include <array>
@@ -105,8 +106,9 @@ struct AuditStore {
     TextArena text;
     std::shared_ptr<const TextArena> library_text;  // what exported names view
     std::unordered_set<std::string_view> interned;  // views into `text`
-    std::vector<Evidence> evidence;
-    std::vector<std::string_view> versions;
+    // Arrays of 100k+ records for a large library: in huge pages (HugeVector).
+    HugeVector<Evidence> evidence;
+    HugeVector<std::string_view> versions;
 
     // One copy of a text many verdicts share (a library ref, a version node, a macro).
     std::string_view intern(std::string_view value) {
@@ -173,19 +175,19 @@ struct Sorted {
 // keys keep their arrival order); only names equal in those bytes are compared as text. A
 // comparison sort of 200k such items took 150M instructions, this about a tenth. The same keys
 // mark where one name ends and the next begins, so the join compares no text either.
-std::vector<Sorted> sort_items(const std::vector<Item>& items) {
+HugeVector<Sorted> sort_items(const HugeVector<Item>& items) {
     if (items.empty()) return {};
     // Each radix pass clears and sums 65,536 counters (a quarter of a megabyte): for the few
     // dozen names of an ordinary library that is most of a static probe's sorting, so a short
     // list is compared as text instead (the same order: bytes, then arrival).
     constexpr std::size_t kRadixFrom = 1024;
     if (items.size() < kRadixFrom) {
-        std::vector<std::uint32_t> by_name(items.size());
+        HugeVector<std::uint32_t> by_name(items.size());
         for (std::size_t i = 0; i < by_name.size(); ++i) by_name[i] = static_cast<std::uint32_t>(i);
         std::stable_sort(by_name.begin(), by_name.end(), [&](std::uint32_t x, std::uint32_t y) {
             return items[x].name < items[y].name;
         });
-        std::vector<Sorted> sorted(by_name.size());
+        HugeVector<Sorted> sorted(by_name.size());
         for (std::size_t i = 0; i < by_name.size(); ++i) {
             sorted[i] = {by_name[i],
                          i == 0 || items[by_name[i]].name != items[by_name[i - 1]].name};
@@ -204,13 +206,13 @@ std::vector<Sorted> sort_items(const std::vector<Item>& items) {
         std::uint64_t key;
         std::uint32_t at;
     };
-    std::vector<Order> order(items.size());
+    HugeVector<Order> order(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
         order[i] = {key_at(items[i].name, skip), static_cast<std::uint32_t>(i)};
     }
     constexpr unsigned kDigitBits = 16;
     constexpr std::size_t kBuckets = std::size_t{1} << kDigitBits;
-    std::vector<Order> spare(order.size());
+    HugeVector<Order> spare(order.size());
     std::vector<std::uint32_t> start(kBuckets + 1);
     for (unsigned shift = 0; shift < 64; shift += kDigitBits) {
         std::fill(start.begin(), start.end(), 0U);
@@ -242,7 +244,7 @@ std::vector<Sorted> sort_items(const std::vector<Item>& items) {
     }
     // The items stay where they are: an index is a quarter of an item. Every name shares the
     // first `skip` bytes, so equal keys and equal lengths up to `tail` mean equal names.
-    std::vector<Sorted> sorted(order.size());
+    HugeVector<Sorted> sorted(order.size());
     for (std::size_t i = 0; i < order.size(); ++i) {
         bool new_name = i == 0 || order[i].key != order[i - 1].key;
         if (!new_name) {
@@ -274,11 +276,11 @@ class Builder {
         items_.push_back({name, what, kind});
     }
     void reserve(std::size_t n) { items_.reserve(n); }
-    std::vector<Item>& items() { return items_; }
+    HugeVector<Item>& items() { return items_; }
 
   private:
     std::string_view prefix_;
-    std::vector<Item> items_;
+    HugeVector<Item> items_;
 };
 
 bool deprecated_node_in(const ElfImage& library) {
@@ -436,7 +438,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
         if (builder.wanted(item.symbol)) builder.add(item.symbol, ItemKind::runtime, &item);
     }
     const auto& items = builder.items();
-    const std::vector<Sorted> sorted = sort_items(items);
+    const HugeVector<Sorted> sorted = sort_items(items);
     const auto item_at = [&](std::size_t i) -> const Item& { return items[sorted[i].at]; };
     // Reserved to their bounds, so that the spans taken below stay valid and no vector of 100k
     // entries is ever held twice while it grows.
@@ -448,6 +450,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     audit.symbols.reserve(names);
     store->evidence.reserve(items.size() + exports);  // an export gives at most two
     store->versions.reserve(exports);
+    advise_huge_pages(audit.symbols);
     // Exported names view the library's own text, which the store keeps: not copied again.
     store->library_text = library.strings;
 

@@ -1,6 +1,8 @@
 // One-pass lexer plus a statement splitter; the declarator heuristics are described in the .hpp.
 #include "headers/header_scanner.hpp"
 
+#include "os/huge_pages.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -466,6 +468,7 @@ HeaderScan scan_header(std::string_view text, std::string_view file_name) {
     // declarations by doubling would hold both copies at the end.
     constexpr std::size_t kMinDeclBytes = 64;
     scan.decls.reserve(text.size() / kMinDeclBytes);
+    advise_huge_pages(scan.decls);
     Lexer lexer(text, scan.notes);
     const StatementAnalyzer analyzer(file_name, scan.decls);
     std::vector<Brace> braces;
