@@ -21,6 +21,13 @@ namespace {
 constexpr std::string_view kExperimentalSection = ".text.experimental";
 constexpr std::string_view kDeprecatedSection = ".text.deprecated";
 
+// Printable ASCII other than '"' and '\\': text a JSON writer copies as it is
+// (SymbolVerdict::plain_text).
+bool plain_ascii(std::string_view text) {
+    return std::all_of(text.begin(), text.end(),
+                       [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
 bool contains(std::string_view text, std::string_view part) {
     return text.find(part) != std::string_view::npos;
 }
@@ -263,6 +270,7 @@ HugeVector<Sorted> sort_items(const HugeVector<Item>& items) {
 struct VersionFacts {
     std::string_view version;  // "@@EXPERIMENTAL"
     Evidence evidence;
+    bool plain = false;  // the version and the evidence's texts are plain_ascii()
 };
 
 class Builder {
@@ -329,6 +337,7 @@ class VersionCache {
         }
         e.detail = store_.intern(detail);
         facts.evidence = e;
+        facts.plain = plain_ascii(facts.version) && plain_ascii(e.detail) && plain_ascii(e.ref);
         seen_.push_back(
             {std::string(symbol.version), symbol.version, symbol.version_hidden, facts});
         return seen_.back().facts;
@@ -458,7 +467,16 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     VersionCache versions(*store, library_ref, audit.version_nodes_mark_stability,
                           deprecated_node_in(library));
     // Header macros interned, by address: a header's declarations view a few constants.
-    std::array<std::pair<std::string_view, std::string_view>, 4> macros{};  // seen, kept
+    struct Macro {
+        std::string_view seen, kept;
+        bool plain = false;
+    };
+    std::array<Macro, 4> macros{};
+    const bool library_ref_plain = plain_ascii(library_ref);
+    // Whether the file of the last header declaration seen is plain_ascii(), by address: a
+    // header ref is that file name, a colon and digits.
+    std::string_view file_seen;
+    bool file_plain = false;
     std::string line;
     constexpr std::size_t kFetchAhead = 8;
     constexpr std::size_t kCacheLine = 64;
@@ -469,6 +487,8 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                            : store->text.copy(item_at(i).name);
         const std::size_t evidence_at = store->evidence.size();
         const std::size_t versions_at = store->versions.size();
+        bool plain = true;             // every text of the evidence so far is plain_ascii()
+        bool name_identifier = false;  // some header lexed the name as an identifier
         for (const std::size_t group = i; i < items.size() && (i == group || !sorted[i].new_name);
              ++i) {
             // The sorted order visits items, and the symbols and declarations they point at,
@@ -493,6 +513,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                         const VersionFacts& facts = versions.of(symbol);
                         store->versions.push_back(facts.version);
                         store->evidence.push_back(facts.evidence);
+                        plain = plain && facts.plain;
                     }
                     // Normally merged into .text by the linker
                     // (docs/reference/symbol-stability.md#sections); a further signal if kept.
@@ -500,6 +521,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                     if (in_section != Stability::unknown) {
                         store->evidence.push_back({EvidenceSource::section, in_section,
                                                    store->intern(symbol.section), library_ref});
+                        plain = plain && library_ref_plain && plain_ascii(symbol.section);
                     }
                     break;
                 }
@@ -510,6 +532,7 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                     if (e.says == Stability::unknown && audit.archive_sections_mark_stability)
                         e.says = Stability::stable;
                     store->evidence.push_back(e);
+                    plain = plain && plain_ascii(e.detail) && plain_ascii(e.ref);
                     break;
                 }
                 case ItemKind::header: {
@@ -523,27 +546,35 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
                     line.append(digits.data(), written.ptr);
                     const std::string_view macro =
                         decl.macro.empty() ? "no stability macro" : decl.macro;
-                    auto& [macro_seen, macro_kept] =
-                        macros[static_cast<std::size_t>(decl.annotation) % macros.size()];
-                    if (macro.data() != macro_seen.data() || macro.size() != macro_seen.size()) {
-                        macro_seen = macro;
-                        macro_kept = store->intern(macro);
+                    Macro& seen = macros[static_cast<std::size_t>(decl.annotation) % macros.size()];
+                    if (macro.data() != seen.seen.data() || macro.size() != seen.seen.size()) {
+                        seen = {macro, store->intern(macro), plain_ascii(macro)};
+                    }
+                    if (decl.file.data() != file_seen.data() ||
+                        decl.file.size() != file_seen.size()) {
+                        file_seen = decl.file;
+                        file_plain = plain_ascii(decl.file);
                     }
                     store->evidence.push_back({EvidenceSource::header,
-                                               from_annotation(decl.annotation), macro_kept,
+                                               from_annotation(decl.annotation), seen.kept,
                                                store->text.copy(line)});
+                    plain = plain && seen.plain && file_plain;
+                    name_identifier = name_identifier || decl.identifier;
                     break;
                 }
                 case ItemKind::runtime: {
                     const auto& e = static_cast<const SymbolEvidence*>(item.what)->evidence;
                     store->evidence.push_back({e.source, e.says, store->intern(e.detail),
                                                store->intern(e.ref), e.can_say_deprecated});
+                    plain = plain && plain_ascii(e.detail) && plain_ascii(e.ref);
                     break;
                 }
             }
         }
         verdict.evidence = std::span(store->evidence).subspan(evidence_at);
         verdict.versions = std::span(store->versions).subspan(versions_at);
+        // Equal names: one lexed as an identifier makes them all one.
+        verdict.plain_text = plain && (name_identifier || plain_ascii(verdict.name));
         decide(verdict);
         if (verdict.declared && !verdict.exported)
             audit.declared_not_exported.emplace_back(verdict.name);

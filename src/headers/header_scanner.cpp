@@ -369,7 +369,7 @@ class StatementAnalyzer {
         if (name == nullptr) return;
         if (kind == DeclKind::data && !is_extern && annotation == Annotation::none)
             return;  // a tentative definition or a stray expression, not an extern declaration
-        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line});
+        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line, true});
     }
 
   private:

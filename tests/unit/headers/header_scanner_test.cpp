@@ -38,6 +38,8 @@ int doca_d(void);
     CHECK(scan.decls[0].line == 2);
     CHECK(scan.decls[0].file == "x.h");
     CHECK(scan.decls[0].kind == DeclKind::function);
+    // Every name the scanner finds is a lexed identifier: writers need not escape it.
+    for (const auto& decl : scan.decls) CHECK(decl.identifier);
     CHECK(scan.decls[1].annotation == Annotation::stable);
     CHECK(scan.decls[1].line == 3);
     CHECK(scan.decls[2].annotation == Annotation::deprecated);
