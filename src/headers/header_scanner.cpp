@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 namespace rdmi {
@@ -132,15 +133,17 @@ Token make_token(TokenKind kind, std::string_view text, std::size_t line,
 // Byte classes of the lexer, one table lookup per byte.
 enum CharClass : std::uint8_t {
     kOther = 0,
-    kIdentStart = 1,  // [A-Za-z_$]
+    kIdentStart = 1,  // [A-Za-z_$], and the bytes of UTF-8 letters
     kDigit = 2,
-    kBlank = 4,  // space, \t, \r, \f, \v
+    kBlank = 4,  // space, \t, \r (of \r\n; a lone \r ends a line), \f, \v
 };
 
 constexpr auto kCharClass = [] {
     std::array<std::uint8_t, 256> table{};
     for (unsigned c = 0; c < 256; ++c) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$') {
+        // GCC and Clang take UTF-8 letters in identifiers ("doca_caf\xc3\xa9"); outside
+        // comments and literals a byte of 0x80 or above can only be part of one.
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80) {
             table[c] = kIdentStart;
         } else if (c >= '0' && c <= '9') {
             table[c] = kDigit;
@@ -185,23 +188,25 @@ class Lexer {
     std::optional<Token> next() {
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c == '\n') {
+            if (c == '\n' || lone_cr(pos_)) {
                 ++line_;
                 ++pos_;
                 at_line_start_ = true;
             } else if (char_class(c) == kBlank) {
-                // Indentation comes in runs: one test a byte, not the whole chain.
+                // Indentation comes in runs: one test a byte, not the whole chain. A carriage
+                // return goes back to the chain, which tells a lone one (a line end) apart.
                 do {
                     ++pos_;
-                } while (pos_ < text_.size() && char_class(text_[pos_]) == kBlank);
+                } while (pos_ < text_.size() && char_class(text_[pos_]) == kBlank &&
+                         text_[pos_] != '\r');
             } else if (c == '/' && peek(1) == '*') {
                 skip_block_comment();
             } else if (c == '/' && peek(1) == '/') {
                 skip_to_line_end();
             } else if (c == '#' && at_line_start_) {
                 skip_directive();
-            } else if (c == '\\' && peek(1) == '\n') {
-                pos_ += 2;
+            } else if (c == '\\' && line_end_at(pos_ + 1) != 0) {
+                pos_ += 1 + line_end_at(pos_ + 1);
                 ++line_;
             } else {
                 at_line_start_ = false;
@@ -222,7 +227,22 @@ class Lexer {
         return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
     }
 
-    // Only '*' and newline matter inside a comment: the loop stops at nothing else.
+    // A carriage return not followed by a newline ends a line, as in GCC and Clang (files with
+    // classic Mac line ends): treated as a blank, a whole header would be one line, and its
+    // first directive would swallow every declaration.
+    [[nodiscard]] bool lone_cr(std::size_t at) const {
+        return text_[at] == '\r' && (at + 1 >= text_.size() || text_[at + 1] != '\n');
+    }
+
+    // The length of the line end at `at` ("\n", "\r\n" or a lone "\r"); 0 if there is none.
+    [[nodiscard]] std::size_t line_end_at(std::size_t at) const {
+        if (at >= text_.size()) return 0;
+        if (text_[at] == '\n') return 1;
+        if (text_[at] != '\r') return 0;
+        return at + 1 < text_.size() && text_[at + 1] == '\n' ? 2 : 1;
+    }
+
+    // Only '*' and line ends matter inside a comment: the loop stops at nothing else.
     void skip_block_comment() {
         const std::size_t start_line = line_;
         const char* p = text_.data() + pos_ + 2;
@@ -233,8 +253,8 @@ class Lexer {
                     pos_ = static_cast<std::size_t>(p + 2 - text_.data());
                     return;
                 }
-            } else if (*p == '\n') {
-                ++line_;
+            } else if (*p == '\n' || (*p == '\r' && (end - p < 2 || p[1] != '\n'))) {
+                ++line_;  // a newline or a lone carriage return (lone_cr())
             }
             ++p;
         }
@@ -243,8 +263,7 @@ class Lexer {
     }
 
     void skip_to_line_end() {
-        const std::size_t newline = text_.find('\n', pos_);
-        pos_ = newline == std::string_view::npos ? text_.size() : newline;
+        while (pos_ < text_.size() && text_[pos_] != '\n' && !lone_cr(pos_)) ++pos_;
     }
 
     // A directive runs to the first newline not escaped by a backslash; comments inside it may
@@ -252,12 +271,9 @@ class Lexer {
     void skip_directive() {
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c == '\n') return;
-            if (c == '\\' && peek(1) == '\n') {
-                pos_ += 2;
-                ++line_;
-            } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
-                pos_ += 3;
+            if (c == '\n' || lone_cr(pos_)) return;
+            if (c == '\\' && line_end_at(pos_ + 1) != 0) {
+                pos_ += 1 + line_end_at(pos_ + 1);
                 ++line_;
             } else if (c == '/' && peek(1) == '*') {
                 skip_block_comment();
@@ -285,7 +301,8 @@ class Lexer {
         }
         if (c == '"' || c == '\'') {
             ++pos_;
-            while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n') {
+            while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n' &&
+                   !lone_cr(pos_)) {
                 pos_ += text_[pos_] == '\\' && pos_ + 1 < text_.size() ? 2 : 1;
             }
             if (pos_ < text_.size() && text_[pos_] == c) {
@@ -334,6 +351,21 @@ std::size_t skip_group(const std::vector<Token>& tokens, std::size_t open) {
     return tokens.size();
 }
 
+// True when no byte of `text` is above 0x7f, eight bytes a step: a lexed identifier is then
+// printable ASCII (HeaderDecl::identifier); one with UTF-8 letters is not.
+bool ascii_only(std::string_view text) {
+    constexpr std::uint64_t kHighBits = 0x8080808080808080U;
+    std::uint64_t any = 0;
+    std::size_t at = 0;
+    for (; at + 8 <= text.size(); at += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, text.data() + at, sizeof word);
+        any |= word;
+    }
+    for (; at < text.size(); ++at) any |= static_cast<unsigned char>(text[at]);
+    return (any & kHighBits) == 0;
+}
+
 // Turns one top-level statement (up to `;`) into a declaration, when it is one.
 class StatementAnalyzer {
   public:
@@ -369,7 +401,8 @@ class StatementAnalyzer {
         if (name == nullptr) return;
         if (kind == DeclKind::data && !is_extern && annotation == Annotation::none)
             return;  // a tentative definition or a stray expression, not an extern declaration
-        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line, true});
+        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line,
+                                  ascii_only(name->text)});
     }
 
   private:

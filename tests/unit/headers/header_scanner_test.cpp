@@ -38,7 +38,7 @@ int doca_d(void);
     CHECK(scan.decls[0].line == 2);
     CHECK(scan.decls[0].file == "x.h");
     CHECK(scan.decls[0].kind == DeclKind::function);
-    // Every name the scanner finds is a lexed identifier: writers need not escape it.
+    // Every name here is a lexed ASCII identifier: writers need not escape it.
     for (const auto& decl : scan.decls) CHECK(decl.identifier);
     CHECK(scan.decls[1].annotation == Annotation::stable);
     CHECK(scan.decls[1].line == 3);
@@ -152,6 +152,65 @@ int doca_not_extern_data;
          {"doca_cb_t", "doca_int_t", "on_error", "member", "doca_other", "doca_inline_helper",
           "doca_static_decl", "n", "doca_not_extern_data", "DOCA_KIND_A"})
         CHECK_MESSAGE(decls.count(absent) == 0, absent);
+}
+
+TEST_CASE("scan_header: lines may end in \\n, \\r\\n or a lone \\r (as GCC and Clang read them)") {
+    // With classic Mac line ends the whole header was one line: "#ifndef" swallowed it, no
+    // declaration was found, and an experimental call passed a --forbid-experimental gate.
+    const std::string lf =
+        "#ifndef X_H\n"
+        "#define X_H \\\n"
+        "    DOCA_STABLE int doca_hidden(void);\n"
+        "#include <doca_compat.h> // a comment\n"
+        "/* a comment\n"
+        "   over lines */\n"
+        "DOCA_EXPERIMENTAL // trailing\n"
+        "int doca_a(const char *s);\n"
+        "extern const char *doca_s; static const char *t = \"x\n"
+        "; DOCA_DEPRECATED int doca_b(int x,\n"
+        "    int y);\n"
+        "#endif\n";
+    for (const std::string ending : {"\n", "\r\n", "\r"}) {
+        CAPTURE(ending);
+        std::string text;
+        for (const char c : lf) text += c == '\n' ? ending : std::string(1, c);
+        const auto scan = scan_header(text, "m.h");
+        const auto decls = by_name(scan);
+        CHECK(decls.size() == 3);
+        REQUIRE(decls.count("doca_a") == 1);
+        CHECK(decls.at("doca_a").annotation == Annotation::experimental);
+        CHECK(decls.at("doca_a").line == 8);
+        REQUIRE(decls.count("doca_s") == 1);
+        CHECK(decls.at("doca_s").line == 9);
+        REQUIRE(decls.count("doca_b") == 1);
+        CHECK(decls.at("doca_b").annotation == Annotation::deprecated);
+        CHECK(decls.at("doca_b").line == 10);
+        CHECK(decls.count("doca_hidden") == 0);  // in the #define continued on the next line
+        CHECK(scan.notes == std::vector<std::string>{"line 9: unterminated literal"});
+    }
+}
+
+TEST_CASE("scan_header: an identifier may hold UTF-8 letters (as GCC and Clang accept)") {
+    // Cut at the first byte above 0x7f, the name was "doca_caf" and the symbol the library
+    // exports, "doca_caf\xc3\xa9", had no declaration, so no stability.
+    const auto scan = scan_header(
+        "DOCA_EXPERIMENTAL void doca_caf\xc3\xa9(void);\nDOCA_STABLE int \xc3\xa9t\xc3\xa9_doca;\n",
+        "u.h");
+    REQUIRE(scan.decls.size() == 2);
+    CHECK(scan.decls[0].name == "doca_caf\xc3\xa9");
+    CHECK(scan.decls[0].annotation == Annotation::experimental);
+    CHECK(scan.decls[0].kind == DeclKind::function);
+    CHECK(scan.decls[1].name == "\xc3\xa9t\xc3\xa9_doca");
+    CHECK(scan.decls[1].kind == DeclKind::data);
+    // Not printable ASCII: a writer must check (and escape or replace) these names itself.
+    CHECK_FALSE(scan.decls[0].identifier);
+    CHECK_FALSE(scan.decls[1].identifier);
+    // A UTF-8 letter after eight ASCII bytes, and one in the last place.
+    const auto longer =
+        scan_header("int doca_abcdefgh\xc3\xa9(void);\nint doca_\xc3(void);\n", "u.h");
+    REQUIRE(longer.decls.size() == 2);
+    CHECK_FALSE(longer.decls[0].identifier);
+    CHECK_FALSE(longer.decls[1].identifier);
 }
 
 TEST_CASE("scan_header: the declaration right after an inline function body is its own") {
