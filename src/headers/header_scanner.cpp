@@ -83,8 +83,8 @@ static_assert(kSpecialWords.size() < kNoSpecial);
 constexpr std::size_t kSpecialSlots = 512;
 
 constexpr std::size_t special_hash(std::size_t size, char first, char last) {
-    return (size * 7U + static_cast<unsigned char>(first) * 3U +
-            static_cast<unsigned char>(last) * 5U) %
+    return (size * 7U + std::size_t{static_cast<unsigned char>(first)} * 3U +
+            std::size_t{static_cast<unsigned char>(last)} * 5U) %
            kSpecialSlots;
 }
 

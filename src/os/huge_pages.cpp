@@ -15,11 +15,14 @@ void advise_huge_pages(const void* data, std::size_t bytes) {
     static const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
     if (page == 0 || (page & (page - 1)) != 0) return;
     // Only pages wholly inside the array: the advice must not reach a neighbour's memory.
-    const auto start = (reinterpret_cast<std::uintptr_t>(data) + page - 1) & ~(page - 1);
-    const auto end = (reinterpret_cast<std::uintptr_t>(data) + bytes) & ~(page - 1);
-    if (end <= start) return;
+    const auto address = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t head = (page - address % page) % page;  // bytes before the first page
+    if (bytes < head + page) return;
+    const std::size_t length = (bytes - head) & ~(page - 1);
+    // madvise() takes a non-const pointer but changes no byte: advice only.
+    void* start = const_cast<char*>(static_cast<const char*>(data)) + head;
     // A refusal (EINVAL: a kernel built without THP) leaves ordinary pages: nothing to report.
-    (void)::madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);
+    (void)::madvise(start, length, MADV_HUGEPAGE);
 #else
     (void)data;
     (void)bytes;
@@ -46,12 +49,12 @@ void* allocate_huge(std::size_t bytes) {
     if (span < size) throw std::bad_alloc();
     void* raw = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (raw == MAP_FAILED) throw std::bad_alloc();
-    const auto start = reinterpret_cast<std::uintptr_t>(raw);
-    const auto aligned = (start + kHugePageSize - 1) & ~(kHugePageSize - 1);
-    if (aligned > start) ::munmap(raw, aligned - start);
-    if (const auto tail = start + span - (aligned + size); tail > 0)
-        ::munmap(reinterpret_cast<void*>(aligned + size), tail);
-    auto* data = reinterpret_cast<void*>(aligned);
+    auto* const base = static_cast<char*>(raw);
+    const auto address = reinterpret_cast<std::uintptr_t>(raw);
+    const std::size_t head = (kHugePageSize - address % kHugePageSize) % kHugePageSize;
+    if (head > 0) ::munmap(base, head);
+    if (const std::size_t tail = span - head - size; tail > 0) ::munmap(base + head + size, tail);
+    char* const data = base + head;
     advise_huge_pages(data, size);
     return data;
 }
