@@ -84,6 +84,10 @@ def cmd_run(args):
     print("| --- | --- | --- | --- | --- |")
     print(row("`rdmi-probe --json --root ROOT` (static: install, 8 devices, symbols; no process "
               "started, nothing loaded)", "static", main, chain, "the chain"))
+    if "static-gid255" in main:
+        print(row("the same on the bench root with 255-entry GID tables (a ConnectX RoCE port's "
+                  "size: 2,040 more files; 253 of each table's entries empty)", "static-gid255",
+                  main, chain, "the chain"))
     print(row("`rdmi-probe --json --doca-prefix PREFIX` (live: loads the runtime library in a "
               "child, runs doca_caps and dpacc; this machine's /sys has no device)", "live", main,
               chain_live, "the chain + tools"))

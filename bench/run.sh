@@ -77,6 +77,11 @@ chain_processes=$(($(wc -l <"$work/chain.sh") - 1))
 sh -e "$work/chain-live.sh" >/dev/null || { echo "run.sh: the manual chain fails" >&2; exit 2; }
 "$probe" --json --root "$root" >"$work/report.json" || true  # exit code: the verdict, not success
 
+# The bench root again with 255-entry GID tables: sysfs has a file per entry of the hardware
+# table, used or not, and a ConnectX RoCE port's table is that large (the bench root has 8).
+/usr/bin/python3 "$here/make_bench_root.py" "$work/root-gid255" --functions 8 \
+  --doca-root "$build/tests/fixtures/roots/complete-3.3" --gid-table 255 >/dev/null
+
 # The floors under the near-the-floor targets (bench/floor.c): every file and directory the static
 # probe reads, read by a program that does nothing else; and the one worker child a live run
 # starts, loading libibverbs and listing its devices, with nothing else around it.
@@ -91,6 +96,7 @@ fi
 
 hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n static "$probe --json --root $root" \
+  -n static-gid255 "$probe --json --root $work/root-gid255" \
   -n live "$probe --json --doca-prefix $prefix" \
   -n live-here "$probe --json" \
   -n floor "$probe --version" \
