@@ -4,9 +4,11 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -150,7 +152,7 @@ auto open_retrying(DirFdCache* dirs, const Open& open) {
 constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 
 // Opens for reading the regular file that `path_fd` (an O_PATH descriptor) holds, `st` being
-// what fstat said of it; on success `st` is the fstat of the returned descriptor.
+// what fstat said of it (and still saying it of the returned descriptor: the same inode).
 //
 // A read needs a descriptor opened for reading, and opening a device node runs its driver's
 // open(): /dev/watchdog arms the hardware watchdog, a tape rewinds, a serial line drops DTR. So
@@ -158,6 +160,16 @@ constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 // inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
 // path a second time and the file it gives must be the one checked (same st_dev and st_ino):
 // a device swapped in between would be opened, then refused (docs/reliability.md).
+// Whether /proc is the kernel's procfs, asked once per process. Only then does a reopen
+// through /proc/self/fd/N open the very inode descriptor N holds, with nothing to compare.
+bool proc_is_procfs() {
+    static const bool procfs = [] {
+        struct statfs fs {};
+        return ::statfs("/proc/self/fd", &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+    }();
+    return procfs;
+}
+
 template <typename Reopen>
 Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat& st,
                                  DirFdCache* dirs, const Reopen& reopen) {
@@ -168,6 +180,7 @@ Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat
         return ::open(proc.data(), kReadFlags | O_CLOEXEC);  // NOLINT(*-vararg)
     });
     if (fd < 0 && errno != ENOENT) return gap_from_errno(path, errno);
+    if (fd >= 0 && proc_is_procfs()) return fd;
     if (fd < 0) {  // no /proc mounted
         auto again = reopen();
         if (!again) return again.gap();
@@ -477,7 +490,24 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     return read_opened_file(owned, st, path, max_bytes);
 }
 
+// The kernel's own file systems, /sys and /proc, hold no device node and no FIFO (their links
+// to open files, /proc/PID/fd, are magic links, which no open here follows). On the live
+// system their files are opened for reading at once: a real BlueField's sysfs has hundreds of
+// files per RDMA port (one per GID table entry), and the O_PATH check would cost three system
+// calls more for each. Under --root, /sys and /proc are whatever the tree holds.
+bool RootedFs::kernel_pseudo_files(std::string_view path) const {
+    return live_ && (path.starts_with("/sys/") || path.starts_with("/proc/"));
+}
+
 Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const {
+    if (kernel_pseudo_files(path)) {
+        auto fd = open_path(path, kReadFlags, true);
+        if (!fd) return fd.gap();
+        UniqueFd owned(*fd);
+        if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
+        if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
+        return owned.release();
+    }
     auto path_fd = open_path(path, O_PATH, true);
     if (!path_fd) return path_fd.gap();
     const UniqueFd held(*path_fd);
@@ -495,7 +525,10 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
 class RootedFs::OpenDirFiles final : public DirFiles {
   public:
     OpenDirFiles(const RootedFs& fs, const std::string& dir, int dir_fd)
-        : fs_(fs), prefix_(dir == "/" ? dir : dir + "/"), dir_fd_(dir_fd) {}
+        : fs_(fs),
+          prefix_(dir == "/" ? dir : dir + "/"),
+          dir_fd_(dir_fd),
+          pseudo_(fs.kernel_pseudo_files(prefix_)) {}
     OpenDirFiles(const OpenDirFiles&) = delete;
     OpenDirFiles& operator=(const OpenDirFiles&) = delete;
     ~OpenDirFiles() override { ::close(dir_fd_); }
@@ -506,8 +539,19 @@ class RootedFs::OpenDirFiles final : public DirFiles {
         if (name.empty()) return fs_.read_file(path, max_bytes);
         const activity::Scope doing(activity::Kind::reading, path);
         const std::string file(name);
-        // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
         DirFdCache* dirs = fs_.dirs_.get();
+        if (pseudo_) {
+            const UniqueFd owned(open_retrying(dirs, [&] {
+                return ::openat(dir_fd_, file.c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);
+            }));
+            if (owned.get() < 0 && errno == ELOOP) return fs_.read_file(path, max_bytes);
+            if (owned.get() < 0) return gap_from_errno(path, errno);
+            struct stat st {};
+            if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
+            if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
+            return read_opened_file(owned, st, path, max_bytes);
+        }
+        // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
         const UniqueFd held(open_retrying(dirs, [&] {
             return ::openat(dir_fd_, file.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
         }));
@@ -540,6 +584,7 @@ class RootedFs::OpenDirFiles final : public DirFiles {
     const RootedFs& fs_;
     std::string prefix_;  ///< the in-root directory with one trailing '/'
     int dir_fd_;
+    bool pseudo_;  ///< a live /sys or /proc directory: kernel_pseudo_files()
 };
 
 std::unique_ptr<DirFiles> RootedFs::dir_files(std::string_view dir) const {

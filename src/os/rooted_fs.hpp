@@ -18,6 +18,7 @@ class UniqueFd;
 /// targets are re-rooted, ".." never climbs above it, and a loop is an error (not a hang).
 /// Files must be regular: a path is opened O_PATH, checked, and only a regular file is then
 /// opened for reading, so a FIFO or device node is never opened (nor blocks, nor runs a driver).
+/// The live system's /sys and /proc, which hold neither, are opened for reading at once.
 /// Directories used more than once are kept open for the life of the view (and its copies),
 /// and their files opened relative to them: a directory renamed meanwhile is still the one the
 /// view resolved first.
@@ -64,6 +65,8 @@ class RootedFs final : public Fs {
     /// Opens `path` (absolute, in-root) with `flags`, following a final link unless
     /// `follow_last` is false. Returns a file descriptor the caller must close.
     [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
+    /// Whether `path` is in the live system's /sys or /proc, whose files need no O_PATH check.
+    [[nodiscard]] bool kernel_pseudo_files(std::string_view path) const;
     /// Opens `path` for reading when it is a regular file, without ever opening anything
     /// else (a device node's open runs its driver); `st` is the file's fstat.
     [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;

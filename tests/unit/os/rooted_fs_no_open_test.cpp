@@ -175,4 +175,19 @@ TEST_CASE("without /proc a file is opened a second time, and still only a regula
     CHECK(watch.opens() == 0);
 }
 
+TEST_CASE("the live system's /proc and /sys files are read at once, and refuse what is not a file") {
+    auto live = RootedFs::open("/");
+    REQUIRE(live.ok());
+    // The kernel writes this process's pid first in both.
+    const std::string pid = std::to_string(::getpid()) + " ";
+    CHECK(live->read_file("/proc/self/stat").value().starts_with(pid));
+    const auto in_dir = live->dir_files("/proc/self");
+    CHECK(in_dir->read_file("/proc/self/stat", 4096).value().starts_with(pid));
+    // A directory is no file, by either way in.
+    CHECK_FALSE(live->read_file("/proc/self/fdinfo").ok());
+    CHECK_FALSE(in_dir->read_file("/proc/self/fdinfo", 4096).ok());
+    // A link to an open file (a magic link) is not followed.
+    CHECK_FALSE(live->read_file("/proc/self/fd/0").ok());
+}
+
 }  // namespace rdmi
