@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include "os/activity.hpp"
 #include "os/dir_fd_cache.hpp"
@@ -160,6 +161,14 @@ constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 // inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
 // path a second time and the file it gives must be the one checked (same st_dev and st_ino):
 // a device swapped in between would be opened, then refused (docs/reliability.md).
+// For a descriptor already opened for reading (a live /sys or /proc file): its fstat in `st`,
+// or why it is not a regular file.
+std::optional<Gap> require_regular(int fd, std::string_view path, struct stat& st) {
+    if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
+    if (S_ISREG(st.st_mode)) return std::nullopt;
+    return not_regular_gap(path, st.st_mode);
+}
+
 // Whether /proc is the kernel's procfs, asked once per process. Only then does a reopen
 // through /proc/self/fd/N open the very inode descriptor N holds, with nothing to compare.
 bool proc_is_procfs() {
@@ -504,8 +513,7 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
         auto fd = open_path(path, kReadFlags, true);
         if (!fd) return fd.gap();
         UniqueFd owned(*fd);
-        if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
-        if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
+        if (auto gap = require_regular(owned.get(), path, st)) return *gap;
         return owned.release();
     }
     auto path_fd = open_path(path, O_PATH, true);
@@ -547,8 +555,7 @@ class RootedFs::OpenDirFiles final : public DirFiles {
             if (owned.get() < 0 && errno == ELOOP) return fs_.read_file(path, max_bytes);
             if (owned.get() < 0) return gap_from_errno(path, errno);
             struct stat st {};
-            if (::fstat(owned.get(), &st) != 0) return gap_from_errno(path, errno);
-            if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
+            if (auto gap = require_regular(owned.get(), path, st)) return *gap;
             return read_opened_file(owned, st, path, max_bytes);
         }
         // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
