@@ -356,6 +356,14 @@ bool retry_whole_path(int err) {
 
 RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
     : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {
+    if (live_) {
+        const auto mounted = [](const char* dir, decltype(statfs::f_type) type) {
+            struct statfs fs {};
+            return ::statfs(dir, &fs) == 0 && fs.f_type == type;
+        };
+        sysfs_at_sys_ = mounted("/sys", SYSFS_MAGIC);
+        procfs_at_proc_ = mounted("/proc", PROC_SUPER_MAGIC);
+    }
     // The opener holds what it needs by value, the cache weakly: the view may be moved, and
     // the cache owns the opener.
     auto dirs = std::make_shared<DirFdCache>();
@@ -499,22 +507,58 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     return read_opened_file(owned, st, path, max_bytes);
 }
 
-// The kernel's own file systems, /sys and /proc, hold no device node and no FIFO (their links
-// to open files, /proc/PID/fd, are magic links, which no open here follows). On the live
+// The kernel's own file systems, /sys and /proc, hold no device node and no FIFO. On the live
 // system their files are opened for reading at once: a real BlueField's sysfs has hundreds of
 // files per RDMA port (one per GID table entry), and the O_PATH check would cost three system
 // calls more for each. Under --root, /sys and /proc are whatever the tree holds.
+// Only a plain path: "/sys/../dev/x" is no file of /sys. A path that is one may still leave
+// /proc through a magic link (/proc/self/root/dev/x, /proc/self/fd/N): the opens below refuse
+// to follow one (open_pseudo_file, on_kernel_pseudo_fs).
+// And only where the kernel's file systems are mounted there (asked when the view is opened): a
+// mount namespace may hold any file system at /proc or /sys.
 bool RootedFs::kernel_pseudo_files(std::string_view path) const {
-    return live_ && (path.starts_with("/sys/") || path.starts_with("/proc/"));
+    if (!live_ || !plain_absolute_path(path)) return false;
+    if (path.starts_with("/sys/")) return sysfs_at_sys_;
+    return path.starts_with("/proc/") && procfs_at_proc_;
 }
+
+namespace {
+
+// Opens for reading a live /sys or /proc file by its whole path, following no magic link;
+// nullopt when the O_PATH check must decide instead (a magic link on the way, or no openat2).
+std::optional<Result<int>> open_pseudo_file(std::string_view path, DirFdCache* dirs) {
+    const std::string whole(path);
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(kReadFlags | O_CLOEXEC);
+    how.resolve = RESOLVE_NO_MAGICLINKS;
+    const long fd = open_retrying(
+        dirs, [&] { return ::syscall(SYS_openat2, AT_FDCWD, whole.c_str(), &how, sizeof how); });
+    if (fd >= 0) return Result<int>(static_cast<int>(fd));
+    if (retry_whole_path(errno)) return std::nullopt;
+    return Result<int>(gap_from_errno(path, errno));
+}
+
+// Whether the directory `dir_fd` holds is one of sysfs or procfs, not a directory that a magic
+// link such as /proc/self/root led to, nor another file system mounted below /sys or /proc.
+bool on_kernel_pseudo_fs(int dir_fd) {
+    struct statfs fs {};
+    return ::fstatfs(dir_fd, &fs) == 0 &&
+           (fs.f_type == SYSFS_MAGIC || fs.f_type == PROC_SUPER_MAGIC);
+}
+
+}  // namespace
 
 Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const {
     if (kernel_pseudo_files(path)) {
-        auto fd = open_path(path, kReadFlags, true);
-        if (!fd) return fd.gap();
-        UniqueFd owned(*fd);
-        if (auto gap = require_regular(owned.get(), path, st)) return *gap;
-        return owned.release();
+        // A cached directory's file is opened beneath it following no link at all.
+        auto fd = open_in_cached_dir(path, kReadFlags);
+        if (!fd) fd = open_pseudo_file(path, dirs_.get());
+        if (fd) {
+            if (!*fd) return fd->gap();
+            UniqueFd owned(**fd);
+            if (auto gap = require_regular(owned.get(), path, st)) return *gap;
+            return owned.release();
+        }
     }
     auto path_fd = open_path(path, O_PATH, true);
     if (!path_fd) return path_fd.gap();
@@ -536,7 +580,7 @@ class RootedFs::OpenDirFiles final : public DirFiles {
         : fs_(fs),
           prefix_(dir == "/" ? dir : dir + "/"),
           dir_fd_(dir_fd),
-          pseudo_(fs.kernel_pseudo_files(prefix_)) {}
+          pseudo_(fs.kernel_pseudo_files(prefix_) && on_kernel_pseudo_fs(dir_fd)) {}
     OpenDirFiles(const OpenDirFiles&) = delete;
     OpenDirFiles& operator=(const OpenDirFiles&) = delete;
     ~OpenDirFiles() override { ::close(dir_fd_); }
@@ -591,7 +635,7 @@ class RootedFs::OpenDirFiles final : public DirFiles {
     const RootedFs& fs_;
     std::string prefix_;  ///< the in-root directory with one trailing '/'
     int dir_fd_;
-    bool pseudo_;  ///< a live /sys or /proc directory: kernel_pseudo_files()
+    bool pseudo_;  ///< a live directory of sysfs or procfs: kernel_pseudo_files()
 };
 
 std::unique_ptr<DirFiles> RootedFs::dir_files(std::string_view dir) const {

@@ -85,6 +85,8 @@ class RootedFs final : public Fs {
     std::string root_;                 ///< canonical absolute host path, "/" for the live system
     std::shared_ptr<RootFd> root_fd_;  ///< O_PATH descriptor of the root when using openat2
     bool live_ = false;                ///< live calls allowed (root "/" not named by --root)
+    bool sysfs_at_sys_ = false;        ///< live, and /sys is sysfs: kernel_pseudo_files()
+    bool procfs_at_proc_ = false;      ///< live, and /proc is procfs: kernel_pseudo_files()
     /// Directories resolved already (os/dir_fd_cache.hpp), shared by copies of this view.
     std::shared_ptr<DirFdCache> dirs_;
 };

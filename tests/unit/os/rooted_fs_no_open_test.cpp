@@ -175,7 +175,74 @@ TEST_CASE("without /proc a file is opened a second time, and still only a regula
     CHECK(watch.opens() == 0);
 }
 
-TEST_CASE("the live system's /proc and /sys files are read at once, and refuse what is not a file") {
+TEST_CASE("a live path that only starts with /sys or /proc is not read at once") {
+    // "/sys/.." and "/proc/self/root" lead out of the kernel's file systems: what they name
+    // gets the O_PATH check like any other file, the shortcut is for /sys and /proc only.
+    test::TempTree tree;
+    tree.fifo("/live/fifo");
+    OpenWatch watch;
+    if (watch.sees_o_path(tree.host("/live/fifo"))) {
+        MESSAGE("this kernel reports O_PATH descriptors as opens: cannot check here");
+        return;
+    }
+    (void)watch.opens();
+    auto live = RootedFs::open("/");
+    REQUIRE(live.ok());
+    const std::string fifo = tree.host("/live/fifo");
+    const std::string up = "/sys/.." + fifo;
+    const std::string magic = "/proc/self/root" + fifo;
+    const std::string thread = "/proc/thread-self/root" + fifo;
+    CHECK(read_every_way(*live, {{up.c_str(), "FIFO"}}) == 0);
+    CHECK(watch.opens() == 0);
+    CHECK(read_every_way(*live, {{magic.c_str(), "FIFO"}}) == 0);
+    CHECK(watch.opens() == 0);
+    CHECK(read_every_way(*live, {{thread.c_str(), "FIFO"}}) == 0);
+    CHECK(watch.opens() == 0);
+}
+
+TEST_CASE("a live /proc or /sys that is not the kernel's is no shortcut") {
+    OpenWatch probe_kernel;
+    {
+        test::TempTree tree;
+        tree.fifo("/fifo");
+        if (probe_kernel.sees_o_path(tree.host("/fifo"))) {
+            MESSAGE("this kernel reports O_PATH descriptors as opens: cannot check here");
+            return;
+        }
+    }
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        // A private mount namespace with tmpfs at /proc and /sys, each holding a FIFO.
+        if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) _exit(77);
+        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) _exit(77);
+        for (const char* dir : {"/proc", "/sys"}) {
+            if (::mount("none", dir, "tmpfs", 0, nullptr) != 0) _exit(77);
+        }
+        if (::mkdir("/sys/class", 0755) != 0 || ::mkfifo("/sys/class/fifo", 0666) != 0 ||
+            ::mkfifo("/proc/fifo", 0666) != 0)
+            _exit(78);
+        OpenWatch watch;
+        watch.watch("/sys/class/fifo");
+        watch.watch("/proc/fifo");
+        auto live = RootedFs::open("/");
+        if (!live.ok()) _exit(79);
+        const int failures =
+            read_every_way(*live, {{"/sys/class/fifo", "FIFO"}, {"/proc/fifo", "FIFO"}});
+        _exit(failures == 0 && watch.opens() == 0 ? 0 : 1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    if (WEXITSTATUS(status) == 77) {
+        MESSAGE("no private mount namespace here: not checked");
+        return;
+    }
+    CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE(
+    "the live system's /proc and /sys files are read at once, and refuse what is not a file") {
     auto live = RootedFs::open("/");
     REQUIRE(live.ok());
     // The kernel writes this process's pid first in both.
