@@ -269,11 +269,21 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
             std::to_string(app.experimental.size()) + " experimental dependencies, all accepted";
     }
     // A provided name whose stability nothing marks may be experimental: no pass can be given
-    // for it. Found unaccepted ones fail regardless.
+    // for it, unless the allow-list accepts it, experimental or not. Found unaccepted ones fail
+    // regardless.
     std::vector<std::string> unknown;
+    std::size_t unknown_accepted = 0;
     for (const auto& dep : app.dependencies) {
-        if (dep.resolution == Resolution::provided && dep.stability == Stability::unknown)
+        if (dep.resolution != Resolution::provided || dep.stability != Stability::unknown) continue;
+        if (dep.accepted) {
+            ++unknown_accepted;
+        } else {
             unknown.push_back(dep.name);
+        }
+    }
+    if (unknown.empty() && unknown_accepted > 0 && experimental.status == Status::pass) {
+        experimental.message += "; " + std::to_string(unknown_accepted) +
+                                " with no stability evidence, accepted by the allow-list";
     }
     if (!unknown.empty()) {
         const std::string why = std::to_string(unknown.size()) +

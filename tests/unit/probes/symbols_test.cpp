@@ -265,6 +265,29 @@ TEST_CASE("--check: names whose stability nothing marks leave app-experimental u
                                          0) == 0);
         CHECK(experimental.remediation.find("headers") != std::string::npos);
     }
+    SUBCASE("no evidence, but the allow-list accepts them all: pass") {
+        request.accepted_experimental = {
+            "doca_rdmi_abi_version",        "doca_rdmi_connection_create",
+            "doca_rdmi_connection_destroy", "doca_rdmi_connection_get_app_rq_info",
+            "doca_rdmi_poster_create",      "doca_rdmi_poster_post"};
+        Audit audit("/", request);
+        const Check experimental = check(audit.ok(), "app-experimental");
+        CHECK(experimental.status == Status::pass);
+        CHECK(experimental.message ==
+              "0 experimental dependencies, all accepted; 6 with no stability evidence, "
+              "accepted by the allow-list");
+    }
+    SUBCASE("no evidence, some accepted: skip, naming only the others") {
+        request.accepted_experimental = {"doca_rdmi_abi_version", "doca_rdmi_poster_post"};
+        Audit audit("/", request);
+        const Check experimental = check(audit.ok(), "app-experimental");
+        CHECK(experimental.status == Status::skip);
+        CHECK(experimental.message ==
+              "cannot be checked: 4 dependencies with no stability evidence (no version nodes, "
+              "sections or header annotations): doca_rdmi_connection_create, "
+              "doca_rdmi_connection_destroy, doca_rdmi_connection_get_app_rq_info, "
+              "doca_rdmi_poster_create");
+    }
     SUBCASE("the headers mark them: judged, and the experimental calls fail") {
         request.headers_dir = fixture::kHeadersDir;
         Audit audit("/", request);
