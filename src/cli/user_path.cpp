@@ -58,6 +58,8 @@ Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::
             add_names(value, names);
             continue;
         }
+        if (value.size() == 1)
+            return Gap{GapReason::error, "--allow-experimental @: no file name after the @"};
         auto text =
             read_user_file("--allow-experimental", user_path(value.substr(1)), kMaxAllowListBytes);
         if (!text) return text.gap();

@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <vector>
 
 namespace rdmi::cli {
 
@@ -55,6 +57,23 @@ TEST_CASE("read_user_file names the option and the full path tried, and keeps th
     auto directory = read_user_file("--policy", base.string(), 1024);
     REQUIRE_FALSE(directory.ok());
     CHECK(directory.gap().message.starts_with("--policy " + base.string() + ": "));
+    fs::remove_all(base);
+}
+
+TEST_CASE("experimental_allow_list: @FILE lines, comments, CRLF; a lone @ names the problem") {
+    namespace fs = std::filesystem;
+    const fs::path base = fs::temp_directory_path() / ("allow-list-" + std::to_string(getpid()));
+    fs::remove_all(base);
+    fs::create_directories(base);
+    std::ofstream(base / "names.txt")
+        << "# accepted\r\ndoca_a # reviewed\r\n\r\n  doca_b,doca_c\n#\n";
+    auto names = experimental_allow_list({"doca_x", "@" + (base / "names.txt").string()});
+    REQUIRE(names.ok());
+    CHECK(*names == std::vector<std::string>{"doca_x", "doca_a", "doca_b", "doca_c"});
+
+    auto lone = experimental_allow_list({"@"});
+    REQUIRE_FALSE(lone.ok());
+    CHECK(lone.gap().message == "--allow-experimental @: no file name after the @");
     fs::remove_all(base);
 }
 
