@@ -215,11 +215,11 @@ build_arch() {
       emulator=("${qemu[@]}") ;;
   esac
   echo "== $arch: configure and build in $build"
-  # The release link: static libstdc++ and dependencies, shared libgcc_s, glibc <= 2.34.
+  # The release link: static libstdc++ and dependencies, shared libgcc_s and zlib, glibc <= 2.34.
   # -O2 as distributions build their packages (CMake's Release default is -O3).
   cmake -S . -B "$build" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=Release \
     "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
-    -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_GLIBC_COMPAT=ON \
+    -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_GLIBC_COMPAT=ON -DRDMI_PROBE_STATIC_ZLIB=OFF \
     -DRDMI_PROBE_DOCS=ON >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log" >&2; die "$arch: configure failed"; }
   rm -f "$build.configure.log"
