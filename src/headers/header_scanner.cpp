@@ -114,15 +114,17 @@ struct Token {
 // Byte classes of the lexer, one table lookup per byte.
 enum CharClass : std::uint8_t {
     kOther = 0,
-    kIdentStart = 1,  // [A-Za-z_$]
+    kIdentStart = 1,  // [A-Za-z_$], and the bytes of UTF-8 letters
     kDigit = 2,
-    kBlank = 4,  // space, \t, \r, \f, \v
+    kBlank = 4,  // space, \t, \r (of \r\n; a lone \r ends a line), \f, \v
 };
 
 constexpr auto kCharClass = [] {
     std::array<std::uint8_t, 256> table{};
     for (unsigned c = 0; c < 256; ++c) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$') {
+        // GCC and Clang take UTF-8 letters in identifiers ("doca_caf\xc3\xa9"); outside
+        // comments and literals a byte of 0x80 or above can only be part of one.
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80) {
             table[c] = kIdentStart;
         } else if (c >= '0' && c <= '9') {
             table[c] = kDigit;
@@ -153,7 +155,7 @@ class Lexer {
     std::optional<Token> next() {
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c == '\n') {
+            if (c == '\n' || lone_cr(pos_)) {
                 ++line_;
                 ++pos_;
                 at_line_start_ = true;
@@ -165,8 +167,8 @@ class Lexer {
                 skip_to_line_end();
             } else if (c == '#' && at_line_start_) {
                 skip_directive();
-            } else if (c == '\\' && peek(1) == '\n') {
-                pos_ += 2;
+            } else if (c == '\\' && line_end_at(pos_ + 1) != 0) {
+                pos_ += 1 + line_end_at(pos_ + 1);
                 ++line_;
             } else {
                 at_line_start_ = false;
@@ -181,6 +183,21 @@ class Lexer {
         return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
     }
 
+    // A carriage return not followed by a newline ends a line, as in GCC and Clang (files with
+    // classic Mac line ends): treated as a blank, a whole header would be one line, and its
+    // first directive would swallow every declaration.
+    [[nodiscard]] bool lone_cr(std::size_t at) const {
+        return text_[at] == '\r' && (at + 1 >= text_.size() || text_[at + 1] != '\n');
+    }
+
+    // The length of the line end at `at` ("\n", "\r\n" or a lone "\r"); 0 if there is none.
+    [[nodiscard]] std::size_t line_end_at(std::size_t at) const {
+        if (at >= text_.size()) return 0;
+        if (text_[at] == '\n') return 1;
+        if (text_[at] != '\r') return 0;
+        return at + 1 < text_.size() && text_[at + 1] == '\n' ? 2 : 1;
+    }
+
     void skip_block_comment() {
         const std::size_t start_line = line_;
         pos_ += 2;
@@ -189,14 +206,14 @@ class Lexer {
                 pos_ += 2;
                 return;
             }
-            if (text_[pos_] == '\n') ++line_;
+            if (text_[pos_] == '\n' || lone_cr(pos_)) ++line_;
             ++pos_;
         }
         notes_.push_back("line " + std::to_string(start_line) + ": unterminated comment");
     }
 
     void skip_to_line_end() {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+        while (pos_ < text_.size() && text_[pos_] != '\n' && !lone_cr(pos_)) ++pos_;
     }
 
     // A directive runs to the first newline not escaped by a backslash; comments inside it may
@@ -204,12 +221,9 @@ class Lexer {
     void skip_directive() {
         while (pos_ < text_.size()) {
             const char c = text_[pos_];
-            if (c == '\n') return;
-            if (c == '\\' && peek(1) == '\n') {
-                pos_ += 2;
-                ++line_;
-            } else if (c == '\\' && peek(1) == '\r' && peek(2) == '\n') {
-                pos_ += 3;
+            if (c == '\n' || lone_cr(pos_)) return;
+            if (c == '\\' && line_end_at(pos_ + 1) != 0) {
+                pos_ += 1 + line_end_at(pos_ + 1);
                 ++line_;
             } else if (c == '/' && peek(1) == '*') {
                 skip_block_comment();
@@ -236,7 +250,8 @@ class Lexer {
         }
         if (c == '"' || c == '\'') {
             ++pos_;
-            while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n') {
+            while (pos_ < text_.size() && text_[pos_] != c && text_[pos_] != '\n' &&
+                   !lone_cr(pos_)) {
                 pos_ += text_[pos_] == '\\' && pos_ + 1 < text_.size() ? 2 : 1;
             }
             if (pos_ < text_.size() && text_[pos_] == c) {

@@ -3,6 +3,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace rdmi {
@@ -14,6 +15,11 @@ constexpr std::size_t kHeaderSize = 48;  // magic+version, nlibs, len_strings, f
 constexpr std::size_t kEntrySize = 24;   // flags, key, value, osversion, hwcap
 constexpr std::int32_t kFlagElfLibc6 = 0x0003;
 constexpr std::int32_t kFlagTypeMask = 0x00ff;
+// The longest soname or path an entry may name: ldconfig writes paths, at most PATH_MAX
+// (4096 bytes with the NUL).
+constexpr std::size_t kMaxCacheString = 4095;
+// How many hwcaps variants of one soname get a note of their own.
+constexpr std::size_t kMaxVariantNotes = 8;
 
 class CacheReader {
   public:
@@ -29,13 +35,17 @@ class CacheReader {
         return value;
     }
 
-    // A NUL-terminated string at `offset`, or nullopt when it runs past the end.
+    // A NUL-terminated string at `offset`, or nullopt when it runs past the end or past
+    // kMaxCacheString. Searched no further than that: a hostile cache of a million entries that
+    // all point into one long run without a NUL would otherwise be read a million times over.
     [[nodiscard]] std::optional<std::string_view> string_at(std::uint64_t offset) const {
         if (offset >= bytes_.size()) return std::nullopt;
-        const auto end = bytes_.find('\0', static_cast<std::size_t>(offset));
-        if (end == std::string_view::npos) return std::nullopt;
-        return bytes_.substr(static_cast<std::size_t>(offset),
-                             end - static_cast<std::size_t>(offset));
+        const auto start = static_cast<std::size_t>(offset);
+        const std::size_t span = std::min(bytes_.size() - start, kMaxCacheString + 1);
+        const void* end = std::memchr(bytes_.data() + start, '\0', span);
+        if (end == nullptr) return std::nullopt;
+        return bytes_.substr(start, static_cast<std::size_t>(static_cast<const char*>(end) -
+                                                             (bytes_.data() + start)));
     }
 
   private:
@@ -104,7 +114,9 @@ Result<std::vector<LdCacheView>> parse_ld_so_cache_views(std::string_view bytes)
         auto value = reader.string_at(reader.read(at + 8, 4));
         if (!key || !value) {
             return make_gap(GapReason::malformed,
-                            "entry " + std::to_string(i) + " points past the end of the file");
+                            "entry " + std::to_string(i) +
+                                " names a string that runs past the end of the file or past " +
+                                std::to_string(kMaxCacheString) + " bytes");
         }
         entry.soname = *key;
         entry.path = *value;
@@ -219,29 +231,40 @@ LoaderPrediction predict_loader_path(const Fs& fs, const LoaderQuery& query) {
     auto cache = fs.read_file("/etc/ld.so.cache", kMaxLdCacheBytes);
     if (!cache) {
         out.notes.push_back("/etc/ld.so.cache: " + cache.gap().message);
-    } else if (auto entries = parse_ld_so_cache(*cache); !entries) {
+    } else if (auto entries = parse_ld_so_cache_views(*cache); !entries) {
+        // Views into `cache`, not copies: a hostile cache's entries may all name the same long
+        // string, and copying it once per entry took gigabytes.
         out.notes.push_back("/etc/ld.so.cache: " + entries.gap().message);
     } else {
         const std::int32_t want = ld_cache_flags(query.machine, query.elf_class);
-        const LdCacheEntry* pick = nullptr;
+        const LdCacheView* pick = nullptr;
+        std::size_t variants = 0;
         for (const auto& entry : *entries) {
             if (entry.soname != query.soname) continue;
             const bool fits =
                 want != 0 ? entry.flags == want : (entry.flags & kFlagTypeMask) == kFlagElfLibc6;
             if (!fits) continue;
             // glibc-hwcaps entries win only on CPUs that support them; the baseline is the
-            // prediction, and a note says an optimised copy exists.
+            // prediction, and a note says an optimised copy exists. A few at most: glibc has
+            // four x86-64 levels, and a hostile cache could list one name a million times.
             if (entry.hwcap != 0) {
-                out.notes.push_back("ld.so.cache also lists " + entry.path +
-                                    " (an hwcaps variant the loader may prefer)");
+                if (++variants <= kMaxVariantNotes) {
+                    out.notes.push_back("ld.so.cache also lists " + std::string(entry.path) +
+                                        " (an hwcaps variant the loader may prefer)");
+                }
                 continue;
             }
             if (pick == nullptr) pick = &entry;
         }
+        if (variants > kMaxVariantNotes) {
+            out.notes.push_back("ld.so.cache lists " + std::to_string(variants - kMaxVariantNotes) +
+                                " more hwcaps variants of " + query.soname);
+        }
         if (pick != nullptr) {
-            out.searched.push_back(pick->path);
-            if (is_regular(fs, pick->path)) return found(pick->path, LoaderSource::ld_so_cache);
-            out.notes.push_back("ld.so.cache names " + pick->path + ", which is missing");
+            const std::string path(pick->path);
+            out.searched.push_back(path);
+            if (is_regular(fs, path)) return found(path, LoaderSource::ld_so_cache);
+            out.notes.push_back("ld.so.cache names " + path + ", which is missing");
         }
     }
     for (const auto& dir : default_library_dirs(query.machine, query.elf_class)) {

@@ -107,8 +107,19 @@ Result<HeaderDecls> scan_headers(const Fs& fs, const std::string& dir, const std
         }
         ScannedHeader header;
         header.path = path;
+        // Not opened unless regular (a device node may act on open). A name ending in .h that
+        // is not a header still says why its declarations are missing: a dangling link or a
+        // FIFO in place of doca_rdmi_poster.h would otherwise leave its calls unclassified
+        // with no word of it.
         auto info = fs.stat(path);
-        if (!info || info->type != FileType::regular) continue;
+        if (!info || info->type != FileType::regular) {
+            header.gap = info ? make_gap(GapReason::malformed,
+                                         path + ": is a " + std::string(to_string(info->type)) +
+                                             ", not a regular file")
+                              : info.gap();
+            facts.headers.push_back(std::move(header));
+            continue;
+        }
         // Mapped, as the library is: a generated header of 100k declarations is 8 MB that a
         // read would copy.
         auto text = fs.map_file(path, kMaxHeaderBytes);

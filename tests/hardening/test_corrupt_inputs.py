@@ -7,7 +7,8 @@ against its schema), a one-line message naming the broken file, no crash or sani
 
 Categories: elf (symbols --lib: exit 2 and an error document), pc (report --root: the module
 check fails, exit 1), header (symbols --headers: notes, exit 0), sysfs (report --root: a gap
-on the attribute). JSON inputs are covered elsewhere: tests/unit/core/json_input_test.cpp (the
+on the attribute), ldcache (symbols --root with a hostile /etc/ld.so.cache: a loader note, exit
+0, within an address-space bound). JSON inputs are covered elsewhere: tests/unit/core/json_input_test.cpp (the
 bounded parser), tests/contract/test_diff_inputs.py (diff's inputs) and
 tests/unit/probes/wire_json_test.cpp (the forked children's answers). Exits 1 when any case
 breaks the contract.
@@ -18,6 +19,7 @@ import json
 import os
 import pwd
 import re
+import resource
 import shutil
 import socket
 import struct
@@ -200,6 +202,56 @@ header_case("100k-lines", b"int doca_rdmi_filler(void);\n" * 100000 + b"/* open"
 header_case("binary", os.urandom(8192).replace(b"*/", b"..") + b"/*", "unterminated")
 
 
+def header_file_case(name, make, needle):
+    # A name ending in .h that is no header: skipped, but with a gap naming it (its declarations
+    # are missing for a reason), exit 0.
+    @case(f"header-{name}", "header")
+    def run(ctx):
+        inc = ctx.tmp / "include"
+        shutil.copytree(ctx.source / "tests/fixtures/libs/include", inc)
+        make(inc / "doca_rdmi_broken.h")
+        proc, doc, problems = ctx.run(["symbols", "--lib", str(ctx.unversioned_lib), "--headers", str(inc)])
+        if proc.returncode != 0:
+            problems.append(f"exit {proc.returncode}, expected 0")
+        files = ((doc or {}).get("headers") or {}).get("files") or []
+        gap = next((f.get("gap") or {} for f in files if f.get("path", "").endswith("/doca_rdmi_broken.h")), {})
+        message = gap.get("message", "")
+        check_message(message, "doca_rdmi_broken.h", needle, problems)
+        return message, problems
+
+
+header_file_case("fifo", lambda p: os.mkfifo(p), "FIFO")
+header_file_case("directory", lambda p: p.mkdir(), "directory")
+header_file_case("socket", bind_socket, "socket")
+header_file_case("dangling-link", lambda p: os.symlink("gone.h", p), "no such file")
+
+
+@case("header-cr-line-ends", "header")
+def _(ctx):
+    # Headers with classic Mac line ends (a lone \r), which GCC and Clang compile: the same
+    # verdicts as with \n, and an experimental call of an object (no symbol versions: the headers
+    # are its only evidence) still fails the audit. Read as one line, they declared nothing.
+    verdicts = {}
+    problems = []
+    for style, ending in (("lf", b"\n"), ("cr", b"\r")):
+        inc = ctx.tmp / f"include-{style}"
+        inc.mkdir()
+        for header in (ctx.source / "tests/fixtures/libs/include").glob("*.h"):
+            (inc / header.name).write_bytes(header.read_bytes().replace(b"\n", ending))
+        proc, doc, found = ctx.run(["symbols", "--lib", str(ctx.unversioned_lib), "--headers", str(inc),
+                                    "--check", str(ctx.cfg.fixtures / "libs/app/librdmi_fixture_app.a")])
+        problems += [f"{style}: {p}" for p in found]
+        if proc.returncode != 1:
+            problems.append(f"{style}: exit {proc.returncode}, expected 1")
+        checks = {c["id"]: c for c in (doc or {}).get("checks", [])}
+        if checks.get("app-experimental", {}).get("status") != "fail":
+            problems.append(f"{style}: app-experimental is {checks.get('app-experimental', {}).get('status')}")
+        verdicts[style] = ((doc or {}).get("symbols"), checks.get("app-experimental", {}).get("message", ""))
+    if verdicts["lf"][0] != verdicts["cr"][0]:
+        problems.append("the verdicts differ between \\n and \\r line ends")
+    return verdicts["cr"][1], problems
+
+
 # ---- sysfs: report --root with a broken mlx5_0/fw_ver -> a gap naming the file -----------
 
 def sysfs_case(name, make, as_user=None):
@@ -232,6 +284,57 @@ def unreadable_fw(path):
 sysfs_case("unreadable", unreadable_fw, as_user="nobody")
 
 
+# ---- ld.so.cache: symbols --root with a hostile /etc/ld.so.cache -> a note, exit 0 --------
+
+def hostile_ld_cache(size, hwcap, nul_every=None):
+    """A cache of `size` bytes whose entries fill its first half and all name libdoca_rdmi.so.3,
+    each with a path into one run of 'A's that fills the second half (a NUL every `nul_every`
+    bytes, else only at the end)."""
+    half = size // 2
+    count = (half - 48) // 24
+    data = bytearray(b"A" * size)
+    data[:half] = bytes(half)
+    data[:20] = b"glibc-ld.so.cache1.1"
+    struct.pack_into("<II", data, 20, count, size - half)
+    data[28] = 2
+    name = b"libdoca_rdmi.so.3\0"
+    data[half:half + len(name)] = name
+    run = half + len(name)
+    if nul_every:
+        data[run + nul_every::nul_every] = bytes(len(range(run + nul_every, size, nul_every)))
+    data[-1] = 0
+    span = size - run - 2 * (nul_every or 1)
+    for i in range(count):
+        struct.pack_into("<iIIIQ", data, 48 + 24 * i, 0x0303, half, run + (i * 8) % span, 0, hwcap)
+    return bytes(data)
+
+
+def ld_cache_case(name, make, needle):
+    @case(f"ldcache-{name}", "ldcache")
+    def run(ctx):
+        root = ctx.copy_root("complete-3.3")
+        (root / "etc/ld.so.cache").write_bytes(make())
+        # The address-space bound is what fails a run that copies the cache's strings per
+        # entry (gigabytes for these files); a sanitizer's shadow memory needs more than it.
+        memory = None if ctx.cfg.sanitized else 1 << 30
+        proc, doc, problems = ctx.run(["symbols", "--root", str(root)], memory=memory)
+        if proc.returncode != 0:
+            problems.append(f"exit {proc.returncode}, expected 0: {proc.stderr.decode(errors='replace')[-300:]}")
+        notes = ((doc or {}).get("loader") or {}).get("notes") or []
+        message = next((n for n in notes if needle in n), "")
+        if not message:
+            problems.append(f"no loader note saying {needle!r}: {[n[:100] for n in notes[:3]]}")
+        if len(notes) > 16:
+            problems.append(f"{len(notes)} loader notes")
+        return message, problems
+
+
+# 1 MiB: 20,000 entries each naming a string that runs to the end of the file (up to 512 KiB).
+ld_cache_case("long-strings", lambda: hostile_ld_cache(1 << 20, 0), "4095 bytes")
+# 8 MiB: 170,000 hwcaps variants of the soname, each a path of under 4 KiB.
+ld_cache_case("many-variants", lambda: hostile_ld_cache(8 << 20, 1, 4000), "more hwcaps variants")
+
+
 # ---- the runner ----------------------------------------------------------------------------
 
 class Context:
@@ -258,7 +361,7 @@ class Context:
         shutil.copytree(self.cfg.fixtures / "sysfs" / scenario, root, symlinks=True)
         return root
 
-    def run(self, args, as_user=None):
+    def run(self, args, as_user=None, memory=None):
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
         preexec = None
         if as_user and os.geteuid() == 0:
@@ -269,6 +372,9 @@ class Context:
                 os.setgroups([])
                 os.setgid(entry.pw_gid)
                 os.setuid(entry.pw_uid)
+        elif memory is not None:
+            def preexec():
+                resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
         # --timeout bounds the whole run (the watchdog ends it 1 s later); these cases test
         # corrupt inputs, not time, and a sanitized build on a loaded machine is slow.
         proc = subprocess.run([str(self.cfg.binary), *args, "--json", "--timeout", "30"], env=env,
@@ -381,6 +487,8 @@ def main():
     parser.add_argument("-k", action="append", default=[])
     parser.add_argument("--list", action="store_true", help="print CATEGORY NAME lines and exit")
     parser.add_argument("--markdown", action="store_true", help="print the results as a Markdown table")
+    parser.add_argument("--sanitized", action="store_true",
+                        help="the binary is built with sanitizers: no address-space bound")
     cfg = parser.parse_args()
     if cfg.list:
         for name, category, _ in CASES:

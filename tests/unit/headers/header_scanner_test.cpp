@@ -152,6 +152,56 @@ int doca_not_extern_data;
         CHECK_MESSAGE(decls.count(absent) == 0, absent);
 }
 
+TEST_CASE("scan_header: lines may end in \\n, \\r\\n or a lone \\r (as GCC and Clang read them)") {
+    // With classic Mac line ends the whole header was one line: "#ifndef" swallowed it, no
+    // declaration was found, and an experimental call passed a --forbid-experimental gate.
+    const std::string lf =
+        "#ifndef X_H\n"
+        "#define X_H \\\n"
+        "    DOCA_STABLE int doca_hidden(void);\n"
+        "#include <doca_compat.h> // a comment\n"
+        "/* a comment\n"
+        "   over lines */\n"
+        "DOCA_EXPERIMENTAL // trailing\n"
+        "int doca_a(const char *s);\n"
+        "extern const char *doca_s; static const char *t = \"x\n"
+        "; DOCA_DEPRECATED int doca_b(int x,\n"
+        "    int y);\n"
+        "#endif\n";
+    for (const std::string ending : {"\n", "\r\n", "\r"}) {
+        CAPTURE(ending);
+        std::string text;
+        for (const char c : lf) text += c == '\n' ? ending : std::string(1, c);
+        const auto scan = scan_header(text, "m.h");
+        const auto decls = by_name(scan);
+        CHECK(decls.size() == 3);
+        REQUIRE(decls.count("doca_a") == 1);
+        CHECK(decls.at("doca_a").annotation == Annotation::experimental);
+        CHECK(decls.at("doca_a").line == 8);
+        REQUIRE(decls.count("doca_s") == 1);
+        CHECK(decls.at("doca_s").line == 9);
+        REQUIRE(decls.count("doca_b") == 1);
+        CHECK(decls.at("doca_b").annotation == Annotation::deprecated);
+        CHECK(decls.at("doca_b").line == 10);
+        CHECK(decls.count("doca_hidden") == 0);  // in the #define continued on the next line
+        CHECK(scan.notes == std::vector<std::string>{"line 9: unterminated literal"});
+    }
+}
+
+TEST_CASE("scan_header: an identifier may hold UTF-8 letters (as GCC and Clang accept)") {
+    // Cut at the first byte above 0x7f, the name was "doca_caf" and the symbol the library
+    // exports, "doca_caf\xc3\xa9", had no declaration, so no stability.
+    const auto scan = scan_header(
+        "DOCA_EXPERIMENTAL void doca_caf\xc3\xa9(void);\nDOCA_STABLE int \xc3\xa9t\xc3\xa9_doca;\n",
+        "u.h");
+    REQUIRE(scan.decls.size() == 2);
+    CHECK(scan.decls[0].name == "doca_caf\xc3\xa9");
+    CHECK(scan.decls[0].annotation == Annotation::experimental);
+    CHECK(scan.decls[0].kind == DeclKind::function);
+    CHECK(scan.decls[1].name == "\xc3\xa9t\xc3\xa9_doca");
+    CHECK(scan.decls[1].kind == DeclKind::data);
+}
+
 TEST_CASE("scan_header: the declaration right after an inline function body is its own") {
     // A function body ends its statement at the closing brace (no ';' follows). Taken for a
     // struct body, the statement would run on into the next declaration and swallow it.

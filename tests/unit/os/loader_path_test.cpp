@@ -130,6 +130,41 @@ TEST_CASE("ld.so.cache: malformed inputs are gaps, never crashes") {
     }
 }
 
+TEST_CASE("ld.so.cache: a name or path longer than PATH_MAX is malformed") {
+    // ldconfig writes paths of at most 4095 bytes. A hostile cache's entries may all name one
+    // string megabytes long: each would be searched (and once copied) in full.
+    const std::string longest = "/" + std::string(4094, 'a');
+    auto fits = parse_ld_so_cache_views(make_cache({{0x0303, "liba.so.1", longest}}));
+    REQUIRE(fits.ok());
+    CHECK((*fits)[0].path == longest);
+    const std::string cache = make_cache({{0x0303, "liba.so.1", longest + "a"}});
+    auto views = parse_ld_so_cache_views(cache);
+    REQUIRE_FALSE(views.ok());
+    CHECK(views.gap().reason == GapReason::malformed);
+    CHECK(views.gap().message.find("entry 0") != std::string::npos);
+    CHECK(views.gap().message.find("4095 bytes") != std::string::npos);
+}
+
+TEST_CASE("prediction notes a few hwcaps variants of a name, then how many more") {
+    // Hostile: 10,000 hwcaps entries for the soname, each a 4,000-byte path. One note each
+    // would be 40 MB of notes in the document.
+    test::TempTree tree;
+    std::vector<RawEntry> raw;
+    for (int i = 0; i < 10000; ++i) {
+        raw.push_back({0x0303, "libdoca_rdmi.so.3",
+                       "/v" + std::to_string(i) + "/" + std::string(4000, 'x'), 1});
+    }
+    tree.write("/etc/ld.so.cache", make_cache(raw));
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    auto p = predict_loader_path(*fs, x86_query("libdoca_rdmi.so.3"));
+    CHECK_FALSE(p.path);
+    REQUIRE(p.notes.size() == 9);
+    CHECK(p.notes[0].starts_with("ld.so.cache also lists /v0/"));
+    CHECK(p.notes[7].starts_with("ld.so.cache also lists /v7/"));
+    CHECK(p.notes[8] == "ld.so.cache lists 9992 more hwcaps variants of libdoca_rdmi.so.3");
+}
+
 TEST_CASE("ld.so.cache: the host's cache parses to what `ldconfig -p` prints") {
     auto fs = RootedFs::open("/");
     REQUIRE(fs.ok());
