@@ -79,7 +79,7 @@ check_glibc() {
   # an older loader, leaving every packed pointer unrelocated: the dynamic section is read too.
   local refs ref abi_since
   refs=$("$tool" -p "$file" 2>/dev/null | sed -n '/^Version References:/,/^$/p' | awk 'NF == 4 {print $4}')
-  for ref in $(sort -u <<<"$refs"); do
+  while read -r ref; do
     case $ref in
       GLIBC_ABI_DT_RELR) abi_since=2.36 ;;
       GLIBC_ABI_*)
@@ -93,7 +93,7 @@ check_glibc() {
       return 1
     fi
     version_above "$abi_since" "$highest" && highest=$abi_since
-  done
+  done < <(sort -u <<<"$refs")
   if LC_ALL=C readelf -d "$file" 2>/dev/null | grep -q '(RELR)'; then
     if version_above 2.36 "$max"; then
       echo "release.sh: $file has packed relative relocations (DT_RELR), which loaders before glibc 2.36 skip; above GLIBC_$max" >&2
