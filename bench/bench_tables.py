@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Turns the raw timings bench/run.sh and bench/scaling.sh collect into markdown tables.
 
-    bench_tables.py run --work DIR --runs N --chain-processes N --load "a b c" --cores N
+    bench_tables.py run --work DIR --runs N --chain-processes N --reads N --load "a b c" --cores N
     bench_tables.py scaling --work DIR --load "a b c" --cores N
 
 run: DIR holds main.json and symbols.json (hyperfine --export-json), report.json (one
@@ -23,6 +23,7 @@ TARGET_RSS_MB = 16.0
 TARGET_AUDIT_100K_MS = 100.0
 TARGET_STATIC_VS_TRUE = 2.0  # the static probe within 2x of /bin/true in the same run
 TARGET_VERSION_OVER_TRUE_MS = 0.3  # --version at most this much above /bin/true
+TARGET_LIVE_VS_TRUE = 3.0  # the live probe of a machine without DOCA within 3x of /bin/true
 TARGET_AUDIT_VS_MANUAL = 4.0  # the audit at least 4x faster than readelf + nm
 TARGET_AUDIT_RSS_MB = 64.0
 
@@ -70,9 +71,9 @@ def cmd_run(args):
         return (f"| {label} | {median:.2f} ms ± {sd:.2f} | {cpu:.2f} ms | {speed} than "
                 f"{versus_name} | {mem} |")
 
-    def baseline(label, name, table):
+    def baseline(label, name, table, versus="1×"):
         median, sd, _, cpu = table[name]
-        return f"| {label} | {median:.2f} ms ± {sd:.2f} | {cpu:.2f} ms | 1× | – |"
+        return f"| {label} | {median:.2f} ms ± {sd:.2f} | {cpu:.2f} ms | {versus} | – |"
 
     print(f"Bench root: the complete DOCA 3.3 fixture install with 8 PCI functions "
           f"(the report lists {devices} devices, DOCA {doca}). hyperfine, {args.runs} runs "
@@ -83,6 +84,10 @@ def cmd_run(args):
     print("| --- | --- | --- | --- | --- |")
     print(row("`rdmi-probe --json --root ROOT` (static: install, 8 devices, symbols; no process "
               "started, nothing loaded)", "static", main, chain, "the chain"))
+    if "static-gid255" in main:
+        print(row("the same on the bench root with 255-entry GID tables (a ConnectX RoCE port's "
+                  "size: 2,040 more files; 253 of each table's entries empty)", "static-gid255",
+                  main, chain, "the chain"))
     print(row("`rdmi-probe --json --doca-prefix PREFIX` (live: loads the runtime library in a "
               "child, runs doca_caps and dpacc; this machine's /sys has no device)", "live", main,
               chain_live, "the chain + tools"))
@@ -92,8 +97,20 @@ def cmd_run(args):
           f"| – | {rss['floor']:.1f} MB |" if "floor" in rss else
           f"| `rdmi-probe --version` (the floor of any run) | {floor_median:.2f} ms ± {floor_sd:.2f} "
           f"| {floor_cpu:.2f} ms | – | – |")
+    if "live-here" in main:
+        median, sd, _, cpu = main["live-here"]
+        print(f"| `rdmi-probe --json` (live, this machine as it is: its libibverbs loaded in the "
+              f"worker child, its /sys) | {median:.2f} ms ± {sd:.2f} | {cpu:.2f} ms | "
+              f"{median / main['true'][0]:.1f}× `/bin/true` | – |")
     if "true" in main:
         print(baseline("`/bin/true` (a bare process start)", "true", main))
+    if "floor-reads" in main:
+        print(baseline(f"floor: the {args.reads} files and directories the static probe reads, "
+                       "read by a program that does nothing else (`bench/floor reads`)",
+                       "floor-reads", main, "–"))
+    if "floor-worker" in main:
+        print(baseline("floor: one child that loads libibverbs and lists its devices, nothing else "
+                       "(`bench/floor worker`)", "floor-worker", main, "–"))
     print(baseline(f"the manual chain: {args.chain_processes} processes (pkg-config ×5, cat, ls, "
                    "readelf ×6, nm, cat /proc/modules, grep meminfo, uname, ls ×2, 5 per device)",
                    "chain", main))
@@ -130,6 +147,24 @@ def cmd_run(args):
               f"{met(static <= TARGET_STATIC_VS_TRUE * true)}; `--version` ≤ /bin/true + "
               f"{TARGET_VERSION_OVER_TRUE_MS:g} ms: +{floor_median - true:.2f} ms, "
               f"{met(floor_median - true <= TARGET_VERSION_OVER_TRUE_MS)}.")
+        if "live-here" in main:
+            here = main["live-here"][0]
+            print(f"The live probe of this machine ≤ {TARGET_LIVE_VS_TRUE:g}× /bin/true: "
+                  f"{here / true:.2f}×, {met(here <= TARGET_LIVE_VS_TRUE * true)}.")
+        floors = []
+        if "floor-reads" in main:
+            reads = main["floor-reads"][0]
+            reads_cpu = main["floor-reads"][3] / main["true"][3]
+            floors.append(f"the static probe's reads alone take {reads / true:.2f}× /bin/true "
+                          f"({reads_cpu:.2f}× on CPU time; the probe is {static / reads:.2f}× "
+                          "its reads)")
+        if "floor-worker" in main:
+            worker = main["floor-worker"][0]
+            worker_cpu = main["floor-worker"][3] / main["true"][3]
+            floors.append(f"the live run's worker child alone {worker / true:.2f}× /bin/true "
+                          f"({worker_cpu:.2f}× on CPU time)")
+        if floors:
+            print("The floors under those targets, in the same run: " + "; ".join(floors) + ".")
 
 
 def fit(points):
@@ -251,6 +286,7 @@ def main(argv):
     parser.add_argument("--work", required=True)
     parser.add_argument("--runs", type=int, default=0)
     parser.add_argument("--chain-processes", type=int, default=0)
+    parser.add_argument("--reads", type=int, default=0)
     parser.add_argument("--load", default="?")
     parser.add_argument("--cores", default="?")
     args = parser.parse_args(argv)

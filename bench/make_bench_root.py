@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Builds a benchmark root: N ConnectX-7 PCI functions in sysfs, optionally over a DOCA install.
 
-    make_bench_root.py TARGET --functions N [--doca-root DIR]
+    make_bench_root.py TARGET --functions N [--doca-root DIR] [--gid-table N]
 
 The functions are the test fixtures' "scale" shape (tests/fixtures/sysfs/make_sysfs_root.py):
 PFs with up to 7 VFs each, every function with its rdma device (one RoCE port) and its netdev.
@@ -10,6 +10,9 @@ N is 1..8, or a multiple of 8 up to 512: N <= 8 is one PF with N-1 VFs, N > 8 is
 first, giving "the complete fixture install with N devices". A /proc/meminfo is written too, for
 the manual chain's `grep Huge /proc/meminfo` (the probe itself reads /sys/kernel/mm/hugepages),
 and the platform devices an x86 server shows (none of them a BlueField's MLNXBF*).
+--gid-table sets the entries of each port's GID table (default 8; empty entries read as zeros,
+as in sysfs): sysfs has one file per entry of the hardware's table, used or not, and the probe
+reads them all, so the table's size weighs on a run more than the functions' other attributes.
 TARGET is replaced when this script made it before.
 """
 
@@ -51,6 +54,8 @@ def main(argv):
     parser.add_argument("target")
     parser.add_argument("--functions", type=int, required=True)
     parser.add_argument("--doca-root", help="a fixture DOCA root to copy in first")
+    parser.add_argument("--gid-table", type=int, default=8,
+                        help="entries per port GID table (default 8)")
     args = parser.parse_args(argv)
     pfs, vfs = shape(args.functions)
     target = os.path.abspath(args.target)
@@ -60,7 +65,9 @@ def main(argv):
             raise SystemExit(f"make_bench_root: {args.doca_root}: missing (build doca_fixtures)")
         shutil.copytree(args.doca_root, target, symlinks=True, dirs_exist_ok=True)
     root = make_sysfs_root.Root(target)
-    make_sysfs_root.scenario_scale(root, pfs=pfs, vfs_per_pf=vfs)
+    if not 1 <= args.gid_table <= 4096:
+        raise SystemExit(f"make_bench_root: --gid-table {args.gid_table}: want 1..4096")
+    make_sysfs_root.scenario_scale(root, pfs=pfs, vfs_per_pf=vfs, gid_table=args.gid_table)
     root.write("/proc/meminfo", MEMINFO)
     for name in PLATFORM_DEVICES:
         root.mkdir(f"/sys/devices/platform/{name}")

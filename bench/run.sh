@@ -9,9 +9,11 @@
 # Times, with hyperfine (50 runs by default), `rdmi-probe --json --root ROOT` on the bench root
 # (the complete DOCA 3.3 fixture install with 8 PCI functions, built by bench/CMakeLists.txt),
 # the live `rdmi-probe --json --doca-prefix PREFIX` (loads the runtime library, runs doca_caps and
-# dpacc; it sees this machine's /sys), and the manual chain that yields the facts the report
-# gives, each command the separate process a user would run (written out below), and /bin/true
-# (a bare process start: the floor the probe is judged against). Then the
+# dpacc; it sees this machine's /sys), the live `rdmi-probe --json` of this machine as it is, the
+# manual chain that yields the facts the report gives, each command the separate process a user
+# would run (written out below), /bin/true (a bare process start: the floor the probe is judged
+# against) and bench/floor's two floors under the near-the-floor targets (the static probe's
+# reads alone; the live run's worker child alone), all in one hyperfine run. Then the
 # symbol audit of a 100,000-symbol library against readelf + nm, and the probe's peak RSS.
 # Prints a markdown table and the targets met or missed. Asserts nothing else.
 set -euo pipefail
@@ -23,10 +25,11 @@ probe=$build/rdmi-probe
 root=$build/bench/roots/complete-3.3-8fn
 prefix=$build/tests/fixtures/prefixes/complete-3.3
 lib100k=$build/bench/symbols-100000
-for tool in hyperfine pkg-config readelf nm /usr/bin/time; do
+for tool in hyperfine pkg-config readelf nm strace /usr/bin/time; do
   command -v "$tool" >/dev/null || { echo "run.sh: $tool is needed (scripts/setup.sh --bench)" >&2; exit 2; }
 done
-for need in "$probe" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_bench.so"; do
+floor=$build/bench/floor
+for need in "$probe" "$floor" "$root/.rdmi-sysfs-fixture" "$prefix" "$lib100k/libdoca_bench.so"; do
   [[ -e $need ]] || { echo "run.sh: $need missing: build $build with -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON" >&2; exit 2; }
 done
 
@@ -74,11 +77,31 @@ chain_processes=$(($(wc -l <"$work/chain.sh") - 1))
 sh -e "$work/chain-live.sh" >/dev/null || { echo "run.sh: the manual chain fails" >&2; exit 2; }
 "$probe" --json --root "$root" >"$work/report.json" || true  # exit code: the verdict, not success
 
+# The bench root again with 255-entry GID tables: sysfs has a file per entry of the hardware
+# table, used or not, and a ConnectX RoCE port's table is that large (the bench root has 8).
+/usr/bin/python3 "$here/make_bench_root.py" "$work/root-gid255" --functions 8 \
+  --doca-root "$build/tests/fixtures/roots/complete-3.3" --gid-table 255 >/dev/null
+
+# The floors under the near-the-floor targets (bench/floor.c): every file and directory the static
+# probe reads, read by a program that does nothing else; and the one worker child a live run
+# starts, loading libibverbs and listing its devices, with nothing else around it.
+strace -f -y -e trace=openat,openat2,getdents64 -o "$work/static.strace" \
+  "$probe" --json --root "$root" >/dev/null 2>&1 || true
+/usr/bin/python3 "$here/read_set.py" "$work/static.strace" --under "$root" >"$work/static.reads"
+"$floor" reads "$work/static.reads" || { echo "run.sh: the read floor fails" >&2; exit 2; }
+floors=(-n floor-reads "$floor reads $work/static.reads")
+if "$floor" worker libibverbs.so.1 2>/dev/null; then
+  floors+=(-n floor-worker "$floor worker libibverbs.so.1")
+fi
+
 hyperfine -N -i --warmup 5 --runs "$runs" --export-json "$work/main.json" \
   -n static "$probe --json --root $root" \
+  -n static-gid255 "$probe --json --root $work/root-gid255" \
   -n live "$probe --json --doca-prefix $prefix" \
+  -n live-here "$probe --json" \
   -n floor "$probe --version" \
   -n true /bin/true \
+  "${floors[@]}" \
   -n chain "sh $work/chain.sh" \
   -n chain-live "sh $work/chain-live.sh" >/dev/null 2>&1
 lib=/libdoca_bench.so
@@ -106,5 +129,6 @@ peak() {
 } >"$work/rss.txt"
 
 /usr/bin/python3 "$here/bench_tables.py" run --work "$work" --runs "$runs" \
-  --chain-processes "$chain_processes" --load "$load_at_start" \
+  --chain-processes "$chain_processes" --reads "$(wc -l <"$work/static.reads")" \
+  --load "$load_at_start" \
   --cores "$(nproc)"

@@ -37,12 +37,6 @@ struct CheckOptions {
     std::string explain;
 };
 
-void split_names(const std::vector<std::string>& values, std::vector<std::string>& out) {
-    for (const auto& value : values) {
-        for (const auto item : split_items(value, ",")) out.emplace_back(item);
-    }
-}
-
 class CheckCommand final : public Command {
   public:
     [[nodiscard]] std::string_view name() const override { return "check"; }
@@ -70,7 +64,8 @@ class CheckCommand final : public Command {
         sub.add_flag("--forbid-experimental", opts_.given.forbid_experimental,
                      "with --app: it calls no experimental name outside --allow-experimental");
         sub.add_option("--allow-experimental", opts_.allow,
-                       "experimental names accepted by --forbid-experimental: NAME,NAME,...");
+                       "experimental names accepted by --forbid-experimental: NAME,NAME,... "
+                       "or @FILE (one a line, # comments)");
         device_option_ = sub.add_option("--require-device", opts_.device,
                                         "an NVIDIA RDMA device (or this PCI address / ibdev)")
                              ->expected(0, 1);
@@ -215,7 +210,9 @@ class CheckCommand final : public Command {
             if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
             p.modules.push_back(std::move(m).value());
         }
-        split_names(opts_.allow, p.allow_experimental);
+        auto allowed = experimental_allow_list(opts_.allow);
+        if (!allowed) return allowed.gap();
+        p.allow_experimental = std::move(allowed).value();
         if (device_option_ != nullptr && device_option_->count() > 0) p.device = opts_.device;
         return p;
     }

@@ -23,13 +23,7 @@ namespace {
 
 // The archive's time stamps: SOURCE_DATE_EPOCH when set (reproducible bundles), else now.
 long long archive_mtime(const Env& env) {
-    if (auto pinned = env.get("SOURCE_DATE_EPOCH")) {
-        try {
-            return std::stoll(*pinned);
-        } catch (const std::exception&) {
-            // Ignored, as generation_time() does.
-        }
-    }
+    if (auto pinned = source_date_epoch(env)) return *pinned;
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();

@@ -20,9 +20,6 @@
 namespace rdmi::cli {
 namespace {
 
-/// Largest --allow-experimental @FILE read.
-constexpr std::size_t kMaxAllowListBytes = std::size_t{4} << 20U;
-
 struct SymbolsOptions {
     std::string module;
     std::string lib;
@@ -31,32 +28,6 @@ struct SymbolsOptions {
     std::string check;
     std::vector<std::string> allow;
 };
-
-// Names separated by commas or lines; '#' starts a comment that runs to the end of its line
-// or to the next comma.
-void add_names(std::string_view text, std::vector<std::string>& names) {
-    for (auto item : split_items(text, ",\n")) {
-        if (auto hash = item.find('#'); hash != std::string_view::npos) item = item.substr(0, hash);
-        if (item = trim(item, " \t\r"); !item.empty()) names.emplace_back(item);
-    }
-}
-
-// NAME,NAME,... or @FILE (one name a line, '#' comments). The file is the user's, so it is read
-// from the live file system even under --root, like --output is written there.
-Result<std::vector<std::string>> allow_list(const std::vector<std::string>& values) {
-    std::vector<std::string> names;
-    for (const auto& value : values) {
-        if (!value.starts_with("@")) {
-            add_names(value, names);
-            continue;
-        }
-        auto text =
-            read_user_file("--allow-experimental", user_path(value.substr(1)), kMaxAllowListBytes);
-        if (!text) return text.gap();
-        add_names(*text, names);
-    }
-    return names;
-}
 
 class SymbolsCommand final : public Command {
   public:
@@ -103,7 +74,7 @@ class SymbolsCommand final : public Command {
         auto user_fs = RootedFs::open("/");
         if (!user_fs) return session.fail(user_fs.gap().message);
         request.user_fs = &*user_fs;
-        auto accepted = allow_list(opts_.allow);
+        auto accepted = experimental_allow_list(opts_.allow);
         if (!accepted) return session.fail(accepted.gap().message);
         request.accepted_experimental = std::move(accepted).value();
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
+#include "core/text.hpp"
 #include "os/rooted_fs.hpp"
 
 namespace rdmi::cli {
@@ -34,6 +35,35 @@ Result<std::string> read_user_file(std::string_view option, const std::string& f
     auto bytes = fs->read_file(full_path, max_bytes);
     if (!bytes) return Gap{bytes.gap().reason, std::string(option) + " " + bytes.gap().message};
     return bytes;
+}
+
+namespace {
+
+/// Largest --allow-experimental @FILE read.
+constexpr std::size_t kMaxAllowListBytes = std::size_t{4} << 20U;
+
+void add_names(std::string_view text, std::vector<std::string>& names) {
+    for (auto item : split_items(text, ",\n")) {
+        if (auto hash = item.find('#'); hash != std::string_view::npos) item = item.substr(0, hash);
+        if (item = trim(item, " \t\r"); !item.empty()) names.emplace_back(item);
+    }
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values) {
+    std::vector<std::string> names;
+    for (const auto& value : values) {
+        if (!value.starts_with("@")) {
+            add_names(value, names);
+            continue;
+        }
+        auto text =
+            read_user_file("--allow-experimental", user_path(value.substr(1)), kMaxAllowListBytes);
+        if (!text) return text.gap();
+        add_names(*text, names);
+    }
+    return names;
 }
 
 }  // namespace rdmi::cli

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -23,5 +24,10 @@ std::string user_path(const std::string& path);
 /// which option named the file as well as the full path tried.
 Result<std::string> read_user_file(std::string_view option, const std::string& full_path,
                                    std::size_t max_bytes);
+
+/// The names of an --allow-experimental: each value is NAME,NAME,... or @FILE (names separated
+/// by commas or lines, '#' starting a comment that runs to the end of its line or to the next
+/// comma), the file read with read_user_file(). check and symbols take the same lists.
+Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values);
 
 }  // namespace rdmi::cli

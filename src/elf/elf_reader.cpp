@@ -1,10 +1,13 @@
 // libelf-backed reader: every offset, count and string index is checked before it is trusted.
 #include "elf/elf_reader.hpp"
 
+#include "os/huge_pages.hpp"
+
 #include <gelf.h>
 #include <libelf.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
@@ -475,6 +478,7 @@ std::vector<ElfSymbol> read_symbols(Elf* elf, const SectionInfo& table,
     if (count > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         fail(std::string(what) + ": absurd symbol count " + std::to_string(count));
     symbols.reserve(count == 0 ? 0 : count - 1);
+    advise_huge_pages(symbols);
     // Each section's name copied once, when a symbol first names it.
     std::vector<std::string_view> section_names(image.section_names.size());
     std::vector<bool> section_named(image.section_names.size());
@@ -624,10 +628,24 @@ std::string identification_problem(std::string_view bytes) {
            std::to_string(static_cast<unsigned char>(bytes[EI_VERSION])) + ")";
 }
 
-// libelf reads from a mutable buffer that must outlive every descriptor made from it.
-std::string copy_of(std::string_view bytes) {
-    return std::string(bytes);
-}
+// libelf reads from a mutable buffer that must outlive every descriptor made from it. In huge
+// pages (allocate_huge): a large library's copy otherwise takes a page fault every 4 KiB.
+class ElfCopy {
+  public:
+    explicit ElfCopy(std::string_view bytes)
+        : size_(bytes.size()), data_(static_cast<char*>(allocate_huge(size_))) {
+        std::memcpy(data_, bytes.data(), size_);
+    }
+    ~ElfCopy() { free_huge(data_, size_); }
+    ElfCopy(const ElfCopy&) = delete;
+    ElfCopy& operator=(const ElfCopy&) = delete;
+    [[nodiscard]] char* data() const { return data_; }
+    [[nodiscard]] std::size_t size() const { return size_; }
+
+  private:
+    std::size_t size_;
+    char* data_;
+};
 
 }  // namespace
 
@@ -639,7 +657,7 @@ Result<ElfImage> parse_elf(std::string_view bytes) {
     if (bytes.empty()) return make_gap(GapReason::malformed, "empty file");
     try {
         init_libelf();
-        std::string buffer = copy_of(bytes);
+        const ElfCopy buffer(bytes);
         ElfHandle elf(elf_memory(buffer.data(), buffer.size()));
         if (elf.get() == nullptr) fail("libelf cannot open it: " + libelf_error());
         switch (elf_kind(elf.get())) {
@@ -676,7 +694,7 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
         return make_gap(GapReason::malformed, "not a static archive (no !<arch> magic)");
     try {
         init_libelf();
-        std::string buffer = copy_of(bytes);
+        const ElfCopy buffer(bytes);
         ElfHandle archive(elf_memory(buffer.data(), buffer.size()));
         if (archive.get() == nullptr || elf_kind(archive.get()) != ELF_K_AR)
             fail("unreadable archive: " + libelf_error());
@@ -696,7 +714,8 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             // libelf keeps one header buffer per archive: copy it before elf_next() reuses it.
             const std::string name = header->ar_name;
             // libelf silently clips a member to the bytes present; the header says the truth.
-            const std::uint64_t size = declared_member_size(buffer, static_cast<std::uint64_t>(at));
+            const std::uint64_t size = declared_member_size(
+                std::string_view(buffer.data(), buffer.size()), static_cast<std::uint64_t>(at));
             // The 60-byte `ar` member header, then the data padded to an even size.
             next_header = static_cast<std::uint64_t>(at) + 60 + size + (size % 2);
             if (next_header - (size % 2) > buffer.size()) {

@@ -71,6 +71,10 @@ struct SymbolVerdict {
     std::span<const std::string_view> versions;
     std::span<const Evidence> evidence;  ///< every observation, decisive or not
     bool sources_agree = true;           ///< every decisive observation fits `stability`
+    /// Every text of the verdict (name, versions, evidence) is known to be printable ASCII
+    /// without '"' or '\\': names lexed as C identifiers, shared texts checked once. A JSON
+    /// writer then copies them as they are instead of checking each again. False says nothing.
+    bool plain_text = false;
 };
 
 /// What the verdicts of one audit view: their texts, evidence and version lists (symbol_audit.cpp).

@@ -1,8 +1,11 @@
 // One-pass lexer plus a statement splitter; the declarator heuristics are described in the .hpp.
 #include "headers/header_scanner.hpp"
 
+#include "os/huge_pages.hpp"
+
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 namespace rdmi {
@@ -74,42 +77,58 @@ constexpr std::array kSpecialWords{
 constexpr std::uint8_t kNoSpecial = 0xff;
 static_assert(kSpecialWords.size() < kNoSpecial);
 
-// The special words by first byte, each list ended by kNoSpecial: an identifier is compared
-// only with the few that start like it.
-constexpr std::size_t kMaxPerFirstByte = 13;
-constexpr auto kSpecialByFirstByte = [] {
-    std::array<std::array<std::uint8_t, kMaxPerFirstByte>, 256> table{};
-    for (auto& list : table) list.fill(kNoSpecial);
+// The special words in an open-addressed table keyed by length, first and last byte: an
+// identifier costs one probe, almost always of an empty slot (40 words in 512 slots), instead of
+// a walk over the words that share its first byte (a tenth of the scan of a large header).
+constexpr std::size_t kSpecialSlots = 512;
+
+constexpr std::size_t special_hash(std::size_t size, char first, char last) {
+    return (size * 7U + std::size_t{static_cast<unsigned char>(first)} * 3U +
+            std::size_t{static_cast<unsigned char>(last)} * 5U) %
+           kSpecialSlots;
+}
+
+constexpr auto kSpecialTable = [] {
+    std::array<std::uint8_t, kSpecialSlots> table{};
+    table.fill(kNoSpecial);
     for (std::size_t i = 0; i < kSpecialWords.size(); ++i) {
-        auto& list = table[static_cast<unsigned char>(kSpecialWords[i].spelling[0])];
-        std::size_t at = 0;
-        while (list[at] != kNoSpecial) ++at;
-        list[at] = static_cast<std::uint8_t>(i);  // the last slot stays kNoSpecial
+        const std::string_view word = kSpecialWords[i].spelling;
+        std::size_t slot = special_hash(word.size(), word.front(), word.back());
+        while (table[slot] != kNoSpecial) slot = (slot + 1) % kSpecialSlots;
+        table[slot] = static_cast<std::uint8_t>(i);
     }
     return table;
 }();
 
 std::uint8_t special_index(std::string_view word) {
-    for (const std::uint8_t i : kSpecialByFirstByte[static_cast<unsigned char>(word[0])]) {
-        if (i == kNoSpecial) break;
-        // Length and last byte first: most identifiers differ there, without a memcmp call.
-        const std::string_view special = kSpecialWords[i].spelling;
-        if (special.size() == word.size() && special.back() == word.back() && special == word)
-            return i;
+    for (std::size_t slot = special_hash(word.size(), word.front(), word.back());;
+         slot = (slot + 1) % kSpecialSlots) {
+        const std::uint8_t i = kSpecialTable[slot];
+        if (i == kNoSpecial) return kNoSpecial;
+        if (kSpecialWords[i].spelling == word) return i;
     }
-    return kNoSpecial;
 }
 
 struct Token {
     TokenKind kind;
     std::uint8_t special = kNoSpecial;  // index into kSpecialWords for identifiers
+    Word word_ = Word::plain;           // kSpecialWords[special].word, or plain
+    char punct = 0;                     // the byte of a punctuation token, 0 for the others
     std::string_view text;
     std::size_t line;
 
-    [[nodiscard]] Word word() const {
-        return special == kNoSpecial ? Word::plain : kSpecialWords[special].word;
-    }
+    [[nodiscard]] Word word() const { return word_; }
 };
+
+Token make_token(TokenKind kind, std::string_view text, std::size_t line,
+                 std::uint8_t special = kNoSpecial) {
+    return {kind,
+            special,
+            special == kNoSpecial ? Word::plain : kSpecialWords[special].word,
+            kind == TokenKind::punct ? text[0] : '\0',
+            text,
+            line};
+}
 
 // Byte classes of the lexer, one table lookup per byte.
 enum CharClass : std::uint8_t {
@@ -147,6 +166,20 @@ bool is_ident_char(char c) {
     return (char_class(c) & (kIdentStart | kDigit)) != 0;
 }
 
+// The end of the run of identifier bytes that starts at `p`. Identifiers are most of a header's
+// bytes: four bytes a step without a bounds check between them.
+const char* skip_ident(const char* p, const char* end) {
+    while (end - p >= 4) {
+        if (!is_ident_char(p[0])) return p;
+        if (!is_ident_char(p[1])) return p + 1;
+        if (!is_ident_char(p[2])) return p + 2;
+        if (!is_ident_char(p[3])) return p + 3;
+        p += 4;
+    }
+    while (p != end && is_ident_char(*p)) ++p;
+    return p;
+}
+
 // Splits header text into tokens, dropping comments and preprocessor lines.
 class Lexer {
   public:
@@ -160,7 +193,12 @@ class Lexer {
                 ++pos_;
                 at_line_start_ = true;
             } else if (char_class(c) == kBlank) {
-                ++pos_;
+                // Indentation comes in runs: one test a byte, not the whole chain. A carriage
+                // return goes back to the chain, which tells a lone one (a line end) apart.
+                do {
+                    ++pos_;
+                } while (pos_ < text_.size() && char_class(text_[pos_]) == kBlank &&
+                         text_[pos_] != '\r');
             } else if (c == '/' && peek(1) == '*') {
                 skip_block_comment();
             } else if (c == '/' && peek(1) == '/') {
@@ -179,6 +217,12 @@ class Lexer {
     }
 
   private:
+    // The text from `start` to the current position (within the text by construction: no
+    // bounds check, which substr() would make for every token).
+    [[nodiscard]] std::string_view span(std::size_t start) const {
+        return {text_.data() + start, pos_ - start};
+    }
+
     [[nodiscard]] char peek(std::size_t ahead) const {
         return pos_ + ahead < text_.size() ? text_[pos_ + ahead] : '\0';
     }
@@ -198,17 +242,23 @@ class Lexer {
         return at + 1 < text_.size() && text_[at + 1] == '\n' ? 2 : 1;
     }
 
+    // Only '*' and line ends matter inside a comment: the loop stops at nothing else.
     void skip_block_comment() {
         const std::size_t start_line = line_;
-        pos_ += 2;
-        while (pos_ < text_.size()) {
-            if (text_[pos_] == '*' && peek(1) == '/') {
-                pos_ += 2;
-                return;
+        const char* p = text_.data() + pos_ + 2;
+        const char* const end = text_.data() + text_.size();
+        while (p != end) {
+            if (*p == '*') {
+                if (end - p >= 2 && p[1] == '/') {
+                    pos_ = static_cast<std::size_t>(p + 2 - text_.data());
+                    return;
+                }
+            } else if (*p == '\n' || (*p == '\r' && (end - p < 2 || p[1] != '\n'))) {
+                ++line_;  // a newline or a lone carriage return (lone_cr())
             }
-            if (text_[pos_] == '\n' || lone_cr(pos_)) ++line_;
-            ++pos_;
+            ++p;
         }
+        pos_ = text_.size();
         notes_.push_back("line " + std::to_string(start_line) + ": unterminated comment");
     }
 
@@ -239,14 +289,15 @@ class Lexer {
         const std::size_t start = pos_;
         const char c = text_[pos_];
         if (is_ident_start(c)) {
-            while (pos_ < text_.size() && is_ident_char(text_[pos_])) ++pos_;
-            const std::string_view word = text_.substr(start, pos_ - start);
-            return {TokenKind::ident, special_index(word), word, line_};
+            pos_ = static_cast<std::size_t>(
+                skip_ident(text_.data() + pos_ + 1, text_.data() + text_.size()) - text_.data());
+            const std::string_view word = span(start);
+            return make_token(TokenKind::ident, word, line_, special_index(word));
         }
         if (c >= '0' && c <= '9') {
             while (pos_ < text_.size() && (is_ident_char(text_[pos_]) || text_[pos_] == '.'))
                 ++pos_;
-            return {TokenKind::number, kNoSpecial, text_.substr(start, pos_ - start), line_};
+            return make_token(TokenKind::number, span(start), line_);
         }
         if (c == '"' || c == '\'') {
             ++pos_;
@@ -259,10 +310,10 @@ class Lexer {
             } else {
                 notes_.push_back("line " + std::to_string(line_) + ": unterminated literal");
             }
-            return {TokenKind::string, kNoSpecial, text_.substr(start, pos_ - start), line_};
+            return make_token(TokenKind::string, span(start), line_);
         }
         ++pos_;
-        return {TokenKind::punct, kNoSpecial, text_.substr(start, 1), line_};
+        return make_token(TokenKind::punct, std::string_view(text_.data() + start, 1), line_);
     }
 
     std::string_view text_;
@@ -280,7 +331,7 @@ bool is_macro_spelling(std::string_view word) {
 }
 
 bool is_punct(const Token& token, char c) {
-    return token.kind == TokenKind::punct && token.text.size() == 1 && token.text[0] == c;
+    return token.punct == c;
 }
 
 bool is_word(const Token& token, std::string_view word) {
@@ -298,6 +349,21 @@ std::size_t skip_group(const std::vector<Token>& tokens, std::size_t open) {
         }
     }
     return tokens.size();
+}
+
+// True when no byte of `text` is above 0x7f, eight bytes a step: a lexed identifier is then
+// printable ASCII (HeaderDecl::identifier); one with UTF-8 letters is not.
+bool ascii_only(std::string_view text) {
+    constexpr std::uint64_t kHighBits = 0x8080808080808080U;
+    std::uint64_t any = 0;
+    std::size_t at = 0;
+    for (; at + 8 <= text.size(); at += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, text.data() + at, sizeof word);
+        any |= word;
+    }
+    for (; at < text.size(); ++at) any |= static_cast<unsigned char>(text[at]);
+    return (any & kHighBits) == 0;
 }
 
 // Turns one top-level statement (up to `;`) into a declaration, when it is one.
@@ -335,7 +401,8 @@ class StatementAnalyzer {
         if (name == nullptr) return;
         if (kind == DeclKind::data && !is_extern && annotation == Annotation::none)
             return;  // a tentative definition or a stray expression, not an extern declaration
-        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line});
+        out_.push_back(HeaderDecl{name->text, kind, annotation, macro, file_, name->line,
+                                  ascii_only(name->text)});
     }
 
   private:
@@ -434,6 +501,7 @@ HeaderScan scan_header(std::string_view text, std::string_view file_name) {
     // declarations by doubling would hold both copies at the end.
     constexpr std::size_t kMinDeclBytes = 64;
     scan.decls.reserve(text.size() / kMinDeclBytes);
+    advise_huge_pages(scan.decls);
     Lexer lexer(text, scan.notes);
     const StatementAnalyzer analyzer(file_name, scan.decls);
     std::vector<Brace> braces;

@@ -32,6 +32,10 @@ struct HeaderDecl {
     std::string_view macro;  ///< the macro as spelled ("DOCA_EXPERIMENTAL"); empty for none
     std::string_view file;   ///< the file name given to scan_header()
     std::size_t line = 0;    ///< 1-based line of the declared name
+    /// True when `name` is known to be a C identifier of ASCII letters, digits, '_' and '$'
+    /// (scan_header() says so for each such name it lexes): printable ASCII that no writer has
+    /// to escape. A name with UTF-8 letters, or one made by hand, leaves it false.
+    bool identifier = false;
 };
 
 /// Everything one header yielded, plus notes on text the scanner could not close.

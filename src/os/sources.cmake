@@ -8,6 +8,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/elf_dynamic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 
 #include "sysfs/attr_dir.hpp"
 #include "sysfs/attr_text.hpp"
@@ -23,9 +24,10 @@ constexpr unsigned kMaxLanes = 32;
 // Figures as the messages print them: "16.0 GT/s x16".
 std::string speed_text(double gts) {
     char buf[32];
-    // gts is at most 128 (the parser's bound): always fits.
-    const auto end = std::to_chars(buf, buf + sizeof buf, gts, std::chars_format::fixed, 1).ptr;
-    return std::string(buf, end) + " GT/s";
+    // gts is at most 128 (the parser's bound): always fits. printf rounds the exact binary value
+    // to one decimal as to_chars would; the library's floating-point to_chars pulls in libm.
+    const int length = std::snprintf(buf, sizeof buf, "%.1f GT/s", gts);
+    return std::string(buf, static_cast<std::size_t>(length));
 }
 
 std::string figures(double gts, unsigned width) {
@@ -45,7 +47,11 @@ std::string share_text(double ratio) {
     if (near(0.5)) return "half its PCIe bandwidth";
     if (near(0.25)) return "a quarter of its PCIe bandwidth";
     if (near(0.125)) return "an eighth of its PCIe bandwidth";
-    return "about " + std::to_string(std::lround(ratio * 100.0)) + "% of its PCIe bandwidth";
+    // Half away from zero, as lround would (ratio is positive); the subtraction is exact.
+    const double percent = ratio * 100.0;
+    auto whole = static_cast<long long>(percent);
+    if (percent - static_cast<double>(whole) >= 0.5) ++whole;
+    return "about " + std::to_string(whole) + "% of its PCIe bandwidth";
 }
 
 bool same_speed(double a, double b) {

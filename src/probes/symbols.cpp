@@ -63,9 +63,10 @@ Result<std::string> read_application(const Fs& fs, const std::string& path) {
     if (!bytes) return bytes.gap();
     const std::string_view data = *bytes;
     if (looks_like_archive(data)) {
-        if (auto members = parse_archive(data); !members)
+        if (auto members = parse_archive(data); !members) {
             return Gap{GapReason::malformed,
                        path + ": unreadable archive: " + members.gap().message};
+        }
     } else if (!data.starts_with("\x7f"
                                  "ELF")) {
         return make_gap(GapReason::malformed,

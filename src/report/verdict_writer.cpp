@@ -267,7 +267,7 @@ char* VerdictWriter::write_plain(char* at, const SymbolVerdict& verdict) const {
 }
 
 char* VerdictWriter::write(char* at, const SymbolVerdict& verdict) {
-    if (plain(verdict)) return write_plain(at, verdict);
+    if (verdict.plain_text || plain(verdict)) return write_plain(at, verdict);
     std::string text;
     append_verdict_escaping(text, verdict, indent_);
     put(at, text);

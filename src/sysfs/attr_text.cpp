@@ -87,6 +87,33 @@ Result<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max) {
     return value;
 }
 
+Result<double> parse_fixed_point(std::string_view text) {
+    // Exact: a mantissa below 2^53 and a power of ten up to 10^15 are both doubles, so their
+    // quotient is rounded once, as strtod or from_chars would round it. Written out because the
+    // library's floating-point from_chars is what made the program load libm.
+    constexpr int kMaxDigits = 15;
+    constexpr std::array<double, kMaxDigits + 1> kPowers{
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    std::uint64_t mantissa = 0;
+    int digits = 0;
+    int decimals = 0;
+    bool point = false;
+    for (const char c : text) {
+        if (c == '.' && !point) {
+            point = true;
+        } else if (c >= '0' && c <= '9') {
+            if (++digits > kMaxDigits)
+                return malformed("too many digits: " + quote_for_message(text));
+            mantissa = mantissa * 10 + static_cast<std::uint64_t>(c - '0');
+            if (point) ++decimals;
+        } else {
+            return malformed("not a decimal number: " + quote_for_message(text));
+        }
+    }
+    if (digits == 0) return malformed("not a decimal number: " + quote_for_message(text));
+    return static_cast<double>(mantissa) / kPowers[static_cast<std::size_t>(decimals)];
+}
+
 Result<std::int64_t> parse_signed(std::string_view text, std::int64_t min, std::int64_t max) {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();

@@ -29,6 +29,12 @@ Result<std::uint64_t> parse_decimal(std::string_view text, std::uint64_t max);
 /// A signed decimal number within [min, max] (e.g. numa_node, which may be -1).
 Result<std::int64_t> parse_signed(std::string_view text, std::int64_t min, std::int64_t max);
 
+/// A non-negative decimal written with digits and at most one point ("2.5", "100", "53.125"), as
+/// the kernel prints fractional attributes: no sign, exponent, "inf" or "nan", at most 15 digits
+/// in all, leading zeros included
+/// (so the value is the correctly rounded double of the text).
+Result<double> parse_fixed_point(std::string_view text);
+
 /// A hexadecimal number no larger than `max`, with or without a "0x" prefix.
 Result<std::uint64_t> parse_hex(std::string_view text, std::uint64_t max);
 

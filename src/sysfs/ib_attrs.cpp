@@ -47,11 +47,9 @@ Result<LinkRate> parse_rate(std::string_view bytes) {
         return malformed("not \"<n> Gb/sec (<w>X <speed>)\": " + quote_for_message(*line));
     LinkRate rate;
     rate.text = std::string(*line);
-    const std::string_view number = line->substr(0, unit);
-    const char* end = number.data() + number.size();
-    auto [ptr, ec] = std::from_chars(number.data(), end, rate.gbps);
-    if (ec != std::errc() || ptr != end || rate.gbps < 0)
-        return malformed("not a rate in Gb/sec: " + quote_for_message(*line));
+    auto gbps = parse_fixed_point(line->substr(0, unit));
+    if (!gbps) return malformed("not a rate in Gb/sec: " + quote_for_message(*line));
+    rate.gbps = *gbps;
     std::string_view rest = line->substr(unit + kUnit.size());
     if (rest.empty()) return rate;
     if (rest.size() < 4 || rest.substr(0, 2) != " (" || rest.back() != ')')

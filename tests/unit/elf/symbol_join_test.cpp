@@ -218,3 +218,34 @@ TEST_CASE("an audit keeps the names it views after the image and the headers are
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("classify marks a verdict plain_text only when every text of it needs no escaping") {
+    // doca_t_a: an identifier in plain texts; doca_t_"q: exported only, a quote in its name;
+    // doca_t_v: in a version node whose name holds a backslash; doca_t_f: declared in a header
+    // whose file name holds a control byte; doca_t_n: a hand-made declaration (not lexed)
+    // whose name holds a quote.
+    ElfImage image = library_with({exported_function("doca_t_a", "EXPERIMENTAL"),
+                                   exported_function("doca_t_\"q", "EXPERIMENTAL"),
+                                   exported_function("doca_t_v", "NODE\\1")});
+    const std::string bad_file = std::string("f\x01.h");
+    std::vector<HeaderDecl> decls = {declared("doca_t_a", "a.h", 3),
+                                     declared("doca_t_f", bad_file, 4),
+                                     declared("doca_t_n\"", "a.h", 5)};
+    decls[0].identifier = true;
+    decls[1].identifier = true;
+    const auto audit = classify(image, {}, decls, {}, kOptions);
+    CHECK(audit.find("doca_t_a")->plain_text);
+    CHECK_FALSE(audit.find("doca_t_\"q")->plain_text);
+    CHECK_FALSE(audit.find("doca_t_v")->plain_text);
+    CHECK_FALSE(audit.find("doca_t_f")->plain_text);
+    CHECK_FALSE(audit.find("doca_t_n\"")->plain_text);
+    SUBCASE("an exported name without a declaration is checked by itself") {
+        const auto exported_only =
+            classify(library_with({exported_function("doca_t_b")}), {}, {}, {}, kOptions);
+        CHECK(exported_only.find("doca_t_b")->plain_text);
+    }
+}
+
+}  // namespace rdmi

@@ -38,6 +38,8 @@ int doca_d(void);
     CHECK(scan.decls[0].line == 2);
     CHECK(scan.decls[0].file == "x.h");
     CHECK(scan.decls[0].kind == DeclKind::function);
+    // Every name here is a lexed ASCII identifier: writers need not escape it.
+    for (const auto& decl : scan.decls) CHECK(decl.identifier);
     CHECK(scan.decls[1].annotation == Annotation::stable);
     CHECK(scan.decls[1].line == 3);
     CHECK(scan.decls[2].annotation == Annotation::deprecated);
@@ -200,6 +202,15 @@ TEST_CASE("scan_header: an identifier may hold UTF-8 letters (as GCC and Clang a
     CHECK(scan.decls[0].kind == DeclKind::function);
     CHECK(scan.decls[1].name == "\xc3\xa9t\xc3\xa9_doca");
     CHECK(scan.decls[1].kind == DeclKind::data);
+    // Not printable ASCII: a writer must check (and escape or replace) these names itself.
+    CHECK_FALSE(scan.decls[0].identifier);
+    CHECK_FALSE(scan.decls[1].identifier);
+    // A UTF-8 letter after eight ASCII bytes, and one in the last place.
+    const auto longer =
+        scan_header("int doca_abcdefgh\xc3\xa9(void);\nint doca_\xc3(void);\n", "u.h");
+    REQUIRE(longer.decls.size() == 2);
+    CHECK_FALSE(longer.decls[0].identifier);
+    CHECK_FALSE(longer.decls[1].identifier);
 }
 
 TEST_CASE("scan_header: the declaration right after an inline function body is its own") {

@@ -114,6 +114,29 @@ TEST_CASE("append_verdict escapes what json::dump escapes and replaces invalid U
     CHECK(written(v) == reference(v));
 }
 
+TEST_CASE("append_verdict escapes any byte at any place of a name, in a whole word or the tail") {
+    // Plain texts are found eight bytes at a time: each byte value is tried in the first and
+    // last place of a word and in the tail after the last whole word.
+    const Backing backing;
+    auto v = typical(backing);
+    for (const std::size_t at : {0U, 7U, 8U, 15U, 16U}) {
+        for (unsigned byte = 0; byte < 256; ++byte) {
+            std::string name = "doca_rdmi_abcdefgh";  // 18 bytes: two words and a tail of two
+            name[at] = static_cast<char>(byte);
+            v.name = name;
+            INFO("byte ", byte, " at ", at);
+            CHECK(written(v) == reference(v));
+        }
+    }
+}
+
+TEST_CASE("a verdict marked plain_text is written as json::dump writes it, unchecked") {
+    const Backing backing;
+    auto v = typical(backing);
+    v.plain_text = true;
+    CHECK(written(v) == reference(v));
+}
+
 TEST_CASE("one VerdictWriter writes many verdicts, plain and escaped, each as json::dump does") {
     // The writer remembers shared texts found plain by address: a text that needs escaping, or
     // one at the same address with another length, must not pass for one it has seen.

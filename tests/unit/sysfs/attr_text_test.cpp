@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
+
 namespace rdmi::sysfs {
 
 TEST_CASE("attr_line trims and rejects empty, multi-line and binary input") {
@@ -32,6 +34,23 @@ TEST_CASE("numbers: decimal, signed, hex, with ranges") {
     CHECK(parse_unsigned("1024\n").value() == 1024U);
     CHECK(parse_unsigned("\n").gap().message == "empty");
     CHECK(parse_first_line("\nDOCA_2.9.1_BSP\nsecond\n").value() == "DOCA_2.9.1_BSP");
+}
+
+TEST_CASE("parse_fixed_point: digits with one point, rounded as strtod rounds them") {
+    for (const char* text : {"0", "2.5", "14", "53.125", "100", "0.1", "12.34567890123", "5.",
+                             ".5", "999999999999999", "0.00000000000001", "2.55", "13.5"}) {
+        const std::string shown = text;
+        CAPTURE(shown);
+        const auto parsed = parse_fixed_point(text);
+        REQUIRE(parsed.ok());
+        CHECK(parsed.value() == std::strtod(text, nullptr));  // bit for bit, not approximately
+    }
+    for (const char* text : {"", ".", "-1", "+1", "1e3", "inf", "nan", "0x10", "1.2.3", " 1", "1 ",
+                             "1,5", "1234567890123456", "0.000000000000001"}) {
+        const std::string shown = text;
+        CAPTURE(shown);
+        CHECK_FALSE(parse_fixed_point(text).ok());
+    }
 }
 
 TEST_CASE("quoted shortens and escapes") {

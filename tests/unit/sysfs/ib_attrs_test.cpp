@@ -32,6 +32,11 @@ TEST_CASE("parse_rate") {
     CHECK(parse_rate("800 Gb/sec (4X XDR)\n").value().speed == "XDR");
     CHECK(parse_rate("40 Gb/sec\n").value().width.empty());
     CHECK_FALSE(parse_rate("fast\n").ok());
+    // What the kernel never prints, and a number parser would take: no rate.
+    CHECK_FALSE(parse_rate("inf Gb/sec (4X EDR)\n").ok());
+    CHECK_FALSE(parse_rate("1e3 Gb/sec (4X EDR)\n").ok());
+    CHECK_FALSE(parse_rate("-0 Gb/sec (4X EDR)\n").ok());
+    CHECK(parse_rate("53.125 Gb/sec (1X HDR)\n").value().gbps == 53.125);
     CHECK_FALSE(parse_rate("x Gb/sec (4X EDR)\n").ok());
     CHECK_FALSE(parse_rate("100 Gb/sec 4X EDR\n").ok());
     CHECK_FALSE(parse_rate("100 Gb/sec (X EDR)\n").ok());
