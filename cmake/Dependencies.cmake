@@ -33,18 +33,12 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
   # nettle has no dependencies; only its SHA-256 is pulled in.
   find_library(RDMI_LIBNETTLE_A NAMES libnettle.a REQUIRED)
-  # zlib (libelf's compressed sections) too: one shared object fewer to find, map, relocate and
-  # version-check at every start (18,000 instructions and 5 page faults of `--version`). Not in
-  # the release link, whose packages install on distributions that patch zlib for security (it
-  # inflates sections of untrusted ELF files here): a copy inside the binary would never get
-  # those fixes, and lintian rejects a .deb that embeds it (embedded-library).
-  if(RDMI_PROBE_GLIBC_COMPAT)
-    set(RDMI_STATIC_ZLIB_DEFAULT OFF)
-  else()
-    set(RDMI_STATIC_ZLIB_DEFAULT ON)
-  endif()
-  option(RDMI_PROBE_STATIC_ZLIB "Link zlib statically (default: not in the release link)"
-         ${RDMI_STATIC_ZLIB_DEFAULT})
+  # zlib stays shared by default, though linking it in would save a shared object at every start
+  # (18,000 instructions and 5 page faults of `--version`): it inflates sections of untrusted ELF
+  # files here, distributions patch it for security, and a copy inside the binary would never
+  # get those fixes (lintian rejects a .deb that embeds one: embedded-library).
+  option(RDMI_PROBE_STATIC_ZLIB "Link zlib statically (not for packages: it misses zlib's fixes)"
+         OFF)
   if(RDMI_PROBE_STATIC_ZLIB)
     find_library(RDMI_LIBZ_A NAMES libz.a REQUIRED)
     set(RDMI_ZLIB ${RDMI_LIBZ_A})
