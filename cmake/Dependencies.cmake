@@ -33,15 +33,24 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
   # nettle has no dependencies; only its SHA-256 is pulled in.
   find_library(RDMI_LIBNETTLE_A NAMES libnettle.a REQUIRED)
-  # zlib (libelf's compressed sections) too: one shared object fewer to find, map, relocate and
-  # version-check at every start (18,000 instructions and 5 page faults of `--version`).
-  find_library(RDMI_LIBZ_A NAMES libz.a REQUIRED)
+  # zlib stays shared by default, though linking it in would save a shared object at every start
+  # (18,000 instructions and 5 page faults of `--version`): it inflates sections of untrusted ELF
+  # files here, distributions patch it for security, and a copy inside the binary would never
+  # get those fixes (lintian rejects a .deb that embeds one: embedded-library).
+  option(RDMI_PROBE_STATIC_ZLIB "Link zlib statically (not for packages: it misses zlib's fixes)"
+         OFF)
+  if(RDMI_PROBE_STATIC_ZLIB)
+    find_library(RDMI_LIBZ_A NAMES libz.a REQUIRED)
+    set(RDMI_ZLIB ${RDMI_LIBZ_A})
+  else()
+    set(RDMI_ZLIB z)
+  endif()
   target_include_directories(rdmi_deps INTERFACE ${LIBPKGCONF_INCLUDE_DIRS} ${LIBELF_INCLUDE_DIRS}
                                                  ${NETTLE_INCLUDE_DIRS})
   target_compile_options(rdmi_deps INTERFACE ${LIBPKGCONF_CFLAGS_OTHER})
   target_link_libraries(rdmi_deps INTERFACE spdlog::spdlog_header_only fmt::fmt-header-only
                                             ${RDMI_LIBPKGCONF_A} ${RDMI_LIBELF_A}
-                                            ${RDMI_LIBNETTLE_A} ${RDMI_LIBZ_A})
+                                            ${RDMI_LIBNETTLE_A} ${RDMI_ZLIB})
   # spdlog's headers declare its implementation, src/compat/spdlog_compiled.cpp (in rdmi_core)
   # defines it once: header-only, every file that logs compiled it again (a third of a clean
   # build). fmt stays header-only: what it adds per file is small.

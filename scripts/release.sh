@@ -41,6 +41,9 @@ objdump_for() {  # the objdump that reads this ELF file's machine
   esac
 }
 
+# True when version A sorts above version B (2.100 above 2.99: versions, not text).
+version_above() { [[ $1 != "$2" && $(printf '%s\n%s\n' "$1" "$2" | sort -V | tail -n1) == "$1" ]]; }
+
 # Prints the highest GLIBC_ version FILE needs; exit 1 when above MAX, 2 when it cannot tell.
 check_glibc() {
   local file=$1 max=${2:-$max_glibc} tool symbols versions highest
@@ -64,10 +67,39 @@ check_glibc() {
     { echo "release.sh: $file: no GLIBC_ versions in its dynamic symbols (static, or not linked with glibc)" >&2; return 2; }
   highest=$(tail -n1 <<<"$versions")
   # Which symbols need the highest version: the first thing to look at when this fails.
-  if [[ $(printf '%s\n%s\n' "$highest" "$max" | sort -V | tail -n1) != "$max" ]]; then
+  if version_above "$highest" "$max"; then
     echo "release.sh: $file needs GLIBC_$highest, above GLIBC_$max:" >&2
     grep -E "GLIBC_${highest//./\\.}([^0-9.]|$)" <<<"$symbols" | awk '{print "  " $NF}' >&2
     return 1
+  fi
+  # Version needs that name no symbol, so objdump -T never shows them: packing the relative
+  # relocations (ld -z pack-relative-relocs) records GLIBC_ABI_DT_RELR, which only loaders from
+  # glibc 2.36 on provide; an older one refuses to start the program. They are in the version
+  # references (objdump -p). And a DT_RELR table without that need would be skipped silently by
+  # an older loader, leaving every packed pointer unrelocated: the dynamic section is read too.
+  local refs ref abi_since
+  refs=$("$tool" -p "$file" 2>/dev/null | sed -n '/^Version References:/,/^$/p' | awk 'NF == 4 {print $4}')
+  while read -r ref; do
+    case $ref in
+      GLIBC_ABI_DT_RELR) abi_since=2.36 ;;
+      GLIBC_ABI_*)
+        echo "release.sh: $file needs $ref, a glibc ABI tag this check does not know the first release of" >&2
+        return 1 ;;
+      GLIBC_[0-9]*) abi_since=${ref#GLIBC_} ;;
+      *) continue ;;
+    esac
+    if version_above "$abi_since" "$max"; then
+      echo "release.sh: $file needs $ref (glibc $abi_since on), above GLIBC_$max" >&2
+      return 1
+    fi
+    version_above "$abi_since" "$highest" && highest=$abi_since
+  done < <(sort -u <<<"$refs")
+  if LC_ALL=C readelf -d "$file" 2>/dev/null | grep -q '(RELR)'; then
+    if version_above 2.36 "$max"; then
+      echo "release.sh: $file has packed relative relocations (DT_RELR), which loaders before glibc 2.36 skip; above GLIBC_$max" >&2
+      return 1
+    fi
+    version_above 2.36 "$highest" && highest=2.36
   fi
   echo "$highest"
 }
@@ -183,11 +215,11 @@ build_arch() {
       emulator=("${qemu[@]}") ;;
   esac
   echo "== $arch: configure and build in $build"
-  # The release link: static libstdc++ and dependencies, shared libgcc_s, glibc <= 2.34.
+  # The release link: static libstdc++ and dependencies, shared libgcc_s and zlib, glibc <= 2.34.
   # -O2 as distributions build their packages (CMake's Release default is -O3).
   cmake -S . -B "$build" -G Ninja "${toolchain[@]}" -DCMAKE_BUILD_TYPE=Release \
     "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
-    -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_GLIBC_COMPAT=ON \
+    -DRDMI_PROBE_TESTS=OFF -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_GLIBC_COMPAT=ON -DRDMI_PROBE_STATIC_ZLIB=OFF \
     -DRDMI_PROBE_DOCS=ON >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log" >&2; die "$arch: configure failed"; }
   rm -f "$build.configure.log"

@@ -21,7 +21,7 @@ command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_
 # tested. Only what the suites below need is built: the program, the unit-test binary, the fixtures.
 cmake -S . -B "$build" -G Ninja --toolchain cmake/toolchains/aarch64-linux-gnu.cmake \
   -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" \
-  "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_STATIC_DEPS=ON \
+  "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" -DRDMI_PROBE_TESTS=ON -DRDMI_PROBE_STATIC_DEPS=ON -DRDMI_PROBE_STATIC_ZLIB=OFF \
   -DRDMI_PROBE_GLIBC_COMPAT=ON >/dev/null
 nice cmake --build "$build" -j"${JOBS:-2}" --target rdmi-probe rdmi_probe_tests \
   tests/fixtures/doca/all tests/fixtures/fake_dpa/all tests/fixtures/ibverbs/all \

@@ -5,7 +5,8 @@ limit, fails (exit 1, naming the symbol) what needs more, and refuses (exit 2) w
 judge: a missing file, a non-ELF file, a directory, a truncated ELF file, a static binary without
 versioned glibc symbols, a limit that is no version. A stand-in library with made-up GLIBC_2.99 and
 GLIBC_PRIVATE versions shows the gate fails what no released glibc provides, and a FILE relative
-to the caller's directory is the caller's file.
+to the caller's directory is the caller's file. Packed relative relocations (DT_RELR) fail it too:
+the GLIBC_ABI_DT_RELR version they need names no symbol, so objdump -T alone never shows it.
 
     test_release_glibc.py [--source DIR] [--cc cc]
 """
@@ -55,6 +56,59 @@ def build_fake_glibc_users(cc, tmp):
     new = build(cc, tmp, "needs299", "int newfn(void);\nint main(void){return newfn();}\n", *link)
     private = build(cc, tmp, "needsprivate", "int privfn(void);\nint main(void){return privfn();}\n", *link)
     return new, private
+
+
+# A pointer in writable data: a relative relocation the linker can pack.
+POINTER_PROGRAM = "int oldfn(void);\nstatic int t = 7;\nstatic int* volatile p = &t;\nint main(void){return oldfn() + *p - 7;}\n"
+
+
+def has_relr(path):
+    dynamic = subprocess.run(["readelf", "-d", str(path)], capture_output=True, text=True,
+                             env={**os.environ, "LC_ALL": "C"})
+    return "(RELR)" in dynamic.stdout
+
+
+def packed_relocations(source, cc, tmp):
+    """DT_RELR: only loaders from glibc 2.36 on apply packed relative relocations. The linker records
+    the need as the version GLIBC_ABI_DT_RELR, which no symbol carries; without that need (no libc
+    linked) an older loader would skip the table silently. Both fail a 2.34 gate, as does a glibc
+    ABI tag the gate does not know."""
+    (Path(tmp) / "old.map").write_text("GLIBC_2.30 { global: oldfn; local: *; };\n"
+                                       "GLIBC_ABI_FUTURE { global: tagfn; } GLIBC_2.30;\n")
+    lib = build(cc, tmp, "libfakeold.so", "int oldfn(void){return 0;}\nint tagfn(void){return 0;}\n",
+                "-shared", "-fPIC", "-Wl,-soname,libfakeold.so", f"-Wl,--version-script={tmp}/old.map")
+    check(lib is not None, "the stand-in library with GLIBC_2.30 and an ABI tag builds")
+    if lib is None:
+        return
+    link = (f"-L{tmp}", "-lfakeold", "-fPIE", "-pie")
+    unpacked = build(cc, tmp, "unpacked", POINTER_PROGRAM, *link)
+    check(unpacked is not None, "the pointer program builds without packed relocations")
+    if unpacked:
+        p = gate(source, str(unpacked))
+        check(p.returncode == 0, f"unpacked relocations pass: {p.returncode} {p.stderr}")
+    packed = build(cc, tmp, "packed", POINTER_PROGRAM, *link, "-Wl,-z,pack-relative-relocs")
+    if packed is None or not has_relr(packed):
+        # binutils < 2.38, or an aarch64 linker before 2.41: "-z pack-relative-relocs ignored".
+        print("SKIP DT_RELR cases: this linker does not pack relative relocations")
+    else:
+        p = gate(source, str(packed))
+        # The C library of glibc < 2.36 has no GLIBC_ABI_DT_RELR to record: the DT_RELR table fails it.
+        check(p.returncode == 1 and ("GLIBC_ABI_DT_RELR" in p.stderr or "DT_RELR" in p.stderr)
+              and "above GLIBC_2.34" in p.stderr, f"packed relocations fail a 2.34 gate: {p.returncode} {p.stderr}")
+        p = gate(source, str(packed), "2.36")
+        check(p.returncode == 0 and "GLIBC_2.36" in p.stdout, f"packed relocations pass a 2.36 gate: {p.returncode} {p.stdout}{p.stderr}")
+        # No C library linked: the table without the version need.
+        bare = build(cc, tmp, "bare", POINTER_PROGRAM, "-nostdlib", "-Wl,-e,main", *link, "-Wl,-z,pack-relative-relocs")
+        check(bare is not None, "a DT_RELR program without the C library links")
+        if bare:
+            p = gate(source, str(bare))
+            check(p.returncode == 1 and "(DT_RELR)" in p.stderr and "GLIBC_ABI_DT_RELR" not in p.stderr,
+                  f"a DT_RELR table without the version need fails: {p.returncode} {p.stderr}")
+    tagged = build(cc, tmp, "tagged", "int oldfn(void);\nint tagfn(void);\nint main(void){return oldfn() + tagfn();}\n", *link)
+    check(tagged is not None, "a program needing an unknown ABI tag builds")
+    if tagged:
+        p = gate(source, str(tagged), "2.100")
+        check(p.returncode == 1 and "GLIBC_ABI_FUTURE" in p.stderr, f"an unknown ABI tag fails whatever the limit: {p.returncode} {p.stderr}")
 
 
 def refusals(source, tmp, plain):
@@ -114,6 +168,7 @@ def main():
             p = gate(args.source, str(private), "2.100")
             check(p.returncode == 1 and "GLIBC_PRIVATE" in p.stderr and "privfn" in p.stderr,
                   f"GLIBC_PRIVATE fails whatever the limit: {p.returncode} {p.stderr}")
+        packed_relocations(args.source, args.cc, tmp)
         refusals(args.source, tmp, plain)
         static = build(args.cc, tmp, "static", "int main(void){return 0;}\n", "-static")
         if static is None:
