@@ -75,6 +75,8 @@ def cmd_run(args):
         median, sd, _, cpu = table[name]
         return f"| {label} | {median:.2f} ms ± {sd:.2f} | {cpu:.2f} ms | {versus} | – |"
 
+    if args.probe:
+        print(f"Binary: `{args.probe}`.")
     print(f"Bench root: the complete DOCA 3.3 fixture install with 8 PCI functions "
           f"(the report lists {devices} devices, DOCA {doca}). hyperfine, {args.runs} runs "
           f"each (symbol audits: {syms['symbols-static'][2]}), medians ± standard deviation.")
@@ -287,6 +289,7 @@ def main(argv):
     parser.add_argument("--runs", type=int, default=0)
     parser.add_argument("--chain-processes", type=int, default=0)
     parser.add_argument("--reads", type=int, default=0)
+    parser.add_argument("--probe", default="")
     parser.add_argument("--load", default="?")
     parser.add_argument("--cores", default="?")
     args = parser.parse_args(argv)

@@ -5,6 +5,7 @@
 #         -DCMAKE_C_FLAGS=-O2 -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON
 #   cmake --build build-bench -j2
 #   bench/run.sh build-bench [RUNS]
+#   PROBE=build/rdmi-probe bench/run.sh build-bench [RUNS]   # time the default build's binary
 #
 # Times, with hyperfine (50 runs by default), `rdmi-probe --json --root ROOT` on the bench root
 # (the complete DOCA 3.3 fixture install with 8 PCI functions, built by bench/CMakeLists.txt),
@@ -21,7 +22,7 @@ load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(realpath "${1:-build-bench}")
 runs=${2:-50}
-probe=$build/rdmi-probe
+probe=$(realpath "${PROBE:-$build/rdmi-probe}")  # PROBE=: another build's binary, e.g. the default one
 root=$build/bench/roots/complete-3.3-8fn
 prefix=$build/tests/fixtures/prefixes/complete-3.3
 lib100k=$build/bench/symbols-100000
@@ -130,5 +131,5 @@ peak() {
 
 /usr/bin/python3 "$here/bench_tables.py" run --work "$work" --runs "$runs" \
   --chain-processes "$chain_processes" --reads "$(wc -l <"$work/static.reads")" \
-  --load "$load_at_start" \
+  --load "$load_at_start" --probe "$probe" \
   --cores "$(nproc)"

@@ -3,10 +3,13 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
@@ -117,6 +120,22 @@ void clear_pending_file() {
 
 void remove_pending_file() noexcept {
     if (g_has_pending.exchange(false)) ::unlink(g_pending.data());
+}
+
+bool reap_within(pid_t pid, int& status, int within_ms) {
+    // Polled: a child that dies at once is reaped by the first call; after that, sleeps grow
+    // from 0.1 to 10 ms, so a slow exit costs little time and a stuck one little CPU.
+    long waited_us = 0;
+    long step_us = 100;
+    for (;;) {
+        const pid_t got = ::waitpid(pid, &status, WNOHANG);
+        if (got == pid) return true;
+        if (got < 0 && errno != EINTR) return errno == ECHILD;  // already reaped elsewhere
+        if (waited_us >= static_cast<long>(within_ms) * 1000) return false;
+        ::usleep(static_cast<useconds_t>(step_us));
+        waited_us += step_us;
+        step_us = std::min(step_us * 2, 10000L);
+    }
 }
 
 }  // namespace rdmi

@@ -41,6 +41,16 @@ pid_t fork_isolated_child(int parent_end);
 void register_child_group(pid_t pgid);
 void unregister_child_group(pid_t pgid);
 
+/// How long a child sent SIGKILL is waited for. It dies at once unless it sleeps uninterruptibly
+/// in the kernel (a hung NFS read, a driver call that never returns), which is what the vendor
+/// calls run in children for; then it is left to exit on its own (init reaps it after the probe
+/// exits) rather than holding the probe.
+inline constexpr int kKilledChildWaitMs = 2000;
+
+/// waitpid() for `pid`, for at most `within_ms` milliseconds: true and its status once reaped,
+/// false if it has not exited by then (it is left unreaped). EINTR is retried.
+bool reap_within(pid_t pid, int& status, int within_ms);
+
 /// SIGKILLs every registered group. Async-signal-safe.
 void kill_child_groups() noexcept;
 

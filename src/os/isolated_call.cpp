@@ -96,8 +96,7 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
         }
         ::kill(-pid, SIGKILL);
     }
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    if (!reap_within(pid, status, kKilledChildWaitMs)) timed_out = true;  // stuck in the kernel
     unregister_child_group(pid);
     if (timed_out) {
         return make_gap(GapReason::timeout,

@@ -137,8 +137,7 @@ void IsolatedWorker::end() {
     release();
     if (pid_ <= 0) return;
     int status = 0;
-    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-    }
+    (void)reap_within(pid_, status, kKilledChildWaitMs);  // not reaped: stuck in the kernel
     unregister_child_group(pid_);
     pid_ = -1;
 }

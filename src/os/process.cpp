@@ -50,8 +50,7 @@ void kill_and_reap(pid_t pid) {
     ::kill(-pid, SIGKILL);
     ::kill(pid, SIGKILL);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
+    (void)reap_within(pid, status, kKilledChildWaitMs);  // not reaped: stuck in the kernel
     unregister_child_group(pid);
 }
 
