@@ -134,7 +134,9 @@ TEST_CASE("ld.so.cache: a name or path longer than PATH_MAX is malformed") {
     // ldconfig writes paths of at most 4095 bytes. A hostile cache's entries may all name one
     // string megabytes long: each would be searched (and once copied) in full.
     const std::string longest = "/" + std::string(4094, 'a');
-    auto fits = parse_ld_so_cache_views(make_cache({{0x0303, "liba.so.1", longest}}));
+    // Views into the cache's bytes: the cache must outlive them.
+    const std::string fitting = make_cache({{0x0303, "liba.so.1", longest}});
+    auto fits = parse_ld_so_cache_views(fitting);
     REQUIRE(fits.ok());
     CHECK((*fits)[0].path == longest);
     const std::string cache = make_cache({{0x0303, "liba.so.1", longest + "a"}});
