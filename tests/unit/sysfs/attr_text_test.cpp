@@ -37,8 +37,8 @@ TEST_CASE("numbers: decimal, signed, hex, with ranges") {
 }
 
 TEST_CASE("parse_fixed_point: digits with one point, rounded as strtod rounds them") {
-    for (const char* text : {"0", "2.5", "14", "53.125", "100", "0.1", "12.34567890123", "5.",
-                             ".5", "999999999999999", "0.00000000000001", "2.55", "13.5"}) {
+    for (const char* text : {"0", "2.5", "14", "53.125", "100", "0.1", "12.34567890123", "5.", ".5",
+                             "999999999999999", "0.00000000000001", "2.55", "13.5"}) {
         const std::string shown = text;
         CAPTURE(shown);
         const auto parsed = parse_fixed_point(text);
