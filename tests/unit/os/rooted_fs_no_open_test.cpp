@@ -73,6 +73,13 @@ struct Expected {
 
 // Reads every path every way a RootedFs reads (the number of failures is returned, so that a
 // forked child can report it too).
+// In a forked child: a mount namespace of its own (as root, or in a user namespace), whose
+// mounts do not propagate back. False when the system allows neither.
+bool enter_private_mount_namespace() {
+    if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) return false;
+    return ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0;
+}
+
 int read_every_way(const RootedFs& fs, const std::vector<Expected>& expected) {
     int failures = 0;
     for (const auto& [path, type] : expected) {
@@ -144,8 +151,7 @@ TEST_CASE("without /proc a file is opened a second time, and still only a regula
     REQUIRE(child >= 0);
     if (child == 0) {
         // A private mount namespace with an empty /proc (as root, or in a user namespace).
-        if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) _exit(77);
-        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) _exit(77);
+        if (!enter_private_mount_namespace()) _exit(77);
         if (::mount("none", "/proc", "tmpfs", 0, nullptr) != 0) _exit(77);
         if (::access("/proc/self/fd", F_OK) == 0) _exit(78);
         int failures = 0;
@@ -214,8 +220,7 @@ TEST_CASE("a live /proc or /sys that is not the kernel's is no shortcut") {
     REQUIRE(child >= 0);
     if (child == 0) {
         // A private mount namespace with tmpfs at /proc and /sys, each holding a FIFO.
-        if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) _exit(77);
-        if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) _exit(77);
+        if (!enter_private_mount_namespace()) _exit(77);
         for (const char* dir : {"/proc", "/sys"}) {
             if (::mount("none", dir, "tmpfs", 0, nullptr) != 0) _exit(77);
         }
