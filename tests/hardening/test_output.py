@@ -26,6 +26,8 @@
                     file keeps its content, owner and mode
   hard-links-foreign-owner   (root) a file owned by nobody with two names: refused (exit 2),
                     never written in place; both names keep their content
+  bundle-mode       gather: a new bundle is 0600 whatever the umask; an existing one keeps its
+                    mode
   keep-mode-owner   an existing 0600 file owned by nobody keeps its mode and owner
   new-file-umask    a new file is 0644 less the umask (umask 027: 0640)
   daemon-file-mode  report --format prometheus / nfd: a new file is 0644 even under umask 077
@@ -486,6 +488,27 @@ def hard_links_foreign_owner(cfg, scratch):
         problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
     if a.read_text() != "old" or b.read_text() != "old" or a.stat().st_ino != b.stat().st_ino:
         problems.append("written in place (or a name replaced)")
+    return problems
+
+
+@test
+def bundle_mode(cfg, scratch):
+    """A support bundle holds copies of files only root may read: a new one is 0600 whatever
+    the umask; an existing one keeps its mode, as every --output does."""
+    root = scratch / "root"
+    root.mkdir()
+    bundle = scratch / "bundle.tar.gz"
+    args = ["--root", str(root), "gather", "--output", str(bundle)]
+    problems = []
+    proc = run(cfg, args, umask=0o022)
+    if proc.returncode != 0 or not bundle.exists():
+        return [f"exit {proc.returncode}: {proc.stderr[:200]!r}"]
+    if stat.S_IMODE(bundle.stat().st_mode) != 0o600:
+        problems.append(f"a new bundle is {oct(stat.S_IMODE(bundle.stat().st_mode))}, want 0o600")
+    bundle.chmod(0o640)
+    proc = run(cfg, args, umask=0o022)
+    if proc.returncode != 0 or stat.S_IMODE(bundle.stat().st_mode) != 0o640:
+        problems.append(f"an existing 0640 bundle became {oct(stat.S_IMODE(bundle.stat().st_mode))}")
     return problems
 
 
