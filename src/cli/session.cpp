@@ -86,15 +86,7 @@ namespace {
 Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir) {
     const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
     const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
-    // In a directory others may write without the sticky bit, another user could rename the
-    // private directory away and put a root of their own in its place before it is read.
-    struct stat st {};
-    if (::stat(parent.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 022) != 0 &&
-        (st.st_mode & S_ISVTX) == 0) {
-        return Gap{GapReason::permission_denied,
-                   "--root " + archive + ": cannot extract into " + parent +
-                       ": others may write there and it has no sticky bit (set TMPDIR)"};
-    }
+    // PrivateDir refuses a parent another user could swap the extracted root in.
     auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
     dir = std::make_unique<PrivateDir>(std::move(made).value());
