@@ -84,7 +84,8 @@ class GatherCommand final : public Command {
                 (void)session.emit_stdout(error_document(gathered.gap().message, kExitUsage));
             return kExitUsage;
         }
-        if (auto written = session.emit(gathered->archive); !written) {
+        // A new bundle is 0600: it holds copies of files only root may have been able to read.
+        if (auto written = session.emit(gathered->archive, NewFileMode::owner_only); !written) {
             // emit() has put the error document on stdout in --json mode already.
             session.log().error("{}", written.gap().message);
             return kExitUsage;

@@ -86,15 +86,7 @@ namespace {
 Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir) {
     const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
     const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
-    // In a directory others may write without the sticky bit, another user could rename the
-    // private directory away and put a root of their own in its place before it is read.
-    struct stat st {};
-    if (::stat(parent.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 022) != 0 &&
-        (st.st_mode & S_ISVTX) == 0) {
-        return Gap{GapReason::permission_denied,
-                   "--root " + archive + ": cannot extract into " + parent +
-                       ": others may write there and it has no sticky bit (set TMPDIR)"};
-    }
+    // PrivateDir refuses a parent another user could swap the extracted root in.
     auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
     dir = std::make_unique<PrivateDir>(std::move(made).value());
@@ -216,16 +208,16 @@ std::string stdout_write_failure(int err) {
 
 }  // namespace
 
-Result<bool> Session::emit(const std::string& document, bool world_readable) const {
-    return write(document, !options_.output.empty(), world_readable);
+Result<bool> Session::emit(const std::string& document, NewFileMode new_mode) const {
+    return write(document, !options_.output.empty(), new_mode);
 }
 
 Result<bool> Session::emit_stdout(const std::string& document) const {
-    return write(document, false, false);
+    return write(document, false, NewFileMode::umask_0644);
 }
 
 Result<bool> Session::write(const std::string& document, bool to_output,
-                            bool world_readable) const {
+                            NewFileMode new_mode) const {
     // A status line left on the terminal would run into the document.
     if (progress_) progress_->finish();
     watchdog_->disarm();
@@ -238,7 +230,7 @@ Result<bool> Session::write(const std::string& document, bool to_output,
         // stdout stays free: an interrupt meanwhile puts its error document there.
         (void)hand_over_output(OutputOwner::document, OutputOwner::output_file);
         // The run's watchdog is off by now; a FIFO's or socket's reader gets --timeout afresh.
-        auto written = write_output_file(options_.output, document, timeout(), world_readable);
+        auto written = write_output_file(options_.output, document, timeout(), new_mode);
         if (!hand_over_output(OutputOwner::output_file, OutputOwner::document)) {
             while (true) ::pause();
         }
@@ -307,8 +299,10 @@ Result<bool> Session::emit_text(const std::string& document) const {
 }
 
 int Session::finish(const std::string& document, Reader reader, int exit_code) const {
-    auto written =
-        reader == Reader::human ? emit_text(document) : emit(document, reader == Reader::daemon);
+    auto written = reader == Reader::human
+                       ? emit_text(document)
+                       : emit(document, reader == Reader::daemon ? NewFileMode::world_readable
+                                                                 : NewFileMode::umask_0644);
     if (written) return exit_code;
     // emit() has already put the error document on stdout in --json mode.
     log_->error("{}", written.gap().message);

@@ -14,6 +14,7 @@
 #include "model/facts.hpp"
 #include "os/env.hpp"
 #include "os/live_answers.hpp"
+#include "os/output_file.hpp"
 #include "os/private_dir.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/context.hpp"
@@ -76,8 +77,9 @@ class Session {
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
-    /// `world_readable`: a new --output file is 0644 whatever the umask (write_output_file).
-    [[nodiscard]] Result<bool> emit(const std::string& document, bool world_readable = false) const;
+    /// `new_mode`: who may read a new --output file (write_output_file).
+    [[nodiscard]] Result<bool> emit(const std::string& document,
+                                    NewFileMode new_mode = NewFileMode::umask_0644) const;
     /// emit() to stdout whatever --output says (gather: --output names the bundle, written by
     /// emit(), and stdout then carries the summary).
     [[nodiscard]] Result<bool> emit_stdout(const std::string& document) const;
@@ -125,7 +127,7 @@ class Session {
   private:
     Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log);
     [[nodiscard]] Result<bool> write(const std::string& document, bool to_output,
-                                     bool world_readable) const;
+                                     NewFileMode new_mode) const;
 
     GlobalOptions options_;
     /// A bundle archive given to --root, extracted; removed last (the Fs below reads it).

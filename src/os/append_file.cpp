@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 
 #include "os/errno_gap.hpp"
+#include "os/user_label.hpp"
 
 namespace rdmi {
 
@@ -20,6 +22,14 @@ Result<AppendFile> AppendFile::open(const std::string& path, bool truncate) {
     struct stat st {};
     if (::fstat(fd, &st) != 0) return gap_from_errno(path, errno);
     if (!S_ISREG(st.st_mode)) return make_gap(GapReason::malformed, path + ": not a regular file");
+    // Another user's file with several names may have been linked here to be overwritten (the
+    // same rule as --output): only the open file's own fstat decides, never the path again.
+    if (st.st_nlink > 1 && st.st_uid != ::geteuid()) {
+        return make_gap(GapReason::permission_denied,
+                        path + ": a file with " + std::to_string(st.st_nlink) +
+                            " hard links owned by " + user_label(st.st_uid) +
+                            " (never written in place); not written");
+    }
     if (truncate && ::ftruncate(fd, 0) != 0) return gap_from_errno(path, errno);
     const int status = ::fcntl(fd, F_GETFL);
     if (status >= 0) (void)::fcntl(fd, F_SETFL, status & ~O_NONBLOCK);

@@ -20,8 +20,10 @@ namespace {
 constexpr std::size_t kSlots = 64;
 std::array<std::atomic<pid_t>, kSlots> g_groups{};
 
-constexpr std::size_t kPathMax = 4096;
-std::array<char, kPathMax> g_pending{};
+// A name in a directory the writer holds open (never a path looked up again).
+constexpr std::size_t kNameMax = 256;
+std::array<char, kNameMax> g_pending{};
+std::atomic<int> g_pending_dir{-1};
 std::atomic<bool> g_has_pending{false};
 
 sigset_t interrupt_set() {
@@ -107,10 +109,11 @@ void kill_child_groups() noexcept {
     }
 }
 
-void set_pending_file(const std::string& path) {
+void set_pending_file(int dir_fd, const std::string& name) {
     g_has_pending.store(false);
-    if (path.size() >= kPathMax) return;
-    std::memcpy(g_pending.data(), path.c_str(), path.size() + 1);
+    if (name.size() >= kNameMax) return;
+    std::memcpy(g_pending.data(), name.c_str(), name.size() + 1);
+    g_pending_dir.store(dir_fd);
     g_has_pending.store(true);
 }
 
@@ -119,7 +122,7 @@ void clear_pending_file() {
 }
 
 void remove_pending_file() noexcept {
-    if (g_has_pending.exchange(false)) ::unlink(g_pending.data());
+    if (g_has_pending.exchange(false)) ::unlinkat(g_pending_dir.load(), g_pending.data(), 0);
 }
 
 bool reap_within(pid_t pid, int& status, int within_ms) {

@@ -54,10 +54,11 @@ bool reap_within(pid_t pid, int& status, int within_ms);
 /// SIGKILLs every registered group. Async-signal-safe.
 void kill_child_groups() noexcept;
 
-/// The temporary file being written (atomic --output), removed by remove_pending_file().
-void set_pending_file(const std::string& path);
+/// The temporary file being written (atomic --output): `name` in the directory `dir_fd`, which
+/// stays open until clear_pending_file(). Removed by remove_pending_file().
+void set_pending_file(int dir_fd, const std::string& name);
 void clear_pending_file();
-/// unlink()s the pending file, if any. Async-signal-safe.
+/// unlinkat()s the pending file, if any. Async-signal-safe.
 void remove_pending_file() noexcept;
 
 }  // namespace rdmi

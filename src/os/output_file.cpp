@@ -1,11 +1,13 @@
-// write_output_file: decide by stat(2) of the target, then either a temporary file and
-// rename(2) in the target's own directory, or an in-place write that cannot replace anything.
+// write_output_file: resolve the target once (output_target.hpp), decide by fstat(2) of what
+// was found, then either a temporary file and renameat(2) in the held directory, or an in-place
+// write of the very file that was looked at, which cannot replace anything.
 #include "os/output_file.hpp"
 
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <poll.h>
 #include <stdio.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -14,16 +16,15 @@
 
 #include <cerrno>
 #include <climits>
-#include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <thread>
-#include <vector>
 
 #include "core/deadline.hpp"
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
+#include "os/output_target.hpp"
+#include "os/user_label.hpp"
 
 namespace rdmi {
 namespace {
@@ -73,9 +74,9 @@ Result<bool> write_before(int fd, std::string_view content, const std::string& p
 
 // Opening a FIFO for writing blocks until a reader opens it: poll for one instead, so that a
 // FIFO nobody reads ends the run with a message, not a hang.
-int open_for_writing(const std::string& path, int flags, const Deadline& until) {
+int open_for_writing(const OutputTarget& target, int flags, const Deadline& until) {
     while (true) {
-        const int fd = ::open(path.c_str(), flags | O_NONBLOCK);
+        const int fd = ::openat(target.dir_fd(), target.name().c_str(), flags | O_NONBLOCK);
         if (fd >= 0 || errno != ENXIO || until.expired()) return fd;
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
@@ -85,23 +86,36 @@ Result<bool> refuse(const std::string& path, const std::string& why) {
     return make_gap(GapReason::error, path + ": " + why + "; not written");
 }
 
-// A character device or FIFO: open and write, never truncate or replace (/dev/null, a pipe).
-Result<bool> write_in_place(const std::string& path, std::string_view content, bool truncate,
+bool same_file(const struct stat& a, const struct stat& b) {
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// A character device or FIFO (or a regular file rewritten in place): open what was vetted and
+// write, never replace. The open is relative to the held directory, follows a link only when
+// the name was one to a device or FIFO, and must reach the very file that was looked at.
+Result<bool> write_in_place(const OutputTarget& target, std::string_view content, bool truncate,
                             std::chrono::milliseconds wait) {
+    const std::string& path = target.shown();
     const Deadline until(wait);
     const int fd = open_for_writing(
-        path, O_WRONLY | O_NOCTTY | O_CLOEXEC | (truncate ? O_TRUNC | O_NOFOLLOW : 0), until);
+        target, O_WRONLY | O_NOCTTY | O_CLOEXEC | (target.through_link() ? 0 : O_NOFOLLOW), until);
     if (fd < 0 && errno == ENXIO) {
         return make_gap(GapReason::timeout, path + ": no process opened it for reading within " +
                                                 seconds_text(wait) + " (--timeout); not written");
     }
     if (fd < 0) return gap_from_errno(path, errno);
     struct stat st {};
-    if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode) ||
-        (!truncate && S_ISREG(st.st_mode))) {
-        // Replaced between the check and the open: start again would race forever; refuse.
+    if (::fstat(fd, &st) != 0 || !same_file(st, target.st()) ||
+        (st.st_mode & S_IFMT) != (target.st().st_mode & S_IFMT)) {
+        // Replaced between the look and the open: starting again could race forever; refuse.
         ::close(fd);
         return refuse(path, "changed while being opened");
+    }
+    // Truncated only now: an O_TRUNC open would empty whatever had taken the name meanwhile.
+    if (truncate && ::ftruncate(fd, 0) != 0) {
+        const int err = errno;
+        ::close(fd);
+        return gap_from_errno(path, err);
     }
     auto written = write_before(fd, content, path, until, wait);
     if (::close(fd) != 0 && written) return gap_from_errno(path, errno);
@@ -147,119 +161,146 @@ Result<bool> write_socket(const std::string& path, std::string_view content,
     return refuse(path, "a socket of an unknown type");
 }
 
-// A temporary file in `dir`, filled and synced; the caller renames it. Its name is recorded so
-// that an interrupt removes it.
-Result<std::string> filled_temporary(const std::string& target, std::string_view content,
-                                     mode_t mode, const struct stat* keep_owner) {
-    // "." + name + ".XXXXXX" must itself be a valid name: a target name near NAME_MAX is
+// "." + name + ".XXXXXX" in the held directory, created O_EXCL | O_NOFOLLOW (so never an
+// existing file or a link planted under that name), mode 0600 until it is complete.
+int create_temporary(int dir_fd, std::string_view target_name, std::string& created) {
+    // The temporary's name must itself be a valid name: a target name near NAME_MAX is
     // shortened in the temporary's name, never refused for it.
     constexpr std::size_t kDecoration = 1 + 7;
-    std::string stem(base_name(target));
+    std::string stem(target_name);
     if (stem.size() > NAME_MAX - kDecoration) stem.resize(NAME_MAX - kDecoration);
-    const std::string tmpl = join_path(dir_name(target), "." + stem + ".XXXXXX");
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+    static constexpr char kLetters[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        unsigned char random[6];
+        if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random)) return -1;
+        std::string name = "." + stem + ".";
+        for (unsigned char byte : random) name += kLetters[byte % (sizeof kLetters - 1)];
+        const int fd = ::openat(dir_fd, name.c_str(),
+                                O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd >= 0 || errno != EEXIST) {
+            created = std::move(name);
+            return fd;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+// A temporary file beside the target, filled, given `owner` (when not null) and `mode`, and
+// synced; the caller renames it. Its name is recorded so that an interrupt removes it.
+Result<std::string> filled_temporary(const OutputTarget& target, std::string_view content,
+                                     mode_t mode, const struct stat* owner) {
+    std::string name;
+    const int fd = create_temporary(target.dir_fd(), target.name(), name);
     if (fd < 0) {
         // The message names the directory: the document is written beside its target.
         const int err = errno;
-        Gap gap = gap_from_errno(dir_name(target), err);
-        gap.message =
-            target + ": cannot create a temporary file in its directory (" + gap.message + ")";
+        Gap gap = gap_from_errno(dir_name(target.shown()), err);
+        gap.message = target.shown() + ": cannot create a temporary file in its directory (" +
+                      gap.message + ")";
         return gap;
     }
-    set_pending_file(name.data());
+    set_pending_file(target.dir_fd(), name);
     auto fail = [&](int err) -> Result<std::string> {
         ::close(fd);
-        ::unlink(name.data());
+        ::unlinkat(target.dir_fd(), name.c_str(), 0);
         clear_pending_file();
-        return gap_from_errno(target, err);
+        return gap_from_errno(target.shown(), err);
     };
     if (const int err = write_all(fd, content); err != 0) return fail(err);
-    if (keep_owner != nullptr &&
-        (keep_owner->st_uid != ::geteuid() || keep_owner->st_gid != ::getegid()) &&
-        ::fchown(fd, keep_owner->st_uid, keep_owner->st_gid) != 0) {
+    if (owner != nullptr && (owner->st_uid != ::geteuid() || owner->st_gid != ::getegid()) &&
+        ::fchown(fd, owner->st_uid, owner->st_gid) != 0) {
         return fail(errno);
     }
     // fchmod after fchown: chown clears set-ID bits.
     if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) return fail(errno);
     if (::close(fd) != 0) {
         const int err = errno;
-        ::unlink(name.data());
+        ::unlinkat(target.dir_fd(), name.c_str(), 0);
         clear_pending_file();
-        return gap_from_errno(target, err);
+        return gap_from_errno(target.shown(), err);
     }
-    return std::string(name.data());
+    return name;
 }
 
-Result<bool> finish_rename(const std::string& tmp, const std::string& target, bool no_replace) {
-    const long rc = no_replace ? ::syscall(SYS_renameat2, AT_FDCWD, tmp.c_str(), AT_FDCWD,
-                                           target.c_str(), RENAME_NOREPLACE)
-                               : ::rename(tmp.c_str(), target.c_str());
+// renameat on the held directory: the name is replaced as a name (a link that took it
+// meanwhile is replaced itself, never followed).
+Result<bool> finish_rename(const OutputTarget& target, const std::string& tmp, bool no_replace) {
+    const int dir = target.dir_fd();
+    const long rc = no_replace ? ::syscall(SYS_renameat2, dir, tmp.c_str(), dir,
+                                           target.name().c_str(), RENAME_NOREPLACE)
+                               : ::renameat(dir, tmp.c_str(), dir, target.name().c_str());
     const int err = errno;
     if (rc != 0) {
-        ::unlink(tmp.c_str());
+        ::unlinkat(dir, tmp.c_str(), 0);
         clear_pending_file();
         if (no_replace && err == EEXIST)
-            return refuse(target, "created by someone else while being written");
-        return gap_from_errno(target, err);
+            return refuse(target.shown(), "created by someone else while being written");
+        return gap_from_errno(target.shown(), err);
     }
     clear_pending_file();
     return true;
 }
 
-Result<bool> write_new(const std::string& path, std::string_view content, bool world_readable) {
+mode_t new_file_mode(NewFileMode kind) {
+    switch (kind) {
+        case NewFileMode::world_readable:
+            return 0644;
+        case NewFileMode::owner_only:
+            return 0600;
+        case NewFileMode::umask_0644:
+            break;
+    }
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    auto tmp = filled_temporary(path, content, world_readable ? 0644 : 0644 & ~mask, nullptr);
-    if (!tmp) return tmp.gap();
-    // Never replaces: whatever appeared at the path meanwhile (a FIFO, a device) stays.
-    return finish_rename(*tmp, path, true);
+    return 0644 & ~mask;
 }
 
-Result<bool> replace_regular(const std::string& path, std::string_view content,
-                             const struct stat& st, std::chrono::milliseconds wait) {
-    std::string target = path;
-    struct stat own {};
-    if (::lstat(path.c_str(), &own) == 0 && S_ISLNK(own.st_mode)) {
-        // A link to a regular file: replace the file it names, in its own directory.
-        std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
-                                                         &std::free);
-        if (!real) return refuse(path, "a symbolic link that cannot be resolved");
-        target = real.get();
-    }
-    // Several names share the file, or a replacement could not get the owner back (only root
-    // may give a file away): rewrite it in place, which keeps both.
-    if (st.st_nlink > 1 || (st.st_uid != ::geteuid() && ::geteuid() != 0)) {
+Result<bool> write_new(const OutputTarget& target, std::string_view content, NewFileMode mode) {
+    auto tmp = filled_temporary(target, content, new_file_mode(mode), nullptr);
+    if (!tmp) return tmp.gap();
+    // Never replaces: whatever appeared at the path meanwhile (a FIFO, a device) stays.
+    return finish_rename(target, *tmp, true);
+}
+
+Result<bool> replace_regular(const OutputTarget& target, std::string_view content,
+                             std::chrono::milliseconds wait) {
+    const struct stat& st = target.st();
+    const bool mine = st.st_uid == ::geteuid();
+    if (st.st_nlink > 1) {
+        // Several names share the file: rewritten in place, which keeps them all, but only a
+        // file of our own. Another user's file may have been linked here to be overwritten.
+        if (!mine) {
+            return refuse(target.shown(), "a file with " + std::to_string(st.st_nlink) +
+                                              " hard links owned by " + user_label(st.st_uid) +
+                                              " (never written in place)");
+        }
         return write_in_place(target, content, true, wait);
     }
+    // Only root may give a file away: another user's file is rewritten in place, which keeps
+    // its owner.
+    if (!mine && ::geteuid() != 0) return write_in_place(target, content, true, wait);
     auto tmp = filled_temporary(target, content, st.st_mode & 07777U, &st);
     if (!tmp) return tmp.gap();
-    return finish_rename(*tmp, target, false);
+    return finish_rename(target, *tmp, false);
 }
 
 }  // namespace
 
 Result<bool> write_output_file(const std::string& path, std::string_view content,
-                               std::chrono::milliseconds reader_wait, bool world_readable) {
-    if (path.empty()) return refuse(path, "an empty path");
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        const int err = errno;
-        struct stat link {};
-        if (err == ENOENT && ::lstat(path.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
-            return refuse(path, "a symbolic link to a missing file (not followed)");
-        }
-        if (err != ENOENT) return gap_from_errno(path, err);
-        return write_new(path, content, world_readable);
-    }
-    if (S_ISDIR(st.st_mode)) return refuse(path, "is a directory");
-    if (S_ISBLK(st.st_mode)) return refuse(path, "is a block device");
-    if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
-        return write_in_place(path, content, false, reader_wait);
-    if (S_ISSOCK(st.st_mode)) return write_socket(path, content, reader_wait);
-    if (S_ISREG(st.st_mode)) return replace_regular(path, content, st, reader_wait);
-    return refuse(path, "not a regular file, device, FIFO or socket");
+                               std::chrono::milliseconds reader_wait, NewFileMode new_mode) {
+    auto resolved = resolve_output_target(path);
+    if (!resolved) return resolved.gap();
+    const OutputTarget& target = *resolved;
+    if (!target.exists()) return write_new(target, content, new_mode);
+    const mode_t mode = target.st().st_mode;
+    if (S_ISDIR(mode)) return refuse(target.shown(), "is a directory");
+    if (S_ISBLK(mode)) return refuse(target.shown(), "is a block device");
+    if (S_ISCHR(mode) || S_ISFIFO(mode)) return write_in_place(target, content, false, reader_wait);
+    if (S_ISSOCK(mode)) return write_socket(path, content, reader_wait);
+    if (S_ISREG(mode)) return replace_regular(target, content, reader_wait);
+    return refuse(target.shown(), "not a regular file, device, FIFO or socket");
 }
 
 bool is_stdout_file(const std::string& path) {

@@ -1,9 +1,10 @@
-// PrivateDir: mkdtemp plus a removal that is safe inside a signal handler: no allocation, no
-// stdio, bounded stack (links are unlinked, never followed).
+// PrivateDir: a vetted parent held open, mkdirat in it, and a removal that is safe inside a
+// signal handler: no allocation, no stdio, bounded stack (links are unlinked, never followed).
 #include "os/private_dir.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -12,14 +13,22 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "os/errno_gap.hpp"
+#include "os/fs.hpp"
+#include "os/unique_fd.hpp"
+#include "os/user_label.hpp"
 
 namespace rdmi {
 namespace {
 
 constexpr std::size_t kDirPathMax = 4096;
-std::array<char, kDirPathMax> g_dir{};
+// The live directory as a name in its held parent: removal never looks the parent up again.
+constexpr std::size_t kDirNameMax = 64;
+std::array<char, kDirNameMax> g_dir_name{};
+std::atomic<int> g_parent_fd{-1};
 std::atomic<bool> g_has_dir{false};
 
 // Deeper than any bundle may be (tar_extract refuses more): the recursion is bounded.
@@ -90,30 +99,105 @@ bool remove_tree(const char* path) noexcept {
     return ::rmdir(path) == 0 && ok;
 }
 
+namespace {
+
+// remove_tree() of `name` in the directory `parent_fd`.
+bool remove_tree_at(int parent_fd, const char* name) noexcept {
+    const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) return ::unlinkat(parent_fd, name, 0) == 0 || errno == ENOENT;
+    (void)::fchmod(fd, 0700);
+    const bool ok = empty_dir(fd, 0);
+    return ::unlinkat(parent_fd, name, AT_REMOVEDIR) == 0 && ok;
+}
+
+std::string private_dir_refusal(const std::string& parent, const std::string& why) {
+    return "cannot create a private directory in " + parent + ": " + why + " (set TMPDIR)";
+}
+
+// Another user who may rename or replace entries of `parent` could swap the private directory
+// for a tree of their own between its extraction and its reading: the owner of `parent` always
+// can, anyone may where group or others can write without the sticky bit.
+std::optional<Gap> refuse_parent(const std::string& parent, const struct stat& st) {
+    if (!S_ISDIR(st.st_mode))
+        return gap_from_errno("cannot create a private directory in " + parent, ENOTDIR);
+    if (st.st_uid != 0 && st.st_uid != ::geteuid()) {
+        return Gap{GapReason::permission_denied,
+                   private_dir_refusal(parent, "owned by " + user_label(st.st_uid) + ", not by " +
+                                                   trusted_owners_label() +
+                                                   ": its owner could replace what is put there")};
+    }
+    if ((st.st_mode & 022) != 0 && (st.st_mode & S_ISVTX) == 0) {
+        return Gap{GapReason::permission_denied,
+                   private_dir_refusal(parent, "others may write there and it has no sticky bit")};
+    }
+    return std::nullopt;
+}
+
+// "rdmi-probe.XXXXXX" made in the held parent (mkdirat never follows a link at the name), then
+// opened without following one and checked to be ours before it is made 0700.
+Result<std::string> make_private_child(int parent_fd, const std::string& parent) {
+    static constexpr char kLetters[] =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        unsigned char random[6];
+        if (::getrandom(random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
+            return gap_from_errno("cannot create a private directory in " + parent, errno);
+        std::string name = "rdmi-probe.";
+        for (unsigned char byte : random) name += kLetters[byte % (sizeof kLetters - 1)];
+        if (::mkdirat(parent_fd, name.c_str(), 0700) != 0) {
+            if (errno == EEXIST) continue;
+            return gap_from_errno("cannot create a private directory in " + parent, errno);
+        }
+        const UniqueFd made(
+            ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+        struct stat st {};
+        if (made.get() < 0 || ::fstat(made.get(), &st) != 0 || st.st_uid != ::geteuid() ||
+            ::fchmod(made.get(), 0700) != 0) {
+            return Gap{GapReason::error,
+                       private_dir_refusal(parent, "the directory " + name + " it made changed")};
+        }
+        return name;
+    }
+    return gap_from_errno("cannot create a private directory in " + parent, EEXIST);
+}
+
+}  // namespace
+
 void remove_private_dir_now() noexcept {
     if (!g_has_dir.exchange(false)) return;
-    (void)remove_tree(g_dir.data());
+    (void)remove_tree_at(g_parent_fd.load(), g_dir_name.data());
 }
 
 Result<PrivateDir> PrivateDir::create(const std::string& parent) {
-    std::string name = parent + "/rdmi-probe.XXXXXX";
-    if (name.size() >= kDirPathMax) return make_gap(GapReason::error, parent + ": path too long");
-    if (::mkdtemp(name.data()) == nullptr)
+    if (parent.size() + 1 + kDirNameMax >= kDirPathMax)
+        return make_gap(GapReason::error, parent + ": path too long");
+    // The parent is opened once and judged by what was opened; every later step is relative to
+    // it, so a link or rename at its path afterwards changes nothing.
+    UniqueFd parent_fd(::open(parent.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (parent_fd.get() < 0)
         return gap_from_errno("cannot create a private directory in " + parent, errno);
-    // mkdtemp makes it 0700 already; say so explicitly against an odd libc.
-    (void)::chmod(name.c_str(), 0700);
-    std::memcpy(g_dir.data(), name.c_str(), name.size() + 1);
+    struct stat st {};
+    if (::fstat(parent_fd.get(), &st) != 0)
+        return gap_from_errno("cannot create a private directory in " + parent, errno);
+    if (auto refused = refuse_parent(parent, st)) return *refused;
+    auto name = make_private_child(parent_fd.get(), parent);
+    if (!name) return name.gap();
+    std::memcpy(g_dir_name.data(), name->c_str(), name->size() + 1);
+    const int held = parent_fd.release();
+    g_parent_fd.store(held);
     g_has_dir.store(true);
-    return PrivateDir(std::move(name), static_cast<int>(::getpid()));
+    return PrivateDir(join_path(parent, *name), held, static_cast<int>(::getpid()));
 }
 
 PrivateDir::PrivateDir(PrivateDir&& other) noexcept
-    : path_(std::move(other.path_)), owner_(std::exchange(other.owner_, 0)) {}
+    : path_(std::move(other.path_)),
+      parent_fd_(std::exchange(other.parent_fd_, -1)),
+      owner_(std::exchange(other.owner_, 0)) {}
 
 PrivateDir::~PrivateDir() {
     if (owner_ == 0 || owner_ != static_cast<int>(::getpid())) return;
-    g_has_dir.store(false);
-    (void)remove_tree(path_.c_str());
+    if (g_has_dir.exchange(false)) (void)remove_tree_at(parent_fd_, base_name(path_).data());
+    ::close(parent_fd_);
 }
 
 }  // namespace rdmi

@@ -1,5 +1,6 @@
-// PrivateDir: a directory only this process uses (mkdtemp, 0700), removed with everything in
-// it when the run ends, however it ends (normally, or by a signal or the watchdog).
+// PrivateDir: a directory only this process uses (0700, in a parent no other user controls),
+// removed with everything in it when the run ends, however it ends (normally, or by a signal
+// or the watchdog).
 #pragma once
 
 #include <string>
@@ -11,7 +12,10 @@ namespace rdmi {
 /// An owned temporary directory. At most one exists at a time (the one a signal removes).
 class PrivateDir {
   public:
-    /// Creates "<parent>/rdmi-probe.XXXXXX" with mode 0700. `parent` is $TMPDIR or /tmp.
+    /// Creates "<parent>/rdmi-probe.XXXXXX" with mode 0700. `parent` is $TMPDIR or /tmp; it is
+    /// opened once and held, and refused (a Gap naming it) when another user could swap what
+    /// is made there: owned by neither root nor the effective user (naming its owner), or
+    /// writable by group or others without the sticky bit.
     static Result<PrivateDir> create(const std::string& parent);
 
     PrivateDir(PrivateDir&& other) noexcept;
@@ -24,9 +28,11 @@ class PrivateDir {
     [[nodiscard]] const std::string& path() const { return path_; }
 
   private:
-    PrivateDir(std::string path, int owner) : path_(std::move(path)), owner_(owner) {}
+    PrivateDir(std::string path, int parent_fd, int owner)
+        : path_(std::move(path)), parent_fd_(parent_fd), owner_(owner) {}
     std::string path_;
-    int owner_ = 0;  ///< pid of the creator; 0 once moved from
+    int parent_fd_ = -1;  ///< the parent, held: the tree is removed relative to it
+    int owner_ = 0;       ///< pid of the creator; 0 once moved from
 };
 
 /// Removes the live PrivateDir's tree, if any, with async-signal-safe calls only (openat,

@@ -1,6 +1,8 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/activity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/user_label.cpp
   ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp

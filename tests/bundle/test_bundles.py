@@ -18,8 +18,9 @@
 * no libarchive: when libarchive.so.13 the loader would pick is untrusted or is not
   libarchive, gather and tar.gz replay stop with one line naming it and why, exit 2 and the
   JSON error document; gather writes nothing.
-* errors: gather without --output, into a missing or unwritable directory; the temporary
-  directory is removed when a signal ends a replay.
+* errors: gather without --output, into a missing or unwritable directory; a TMPDIR others
+  may write without the sticky bit, or (as root) owned by another user, is refused; the
+  temporary directory is removed when a signal ends a replay.
 Prints one line per failure; exits 1 when there is any.
 """
 from __future__ import annotations
@@ -31,6 +32,7 @@ import io
 import json
 import os
 import platform
+import pwd
 import shutil
 import signal
 import subprocess
@@ -594,6 +596,33 @@ def test_errors(env: Env, only: str | None):
         result = env.run(["--root", str(bundle), "report"], env={"TMPDIR": str(open_dir)})
         if result.returncode == 2:
             fail(name, f"with the sticky bit: exit 2: {result.stderr.strip()[:200]}")
+
+    name = "TMPDIR owned by another user"
+    if (not only or only in name) and os.geteuid() == 0:
+        # Mode 0755 and no other writer: but its owner may rename what is made there and put a
+        # root of their own in its place, so it is refused, naming the directory and its owner.
+        bundle = env.work / "foreign.tar.gz"
+        env.run(["--root", root, "gather", "--output", str(bundle)])
+        foreign = env.work / "foreign-tmp"
+        foreign.mkdir()
+        foreign.chmod(0o755)
+        os.chown(foreign, 65534, 65534)
+        nobody = pwd.getpwuid(65534).pw_name
+        for json_mode in (False, True):
+            result = env.run(["--root", str(bundle), "report"] + (["--json"] if json_mode else []),
+                             env={"TMPDIR": str(foreign)})
+            lines = result.stderr.strip().splitlines()
+            if result.returncode != 2:
+                fail(name, f"exit {result.returncode}, not 2: {result.stderr.strip()[:200]}")
+            elif len(lines) != 1 or str(foreign) not in lines[0] or nobody not in lines[0]:
+                fail(name, f"not one line naming {foreign} and {nobody}: {lines}")
+            if json_mode:
+                try:
+                    env.validate(name, json.loads(result.stdout))
+                except ValueError:
+                    fail(name, f"--json printed no JSON: {result.stdout[:200]!r}")
+        if list(foreign.iterdir()):
+            fail(name, f"extracted into it: {list(foreign.iterdir())}")
 
     name = "signal removes the private directory"
     if only and only not in name:

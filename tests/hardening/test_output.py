@@ -16,6 +16,18 @@
   symlink-regular   a link to a regular file: the file is replaced (mode kept), the link stays
   symlink-stdout    a link to /proc/self/fd/1 writes to the probe's stdout, and stays a link
   symlink-dangling  a link to nothing is refused (exit 2); nothing is created
+  symlink-foreign-owner   (root) a link owned by nobody in a sticky directory, to a root-only
+                    file, directly or behind a link root owns: refused (exit 2, one line naming
+                    the link and "nobody", the error document), the file and the link as they
+                    were; a link owned by nobody to /proc/self/fd/1 is still written through
+  race-swap-for-link   (root) nobody's 0666 file in a sticky directory, swapped by nobody for a
+                    link to a root-only file right after the probe's first look at the name (an
+                    LD_PRELOAD shim stops the probe there until the swap is done): the root-only
+                    file keeps its content, owner and mode
+  hard-links-foreign-owner   (root) a file owned by nobody with two names: refused (exit 2),
+                    never written in place; both names keep their content
+  bundle-mode       gather: a new bundle is 0600 whatever the umask; an existing one keeps its
+                    mode
   keep-mode-owner   an existing 0600 file owned by nobody keeps its mode and owner
   new-file-umask    a new file is 0644 less the umask (umask 027: 0640)
   daemon-file-mode  report --format prometheus / nfd: a new file is 0644 even under umask 077
@@ -320,6 +332,183 @@ def symlink_dangling(cfg, scratch):
         problems.append(f"exit {proc.returncode}, error document: {is_error_document(proc.stdout)}")
     if (scratch / "nowhere").exists() or not link.is_symlink():
         problems.append("the link was followed or replaced")
+    return problems
+
+
+def as_nobody(*argv):
+    """Runs argv as the user nobody: the attacker of the cases below."""
+    def drop():
+        os.setgroups([])
+        os.setgid(NOBODY.pw_gid)
+        os.setuid(NOBODY.pw_uid)
+    return subprocess.run(list(argv), preexec_fn=drop, capture_output=True, timeout=30)
+
+
+def root_only_file(scratch):
+    """A file only root may read or write: what the attacks below aim at."""
+    secret = scratch / "secret"
+    secret.write_text("root only\n")
+    secret.chmod(0o600)
+    return secret
+
+
+def unchanged(secret):
+    """Problems if the root-only file is no longer as root_only_file() made it."""
+    st = secret.lstat()
+    if (not stat.S_ISREG(st.st_mode) or secret.read_text() != "root only\n" or st.st_uid != 0
+            or stat.S_IMODE(st.st_mode) != 0o600):
+        return [f"the root-only file was written: owner {st.st_uid}, mode {oct(stat.S_IMODE(st.st_mode))}, "
+                f"content {secret.read_text()[:60]!r}"]
+    return []
+
+
+def sticky_dir(scratch):
+    """A directory like /tmp: anyone may create names, only their owner may remove them."""
+    public = scratch / "public"
+    public.mkdir()
+    public.chmod(0o1777)
+    return public
+
+
+@test
+def symlink_foreign_owner(cfg, scratch):
+    if needs_root():
+        return []
+    problems = []
+    secret = root_only_file(scratch)
+    public = sticky_dir(scratch)
+    direct = public / "out.json"
+    made = as_nobody("ln", "-s", str(secret), str(direct))
+    # Behind a link root owns: each link of the chain is judged.
+    chained = scratch / "chained.json"
+    chained.symlink_to(direct)
+    for link in (direct, chained):
+        proc = schema_to(cfg, link)
+        lines = proc.stderr.decode(errors="replace").strip().splitlines()
+        if made.returncode != 0 or proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"{link.name}: exit {proc.returncode} (want 2), error document: "
+                            f"{is_error_document(proc.stdout)}: {proc.stderr[:200]!r}")
+        elif len(lines) != 1 or str(direct) not in lines[0] or "nobody" not in lines[0]:
+            problems.append(f"{link.name}: not one line naming {direct} and its owner: {lines}")
+        problems += unchanged(secret)
+        if not direct.is_symlink() or os.readlink(direct) != str(secret):
+            problems.append(f"{link.name}: the link was replaced")
+    # Nothing is replaced through a link to a FIFO, socket or device: whoever owns it.
+    to_stdout = public / "stdout-link"
+    as_nobody("ln", "-s", "/proc/self/fd/1", str(to_stdout))
+    proc = schema_to(cfg, to_stdout)
+    if proc.returncode != 0 or b'"$schema"' not in proc.stdout:
+        problems.append(f"nobody's link to /proc/self/fd/1: exit {proc.returncode}: {proc.stderr[:200]!r}")
+    return problems
+
+
+def stall_preload(cfg):
+    """The LD_PRELOAD shim that stops the probe after its first look at one name."""
+    path = os.environ.get("RDMI_STALL_PRELOAD") or str(
+        cfg.binary.parent / "tests/hardening/libstall_at_name_preload.so")
+    return path if Path(path).is_file() else None
+
+
+def in_thread(fn, timeout):
+    """fn() in a thread; its result, or None when it has not returned within `timeout` s."""
+    got = []
+    worker = threading.Thread(target=lambda: got.append(fn()), daemon=True)
+    worker.start()
+    worker.join(timeout)
+    return got[0] if got else None
+
+
+@test
+def race_swap_for_link(cfg, scratch):
+    """Finding: the probe looked at --output (owner, mode), looked again, saw a link, and
+    replaced the link's target with the first look's owner and mode. Here the swap happens
+    exactly between the probe's first look and whatever it does next."""
+    if needs_root():
+        return []
+    shim = stall_preload(cfg)
+    if shim is None:
+        return ["the stall shim (RDMI_STALL_PRELOAD, libstall_at_name_preload.so) is not built"]
+    secret = root_only_file(scratch)
+    public = sticky_dir(scratch)
+    out = public / "out.json"
+    as_nobody("sh", "-c", 'umask 0; echo old > "$0"', str(out))
+    stall = scratch / "stall"
+    stall.mkdir(mode=0o700)
+    os.mkfifo(stall / "paused")
+    os.mkfifo(stall / "resume")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LD_PRELOAD": shim,
+           "STALL_NAME": out.name, "STALL_DIR": str(stall)}
+    proc = subprocess.Popen([str(cfg.binary), "schema", "error", "--json", "--output", str(out)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL)
+    problems = []
+    try:
+        paused = in_thread(lambda: (stall / "paused").read_bytes(), 30)
+        if paused != b"paused\n":
+            problems.append("the probe never looked at the output name (the shim did not stop it)")
+        else:
+            swap = as_nobody("sh", "-c", 'rm -f "$0" && ln -s "$1" "$0"', str(out), str(secret))
+            if swap.returncode != 0 or not out.is_symlink():
+                problems.append(f"nobody could not swap the name: {swap.stderr[:200]!r}")
+        # Lets the probe go on (also when it never stopped, so that the wait below ends).
+        in_thread(lambda: (stall / "resume").write_bytes(b"go\n"), 30)
+        out_text, err_text = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    problems += unchanged(secret)
+    if out.is_symlink():
+        problems.append("the link is still there: the document went elsewhere")
+    elif out.exists():
+        st = out.lstat()
+        # Written as what the probe looked at: nobody's own file, with nobody's mode.
+        if st.st_uid != NOBODY.pw_uid or stat.S_IMODE(st.st_mode) != 0o666:
+            problems.append(f"{out.name}: owner {st.st_uid}, mode {oct(stat.S_IMODE(st.st_mode))}")
+    leftovers = [p.name for p in list(public.iterdir()) + list(scratch.iterdir()) if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
+    return problems
+
+
+@test
+def hard_links_foreign_owner(cfg, scratch):
+    if needs_root():
+        return []
+    a = scratch / "a.json"
+    a.write_text("old")
+    os.chown(a, NOBODY.pw_uid, NOBODY.pw_gid)
+    b = scratch / "b.json"
+    os.link(a, b)
+    proc = schema_to(cfg, a)
+    problems = []
+    if proc.returncode != 2 or not is_error_document(proc.stdout):
+        problems.append(f"exit {proc.returncode} (want 2), error document: {is_error_document(proc.stdout)}")
+    if b"hard links" not in proc.stderr or b"nobody" not in proc.stderr:
+        problems.append(f"stderr does not say why: {proc.stderr[:200]!r}")
+    if a.read_text() != "old" or b.read_text() != "old" or a.stat().st_ino != b.stat().st_ino:
+        problems.append("written in place (or a name replaced)")
+    return problems
+
+
+@test
+def bundle_mode(cfg, scratch):
+    """A support bundle holds copies of files only root may read: a new one is 0600 whatever
+    the umask; an existing one keeps its mode, as every --output does."""
+    root = scratch / "root"
+    root.mkdir()
+    bundle = scratch / "bundle.tar.gz"
+    args = ["--root", str(root), "gather", "--output", str(bundle)]
+    problems = []
+    proc = run(cfg, args, umask=0o022)
+    if proc.returncode != 0 or not bundle.exists():
+        return [f"exit {proc.returncode}: {proc.stderr[:200]!r}"]
+    if stat.S_IMODE(bundle.stat().st_mode) != 0o600:
+        problems.append(f"a new bundle is {oct(stat.S_IMODE(bundle.stat().st_mode))}, want 0o600")
+    bundle.chmod(0o640)
+    proc = run(cfg, args, umask=0o022)
+    if proc.returncode != 0 or stat.S_IMODE(bundle.stat().st_mode) != 0o640:
+        problems.append(f"an existing 0640 bundle became {oct(stat.S_IMODE(bundle.stat().st_mode))}")
     return problems
 
 
