@@ -40,6 +40,19 @@ std::optional<std::uint64_t> file_offset(const std::vector<Segment>& loads, std:
     return std::nullopt;
 }
 
+// PT_INTERP as the kernel's ELF loader reads it (fs/binfmt_elf.c): 2 to PATH_MAX bytes whose
+// last one is NUL, else the exec fails; the path ends at the first NUL.
+Result<std::string> read_interpreter(std::string_view bytes, const Segment& interp) {
+    constexpr std::uint64_t kInterpMax = 4096;  // PATH_MAX
+    if (interp.filesz < 2 || interp.filesz > kInterpMax || interp.offset > bytes.size() ||
+        bytes.size() - interp.offset < interp.filesz) {
+        return make_gap(GapReason::malformed, "PT_INTERP lies outside the file or is too long");
+    }
+    const std::string_view text = bytes.substr(interp.offset, interp.filesz);
+    if (text.back() != '\0') return make_gap(GapReason::malformed, "PT_INTERP is not terminated");
+    return std::string(text.substr(0, text.find('\0')));
+}
+
 template <typename Ehdr, typename Phdr, typename Dyn>
 Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
     auto ehdr = read_at<Ehdr>(bytes, 0);
@@ -53,12 +66,19 @@ Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
     }
     std::vector<Segment> loads;
     std::optional<Segment> dynamic;
+    std::optional<Segment> interp;
     for (std::uint64_t i = 0; i < ehdr->e_phnum; ++i) {
         auto ph = read_at<Phdr>(bytes, ehdr->e_phoff + i * sizeof(Phdr));
         if (!ph) return make_gap(GapReason::malformed, "program headers run past the end");
         const Segment seg{ph->p_vaddr, ph->p_offset, ph->p_filesz};
         if (ph->p_type == PT_LOAD) loads.push_back(seg);
         if (ph->p_type == PT_DYNAMIC) dynamic = seg;
+        if (ph->p_type == PT_INTERP && !interp) interp = seg;  // the kernel takes the first
+    }
+    if (interp) {
+        auto text = read_interpreter(bytes, *interp);
+        if (!text) return text.gap();
+        info.interpreter = std::move(text).value();
     }
     if (!dynamic) return info;  // statically linked: nothing to load
     info.has_dynamic = true;
@@ -78,7 +98,8 @@ Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
         const auto value = static_cast<std::uint64_t>(dyn->d_un.d_val);
         if (tag == DT_STRTAB) strtab = file_offset(loads, value);
         if (tag == DT_STRSZ) strsz = value;
-        if (tag == DT_NEEDED || tag == DT_SONAME || tag == DT_RPATH || tag == DT_RUNPATH) {
+        if (tag == DT_NEEDED || tag == DT_SONAME || tag == DT_RPATH || tag == DT_RUNPATH ||
+            tag == DT_AUXILIARY || tag == DT_FILTER) {
             refs.push_back({tag, value});
         }
     }
@@ -105,6 +126,10 @@ Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
                 break;
             case DT_RPATH:
                 info.rpath = std::move(text);
+                break;
+            case DT_AUXILIARY:
+            case DT_FILTER:
+                info.filtees.push_back(std::move(text));
                 break;
             default:
                 info.runpath = std::move(text);

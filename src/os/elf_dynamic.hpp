@@ -17,10 +17,15 @@ struct DynamicInfo {
     std::uint16_t machine = 0;        ///< e_machine
     std::string soname;               ///< DT_SONAME; empty when absent
     std::vector<std::string> needed;  ///< DT_NEEDED, in file order
-    std::string rpath;                ///< DT_RPATH, unexpanded; empty when absent
-    std::string runpath;              ///< DT_RUNPATH, unexpanded; empty when absent
-    bool has_runpath = false;         ///< a DT_RUNPATH exists (it disables DT_RPATH)
-    bool has_dynamic = false;         ///< there is a PT_DYNAMIC at all
+    /// DT_AUXILIARY and DT_FILTER, in file order: ld.so maps these filtees as it maps DT_NEEDED.
+    std::vector<std::string> filtees;
+    std::string rpath;         ///< DT_RPATH, unexpanded; empty when absent
+    std::string runpath;       ///< DT_RUNPATH, unexpanded; empty when absent
+    bool has_runpath = false;  ///< a DT_RUNPATH exists (it disables DT_RPATH)
+    bool has_dynamic = false;  ///< there is a PT_DYNAMIC at all
+    /// PT_INTERP up to its first NUL: the program interpreter the kernel maps when the file is
+    /// executed (ignored when it is dlopen'ed); empty when absent.
+    std::string interpreter;
 };
 
 /// Reads the dynamic section of an ELF file in the host's byte order (the only files this

@@ -129,6 +129,9 @@ std::vector<std::string> expand_tokens(const std::string& entry, const std::stri
         } else {
             values = {entry.substr(pos, next - pos)};  // not a token ld.so knows: kept as is
         }
+        // A known token without a value makes ld.so drop the whole entry (_dl_dst_substitute
+        // returns ""): a search directory left out, a DT_NEEDED skipped.
+        if (values.empty() || (values.size() == 1 && values.front().empty())) return {};
         std::vector<std::string> grown;
         for (const auto& o : out) {
             for (const auto& v : values) grown.push_back(o + v);
@@ -142,7 +145,8 @@ std::vector<std::string> expand_tokens(const std::string& entry, const std::stri
 struct Member {
     std::string path;
     DynamicInfo info;
-    int parent = -1;  ///< the object that loaded it (its DT_RPATH chain is searched)
+    int parent = -1;     ///< the object that loaded it (its DT_RPATH chain is searched)
+    std::string origin;  ///< what $ORIGIN expands to in its dynamic strings
 };
 
 // One directory the loader looks in, and why.
@@ -156,6 +160,11 @@ class ClosureWalk {
     ClosureWalk(LoadKind kind, const LoadEnvironment& env, TrustCache& cache)
         : kind_(kind), env_(env), facts_(cache) {
         if (kind_ != LoadKind::program) known_ = env.loaded;
+        legacy_names_ = {"tls", "x86_64", "haswell", "xeon_phi", "avx512_1", "i686", "i586"};
+        if (!env.platform.empty() && std::find(legacy_names_.begin(), legacy_names_.end(),
+                                               env.platform) == legacy_names_.end()) {
+            legacy_names_.push_back(env.platform);
+        }
     }
 
     ClosureVerdict run(const std::string& path) {
@@ -190,14 +199,54 @@ class ClosureWalk {
 
     ClosureVerdict run_from(const std::string& path, const std::string& context) {
         if (!add_member(path, -1, context)) return finish();
+        if (kind_ == LoadKind::program && !program_interpreter(context)) return finish();
         for (std::size_t i = 0; i < members_.size() && !gap_; ++i) {
-            for (const auto& name : std::vector<std::string>(members_[i].info.needed)) {
-                resolve(name, static_cast<int>(i));
+            // Copies: resolving grows members_. Filtees are mapped like DT_NEEDED (dl-deps.c).
+            std::vector<std::string> names = members_[i].info.needed;
+            const auto& filtees = members_[i].info.filtees;
+            names.insert(names.end(), filtees.begin(), filtees.end());
+            for (const auto& name : names) {
+                resolve_needed(name, static_cast<int>(i));
                 if (gap_) break;
             }
             if (i == 0 && kind_ == LoadKind::ibverbs && !gap_) providers();
         }
         return finish();
+    }
+
+    // The kernel maps an executed ELF file's PT_INTERP (fs/binfmt_elf.c), a path opened as it
+    // stands (relative to the working directory), and runs it before anything else: the same
+    // rule as a file the loader maps, and its own dependencies are walked too. A missing one
+    // makes the exec fail, unless someone can create it. False when it fails (gap_ set).
+    bool program_interpreter(const std::string& context) {
+        const std::string& interpreter = members_[0].info.interpreter;
+        if (interpreter.empty()) return true;
+        const std::string path = absolute(interpreter, env_.cwd);
+        const std::string what = "the program interpreter (PT_INTERP) of " + members_[0].path +
+                                 (context.empty() ? "" : ", " + context);
+        if (!is_regular(facts_, path)) {
+            return check_dir(SearchDir{std::string(dir_name(path)), "PT_INTERP"}, interpreter, 0);
+        }
+        return add_member(path, 0, what);
+    }
+
+    // DT_NEEDED (and a filtee) as dl-deps.c takes it: its dynamic string tokens are expanded
+    // first, with the requesting object's $ORIGIN, every spelling of $LIB, and AT_PLATFORM; a
+    // name that then holds a '/' is a path, and _dl_map_object expands it once more.
+    void resolve_needed(const std::string& name, int parent) {
+        if (name.find('$') == std::string::npos) {
+            resolve(name, parent);
+            return;
+        }
+        const std::string& origin = members_[static_cast<std::size_t>(parent)].origin;
+        for (const auto& once : expand_tokens(name, origin, env_)) {
+            if (once.find('/') == std::string::npos || once.find('$') == std::string::npos) {
+                resolve(once, parent);
+            } else {
+                for (const auto& twice : expand_tokens(once, origin, env_)) resolve(twice, parent);
+            }
+            if (gap_) return;
+        }
     }
 
     ClosureVerdict finish() {
@@ -241,8 +290,17 @@ class ClosureWalk {
         }
         if (!info->soname.empty()) known_.insert(info->soname);
         known_.insert(path);
-        members_.push_back(Member{path, std::move(info).value(), parent});
+        members_.push_back(Member{path, std::move(info).value(), parent, origin(path)});
         return true;
+    }
+
+    // ld.so takes $ORIGIN of a loaded object from the name it opened, as it stands
+    // (_dl_new_object); of an executed program from /proc/self/exe, its real path
+    // (_dl_get_origin).
+    std::string origin(const std::string& path) {
+        if (kind_ != LoadKind::program || !members_.empty()) return std::string(dir_name(path));
+        const TrustCache::Real real = facts_.realpath(path);
+        return std::string(dir_name(real.err == 0 ? real.path : path));
     }
 
     bool check_dir(const SearchDir& dir, const std::string& name, int parent) {
@@ -264,15 +322,11 @@ class ClosureWalk {
         return info->elf_class == want.elf_class && info->machine == want.machine;
     }
 
-    std::string origin_of(int index) const {
-        const std::string& path = members_[static_cast<std::size_t>(index)].path;
-        return std::string(dir_name(path));
-    }
-
     std::vector<SearchDir> expand_list(const std::string& list, int owner,
                                        const std::string& how) const {
         std::vector<SearchDir> dirs;
-        const std::string origin = owner >= 0 ? origin_of(owner) : std::string();
+        const std::string origin =
+            owner >= 0 ? members_[static_cast<std::size_t>(owner)].origin : std::string();
         for (const auto& entry : split_library_path(list)) {
             for (auto& dir : expand_tokens(entry, origin, env_)) {
                 dirs.push_back(SearchDir{absolute(dir, env_.cwd), how});
@@ -295,8 +349,10 @@ class ClosureWalk {
                 dirs.push_back(SearchDir{d, "DT_RPATH of the main program"});
         }
         if (env_.ld_library_path) {
+            const std::string& origin =
+                kind_ == LoadKind::program ? members_[0].origin : env_.main_origin;
             for (const auto& entry : split_library_path(*env_.ld_library_path)) {
-                for (auto& dir : expand_tokens(entry, env_.cwd, env_))
+                for (auto& dir : expand_tokens(entry, origin, env_))
                     dirs.push_back(SearchDir{absolute(dir, env_.cwd), "LD_LIBRARY_PATH"});
             }
         }
@@ -311,7 +367,7 @@ class ClosureWalk {
     // glibc 2.33+ looks in DIR/glibc-hwcaps/<level>/ before DIR for the levels the CPU has.
     bool hwcaps(const SearchDir& dir, const std::string& name, int parent) {
         const std::string base = join_path(dir.dir, "glibc-hwcaps");
-        if (!is_directory(facts_, base)) return true;
+        if (!is_directory(facts_, base)) return legacy_hwcaps(dir.dir, dir.how, name, parent, 0);
         if (!check_dir(SearchDir{base, dir.how}, name, parent)) return false;
         for (const char* level : {"x86-64-v4", "x86-64-v3", "x86-64-v2", "power10", "power9", "z16",
                                   "z15", "z14", "z13"}) {
@@ -319,9 +375,30 @@ class ClosureWalk {
             if (!is_directory(facts_, sub)) continue;
             if (!check_dir(SearchDir{sub, dir.how}, name, parent)) return false;
             const std::string candidate = join_path(sub, name);
-            if (is_regular(facts_, candidate) && compatible(candidate, parent) &&
-                !add_member(candidate, parent, needed_by(name, parent, dir.how))) {
-                return false;
+            if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
+                if (!add_member(candidate, parent, needed_by(name, parent, dir.how))) return false;
+                found(name, true);
+            }
+        }
+        return legacy_hwcaps(dir.dir, dir.how, name, parent, 0);
+    }
+
+    // Before 2.37, glibc also looks in DIR/<subset of tls, AT_PLATFORM, hwcap names>/ ("tls",
+    // "haswell/x86_64", ...; `ld.so --help` lists them). Which subsets this CPU gives cannot be
+    // asked without running ld.so, so every existing nesting of those names counts; one that
+    // does not exist is as safe as DIR, whose rule already holds.
+    bool legacy_hwcaps(const std::string& dir, const std::string& how, const std::string& name,
+                       int parent, unsigned used) {
+        for (std::size_t i = 0; i < legacy_names_.size(); ++i) {
+            if ((used & (1U << i)) != 0) continue;
+            const std::string sub = join_path(dir, legacy_names_[i]);
+            if (!is_directory(facts_, sub)) continue;
+            if (!check_dir(SearchDir{sub, how}, name, parent)) return false;
+            if (!legacy_hwcaps(sub, how, name, parent, used | (1U << i))) return false;
+            const std::string candidate = join_path(sub, name);
+            if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
+                if (!add_member(candidate, parent, needed_by(name, parent, how))) return false;
+                found(name, true);
             }
         }
         return true;
@@ -352,16 +429,18 @@ class ClosureWalk {
                 check_dir(SearchDir{std::string(dir_name(path)), "a path"}, name, parent);
                 return;
             }
-            add_member(path, parent, needed_by(name, parent, "its path"));
+            found(name, add_member(path, parent, needed_by(name, parent, "its path")));
             return;
         }
-        known_.insert(name);
+        // A name is known once found: one that is not found is looked for again by the next
+        // object that needs it, with that object's search path, as ld.so does (in a DT_AUXILIARY
+        // a name not found is no error).
         for (const auto& dir : search_dirs(parent)) {
             if (!hwcaps(dir, name, parent)) return;
             if (!check_dir(dir, name, parent)) return;
             const std::string candidate = join_path(dir.dir, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                add_member(candidate, parent, needed_by(name, parent, dir.how));
+                found(name, add_member(candidate, parent, needed_by(name, parent, dir.how)));
                 return;
             }
         }
@@ -370,15 +449,18 @@ class ClosureWalk {
         const unsigned elf_class = members_[static_cast<std::size_t>(parent)].info.elf_class;
         if (const auto* entries = cache()) {
             const std::int32_t want = ld_cache_flags(machine, elf_class);
-            bool found = false;
+            bool in_cache = false;
             for (const auto& entry : *entries) {
                 if (entry.soname != name || (want != 0 && entry.flags != want)) continue;
                 const std::string path(entry.path);
                 if (!is_regular(facts_, path)) continue;
                 if (!add_member(path, parent, needed_by(name, parent, "ld.so.cache"))) return;
-                found = found || entry.hwcap == 0;
+                in_cache = in_cache || entry.hwcap == 0;
             }
-            if (found) return;
+            if (in_cache) {
+                found(name, true);
+                return;
+            }
         }
         if (gap_) return;
         for (const auto& dir : default_library_dirs(machine, elf_class)) {
@@ -387,11 +469,15 @@ class ClosureWalk {
             if (!check_dir(search, name, parent)) return;
             const std::string candidate = join_path(dir, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                add_member(candidate, parent, needed_by(name, parent, search.how));
+                found(name, add_member(candidate, parent, needed_by(name, parent, search.how)));
                 return;
             }
         }
-        // Not found: the load fails before any constructor runs.
+        // Not found: a DT_NEEDED load fails before any constructor runs.
+    }
+
+    void found(const std::string& name, bool added) {
+        if (added) known_.insert(name);
     }
 
     // libibverbs' providers: every "driver NAME" of its configuration directory and the names
@@ -493,6 +579,7 @@ class ClosureWalk {
     bool cache_loaded_ = false;
     std::optional<Gap> gap_;
     std::string script_;  ///< the script whose interpreter is members_[0], if any
+    std::vector<std::string> legacy_names_;  ///< legacy hwcap subdirectory names
 };
 
 std::vector<std::string> lib_spellings() {
@@ -599,8 +686,9 @@ LoadEnvironment current_load_environment(const Env& vars) {
     std::unique_ptr<char, decltype(&std::free)> exe(::realpath("/proc/self/exe", nullptr),
                                                     &std::free);
     if (exe) {
+        env.main_origin = std::string(dir_name(exe.get()));
         if (auto info = read_info(exe.get()); info && !info->has_runpath && !info->rpath.empty()) {
-            const std::string origin(dir_name(exe.get()));
+            const std::string& origin = env.main_origin;
             for (const auto& entry : split_library_path(info->rpath)) {
                 for (auto& dir : expand_tokens(entry, origin, env))
                     env.main_rpath.push_back(absolute(dir, env.cwd));

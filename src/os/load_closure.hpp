@@ -26,6 +26,9 @@ struct LoadEnvironment {
     /// Sonames and paths of the objects already in the process: ld.so reuses them.
     std::set<std::string> loaded;
     std::string cwd;  ///< for relative search entries ("" in LD_LIBRARY_PATH means ".")
+    /// What $ORIGIN expands to in LD_LIBRARY_PATH: the real directory of the running program
+    /// (for LoadKind::program, the program's own is used instead); "" drops such entries.
+    std::string main_origin;
     /// libibverbs' provider lists from the environment (honoured only when uid == euid).
     std::optional<std::string> rdmav_drivers;
     std::optional<std::string> ibv_drivers;

@@ -19,6 +19,14 @@
                         world-writable directory holding libdoca_common: never loaded
   explicit-root-static  --root /, /., //, /tmp/.. load nothing and run nothing (live: false);
                         the same run without --root loads the marker library
+  closure-needed-origin a trusted library whose DT_NEEDED is "$ORIGIN/../../../evil/<marker>"
+                        (a world-writable directory), loaded from the working directory /: the
+                        marker's constructor never runs
+  tool-interpreter      a doca_caps whose PT_INTERP (its ELF program interpreter) lies in a
+                        world-writable directory is never run
+
+The last two link ELF objects with the C compiler in $RDMI_TEST_CC (ctest sets it; without it
+they are skipped).
 
     test_security.py --binary PATH --fixtures DIR [-k SUBSTRING]
 """
@@ -214,6 +222,91 @@ def closure_runpath(cfg, scratch):
     proc, doc = run(cfg, args + ["--allow-untrusted-libs"], {"RDMI_FIXTURE_MARKER": str(marker)})
     if not marker.exists():
         problems.append("with --allow-untrusted-libs nothing was loaded: the test cannot fail")
+    return problems
+
+
+def compile_c(args):
+    """Runs the test compiler with `args`; None when there is none (a cross build)."""
+    cc = os.environ.get("RDMI_TEST_CC")
+    if not cc:
+        return None
+    subprocess.run([cc, *args], check=True, capture_output=True, timeout=120)
+    return True
+
+
+@test
+def closure_needed_origin(cfg, scratch):
+    evil = scratch / "evil"
+    lib_dir = scratch / "a" / "b" / "c"
+    lib_dir.mkdir(parents=True)
+    evil.mkdir()
+    marker_lib = "librdmi-fixture-dep.so.1"
+    shutil.copy2(cfg.fixtures / "trust/dep" / marker_lib, evil / marker_lib)
+    (scratch / "empty.c").write_text("int rdmi_origin_needed(void) { return 1; }\n")
+    # The linker records the soname of what it links against: this stub's is the path.
+    stub = scratch / "stub.so"
+    if compile_c(["-shared", "-fPIC", "-o", str(stub), str(scratch / "empty.c"),
+                  f"-Wl,-soname,$ORIGIN/../../../evil/{marker_lib}"]) is None:
+        print("    skipped: no RDMI_TEST_CC")
+        return []
+    lib = lib_dir / "libtrusted.so"
+    compile_c(["-shared", "-fPIC", "-o", str(lib), str(scratch / "empty.c"), "-Wl,--no-as-needed",
+               str(stub)])
+    evil.chmod(0o777)
+    marker = scratch / "marker"
+    args = ["symbols", "--json", "--timeout", "10", "--lib", str(lib)]
+    proc, doc = run(cfg, args, {"RDMI_FIXTURE_MARKER": str(marker)}, cwd="/")
+    problems = []
+    text = json.dumps(doc)
+    if marker.exists():
+        problems.append("the constructor of the $ORIGIN dependency in a writable directory ran")
+    if f"{evil}: writable by others" not in text.replace(str(lib_dir / "../../.."), str(scratch)):
+        problems.append(f"the document does not name the writable directory: {text[:400]}")
+    proc, doc = run(cfg, args + ["--allow-untrusted-libs"], {"RDMI_FIXTURE_MARKER": str(marker)},
+                    cwd="/")
+    if not marker.exists():
+        problems.append("with --allow-untrusted-libs nothing was loaded: the test cannot fail")
+    return problems
+
+
+@test
+def tool_interpreter(cfg, scratch):
+    prefix = scratch / "prefix"
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    evil = scratch / "evil"
+    evil.mkdir()
+    marker = scratch / "marker"
+    source = scratch / "tool.c"
+    source.write_text("#include <stdio.h>\n"
+                      "int main(void) {\n"
+                      f"    FILE* f = fopen(\"{marker}\", \"a\");\n"
+                      "    if (f) { fputs(\"ran\\n\", f); fclose(f); }\n"
+                      "    puts(\"doca_caps version 3.3.0105\");\n"
+                      "    return 0;\n}\n")
+    probe = scratch / "probe-default"
+    if compile_c(["-o", str(probe), str(source)]) is None:
+        print("    skipped: no RDMI_TEST_CC")
+        return []
+    # The planted interpreter: a copy of this machine's own, so the tool runs when it is used.
+    interp = subprocess.run(["readelf", "-l", str(probe)], capture_output=True, text=True).stdout
+    loader = interp.split("[Requesting program interpreter: ", 1)[1].split("]", 1)[0]
+    shutil.copy2(loader, evil / "ld.so")
+    tool = prefix / "tools" / "doca_caps"
+    if tool.exists() or tool.is_symlink():
+        tool.unlink()
+    compile_c(["-o", str(tool), str(source), f"-Wl,--dynamic-linker={evil / 'ld.so'}"])
+    evil.chmod(0o777)
+    args = ["report", "--json", "--timeout", "10", "--doca-prefix", str(prefix)]
+    proc, doc = run(cfg, args)
+    problems = []
+    text = json.dumps(doc)
+    if marker.exists():
+        problems.append("doca_caps ran through a program interpreter in a writable directory")
+    if f"{evil}: writable by others" not in text or "PT_INTERP" not in text:
+        problems.append(f"the report does not name the interpreter's directory: {text[:400]}")
+    proc, doc = run(cfg, args + ["--allow-untrusted-libs"])
+    if not marker.exists():
+        problems.append("with --allow-untrusted-libs the tool did not run: the test cannot fail")
     return problems
 
 
