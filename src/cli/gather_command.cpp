@@ -60,14 +60,13 @@ class GatherCommand final : public Command {
     int run(const Session& session) override {
         const std::string& output = session.options().output;
         if (output.empty()) return session.fail("gather needs --output FILE.tar.gz");
-        const auto start = std::chrono::steady_clock::now();
         const RecordingFs fs(session.fs());
         const RecordingEnv env(session.probe_env());
         const RecordingAnswers answers(session.answers());
         Facts report;
         collect(session.probe_context(fs, env, answers), kReportProbes, report, {},
                 OnProbeError::record);
-        report.run = session.run_info(start);
+        report.run = session.run_info();
 
         bundle::BundleInfo info;
         info.tool_version = build_info::kVersion;
