@@ -120,7 +120,7 @@ class Builder {
                 got = *bytes;
                 have = true;
             } else if (info.size > caps_.file_bytes) {
-                skip(real, too_big);
+                skip(real, too_big, "file_bytes");
             } else if (auto again = fs_.read_file(real, caps_.file_bytes)) {
                 got = *again;
                 have = true;
@@ -128,11 +128,13 @@ class Builder {
                 skip(real, again.gap().message);
             }
             if (have && got.size() > caps_.file_bytes) {
-                skip(real, too_big);
+                skip(real, too_big, "file_bytes");
                 have = false;
             } else if (have && tree_.content_bytes + got.size() > caps_.total_bytes) {
-                skip(real, "the bundle's total cap of " + std::to_string(caps_.total_bytes) +
-                               " bytes was reached");
+                skip(real,
+                     "the bundle's total cap of " + std::to_string(caps_.total_bytes) +
+                         " bytes was reached",
+                     "total_bytes");
                 have = false;
             }
             if (have) {
@@ -148,11 +150,11 @@ class Builder {
         }
     }
 
-    void skip(const std::string& path, std::string reason) {
+    void skip(const std::string& path, std::string reason, std::string limit = {}) {
         for (const auto& s : tree_.skipped) {
             if (s.path == path) return;
         }
-        tree_.skipped.push_back({path, std::move(reason)});
+        tree_.skipped.push_back({path, std::move(reason), std::move(limit)});
     }
 
     // An object the probe named (the final component after links): stored by its type.

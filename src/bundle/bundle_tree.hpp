@@ -41,6 +41,7 @@ struct Entry {
 struct Skipped {
     std::string path;
     std::string reason;
+    std::string limit;  ///< the Caps or BundleLimits field reached ("file_bytes"), or empty
 };
 
 /// An operation that failed during the recorded run: the replay gives the same gap.
@@ -55,6 +56,7 @@ struct Tree {
     std::map<std::string, Entry> entries;  ///< by in-root path, "/" excluded
     std::vector<Skipped> skipped;
     std::vector<FailedAccess> failures;
+    std::uint64_t failures_dropped = 0;  ///< failures past the manifest's room (fit_to_limits)
     std::uint64_t content_bytes = 0;
 };
 

@@ -10,10 +10,12 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "bundle/layout.hpp"
 #include "bundle/libarchive_api.hpp"
+#include "os/activity.hpp"
 #include "os/unique_fd.hpp"
 
 namespace rdmi::bundle {
@@ -37,13 +39,13 @@ std::string one_line(std::string text, std::size_t limit = std::string::npos) {
 
 // The components of an entry's name; a Gap message (without the archive's name) when the name
 // is absolute, climbs with "..", or is too long or deep.
-Result<std::vector<std::string>> checked_name(const char* raw) {
+Result<std::vector<std::string>> checked_name(const char* raw, const BundleLimits& limits) {
     if (raw == nullptr || *raw == '\0')
         return make_gap(GapReason::malformed, "an entry has no name");
     const std::string name(raw);
     const std::string shown = "entry '" + one_line(name, 160) + "'";
     if (name.front() == '/') return make_gap(GapReason::malformed, shown + ": absolute path");
-    if (name.size() > kMaxPathBytes)
+    if (name.size() > limits.name_bytes)
         return make_gap(GapReason::malformed, shown + ": name too long");
     std::vector<std::string> parts;
     std::size_t at = 0;
@@ -53,6 +55,8 @@ Result<std::vector<std::string>> checked_name(const char* raw) {
         at = end + 1;
         if (part.empty() || part == ".") continue;
         if (part == "..") return make_gap(GapReason::malformed, shown + ": '..' component");
+        if (part.size() > limits.component_bytes)
+            return make_gap(GapReason::malformed, shown + ": File name too long (a component)");
         parts.push_back(std::move(part));
     }
     if (parts.empty()) return make_gap(GapReason::malformed, shown + ": empty name");
@@ -60,7 +64,7 @@ Result<std::vector<std::string>> checked_name(const char* raw) {
         return make_gap(GapReason::malformed,
                         shown + ": outside " + std::string(kTopDir) + "/ (not a bundle)");
     }
-    if (static_cast<int>(parts.size()) > kMaxDepth)
+    if (parts.size() > limits.depth)
         return make_gap(GapReason::malformed, shown + ": nested too deep");
     return parts;
 }
@@ -84,11 +88,26 @@ bool link_stays_inside(const std::vector<std::string>& parts, const std::string&
 
 class Extractor {
   public:
-    Extractor(const LibarchiveApi& la, std::string archive_path, int into_fd)
-        : la_(la), shown_(std::move(archive_path)), into_(into_fd) {}
+    Extractor(const LibarchiveApi& la, std::string archive_path, int into_fd,
+              const Deadline& deadline, const BundleLimits& limits)
+        : la_(la),
+          shown_(std::move(archive_path)),
+          into_(into_fd),
+          deadline_(deadline),
+          limits_(limits) {}
 
     Gap refuse(const std::string& why) const {
         return Gap{GapReason::malformed, shown_ + ": " + one_line(why)};
+    }
+
+    // Checked before each entry and each block: a bundle that takes longer to extract than the
+    // run may last (200,000 entries on a loaded machine, a slow disk) ends the run on time.
+    [[nodiscard]] std::optional<Gap> past_deadline() const {
+        if (!deadline_.expired()) return std::nullopt;
+        return Gap{GapReason::timeout,
+                   shown_ + ": not extracted within the run's --timeout (stopped after " +
+                       std::to_string(entries_) + " entries, " + std::to_string(total_) +
+                       " bytes)"};
     }
 
     ~Extractor() {
@@ -136,9 +155,9 @@ class Extractor {
     }
 
     Result<bool> entry(archive* a, archive_entry* e) {
-        if (++entries_ > kMaxEntries)
-            return refuse("more than " + std::to_string(kMaxEntries) + " entries");
-        auto parts = checked_name(la_.archive_entry_pathname(e));
+        if (++entries_ > limits_.entries)
+            return refuse("more than " + std::to_string(limits_.entries) + " entries");
+        auto parts = checked_name(la_.archive_entry_pathname(e), limits_);
         if (!parts) return refuse(parts.gap().message);
         const std::string shown = "entry '" + one_line(la_.archive_entry_pathname(e), 160) + "'";
         if (la_.archive_entry_hardlink(e) != nullptr) return refuse(shown + ": hard link");
@@ -166,14 +185,17 @@ class Extractor {
             const char* target = la_.archive_entry_symlink(e);
             if (target == nullptr || !link_stays_inside(*parts, target))
                 return refuse(shown + ": link pointing out of the bundle");
+            if (std::strlen(target) > limits_.link_bytes)
+                return refuse(shown + ": link text longer than " +
+                              std::to_string(limits_.link_bytes) + " bytes");
             if (::symlinkat(target, dir_fd.get(), leaf.c_str()) != 0)
                 return refuse(shown + ": " + std::strerror(errno));
             return true;
         }
         if (la_.archive_entry_size_is_set(e) != 0 &&
-            static_cast<std::uint64_t>(la_.archive_entry_size(e)) > kMaxEntryBytes) {
+            static_cast<std::uint64_t>(la_.archive_entry_size(e)) > limits_.entry_bytes) {
             return refuse(shown + ": larger than the per-entry cap of " +
-                          std::to_string(kMaxEntryBytes) + " bytes");
+                          std::to_string(limits_.entry_bytes) + " bytes");
         }
         const UniqueFd out(::openat(dir_fd.get(), leaf.c_str(),
                                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
@@ -183,14 +205,26 @@ class Extractor {
                 (errno == EEXIST ? std::string("duplicate entry") : std::strerror(errno)));
         }
         std::vector<char> buf(kBlock);
+        std::uint64_t written = 0;
         while (true) {
-            const la_ssize_t n = la_.archive_read_data(a, buf.data(), buf.size());
+            if (auto late = past_deadline()) return *late;
+            la_ssize_t n = 0;
+            {
+                const activity::Scope reading(activity::Kind::reading, shown_);
+                n = la_.archive_read_data(a, buf.data(), buf.size());
+            }
             if (n == 0) break;
             if (n < 0) return refuse("truncated or corrupt: " + error_of(la_, a));
             total_ += static_cast<std::uint64_t>(n);
-            if (total_ > kMaxExtractBytes) {
-                return refuse("decompresses past the cap of " + std::to_string(kMaxExtractBytes) +
-                              " bytes");
+            written += static_cast<std::uint64_t>(n);
+            if (total_ > limits_.extract_bytes) {
+                return refuse("decompresses past the cap of " +
+                              std::to_string(limits_.extract_bytes) + " bytes");
+            }
+            // The header's size may be unset (or lie): the entry's cap holds for its data.
+            if (written > limits_.entry_bytes) {
+                return refuse(shown + ": larger than the per-entry cap of " +
+                              std::to_string(limits_.entry_bytes) + " bytes");
             }
             for (la_ssize_t done = 0; done < n;) {
                 const ssize_t w =
@@ -212,6 +246,8 @@ class Extractor {
     const LibarchiveApi& la_;
     std::string shown_;
     int into_;
+    const Deadline& deadline_;
+    const BundleLimits& limits_;
     int cached_fd_ = -1;
     std::string cached_key_;
     std::uint64_t entries_ = 0;
@@ -220,7 +256,8 @@ class Extractor {
 
 }  // namespace
 
-Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into) {
+Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into,
+                                   const Deadline& deadline, const BundleLimits& limits) {
     const UniqueFd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (into_fd.get() < 0)
         return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
@@ -240,13 +277,24 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     struct stat st {};
     if (::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
         return make_gap(GapReason::malformed, archive_path + ": not a regular file");
-    Extractor extractor(la, archive_path, into_fd.get());
-    if (la.archive_read_open_fd(a.get(), file.get(), kBlock) != ARCHIVE_OK)
+    Extractor extractor(la, archive_path, into_fd.get(), deadline, limits);
+    int opened = ARCHIVE_OK;
+    {
+        // What the watchdog names if a read of the archive never returns (a hung mount).
+        const activity::Scope reading(activity::Kind::reading, archive_path);
+        opened = la.archive_read_open_fd(a.get(), file.get(), kBlock);
+    }
+    if (opened != ARCHIVE_OK)
         return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(la, a.get()));
     bool first = true;
     while (true) {
+        if (auto late = extractor.past_deadline()) return *late;
         archive_entry* entry = nullptr;
-        const int r = la.archive_read_next_header(a.get(), &entry);
+        int r = ARCHIVE_OK;
+        {
+            const activity::Scope reading(activity::Kind::reading, archive_path);
+            r = la.archive_read_next_header(a.get(), &entry);
+        }
         if (r == ARCHIVE_EOF) break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
             return extractor.refuse(

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "bundle/limits.hpp"
+#include "core/deadline.hpp"
 #include "core/result.hpp"
 
 namespace rdmi::bundle {
@@ -13,8 +15,11 @@ namespace rdmi::bundle {
 /// "<archive_path>: <why>", one line) when the file is not a gzip-compressed tar, is
 /// truncated, has an entry outside rdmi-probe-bundle/, an absolute path, a ".." component, a
 /// hard link, a link pointing out of the bundle, a device node, FIFO or socket, or goes past
-/// an extraction cap (layout.hpp). What was written before a refusal stays in `into`, which
-/// the caller removes.
-Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into);
+/// one of `limits`. Stopped (a timeout Gap) when `deadline` passes: the extraction is part of
+/// the run that --timeout bounds. What was written before a refusal stays in `into`, which the
+/// caller removes.
+Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into,
+                                   const Deadline& deadline,
+                                   const BundleLimits& limits = kBundleLimits);
 
 }  // namespace rdmi::bundle

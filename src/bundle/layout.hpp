@@ -13,15 +13,8 @@ inline constexpr const char* kManifest = "/.rdmi-probe-bundle/manifest.json";
 inline constexpr const char* kReport = "/.rdmi-probe-bundle/report.json";
 inline constexpr const char* kCaptured = "/.rdmi-probe-bundle/captured.json";
 /// The manifest's schema (schemas/rdmi-probe-bundle-manifest.schema.json) and its version; a
-/// replay reads manifests of the same major version.
+/// replay reads manifests of the same major version. (The limits are in limits.hpp.)
 inline constexpr const char* kManifestSchema = "urn:rdmi-probe:schema:bundle-manifest";
-inline constexpr const char* kManifestSchemaVersion = "1.0.0";
-
-/// Extraction bounds (docs/gather.md): a bundle past any of them is refused.
-inline constexpr std::uint64_t kMaxExtractBytes = std::uint64_t{256} << 20U;
-inline constexpr std::uint64_t kMaxEntryBytes = std::uint64_t{64} << 20U;
-inline constexpr std::uint64_t kMaxEntries = 200000;
-inline constexpr int kMaxDepth = 48;
-inline constexpr std::uint64_t kMaxPathBytes = 4096;
+inline constexpr const char* kManifestSchemaVersion = "1.1.0";
 
 }  // namespace rdmi::bundle

@@ -72,9 +72,22 @@ ReplayIndex index_of(const nlohmann::json& manifest) {
             e.at("operation").get<std::string>() + " " + e.at("path").get<std::string>(),
             gap_of(e));
     }
-    for (const auto& s : manifest.at("skipped"))
-        index.skipped.emplace(s.at("path").get<std::string>(), s.at("reason").get<std::string>());
+    if (manifest.contains("skipped")) {
+        for (const auto& s : manifest.at("skipped"))
+            index.skipped.emplace(s.at("path").get<std::string>(),
+                                  s.at("reason").get<std::string>());
+    }
     return index;
+}
+
+// A read's message names the in-root path ("/.rdmi-probe-bundle/manifest.json: larger than
+// ..."); the document is named by where it is instead, so that the replay of an archive can name
+// the archive and the entry.
+Gap document_gap(const Gap& read, std::string_view in_root, const std::string& shown) {
+    std::string_view why = read.message;
+    const std::string named = std::string(in_root) + ": ";
+    if (why.starts_with(named)) why.remove_prefix(named.size());
+    return Gap{GapReason::malformed, shown + ": " + std::string(why)};
 }
 
 }  // namespace
@@ -90,12 +103,25 @@ std::optional<Gap> BundleFs::refused(std::string_view op, std::string_view path)
 
 std::optional<Gap> BundleFs::not_stored(std::string_view path) const {
     if (index_.skipped.empty()) return std::nullopt;
+    // A path gather left out does not resolve in the bundle: it is looked up as written.
     auto real = inner_->real_path(path);
-    if (!real) return std::nullopt;
-    if (auto it = index_.skipped.find(*real); it != index_.skipped.end())
-        return Gap{GapReason::not_applicable,
-                   std::string(path) + ": not in the bundle (" + it->second + ")"};
-    return std::nullopt;
+    std::string at = real ? *real : normal_path(path);
+    while (true) {
+        if (auto it = index_.skipped.find(at); it != index_.skipped.end())
+            return Gap{GapReason::not_applicable,
+                       std::string(path) + ": not in the bundle (" + it->second + ")"};
+        // A stored object's own record is the only one that speaks for it.
+        if (real || at == "/") return std::nullopt;
+        at = std::string(dir_name(at));
+    }
+}
+
+template <typename T>
+Result<T> BundleFs::or_not_stored(Result<T> failed, std::string_view path) const {
+    if (!failed && failed.gap().reason == GapReason::not_found) {
+        if (auto gap = not_stored(path)) return *gap;
+    }
+    return failed;
 }
 
 Result<std::string> BundleFs::read_file(std::string_view path, std::size_t max_bytes) const {
@@ -114,7 +140,7 @@ Result<std::shared_ptr<const FileBytes>> BundleFs::map_file(std::string_view pat
 Result<std::vector<DirEntry>> BundleFs::list_dir(std::string_view path) const {
     if (auto gap = refused("list", path)) return *gap;
     auto entries = inner_->list_dir(path);
-    if (!entries) return entries;
+    if (!entries) return or_not_stored(std::move(entries), path);
     const bool at_root = normal_path(path) == "/";
     auto real = inner_->real_path(path);
     std::vector<DirEntry> shown;
@@ -134,7 +160,7 @@ Result<std::vector<DirEntry>> BundleFs::list_dir(std::string_view path) const {
 Result<FileInfo> BundleFs::stat(std::string_view path, bool follow) const {
     if (auto gap = refused(follow ? "stat" : "lstat", path)) return *gap;
     auto info = inner_->stat(path, follow);
-    if (!info) return info;
+    if (!info) return or_not_stored(std::move(info), path);
     std::optional<std::string> key;
     if (follow) {
         if (auto real = inner_->real_path(path)) key = *real;
@@ -169,14 +195,17 @@ Result<std::string> BundleFs::host_path(std::string_view path) const {
     return inner_->host_path(path);
 }
 
-Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root) {
+Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root, const BundleLimits& limits) {
     auto manifest_info = root->stat(kManifest, false);
     if (!manifest_info) return std::optional<Replay>{};
     const std::string shown_manifest = join_path(root->root(), kManifest);
     const std::string shown_captured = join_path(root->root(), kCaptured);
-    auto text = root->read_file(kManifest, json_input::kBundleFile.max_bytes);
-    if (!text) return Gap{GapReason::malformed, text.gap().message};
-    auto manifest = parse_json_input(*text, shown_manifest, json_input::kBundleFile);
+    JsonInputKind document = json_input::kBundleFile;
+    document.max_bytes = limits.document_bytes;
+    // Named by where it is, so that a replay of an archive names the archive and the entry.
+    auto text = root->read_file(kManifest, document.max_bytes);
+    if (!text) return document_gap(text.gap(), kManifest, shown_manifest);
+    auto manifest = parse_json_input(*text, shown_manifest, document);
     if (!manifest) return manifest.gap();
     Replay replay;
     ReplayIndex index;
@@ -195,9 +224,9 @@ Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root) {
     } catch (const std::exception& e) {
         return Gap{GapReason::malformed, shown_manifest + ": " + e.what()};
     }
-    auto captured_text = root->read_file(kCaptured, json_input::kBundleFile.max_bytes);
-    if (!captured_text) return Gap{GapReason::malformed, captured_text.gap().message};
-    auto captured = parse_json_input(*captured_text, shown_captured, json_input::kBundleFile);
+    auto captured_text = root->read_file(kCaptured, document.max_bytes);
+    if (!captured_text) return document_gap(captured_text.gap(), kCaptured, shown_captured);
+    auto captured = parse_json_input(*captured_text, shown_captured, document);
     if (!captured) return captured.gap();
     try {
         if (const auto& options = captured->at("options"); options.contains("doca_prefix"))

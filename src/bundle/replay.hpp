@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "bundle/limits.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
 #include "os/live_answers.hpp"
@@ -16,9 +17,10 @@ namespace rdmi::bundle {
 
 /// What the manifest says about the gathered files.
 struct ReplayIndex {
-    std::map<std::string, FileInfo, std::less<>> info;        ///< by real in-root path
-    std::map<std::string, Gap, std::less<>> failures;         ///< by "<operation> <path>"
-    std::map<std::string, std::string, std::less<>> skipped;  ///< real path -> why
+    std::map<std::string, FileInfo, std::less<>> info;  ///< by real in-root path
+    std::map<std::string, Gap, std::less<>> failures;   ///< by "<operation> <path>"
+    /// real path -> why; what is below a skipped directory was not stored either
+    std::map<std::string, std::string, std::less<>> skipped;
 };
 
 /// An Fs over an extracted bundle root: the root's files, with the manifest's owners, modes
@@ -43,6 +45,9 @@ class BundleFs final : public Fs {
   private:
     [[nodiscard]] std::optional<Gap> refused(std::string_view op, std::string_view path) const;
     [[nodiscard]] std::optional<Gap> not_stored(std::string_view path) const;
+    /// `failed` itself, or "not in the bundle" when it is "not found" for a path gather left out.
+    template <typename T>
+    [[nodiscard]] Result<T> or_not_stored(Result<T> failed, std::string_view path) const;
 
     std::unique_ptr<Fs> inner_;
     ReplayIndex index_;
@@ -58,7 +63,10 @@ struct Replay {
 
 /// The bundle at `root` (a RootedFs over an extracted bundle; moved into the Replay's Fs), or
 /// nullopt when `root` holds no manifest (an ordinary root, left as it is). A Gap (malformed,
-/// naming the document) when the manifest or the captured document is not what gather writes.
-Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root);
+/// naming the document) when the manifest or the captured document is not what gather writes
+/// or is larger than `limits.document_bytes`. A manifest without `skipped` (older writers)
+/// skipped nothing.
+Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root,
+                                          const BundleLimits& limits = kBundleLimits);
 
 }  // namespace rdmi::bundle

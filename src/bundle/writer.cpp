@@ -124,39 +124,59 @@ nlohmann::ordered_json not_replayable(const BundleInfo& info, const Tree& tree) 
                         "the replay sees the placeholders; a check comparing them may "
                         "differ"}});
     }
-    for (const auto& s : tree.skipped) {
-        out.push_back(
-            {{"what", "anything read from " + s.path}, {"why", "not stored: " + s.reason}});
+    // One item for all of them: the skipped list names each (a bundle past its limits may
+    // skip tens of thousands, and the manifest has a size limit of its own).
+    if (!tree.skipped.empty()) {
+        out.push_back({{"what", "anything read from the " + std::to_string(tree.skipped.size()) +
+                                    " paths in skipped (or below them)"},
+                       {"why",
+                        "not stored, or stored as placeholders: over a limit, or unreadable when "
+                        "gathered; a replay reads them as \"not in the bundle\""}});
+    }
+    if (tree.failures_dropped != 0) {
+        out.push_back({{"what", std::to_string(tree.failures_dropped) +
+                                    " more failed operations of the gathered run"},
+                       {"why", "not recorded: past the manifest's share for errors"}});
     }
     return out;
 }
 
+nlohmann::ordered_json file_record(const Entry& e, std::string_view sha256) {
+    nlohmann::ordered_json f{{"path", e.path},
+                             {"type", type_name(e.info.type)},
+                             {"size", e.type == FileType::regular ? e.bytes.size() : 0},
+                             {"uid", e.info.uid},
+                             {"gid", e.info.gid},
+                             {"mode", e.info.mode},
+                             {"stat_size", e.info.size}};
+    if (e.type == FileType::regular) {
+        f["sha256"] = sha256;
+        f["content"] = e.content == Content::captured ? "captured" : "placeholder";
+    }
+    if (e.type == FileType::symlink) f["target"] = e.target;
+    return f;
+}
+
+nlohmann::ordered_json skipped_record(const Skipped& s) {
+    nlohmann::ordered_json out{{"path", s.path}, {"reason", s.reason}};
+    if (!s.limit.empty()) out["limit"] = s.limit;
+    return out;
+}
+
+nlohmann::ordered_json error_record(const FailedAccess& f) {
+    return {{"path", f.path},
+            {"operation", f.operation},
+            {"reason", to_string(f.gap.reason)},
+            {"message", f.gap.message}};
+}
+
 nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const Documents& docs) {
     nlohmann::ordered_json files = nlohmann::ordered_json::array();
-    for (const auto& [path, e] : tree.entries) {
-        nlohmann::ordered_json f{{"path", path},
-                                 {"type", type_name(e.info.type)},
-                                 {"size", e.type == FileType::regular ? e.bytes.size() : 0},
-                                 {"uid", e.info.uid},
-                                 {"gid", e.info.gid},
-                                 {"mode", e.info.mode},
-                                 {"stat_size", e.info.size}};
-        if (e.type == FileType::regular) {
-            f["sha256"] = sha256_hex(e.bytes);
-            f["content"] = e.content == Content::captured ? "captured" : "placeholder";
-        }
-        if (e.type == FileType::symlink) f["target"] = e.target;
-        files.push_back(std::move(f));
-    }
+    for (const auto& [path, e] : tree.entries) files.push_back(file_record(e, sha256_hex(e.bytes)));
     nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
-    for (const auto& s : tree.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
+    for (const auto& s : tree.skipped) skipped.push_back(skipped_record(s));
     nlohmann::ordered_json errors = nlohmann::ordered_json::array();
-    for (const auto& f : tree.failures) {
-        errors.push_back({{"path", f.path},
-                          {"operation", f.operation},
-                          {"reason", to_string(f.gap.reason)},
-                          {"message", f.gap.message}});
-    }
+    for (const auto& f : tree.failures) errors.push_back(error_record(f));
     nlohmann::ordered_json documents = nlohmann::ordered_json::array();
     for (const auto& [name, text] :
          {std::pair<const char*, const std::string*>{kReport, &docs.report},
@@ -178,8 +198,14 @@ nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const 
         {"caps",
          {{"file_bytes", info.caps.file_bytes},
           {"total_bytes", info.caps.total_bytes},
-          {"extract_bytes", kMaxExtractBytes},
-          {"extract_entries", kMaxEntries}}},
+          {"extract_bytes", info.limits.extract_bytes},
+          {"extract_entries", info.limits.entries},
+          {"entry_bytes", info.limits.entry_bytes},
+          {"name_bytes", info.limits.name_bytes},
+          {"depth", info.limits.depth},
+          {"component_bytes", info.limits.component_bytes},
+          {"link_bytes", info.limits.link_bytes},
+          {"document_bytes", info.limits.document_bytes}}},
         {"content_bytes", tree.content_bytes},
         {"documents", documents},
         {"redaction", redaction},

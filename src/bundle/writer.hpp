@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bundle/bundle_tree.hpp"
+#include "bundle/limits.hpp"
 #include "os/live_answers.hpp"
 
 namespace rdmi::bundle {
@@ -19,6 +20,7 @@ struct BundleInfo {
     bool live = false;
     bool redacted = false;
     Caps caps;
+    BundleLimits limits = kBundleLimits;  ///< what the replay accepts (fit_to_limits)
     std::map<std::string, std::size_t> redaction_counts;
 };
 
@@ -34,6 +36,13 @@ nlohmann::ordered_json captured_document(
     bool live, const std::string& doca_prefix,
     const std::map<std::string, std::optional<std::string>>& env,
     const std::vector<RecordedAnswer>& answers);
+
+/// The manifest's record of one stored object, with `sha256` as its digest.
+nlohmann::ordered_json file_record(const Entry& e, std::string_view sha256);
+/// The manifest's record of something not stored (`limit` only when one was reached).
+nlohmann::ordered_json skipped_record(const Skipped& s);
+/// The manifest's record of a failed operation of the gathered run.
+nlohmann::ordered_json error_record(const FailedAccess& f);
 
 /// The manifest (schemas/rdmi-probe-bundle-manifest.schema.json) of `tree`.
 nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const Documents& docs);

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "core/shell_word.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"
 #include "os/recording_env.hpp"
@@ -38,7 +39,9 @@ std::string summary_text(const std::string& output, const nlohmann::ordered_json
            ", read errors recorded: " + std::to_string(manifest["errors"].size()) + "\n" +
            "  live answers captured: " + (manifest["live"].get<bool>() ? "yes" : "no (--root)") +
            ", redacted: " + (manifest["redaction"]["applied"].get<bool>() ? "yes" : "no") + "\n" +
-           "  replay: rdmi-probe --root " + output + "\n";
+           // Pasted into a shell like every command the probe suggests: one word, whatever
+           // the path holds.
+           "  replay: rdmi-probe --root " + shell_word(output) + "\n";
 }
 
 class GatherCommand final : public Command {
@@ -57,14 +60,13 @@ class GatherCommand final : public Command {
     int run(const Session& session) override {
         const std::string& output = session.options().output;
         if (output.empty()) return session.fail("gather needs --output FILE.tar.gz");
-        const auto start = std::chrono::steady_clock::now();
         const RecordingFs fs(session.fs());
         const RecordingEnv env(session.probe_env());
         const RecordingAnswers answers(session.answers());
         Facts report;
         collect(session.probe_context(fs, env, answers), kReportProbes, report, {},
                 OnProbeError::record);
-        report.run = session.run_info(start);
+        report.run = session.run_info();
 
         bundle::BundleInfo info;
         info.tool_version = build_info::kVersion;

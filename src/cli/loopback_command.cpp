@@ -61,7 +61,6 @@ class LoopbackCommand final : public Command {
     }
 
     int run(const Session& session) override {
-        const auto start = std::chrono::steady_clock::now();
         LoopbackOptions options = options_;
         options.plugin_path = plugin_.empty() ? plugin_beside_binary() : plugin_;
         if (!options.trace_path.empty()) {
@@ -76,7 +75,7 @@ class LoopbackCommand final : public Command {
         request.loopback = options;
         collect(session.probe_context(), {ProbeId::loopback}, facts, request);
         const LoopbackVerdict& verdict = *facts.loopback;
-        const RunInfo run = session.run_info(start);
+        const RunInfo run = session.run_info();
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);

@@ -47,11 +47,10 @@ class ReportCommand final : public Command {
         }
         if (json) format_ = "json";
         warn_unread_name(session);
-        const auto start = std::chrono::steady_clock::now();
         Facts report;
         collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
         session.release_worker();
-        report.run = session.run_info(start);
+        report.run = session.run_info();
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {
             json::Json document = json::report(report);

@@ -70,11 +70,12 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
 
 }  // namespace
 
-Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log)
-    : options_(std::move(options)), log_(std::move(log)), deadline_(timeout()) {
-    watchdog_ =
-        std::make_unique<Watchdog>(std::chrono::steady_clock::now() + timeout() + kWatchdogGrace,
-                                   options_.timeout_s, options_.json);
+Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, RunClock clock)
+    : options_(std::move(options)),
+      log_(std::move(log)),
+      started_(clock.started),
+      deadline_(clock.deadline),
+      watchdog_(std::move(clock.watchdog)) {
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
@@ -82,27 +83,40 @@ Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log)
 
 namespace {
 
-// --root FILE: a bundle archive, extracted into a private directory that the session owns.
-Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir) {
+std::chrono::milliseconds timeout_of(const GlobalOptions& options) {
+    return std::chrono::milliseconds(static_cast<long long>(options.timeout_s * 1000.0));
+}
+
+// --root FILE: a bundle archive, extracted into a private directory that the session owns,
+// within the run's deadline.
+Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir,
+                                 const Deadline& deadline) {
     const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
     const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
     // PrivateDir refuses a parent another user could swap the extracted root in.
     auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
     dir = std::make_unique<PrivateDir>(std::move(made).value());
-    auto root = bundle::extract_bundle(archive, dir->path());
-    if (!root) return Gap{GapReason::malformed, "--root " + root.gap().message};
+    auto root = bundle::extract_bundle(archive, dir->path(), deadline);
+    if (!root) return Gap{root.gap().reason, "--root " + root.gap().message};
     return root;
 }
 
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
+    // The run starts here, not when the session is built: extracting a bundle archive is part
+    // of the run, within its --timeout (the watchdog ends a read that never returns) and in
+    // its duration.
+    const auto started = std::chrono::steady_clock::now();
+    RunClock clock{started, Deadline(timeout_of(options)),
+                   std::make_unique<Watchdog>(started + timeout_of(options) + kWatchdogGrace,
+                                              options.timeout_s, options.json)};
     std::unique_ptr<PrivateDir> extracted;
     std::string root = options.root;
     struct stat st {};
     if (options.root_given && ::stat(root.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-        auto extracted_root = extract_root(root, extracted);
+        auto extracted_root = extract_root(root, extracted, clock.deadline);
         if (!extracted_root) return extracted_root.gap();
         root = *extracted_root;
     }
@@ -125,9 +139,11 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         auto opened = bundle::open_replay(root_fs);
         if (!opened) {
             std::string message = opened.gap().message;
-            // Inside an extracted archive, a document is named by the archive and its path.
-            if (extracted && message.starts_with(shown_root + "/"))
-                message = options.root + ": " + message.substr(shown_root.size() + 1);
+            // Inside an extracted archive, a document is named by the archive and its entry
+            // ("b.tar.gz: rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json: ..."), never by
+            // the private directory it was extracted to.
+            if (extracted && message.starts_with(extracted->path() + "/"))
+                message = options.root + ": " + message.substr(extracted->path().size() + 1);
             return Gap{opened.gap().reason, "--root " + message};
         }
         replay = std::move(opened).value();
@@ -149,7 +165,8 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         resolved.doca_prefix =
             std::filesystem::absolute(resolved.doca_prefix).lexically_normal().string();
     }
-    std::unique_ptr<Session> session(new Session(resolved, make_logger(resolved)));
+    std::unique_ptr<Session> session(
+        new Session(resolved, make_logger(resolved), std::move(clock)));
     session->extracted_ = std::move(extracted);
     if (replay) {
         session->fs_ = std::move(replay->fs);
@@ -185,14 +202,15 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
     return ctx;
 }
 
-RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
+RunInfo Session::run_info() const {
     RunInfo run;
     run.root = fs_->root();
     run.live = live();
     run.generated_at = generation_time(env_);
     run.timeout_s = options_.timeout_s;
     run.duration_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_)
+            .count();
     return run;
 }
 
@@ -327,7 +345,7 @@ int Session::fail(const std::string& message) const {
 }
 
 std::chrono::milliseconds Session::timeout() const {
-    return std::chrono::milliseconds(static_cast<long long>(options_.timeout_s * 1000.0));
+    return timeout_of(options_);
 }
 
 std::optional<long long> source_date_epoch(const Env& env) {

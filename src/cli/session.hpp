@@ -71,9 +71,9 @@ class Session {
     [[nodiscard]] ProbeContext probe_context(const Fs& fs, const Env& env,
                                              const LiveAnswers& answers) const;
 
-    /// Facts about this run for a document: root, live, time, timeout, and the time since
-    /// `start`.
-    [[nodiscard]] RunInfo run_info(std::chrono::steady_clock::time_point start) const;
+    /// Facts about this run for a document: root, live, time, timeout, and the time since the
+    /// run began (a bundle archive's extraction included).
+    [[nodiscard]] RunInfo run_info() const;
 
     /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
     /// Disarms the run's watchdog first: once the document is being written, the run is done.
@@ -125,7 +125,14 @@ class Session {
     [[nodiscard]] std::chrono::milliseconds timeout() const;
 
   private:
-    Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log);
+    /// When the run began, its deadline and its watchdog: made before a bundle archive is
+    /// extracted, so that the extraction is inside the run's --timeout.
+    struct RunClock {
+        std::chrono::steady_clock::time_point started;
+        Deadline deadline;
+        std::unique_ptr<Watchdog> watchdog;
+    };
+    Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, RunClock clock);
     [[nodiscard]] Result<bool> write(const std::string& document, bool to_output,
                                      NewFileMode new_mode) const;
 
@@ -139,6 +146,7 @@ class Session {
     bool replaying_ = false;
     std::shared_ptr<spdlog::logger> log_;
     text::TextStyle style_;
+    std::chrono::steady_clock::time_point started_;
     Deadline deadline_;
     std::unique_ptr<Progress> progress_;  ///< the terminal status line, or null: none
     /// The run's one child for vendor code, shared by every probe context of the run.

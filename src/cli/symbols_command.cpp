@@ -61,7 +61,6 @@ class SymbolsCommand final : public Command {
     }
 
     int run(const Session& session) override {
-        const auto start = std::chrono::steady_clock::now();
         SymbolsRequest request;
         request.module = opts_.module;
         // The paths the user names are paths on this machine, relative to the working
@@ -80,7 +79,7 @@ class SymbolsCommand final : public Command {
 
         auto facts = probe_symbols(session.probe_context(), request);
         if (!facts) return session.fail(facts.gap().message);
-        const RunInfo run = session.run_info(start);
+        const RunInfo run = session.run_info();
         // The exit code says whether the document's "result" is fail (README: symbols).
         const int exit_code =
             exit_code_for(overall_status(facts->checks), ExitRule{.skip_exits_ok = true});

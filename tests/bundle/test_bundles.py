@@ -21,6 +21,12 @@
 * errors: gather without --output, into a missing or unwritable directory; a TMPDIR others
   may write without the sticky bit, or (as root) owned by another user, is refused; the
   temporary directory is removed when a signal ends a replay.
+* limits: roots past the limits replay enforces (60,000 entries in a listed directory, a
+  DOCA prefix nested past 48 levels, one whose names pass 4096 bytes) are gathered into bundles
+  that replay, with what was left out in the manifest's skipped; an older manifest (1.0, or
+  without skipped) still replays; gather's printed replay command is one shell word per
+  argument.
+>>>>>>> bundle
 Prints one line per failure; exits 1 when there is any.
 """
 from __future__ import annotations
@@ -33,6 +39,7 @@ import json
 import os
 import platform
 import pwd
+import shlex
 import shutil
 import signal
 import subprocess
@@ -426,6 +433,170 @@ def with_files(bundle: bytes, **fields) -> bytes:
     return tar_gz(entries)
 
 
+def with_manifest_text(bundle: bytes, size: int) -> bytes:
+    """`bundle` with its manifest padded (white space, still the same JSON) to `size` bytes."""
+    entries = []
+    with tarfile.open(fileobj=io.BytesIO(bundle)) as tar:
+        for info in tar.getmembers():
+            data = tar.extractfile(info).read() if info.isfile() else None
+            if info.name.endswith("/.rdmi-probe-bundle/manifest.json"):
+                data = data + b" " * (size - len(data))
+                info.size = len(data)
+            entries.append((info, data))
+    return tar_gz(entries)
+
+
+def edit_manifest(bundle: bytes, edit) -> bytes:
+    """`bundle` with `edit` applied to its manifest (a dict, changed in place)."""
+    entries = []
+    with tarfile.open(fileobj=io.BytesIO(bundle)) as tar:
+        for info in tar.getmembers():
+            data = tar.extractfile(info).read() if info.isfile() else None
+            if info.name.endswith("/.rdmi-probe-bundle/manifest.json"):
+                manifest = json.loads(data)
+                edit(manifest)
+                data = json.dumps(manifest, indent=2).encode()
+                info.size = len(data)
+            entries.append((info, data))
+    return tar_gz(entries)
+
+
+def verdicts(report: dict) -> list:
+    return [(c["id"], c["status"]) for c in report["checks"]]
+
+
+def replays_like(env: Env, name: str, bundle: Path, root: Path, args=(), same=True):
+    """The bundle replays (not refused) to the verdicts of the root it was gathered from, or,
+    when not `same` (what the probe read is past a limit, so not in the bundle), at all."""
+    replayed = env.run(["--root", str(bundle), *args, "report", "--json"])
+    if replayed.returncode not in (0, 1, 3):
+        fail(name, f"replay exit {replayed.returncode}: {replayed.stderr.strip()[:300]}")
+        return None
+    if not same:
+        return json.loads(replayed.stdout)
+    original = report_json(env, name, ["--root", str(root), *args])
+    report = json.loads(replayed.stdout)
+    if original is not None and verdicts(report) != verdicts(original):
+        fail(name, "replay verdicts differ: " + str(
+            [(a, b) for a, b in zip(verdicts(original), verdicts(report)) if a != b][:3]))
+    return report
+
+
+def gather_within_limits(env: Env, name: str, root: Path, args, limit: str):
+    """gather of `root` exits 0 with a manifest that validates and lists `limit` in skipped;
+    returns the bundle's path, or None."""
+    bundle = env.work / (name.replace(" ", "-") + ".tar.gz")
+    result = env.run(["--root", str(root), *args, "gather", "--json", "--output", str(bundle)])
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:300]}")
+        return None
+    manifest = json.loads(result.stdout)
+    env.validate(name, manifest)
+    if not any(s.get("limit") == limit for s in manifest["skipped"]):
+        fail(name, f"no skipped record names the {limit} limit: {manifest['skipped'][:2]}")
+    return bundle
+
+
+def make_dirs(top: Path, parts) -> int:
+    """Creates top/parts[0]/parts[1]/... one component at a time (the whole may pass PATH_MAX);
+    returns a descriptor of the last directory."""
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    for part in parts:
+        try:
+            os.mkdir(part, 0o755, dir_fd=fd)
+        except FileExistsError:
+            pass
+        next_fd = os.open(part, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+        os.close(fd)
+        fd = next_fd
+    return fd
+
+
+def test_limits(env: Env, only: str | None):
+    complete = env.fixtures / "roots" / "complete-3.3"
+    name = "limits 60,000 entries"
+    if (not only or only in name) and not env.sanitized:
+        # 60,000 entries in a directory the probe lists: a manifest of 17 MB, past the 16 MiB a
+        # replay reads. Left to the plain build (the sanitized one extracts the same code).
+        root = env.work / "many"
+        shutil.copytree(complete, root, symlinks=True)
+        include = root / "opt/mellanox/doca/include"
+        for i in range(60000):
+            (include / f"unrelated-{i:05d}.txt").touch()
+        bundle = gather_within_limits(env, name, root, [], "document_bytes")
+        if bundle:
+            replays_like(env, name, bundle, root)
+        subprocess.run(["rm", "-rf", str(root)], check=False)
+        env.tmp_clean(name)
+    name = "limits nested past 48 levels"
+    if not only or only in name:
+        root = env.work / "deep"
+        prefix = "/" + "/".join(["d"] * 50) + "/opt/mellanox/doca"
+        shutil.copytree(complete / "opt/mellanox/doca", root / prefix.lstrip("/"), symlinks=True)
+        bundle = gather_within_limits(env, name, root, ["--doca-prefix", prefix], "depth")
+        if bundle:
+            replays_like(env, name, bundle, root, ["--doca-prefix", prefix], same=False)
+        env.tmp_clean(name)
+    name = "limits names past 4096 bytes"
+    if not only or only in name:
+        root = env.work / "long"
+        shutil.copytree(complete, root, symlinks=True)
+        parts = ["n" * 200] * 21 + ["doca"]
+        fd = make_dirs(root, parts + ["applications"])
+        with open(os.open("VERSION", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd), "w") as f:
+            f.write("3.3.0105\n")
+        os.close(fd)
+        prefix = "/" + "/".join(parts)
+        bundle = gather_within_limits(env, name, root, ["--doca-prefix", prefix], "name_bytes")
+        if bundle:
+            replays_like(env, name, bundle, root, ["--doca-prefix", prefix], same=False)
+        subprocess.run(["rm", "-rf", str(root)], check=False)
+        env.tmp_clean(name)
+
+    # Bundles written before the limits were in the manifest (1.0.0), and without skipped.
+    root = env.fixtures / "sysfs" / "cx6dx"
+    good = env.work / "current.tar.gz"
+    if env.run(["--root", str(root), "gather", "--output", str(good)]).returncode != 0:
+        fail("limits old bundles", "cannot gather the bundle")
+        return
+
+    def as_1_0(manifest):
+        manifest["schema_version"] = "1.0.0"
+        for field in ("entry_bytes", "name_bytes", "depth", "component_bytes", "link_bytes",
+                      "document_bytes"):
+            manifest["caps"].pop(field, None)
+        for s in manifest["skipped"]:
+            s.pop("limit", None)
+
+    def without_skipped(manifest):
+        as_1_0(manifest)
+        manifest.pop("skipped")
+
+    for case, edit in (("1.0.0", as_1_0), ("without skipped", without_skipped)):
+        name = f"limits old bundle {case}"
+        if only and only not in name:
+            continue
+        old = env.work / f"old-{case.replace(' ', '-')}.tar.gz"
+        old.write_bytes(edit_manifest(good.read_bytes(), edit))
+        replays_like(env, name, old, root)
+        env.tmp_clean(name)
+
+    name = "gather prints a replay command a shell reads back"
+    if not only or only in name:
+        odd = env.work / "a dir with 'quotes' and $(touch pwned)"
+        odd.mkdir()
+        bundle = odd / "b; x.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--output", str(bundle)],
+                         env={"NO_COLOR": "1"})
+        lines = [l for l in result.stdout.splitlines() if l.strip().startswith("replay: ")]
+        if result.returncode != 0 or len(lines) != 1:
+            fail(name, f"exit {result.returncode}, replay lines {lines}")
+        else:
+            words = shlex.split(lines[0].strip()[len("replay: "):])
+            if words != ["rdmi-probe", "--root", str(bundle)]:
+                fail(name, f"the printed command reads back as {words}")
+
+
 def test_hostile(env: Env, only: str | None):
     good = env.work / "good.tar.gz"
     if env.run(["--root", str(env.fixtures / "sysfs" / "cx6dx"), "gather", "--output",
@@ -481,6 +652,9 @@ def test_hostile(env: Env, only: str | None):
                               member(f"{top}/" + "/".join(["b" * 200] * 21), data=b"x")]),
                       "name too long"),
         # A manifest's facts are whole numbers in range: 0.5 would read as uid 0.
+        # Refused by its size: named by the archive and the entry, not by an in-root path.
+        "manifest over its limit": (with_manifest_text(good_bytes, 17 << 20),
+                                    "rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json: larger than"),
         "uid not whole": (with_files(good_bytes, uid=0.5), "uid is not a whole number"),
         "uid negative": (with_files(good_bytes, uid=-1), "uid is not a whole number"),
         "mode past 07777": (with_files(good_bytes, mode=0o170777), "mode is not a whole number"),
@@ -718,7 +892,7 @@ def main() -> int:
     try:
         for test in (test_replay, test_live, test_redact, test_redact_names, test_hostile,
                      test_no_libarchive,
-                     test_errors):
+                     test_errors, test_limits):
             test(env, args.only)
     finally:
         subprocess.run(["rm", "-rf", str(env.work)], check=False)

@@ -12,7 +12,10 @@ ibv_open_device never returns, and all of the hanging tools and devices in one r
 with the run's own document (the call deadlines bound them). Then regular files whose read(2)
 blocks, as on a hung NFS mount (the LD_PRELOAD library --slow-read-lib stalls every read of one
 chosen file): the run's watchdog ends these at --timeout plus its grace, with an error document
-that names the file, exit 2. Exits 1 when any bound is broken.
+that names the file, exit 2. The same for a bundle archive given to --root, whose extraction is
+part of the run: a read of it that never returns, an archive whose reads are slow (the
+extraction stops at the run's deadline), and a slow one inside the bound, whose extraction
+counts in the run's duration. Exits 1 when any bound is broken.
 """
 
 import argparse
@@ -190,6 +193,92 @@ def slow_read_cases(cfg, fixtures: Path, tmp: Path, selected):
     return out
 
 
+def bundle_archive_cases(cfg, fixtures: Path, tmp: Path, selected):
+    """--root BUNDLE.tar.gz whose reads stall: the extraction is inside the run's deadline (the
+    watchdog ends a read that never returns, the extractor stops at the deadline between
+    reads), its private directory is removed, and its time is in run.duration_ms."""
+    import gzip
+    import io
+    import random
+    import tarfile
+
+    tmp.mkdir(parents=True)
+    bundle = tmp / "b.tar.gz"
+    gathered = subprocess.run([str(cfg.binary), "--root", str(fixtures / "sysfs" / "cx6dx"),
+                               "--timeout", "60", "gather", "--output", str(bundle)],
+                              capture_output=True)
+    if gathered.returncode != 0:
+        return [lambda: f"bundle-archive: gather exit {gathered.returncode}: {gathered.stderr[-300:]!r}"]
+    # 2 MiB that gzip cannot shrink: tens of 64 KiB reads to extract.
+    noisy = tmp / "noisy.tar.gz"
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        top = tarfile.TarInfo("rdmi-probe-bundle")
+        top.type = tarfile.DIRTYPE
+        tar.addfile(top)
+        data = random.Random(7).randbytes(2 << 20)
+        info = tarfile.TarInfo("rdmi-probe-bundle/noise")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    noisy.write_bytes(gzip.compress(raw.getvalue(), compresslevel=1))
+
+    def private_tmpdir(name):
+        """Each case's own TMPDIR (the cases run at once): empty again after its run."""
+        path = tmp / f"tmpdir-{name}"
+        path.mkdir()
+        return path
+
+    def preload(path, tmpdir, seconds=None):
+        env = {"LD_PRELOAD": str(cfg.slow_read_lib.resolve()), "SLOW_READ_PATH": os.path.realpath(path),
+               "TMPDIR": str(tmpdir),
+               "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")}
+        if seconds is not None:
+            env["SLOW_READ_SECONDS"] = str(seconds)
+        return env
+
+    def private_dir_removed(failure, name, tmpdir):
+        left = list(tmpdir.iterdir())
+        for p in left:
+            shutil.rmtree(p, ignore_errors=True)
+        if left:
+            return (failure + "; " if failure else f"{name}: ") + f"left in TMPDIR: {[p.name for p in left]}"
+        return failure
+
+    out = []
+    if selected("hung-archive-read"):
+        def hung(name="hung-archive-read", tmpdir=private_tmpdir("hung")):
+            return private_dir_removed(
+                run_case(name, ["report", "--root", str(bundle)], preload(bundle, tmpdir), cfg,
+                         [f"still reading {bundle}"], expect_error=True), name, tmpdir)
+        out.append(hung)
+    if selected("slow-archive-read"):
+        def slow(name="slow-archive-read", tmpdir=private_tmpdir("slow")):
+            return private_dir_removed(
+                run_case(name, ["report", "--root", str(noisy)],
+                         preload(noisy, tmpdir, cfg.timeout / 5), cfg,
+                         ["not extracted within the run's --timeout"], expect_error=True),
+                name, tmpdir)
+        out.append(slow)
+    if selected("archive-read-counted"):
+        def counted(tmpdir=private_tmpdir("counted")):
+            # Each read of the archive waits 0.5 s: at least that is the run's.
+            env = dict(os.environ, **preload(bundle, tmpdir, 0.5))
+            proc = subprocess.run([str(cfg.binary), "--root", str(bundle), "--timeout", "60",
+                                   "report", "--json"], env=env, capture_output=True, timeout=120)
+            failure = None
+            try:
+                duration = json.loads(proc.stdout)["run"]["duration_ms"]
+                if proc.returncode not in (0, 1, 3) or duration < 500:
+                    failure = (f"archive-read-counted: exit {proc.returncode}, run.duration_ms "
+                               f"{duration:.0f} (the extraction took 500 ms or more)")
+            except (ValueError, KeyError) as e:
+                failure = f"archive-read-counted: no report: {e}: {proc.stderr[-300:]!r}"
+            print(f"{'PASS' if failure is None else 'FAIL'} archive-read-counted")
+            return private_dir_removed(failure, "archive-read-counted", tmpdir)
+        out.append(counted)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, required=True)
@@ -251,6 +340,9 @@ def main() -> int:
             cases.append(lambda prefix=prefix: run_case("everything-hangs", ["report", "--doca-prefix", str(prefix)], verbs, cfg, ["timeout"]))
         if cfg.slow_read_lib:
             cases.extend(slow_read_cases(cfg, fixtures, tmp / "f", selected))
+            if any(selected(n) for n in ("hung-archive-read", "slow-archive-read",
+                                         "archive-read-counted")):
+                cases.extend(bundle_archive_cases(cfg, fixtures, tmp / "g", selected))
         elif any(selected(n) for n in ("slow-read", "hung-read")):
             failures.append("slow-read cases: --slow-read-lib not given")
         # The cases spend their time waiting for a deadline, not computing: a few at a time
