@@ -26,7 +26,6 @@
   that replay, with what was left out in the manifest's skipped; an older manifest (1.0, or
   without skipped) still replays; gather's printed replay command is one shell word per
   argument.
->>>>>>> bundle
 Prints one line per failure; exits 1 when there is any.
 """
 from __future__ import annotations
