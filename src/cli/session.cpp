@@ -226,6 +226,7 @@ RunInfo Session::run_info(std::chrono::steady_clock::time_point start) const {
     run.live = live();
     run.generated_at = generation_time(env_);
     run.timeout_s = options_.timeout_s;
+    run.containment = containment_status();
     run.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return run;
