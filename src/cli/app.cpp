@@ -75,6 +75,10 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
         ->default_str("auto");
     app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
                  "load libraries and run tools from paths other users could write (logged loudly)");
+    app.add_flag("--no-landlock", opts.no_landlock,
+                 "run the children that load vendor libraries and run tools without Landlock "
+                 "(they keep no_new_privs and the capability drop; logged loudly): for a node "
+                 "where the ruleset proves too tight");
 }
 
 bool wants_json(int argc, const char* const* argv) {

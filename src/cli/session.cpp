@@ -23,6 +23,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/terminal_progress.hpp"
+#include "os/containment.hpp"
 #include "os/output_file.hpp"
 #include "report/terminal_text.hpp"
 
@@ -104,6 +105,31 @@ Result<std::string> extract_root(const std::string& archive, std::unique_ptr<Pri
 
 }  // namespace
 
+namespace {
+
+// Before any child starts: under --root nothing is loaded or run, so there is nothing to contain.
+void configure_run_containment(const GlobalOptions& options, bool live, bool replay,
+                               spdlog::logger& log) {
+    ContainmentSettings settings;
+    settings.landlock = !options.no_landlock;
+    if (replay) {
+        settings.applicable = false;
+        settings.not_applicable_reason =
+            "a bundle is replayed: nothing is loaded or run here (the bundle's report.json says "
+            "how the gathering run's children were contained)";
+    } else if (!live) {
+        settings.applicable = false;
+        settings.not_applicable_reason = "--root: nothing is loaded or run";
+    } else if (options.no_landlock) {
+        log.warn(
+            "--no-landlock: the children that load vendor libraries and run tools as this user "
+            "are not under Landlock: they may write any file this user can");
+    }
+    configure_containment(settings);
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     // The run starts here, not when the session is built: extracting a bundle archive is part
     // of the run, within its --timeout (the watchdog ends a read that never returns) and in
@@ -168,6 +194,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     std::unique_ptr<Session> session(
         new Session(resolved, make_logger(resolved), std::move(clock)));
     session->extracted_ = std::move(extracted);
+    configure_run_containment(resolved, live, replay.has_value(), session->log());
     if (replay) {
         session->fs_ = std::move(replay->fs);
         session->answers_ = std::move(replay->answers);
@@ -208,6 +235,7 @@ RunInfo Session::run_info() const {
     run.live = live();
     run.generated_at = generation_time(env_);
     run.timeout_s = options_.timeout_s;
+    run.containment = containment_status();
     run.duration_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_)
             .count();

@@ -38,6 +38,7 @@ struct GlobalOptions {
     bool quiet = false;
     std::string color = "auto";
     bool allow_untrusted_libs = false;
+    bool no_landlock = false;  ///< --no-landlock: the contained children run without Landlock
 };
 
 /// What a subcommand runs with.

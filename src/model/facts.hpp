@@ -13,6 +13,7 @@
 
 #include "core/check.hpp"
 #include "core/json_common.hpp"
+#include "os/containment.hpp"
 #include "probes/context.hpp"
 #include "probes/devices.hpp"
 #include "probes/doca_caps.hpp"
@@ -75,6 +76,8 @@ struct RunInfo {
     std::string generated_at;  ///< ISO-8601 UTC
     double duration_ms = 0;
     double timeout_s = 0;
+    /// How the children that load vendor libraries and run tools were contained.
+    ContainmentStatus containment;
 };
 
 /// A probe that stopped with an unexpected error; the others still ran.

@@ -32,10 +32,15 @@ void write_all(int fd, const std::string& data) {
     }
 }
 
-[[noreturn]] void child_main(int out_fd, const std::function<std::string()>& work) {
+[[noreturn]] void child_main(int out_fd, const std::function<std::string()>& work,
+                             const ChildContainment& containment) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    if (const ContainmentFailure failure = containment.apply(); failure.failed()) {
+        write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
+        ::_exit(0);
+    }
     std::string message;
     try {
         message = std::string(1, kOk) + work();
@@ -51,11 +56,13 @@ void write_all(int fd, const std::string& data) {
 }  // namespace
 
 Result<std::string> run_isolated(const std::function<std::string()>& work, const Deadline& deadline,
-                                 std::string_view what) {
+                                 std::string_view what, const ContainmentRequest& containment) {
     std::array<int, 2> fds{-1, -1};
     if (::pipe2(fds.data(), O_CLOEXEC) != 0) return gap_from_errno(what, errno);
+    const ChildContainment prepared =
+        ChildContainment::prepare(containment.work, containment.writable_files);
     const pid_t pid = fork_isolated_child(fds[0]);
-    if (pid == 0) child_main(fds[1], work);
+    if (pid == 0) child_main(fds[1], work, prepared);
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);

@@ -5,17 +5,28 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
+#include "os/containment.hpp"
 
 namespace rdmi {
 
+/// What the child of run_isolated() does, for its containment.
+struct ContainmentRequest {
+    ContainedWork work = ContainedWork::library_calls;
+    /// Files the child must still be able to write (created by the caller).
+    std::vector<std::string> writable_files;
+};
+
 /// Runs `work` in a forked child whose stdout is /dev/null and returns the string it produced.
-/// A child that outlives `deadline` is killed (Gap timeout); one that crashes gives a Gap
-/// naming the signal; an exception thrown by `work` becomes a Gap with its message.
-/// `what` names the call in messages ("dlopen libdoca_common.so.3").
+/// The child is contained (`containment`) before `work` runs; one that cannot be gives a Gap
+/// saying why, and `work` does not run. A child that outlives `deadline` is killed (Gap
+/// timeout); one that crashes gives a Gap naming the signal; an exception thrown by `work`
+/// becomes a Gap with its message. `what` names the call in messages ("dlopen
+/// libdoca_common.so.3").
 Result<std::string> run_isolated(const std::function<std::string()>& work, const Deadline& deadline,
-                                 std::string_view what);
+                                 std::string_view what, const ContainmentRequest& containment = {});
 
 }  // namespace rdmi

@@ -19,8 +19,10 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <stdexcept>
 
 #include "os/child_groups.hpp"
+#include "os/containment.hpp"
 #include "os/errno_gap.hpp"
 
 namespace rdmi {
@@ -52,10 +54,14 @@ void write_exact(int fd, std::string_view data) {
     }
 }
 
-[[noreturn]] void worker_main(int fd) {
+[[noreturn]] void worker_main(int fd, const ChildContainment& containment) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    // Contained before the first request: no vendor code runs in this process uncontained. A
+    // child that cannot be contained answers every call with why, and runs none of them.
+    const ContainmentFailure failure = containment.apply();
+    const std::string refusal = failure.failed() ? ChildContainment::describe(failure) : "";
     while (true) {
         std::array<std::uint64_t, 2> header{};
         // End of file: the probe has finished with this worker.
@@ -66,6 +72,7 @@ void write_exact(int fd, std::string_view data) {
         const auto task = reinterpret_cast<WorkerTask>(static_cast<std::uintptr_t>(header[0]));
         std::string answer(kAnswerHeader, '\0');
         try {
+            if (!refusal.empty()) throw std::runtime_error(refusal);
             answer.append(task(request));
             answer[0] = kAnswerValue;
         } catch (const std::exception& e) {
@@ -105,8 +112,9 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     std::array<int, 2> fds{-1, -1};
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds.data()) != 0)
         return gap_from_errno(what, errno);
+    const ChildContainment containment = ChildContainment::prepare(ContainedWork::library_calls);
     const pid_t pid = fork_isolated_child(fds[0]);
-    if (pid == 0) worker_main(fds[1]);
+    if (pid == 0) worker_main(fds[1], containment);
     ::close(fds[1]);
     if (pid < 0) {
         const int err = errno;

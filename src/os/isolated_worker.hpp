@@ -18,7 +18,8 @@ namespace rdmi {
 /// is the same there). It may throw; the exception's message comes back as the call's Gap.
 using WorkerTask = std::string (*)(std::string_view request);
 
-/// The child, started on the first call. Its stdout is /dev/null, it is its own process group
+/// The child, started on the first call. Its stdout is /dev/null, it is contained before it runs
+/// anything (os/containment.hpp, ContainedWork::library_calls), it is its own process group
 /// (registered for the interrupt handlers), and it dies with the probe. A call that outlives
 /// its deadline kills the child (Gap timeout); one that crashes it gives a Gap naming the
 /// signal; either way the next call starts a fresh child, so one hung or crashing call costs

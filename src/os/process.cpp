@@ -1,11 +1,10 @@
-// run_process: posix_spawn + poll with a deadline; the child gets its own process group so a
-// timeout kills everything it started.
+// run_process: fork + containment + execve, then poll with a deadline; the child gets its own
+// process group so a timeout kills everything it started.
 #include "os/process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,9 +13,11 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <string_view>
 #include <utility>
 
 #include "os/child_groups.hpp"
+#include "os/containment.hpp"
 #include "os/errno_gap.hpp"
 
 namespace rdmi {
@@ -65,6 +66,70 @@ int end_group_and_reap(pid_t pid) {
     return status;
 }
 
+// What a tool's child reports before exiting when its set-up or the exec fails.
+struct ChildFailure {
+    std::array<char, 48> step{};
+    int error = 0;
+};
+
+// What the child of fork() needs, all prepared before the fork.
+struct ChildExec {
+    const char* program;
+    char* const* argv;
+    char* const* envp;
+    int out_fd;
+    int err_fd;
+    int report_fd;
+};
+
+[[noreturn]] void report_and_exit(int report_fd, const char* step, int error) {
+    ChildFailure failure{};
+    for (std::size_t i = 0; i + 1 < failure.step.size() && step[i] != '\0'; ++i)
+        failure.step[i] = step[i];
+    failure.error = error;
+    (void)!::write(report_fd, &failure, sizeof failure);
+    ::_exit(127);
+}
+
+// In the child of fork(): what posix_spawn did (own process group, default signals, nothing
+// blocked, stdin /dev/null, stdout and stderr the pipes), then the containment, then the exec.
+// System calls only.
+[[noreturn]] void exec_contained(const ChildExec& exec, const ChildContainment& containment) {
+    ::setpgid(0, 0);
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+        ::sigaction(sig, &defaults, nullptr);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    const int in = ::open("/dev/null", O_RDONLY);
+    if (in < 0) report_and_exit(exec.report_fd, "open /dev/null", errno);
+    if (::dup2(in, STDIN_FILENO) < 0 || ::dup2(exec.out_fd, STDOUT_FILENO) < 0 ||
+        ::dup2(exec.err_fd, STDERR_FILENO) < 0) {
+        report_and_exit(exec.report_fd, "dup2", errno);
+    }
+    if (in > STDERR_FILENO) ::close(in);
+    if (const ContainmentFailure failure = containment.apply(); failure.failed())
+        report_and_exit(exec.report_fd, failure.step, failure.error);
+    ::execve(exec.program, exec.argv, exec.envp);
+    report_and_exit(exec.report_fd, "execve", errno);
+}
+
+// True and the failure when the child reported one; false once the exec closed the pipe.
+bool read_child_failure(int fd, ChildFailure& failure) {
+    std::size_t got = 0;
+    auto* bytes = reinterpret_cast<char*>(&failure);
+    while (got < sizeof failure) {
+        const ssize_t n = ::read(fd, bytes + got, sizeof failure - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += static_cast<std::size_t>(n);
+    }
+    failure.step.back() = '\0';
+    return got == sizeof failure;
+}
+
 }  // namespace
 
 StartedProcess::StartedProcess(StartedProcess&& other) noexcept
@@ -92,27 +157,11 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     const std::string& program = argv[0];
     Pipe out;
     Pipe err;
-    if (::pipe2(out.fd.data(), O_CLOEXEC) != 0 || ::pipe2(err.fd.data(), O_CLOEXEC) != 0) {
+    Pipe report;  // the child's set-up or exec failure; closed unwritten by a successful exec
+    if (::pipe2(out.fd.data(), O_CLOEXEC) != 0 || ::pipe2(err.fd.data(), O_CLOEXEC) != 0 ||
+        ::pipe2(report.fd.data(), O_CLOEXEC) != 0) {
         return gap_from_errno(program, errno);
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out.fd[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err.fd[1], 2);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    posix_spawnattr_setflags(
-        &attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-
     std::vector<char*> args;
     args.reserve(argv.size() + 1);
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -120,21 +169,39 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     // A fixed, minimal environment: nothing the caller's environment holds can steer the tool.
     std::array<char*, 3> envp{const_cast<char*>("PATH=/usr/sbin:/usr/bin:/sbin:/bin"),
                               const_cast<char*>("LC_ALL=C"), nullptr};
+    // Prepared here: after the fork the child makes system calls only (this process may have
+    // threads, and a lock one of them held would stay held in the child).
+    const ChildContainment containment = ChildContainment::prepare(ContainedWork::tool);
     pid_t pid = 0;
-    int rc = 0;
     {
-        // A signal handled between the spawn and the registration would miss this group.
+        // A signal handled between the fork and the registration would miss this group.
         const InterruptBlock block;
-        rc = ::posix_spawn(&pid, program.c_str(), &actions, &attr, args.data(), envp.data());
-        if (rc == 0) register_child_group(pid);
+        pid = ::fork();
+        if (pid == 0) {
+            exec_contained(ChildExec{program.c_str(), args.data(), envp.data(), out.fd[1],
+                                     err.fd[1], report.fd[1]},
+                           containment);
+        }
+        if (pid > 0) {
+            ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
+            register_child_group(pid);
+        }
     }
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0) return gap_from_errno(program, rc);
+    if (pid < 0) return gap_from_errno(program, errno);
     out.close_end(1);
     err.close_end(1);
+    report.close_end(1);
     StartedProcess started(program, pid, std::exchange(out.fd[0], -1),
                            std::exchange(err.fd[0], -1));
+    ChildFailure failure{};
+    if (read_child_failure(report.fd[0], failure)) {
+        // The StartedProcess reaps the child (which has exited, or is about to) as it goes.
+        if (std::string_view(failure.step.data()) == "execve")
+            return gap_from_errno(program, failure.error);
+        return make_gap(
+            GapReason::error,
+            program + ": " + ChildContainment::describe({failure.step.data(), failure.error}));
+    }
     return started;
 }
 

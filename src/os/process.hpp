@@ -48,8 +48,10 @@ class StartedProcess {
 
 /// Starts `argv[0]` (an absolute path) with `argv`, never through a shell, with stdin from
 /// /dev/null and an environment of only PATH=/usr/sbin:/usr/bin:/sbin:/bin and LC_ALL=C, in its
-/// own process group. Several may run at once: each writes into its own pipes, and output that
-/// does not fit a pipe waits there until finish_process() reads it.
+/// own process group, contained (os/containment.hpp, ContainedWork::tool) before the exec: a
+/// Gap, and nothing run, when the containment cannot be applied. Several may run at once: each
+/// writes into its own pipes, and output that does not fit a pipe waits there until
+/// finish_process() reads it.
 Result<StartedProcess> start_process(const std::vector<std::string>& argv);
 
 /// Collects a started command's output and exit status. The command and everything it started

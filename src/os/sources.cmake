@@ -3,7 +3,9 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp
   ${CMAKE_CURRENT_LIST_DIR}/user_label.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/capabilities.cpp
   ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/containment.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
@@ -13,6 +15,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_worker.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/landlock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp

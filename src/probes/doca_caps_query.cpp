@@ -8,6 +8,7 @@
 
 #include "api/doca_caps_api.hpp"
 #include "api/doca_types.hpp"
+#include "os/containment.hpp"
 #include "os/dynamic_library.hpp"
 #include "probes/doca_caps.hpp"
 
@@ -196,8 +197,17 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
     for (std::uint32_t i = 0; i < count && list != nullptr && list[i] != nullptr; ++i) {
         doca_devinfo* info = list[i];
         DocaDevice device;
+        // This runs in the contained worker child: DOCA_ERROR_NOT_PERMITTED may be the
+        // containment's refusal, never a fact about the device.
+        auto describe_error = [&names](int rc) {
+            std::string text = names.descr(rc);
+            const std::string note = containment_refusal_note();
+            if (rc == static_cast<int>(doca::Error::not_permitted) && !note.empty())
+                text += " (" + note + ")";
+            return text;
+        };
         auto call_error = [&](const char* symbol, int rc) {
-            device.errors.push_back({symbol, names.name(rc), names.descr(rc)});
+            device.errors.push_back({symbol, names.name(rc), describe_error(rc)});
         };
         std::array<char, doca::kIfaceNameSize> buf{};
         if (pci != nullptr) {
@@ -236,7 +246,7 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
             DocaCapAnswer answer{cap.library, cap.flag, cap.symbol, rc == 0, "", ""};
             if (rc != 0) {
                 answer.error = names.name(rc);
-                answer.description = names.descr(rc);
+                answer.description = describe_error(rc);
             } else {
                 device.supported[cap.library].push_back(cap.flag);
             }

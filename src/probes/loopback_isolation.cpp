@@ -17,6 +17,13 @@ namespace {
 /// Time the child gets beyond the deadline to report before it is killed.
 constexpr std::chrono::milliseconds kChildMargin{750};
 
+// The child writes one file of its own: the --trace file the command created.
+ContainmentRequest loopback_containment(const LoopbackOptions& options) {
+    ContainmentRequest request{ContainedWork::loopback, {}};
+    if (!options.trace_path.empty()) request.writable_files.push_back(options.trace_path);
+    return request;
+}
+
 }  // namespace
 
 Result<LoadedDpaPlugin> load_dpa_plugin(const std::string& path) {
@@ -154,7 +161,7 @@ LoopbackVerdict run_loopback_isolated(const std::vector<std::string>& library_pa
                 },
                 watchdog, progress));
         },
-        kill, "loopback");
+        kill, "loopback", loopback_containment(options));
     progress.finish();
     LoopbackVerdict verdict;
     if (child) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "api/ibverbs_api.hpp"
+#include "os/containment.hpp"
 #include "os/dynamic_library.hpp"
 #include "probes/verbs.hpp"
 
@@ -160,9 +161,13 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
     if (context == nullptr) {
         const int err = errno;
         api.free_device_list(list);
-        device.gap =
-            Gap{err == EACCES || err == EPERM ? GapReason::permission_denied : GapReason::error,
-                "ibv_open_device(" + name + ") failed: " + std::strerror(err)};  // NOLINT
+        const bool refused = err == EACCES || err == EPERM;
+        std::string message =
+            "ibv_open_device(" + name + ") failed: " + std::strerror(err);  // NOLINT
+        // This runs in the contained worker child: a refusal may be the containment's.
+        if (const std::string note = containment_refusal_note(); refused && !note.empty())
+            message += " (" + note + ")";
+        device.gap = Gap{refused ? GapReason::permission_denied : GapReason::error, message};
         return device;
     }
     ibv::DeviceAttrEx ex{};

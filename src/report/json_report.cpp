@@ -94,12 +94,28 @@ Json tool() {
     return object({{"name", build_info::kToolName}, {"version", build_info::kVersion}});
 }
 
+namespace {
+
+Json containment(const ContainmentStatus& status) {
+    return object(
+        {{"state", std::string(to_string(status.state))},
+         {"reasons", status.reasons},
+         {"no_new_privs", status.no_new_privs},
+         {"landlock_abi", status.landlock_abi > 0 ? Json(status.landlock_abi) : Json(nullptr)},
+         {"capabilities", object({{"library_calls", status.library_calls_capabilities},
+                                  {"loopback", status.loopback_capabilities},
+                                  {"tools", status.tool_capabilities}})}});
+}
+
+}  // namespace
+
 Json run_info(const RunInfo& run) {
     return object({{"root", run.root},
                    {"live", run.live},
                    {"generated_at", run.generated_at},
                    {"duration_ms", run.duration_ms},
-                   {"timeout_s", run.timeout_s}});
+                   {"timeout_s", run.timeout_s},
+                   {"containment", containment(run.containment)}});
 }
 
 Json install(const InstallFacts& facts) {

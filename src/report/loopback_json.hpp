@@ -10,7 +10,7 @@ namespace rdmi::json {
 /// The schema id the loopback document declares.
 inline constexpr const char* kLoopbackSchemaId = "urn:rdmi-probe:schema:loopback";
 /// The version of that schema.
-inline constexpr const char* kLoopbackSchemaVersion = "1.0.0";
+inline constexpr const char* kLoopbackSchemaVersion = "1.1.0";
 
 /// The `dpa_loopback` section: verdict, steps, failure, figures, self-test, teardown, notes.
 Json dpa_loopback(const LoopbackVerdict& verdict);

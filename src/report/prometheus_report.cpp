@@ -235,6 +235,22 @@ Family experimental_symbols(const Facts& facts) {
     return f;
 }
 
+Family containment(const Facts& facts) {
+    Family f{"rdmi_probe_containment",
+             "State set of how the children that load vendor libraries and run tools were "
+             "contained: 1 for the run's state, 0 for the others (full, partial, none, "
+             "not_applicable).",
+             {},
+             {},
+             {}};
+    for (ContainmentState state : {ContainmentState::full, ContainmentState::partial,
+                                   ContainmentState::none, ContainmentState::not_applicable}) {
+        f.add({{"state", std::string(to_string(state))}},
+              flag(state == facts.run.containment.state));
+    }
+    return f;
+}
+
 Family run_duration(const Facts& facts) {
     Family f{
         "rdmi_probe_run_duration_seconds", "How long the probes of this run took.", {}, {}, {}};
@@ -310,8 +326,8 @@ std::string report(const Facts& facts) {
     std::string out;
     for (const Family& family :
          {check_status(facts), info(facts), dpa_capable(facts), port_active(facts),
-          versions_consistent(facts), experimental_symbols(facts), run_duration(facts),
-          last_run(facts)}) {
+          versions_consistent(facts), experimental_symbols(facts), containment(facts),
+          run_duration(facts), last_run(facts)}) {
         out += family.render();
     }
     return out;

@@ -5,7 +5,9 @@
           ExecStart binary pointed at the build's); the timer runs the service every 5 minutes
           and is wanted by timers.target; each ExecStart line of the service, run as written
           against a fixture root with its output paths moved into a temporary directory,
-          exits with a status the unit counts as success and writes its file
+          exits with a status the unit counts as success and writes its file; the service's
+          SystemCallFilter= (its @groups expanded by `systemd-analyze syscall-filter`) allows
+          prctl, capget, capset and the landlock_* calls the contained children make
   fact    rdmi.fact prints one JSON object in every case: the cached document as it is, or an
           {"error": {"message": ...}} object when the cache is missing, empty, truncated, not
           a file, unreadable, too large, or shaped like one object without being one (not
@@ -41,6 +43,46 @@ def unit_values(text, key):
     return [m.group(1).strip() for m in re.finditer(rf"^{key}=(.*)$", text, re.MULTILINE)]
 
 
+# What the probe's contained children call to contain themselves (src/os/containment.cpp).
+CONTAINMENT_CALLS = ["prctl", "capget", "capset", "landlock_create_ruleset", "landlock_add_rule",
+                     "landlock_restrict_self"]
+
+
+def expand_syscall_group(tool, name, seen):
+    """The system calls of a SystemCallFilter= item, groups expanded as systemd-analyze lists them."""
+    if not name.startswith("@"):
+        return {name}
+    if name in seen:
+        return set()
+    seen.add(name)
+    proc = subprocess.run([tool, "syscall-filter", name], capture_output=True, text=True, timeout=60)
+    calls = set()
+    for line in proc.stdout.splitlines()[1:]:
+        item = line.strip()
+        if item and not item.startswith("#"):
+            calls |= expand_syscall_group(tool, item, seen)
+    return calls
+
+
+def check_syscall_filter(tool, service):
+    """The unit's SystemCallFilter= lets the containment's calls through: allow-lists add up,
+    a "~" list takes away (systemd.exec(5))."""
+    allowed, denied, seen = set(), set(), set()
+    for value in unit_values(service, "SystemCallFilter"):
+        target = denied if value.startswith("~") else allowed
+        for item in value.lstrip("~").split():
+            target |= expand_syscall_group(tool, item, seen)
+    if len(allowed) < 50:
+        return [f"systemd-analyze syscall-filter expanded the allow-list to {len(allowed)} calls: "
+                "this check cannot tell what the unit allows"]
+    missing = [c for c in CONTAINMENT_CALLS if c not in allowed or c in denied]
+    if missing:
+        return [f"{SERVICE}: SystemCallFilter= denies {missing}: the contained children would "
+                "run without Landlock (run.containment partial)"]
+    print(f"ok   SystemCallFilter= allows {', '.join(CONTAINMENT_CALLS)}")
+    return []
+
+
 def check_units(args):
     problems = []
     units = Path(args.source) / "packaging" / "systemd"
@@ -64,6 +106,8 @@ def check_units(args):
         if "NoSuchKey" not in proc.stdout + proc.stderr:
             problems.append("systemd-analyze verify did not mention an unknown key: this check "
                             "cannot fail")
+
+    problems += check_syscall_filter(args.tool, service)
 
     if unit_values(timer, "OnUnitActiveSec") != ["5min"]:
         problems.append(f"{TIMER}: OnUnitActiveSec {unit_values(timer, 'OnUnitActiveSec')}, want 5min")

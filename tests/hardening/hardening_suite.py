@@ -8,13 +8,16 @@ import tempfile
 from pathlib import Path
 
 
-def run_tests(tests, doc, fixtures=True, scratch_mode=0o755):
+def run_tests(tests, doc, fixtures=True, scratch_mode=0o755, extra_paths=()):
     """Parses --binary [--fixtures] [-k SUBSTRING...], runs every test(cfg, scratch) whose dashed
     name holds a -k substring (all without -k) and returns the exit code: 1 when one reported a
     problem or raised. With fixtures the scratch directories are made beside the fixtures (the
-    build tree, readable by nobody); without, in the system's temporary directory."""
+    build tree, readable by nobody); without, in the system's temporary directory. Each name of
+    `extra_paths` ("--no-landlock-exec") is one more required path option (cfg.no_landlock_exec)."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, required=True)
+    for option in extra_paths:
+        parser.add_argument(option, type=Path, required=True)
     if fixtures:
         parser.add_argument("--fixtures", type=Path, required=True)
     parser.add_argument("-k", action="append", default=[])

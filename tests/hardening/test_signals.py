@@ -87,7 +87,9 @@ def tool_prefix(cfg, scratch: Path) -> Path:
 
 def interrupt_tool(cfg, scratch, sig, json_mode=True):
     prefix = tool_prefix(cfg, scratch)
-    args = [str(cfg.binary), "report", "--timeout", "60", "--doca-prefix", str(prefix)]
+    # --no-landlock: the tool tells its pids through files, which Landlock would refuse.
+    args = [str(cfg.binary), "report", "--timeout", "60", "--doca-prefix", str(prefix),
+            "--no-landlock"]
     if json_mode:
         args.append("--json")
     proc = subprocess.Popen(args, env=base_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,

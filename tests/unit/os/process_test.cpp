@@ -13,6 +13,7 @@
 
 #include "support/native_arch.hpp"
 #include "support/temp_tree.hpp"
+#include "support/without_landlock.hpp"
 
 namespace rdmi {
 
@@ -69,6 +70,7 @@ TEST_CASE("run_process kills a command that outlives its deadline, children incl
 
 TEST_CASE("a timeout kills the grandchildren too, not only the command") {
     // The grandchild holds no pipe of ours, so only a kill of the whole process group ends it.
+    const test::WithoutLandlock writes_pid_file;
     test::TempTree tree;
     const std::string pid_file = tree.host("/grandchild.pid");
     auto out = run_process(
@@ -120,7 +122,8 @@ TEST_CASE("run_process bounds the output it keeps") {
 
 TEST_CASE("started commands run side by side and are collected in any order") {
     // Each waits for the other's mark: collected one after the other without running together,
-    // the first would give up (exit 3).
+    // the first would give up (exit 3). The marks are files: Landlock would refuse them.
+    const test::WithoutLandlock writes_marks;
     test::TempTree tree;
     const std::string a = tree.host("/a");
     const std::string b = tree.host("/b");
@@ -147,6 +150,7 @@ TEST_CASE("started commands run side by side and are collected in any order") {
 }
 
 TEST_CASE("a started command never collected is killed with its group when dropped") {
+    const test::WithoutLandlock writes_pid_file;
     test::TempTree tree;
     const std::string pid_file = tree.host("/grandchild.pid");
     {
