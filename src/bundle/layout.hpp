@@ -15,7 +15,7 @@ inline constexpr const char* kCaptured = "/.rdmi-probe-bundle/captured.json";
 /// The manifest's schema (schemas/rdmi-probe-bundle-manifest.schema.json) and its version; a
 /// replay reads manifests of the same major version.
 inline constexpr const char* kManifestSchema = "urn:rdmi-probe:schema:bundle-manifest";
-inline constexpr const char* kManifestSchemaVersion = "1.0.0";
+inline constexpr const char* kManifestSchemaVersion = "1.1.0";
 
 /// Extraction bounds (docs/gather.md): a bundle past any of them is refused.
 inline constexpr std::uint64_t kMaxExtractBytes = std::uint64_t{256} << 20U;
