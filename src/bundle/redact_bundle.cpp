@@ -16,9 +16,11 @@ void replace_all(std::string& text, std::string_view from, std::string_view to) 
         text.replace(at, from.size(), to);
 }
 
-// The spelling of `s` inside a JSON string.
+// The spelling of `s` inside a JSON string, as the documents write it (bytes that are not
+// UTF-8 replaced, never a throw).
 std::string json_escaped(const std::string& s) {
-    const std::string quoted = nlohmann::json(s).dump();
+    const std::string quoted =
+        nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return quoted.substr(1, quoted.size() - 2);
 }
 
