@@ -3,7 +3,7 @@
 # fixtures are not built). Usage: seed_corpus.sh SOURCE_DIR CORPUS_DIR [FIXTURE_BUILD_DIR]
 set -uo pipefail
 src=$1 out=$2 fixtures=${3:-}
-mkdir -p "$out"/{fuzz_elf,fuzz_archive,fuzz_header,fuzz_sysfs,fuzz_pc,fuzz_ld_cache,fuzz_json}
+mkdir -p "$out"/{fuzz_elf,fuzz_archive,fuzz_header,fuzz_sysfs,fuzz_pc,fuzz_ld_cache,fuzz_json,fuzz_redact}
 n=0
 seed() {  # seed TARGET FILE [PREFIX_BYTE_OCTAL]: copies files up to 1 MiB under a unique name
   local target=$1 file=$2 prefix=${3:-}
@@ -33,12 +33,16 @@ if [[ -n $fixtures && -d $fx ]]; then
     seed fuzz_sysfs "$f" "$(printf '%03o' $((i % 22)))"; i=$((i + 1))
   done < <(find "$fx" -path '*sys*' -type f -size -4k -print0 | head -z -n 400)
   while IFS= read -r -d '' f; do seed fuzz_ld_cache "$f"; done < <(find "$fx" -name 'ld.so.cache' -type f -print0)
+  # Redaction: what a bundle stores (sysfs attributes, /proc files, JSON documents, libraries).
+  while IFS= read -r -d '' f; do seed fuzz_redact "$f"; done < <(find "$fx" \( -path '*sys*' -o -path '*proc*' \) -type f -size -4k -print0 | head -z -n 100)
+  while IFS= read -r -d '' f; do seed fuzz_redact "$f"; done < <(find "$fx" \( -name '*.json' -o -name '*.so*' \) -type f -print0 | head -z -n 40)
 fi
 # Source-tree fixtures and schemas, and small system files, so a corpus exists without a build.
 while IFS= read -r -d '' f; do seed fuzz_header "$f"; done < <(find "$src/tests/fixtures" -name '*.h' -print0)
 while IFS= read -r -d '' f; do seed fuzz_json "$f"; done < <(find "$src/schemas" "$src/tests/cli/cases" -name '*.json' -print0 | head -z -n 60)
 while IFS= read -r -d '' f; do seed fuzz_pc "$f"; done < <(find /usr/lib/x86_64-linux-gnu/pkgconfig /usr/share/pkgconfig -name '*.pc' -print0 2>/dev/null | head -z -n 40)
 seed fuzz_ld_cache /etc/ld.so.cache
+while IFS= read -r -d '' f; do seed fuzz_redact "$f"; done < <(find "$src/tests/cli/cases" -name '*.json' -print0 | head -z -n 20)
 for f in /usr/lib/x86_64-linux-gnu/libpkgconf.so.3 /usr/lib/x86_64-linux-gnu/libelf.so.1; do
   seed fuzz_elf "$(readlink -f "$f")"
 done

@@ -8,6 +8,7 @@
 #include "bundle/bundle_tree.hpp"
 #include "bundle/fit.hpp"
 #include "bundle/redact.hpp"
+#include "bundle/redact_bundle.hpp"
 
 namespace rdmi::bundle {
 namespace {
@@ -68,29 +69,10 @@ Result<Gathered> gather_bundle(const Recorded& recorded, BundleInfo info, long l
     const std::uint64_t document_max = std::min(limits.document_bytes, limits.entry_bytes);
     docs.captured = captured_within(recorded, info.live, document_max);
     std::optional<Redactor> redactor;
+    const std::string host_root = info.root;
     if (info.redacted) {
         redactor.emplace(host_names(recorded.fs.inner()));
-        tree.content_bytes = 0;
-        for (auto& [path, entry] : tree.entries) {
-            if (entry.type != FileType::regular || entry.bytes.empty()) continue;
-            entry.bytes = redactor->text(entry.bytes, path);
-            tree.content_bytes += entry.bytes.size();
-        }
-        // The manifest's paths are redacted with its text: the archive's names and link
-        // texts are too, or a MAC address naming a file would stay in the archive and the
-        // replay would find no manifest entry (owner, mode, type) for that file.
-        std::map<std::string, Entry> renamed;
-        for (auto& [path, entry] : tree.entries) {
-            entry.path = redactor->text(path, "path");
-            if (entry.type == FileType::symlink)
-                entry.target = redactor->text(entry.target, "path");
-            renamed.emplace(entry.path, std::move(entry));
-        }
-        tree.entries = std::move(renamed);
-        docs.report = redactor->text(docs.report, "report.json");
-        docs.captured = redactor->text(docs.captured, "captured.json");
-        info.root = redactor->text(info.root, "root");
-        info.redaction_counts = redactor->counts();
+        redact_bundle(*redactor, tree, docs, info);
     }
     // Within the limits a replay enforces: what does not fit is left out and listed in the
     // manifest's skipped; a manifest that comes out over its own limit (redaction lengthens
@@ -109,7 +91,7 @@ Result<Gathered> gather_bundle(const Recorded& recorded, BundleInfo info, long l
         text = doc.dump(2) + "\n";
         if (redactor) {
             // Error messages quote what was read; the digests hold no value a pattern matches.
-            text = redactor->text(text, "manifest.json");
+            text = redact_document(*redactor, text, "manifest.json", host_root, info.root);
         }
         if (text.size() <= document_max || attempt == 3) break;
         budget.manifest_bytes =

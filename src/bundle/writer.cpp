@@ -188,6 +188,13 @@ nlohmann::ordered_json manifest(const BundleInfo& info, const Tree& tree, const 
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (const auto& [kind, n] : info.redaction_counts) counts[kind] = n;
     redaction["values"] = counts;
+    if (info.redacted) {
+        redaction["version"] = info.redactor_version;
+        nlohmann::ordered_json excluded = nlohmann::ordered_json::array();
+        for (const auto& e : info.redaction_excluded)
+            excluded.push_back({{"path", e.path}, {"reason", e.reason}});
+        redaction["excluded"] = excluded;
+    }
     return nlohmann::ordered_json{
         {"schema", kManifestSchema},
         {"schema_version", kManifestSchemaVersion},

@@ -22,6 +22,8 @@ struct BundleInfo {
     Caps caps;
     BundleLimits limits = kBundleLimits;  ///< what the replay accepts (fit_to_limits)
     std::map<std::string, std::size_t> redaction_counts;
+    int redactor_version = 0;                 ///< kRedactorVersion when redacted
+    std::vector<Skipped> redaction_excluded;  ///< files left out: no same-length redaction
 };
 
 /// The documents a bundle carries (already redacted when the bundle is).

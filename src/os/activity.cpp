@@ -32,6 +32,8 @@ std::string_view kind_name(Kind kind) {
             return "listing";
         case Kind::examining:
             return "examining";
+        case Kind::redacting:
+            return "redacting";
     }
     return "reading";
 }

@@ -12,6 +12,7 @@ enum class Kind : std::uint8_t {
     reading,    ///< opening and reading a file (read_file, map_file)
     listing,    ///< listing a directory
     examining,  ///< stat, readlink or realpath of a path
+    redacting,  ///< gather --redact rewriting a stored file
 };
 
 /// Records `kind` on `path` as the operation in progress until the scope ends. Costs a lock

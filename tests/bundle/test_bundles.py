@@ -9,8 +9,11 @@
   --sanitized, the 64-device scale root is left to the plain build.
 * live: a live gather with the fake DOCA libraries replays to the same verdicts and facts with
   the live-only ones marked `captured`, with the fake libraries' switch unset.
+* replay: also redacted (`gather --redact`): every fixture root replays to the same verdicts.
 * redact: no original MAC address or GUID survives anywhere in a redacted bundle, and one value
-  always becomes one placeholder.
+  always becomes one placeholder; identities in every shape the scanner knows (in a stored file,
+  the --root path, the environment) leave the whole archive; libraries with identities keep
+  their length and replay to the same verdicts; a manifest 1.0 (no redactor version) replays.
 * hostile: bundles that are not a tar.gz, truncated, with absolute paths, "..", links pointing
   out, hard links, device nodes, FIFOs, or past the decompression cap are refused with a
   one-line message, exit 2 and the JSON error document; nothing is written outside the
@@ -242,7 +245,23 @@ def test_replay(env: Env, only: str | None):
             diff = first_difference(without_run(original), without_run(replayed))
             if diff:
                 fail(f"{name} ({how})", f"replay differs: {diff}")
+        # Redacted, the same root replays to the same verdicts: placeholders keep each value's
+        # shape (and a binary file its length), so every parser reads them as it read the values.
+        redacted = env.work / f"{root.parent.name}-{root.name}-redacted.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--redact", "--output", str(redacted)])
+        if result.returncode != 0:
+            fail(f"{name} (redacted)", f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        else:
+            check_manifest(env, f"{name} (redacted)", redacted)
+            replayed = report_json(env, f"{name} (redacted)", ["--root", str(redacted)])
+            if original is not None and replayed is not None and verdicts(original) != verdicts(replayed):
+                fail(f"{name} (redacted)", "other verdicts: " + str(
+                    [(a, b) for a, b in zip(verdicts(original), verdicts(replayed)) if a != b][:3]))
         env.tmp_clean(name)
+
+
+def verdicts(report: dict) -> list:
+    return [(c["id"], c["status"]) for c in report["checks"]]
 
 
 def test_live(env: Env, only: str | None):
@@ -373,6 +392,172 @@ def test_redact_names(env: Env, only: str | None):
                 fail(name, "a redacted bundle replays to other verdicts: " + str(
                     [(a, b) for a, b in zip(verdicts(original), verdicts(replayed)) if a != b][:3]))
         env.tmp_clean(name)
+
+
+def archive_texts(bundle: Path):
+    """Every name, link text and file of `bundle`, as (where, text)."""
+    with tarfile.open(bundle) as tar:
+        for member in tar.getmembers():
+            yield member.name, member.name
+            if member.issym():
+                yield member.name, member.linkname
+            if member.isfile():
+                yield member.name, tar.extractfile(member).read().decode(errors="replace")
+
+
+def test_redact_identities(env: Env, only: str | None):
+    """Identities in every shape the scanner knows, in a stored file, the --root path and the
+    environment, are gone from the whole archive; the bundle replays to the same verdicts."""
+    name = "redact identities"
+    if only and only not in name:
+        return
+    host = "node7.lab.example.com"
+    # The root's own path names the host: it is quoted in the report and the manifest.
+    root = env.work / "roots" / host
+    shutil.copytree(env.fixtures / "sysfs" / "cx6dx", root, symlinks=True)
+    (root / "etc").mkdir(exist_ok=True)
+    (root / "etc" / "hostname").write_text(host + "\n")
+    secrets = ["NODE7.LAB", "Node7", "node7", "198.18.7.7", "abcd:1234:5678", "198.18.8.8",
+               "0c42a10300a1b2c4", "MT2233X00042", "MT2233X00043", "B8-CE-F6-A1-B2-C4"]
+    with open(root / "proc" / "mounts", "a") as mounts:
+        mounts.write("NODE7.LAB:/export /mnt/a nfs4 rw,addr=198.18.7.7,clientaddr=::abcd:1234:5678 0 0\n"
+                     "Node7:/b /mnt/b nfs4 rw,addr=::ffff:198.18.8.8 0 0\n"
+                     "/dev/sdb1 /mnt/c ext4 rw,guid=0c42a10300a1b2c4 0 0\n"
+                     "# SN: MT2233X00042 S/N=MT2233X00043 mac B8-CE-F6-A1-B2-C4\n")
+    bundle = env.work / "identities.tar.gz"
+    extra = {"LD_LIBRARY_PATH": "/srv/198.18.7.7/lib:/opt/lib",
+             "PKG_CONFIG_PATH": "/opt/pc:/srv/198.18.8.8/pc"}
+    result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)], env=extra)
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return
+    check_manifest(env, name, bundle)
+    for where, text in archive_texts(bundle):
+        for secret in secrets:
+            if secret.lower() in text.lower():
+                fail(name, f"{where} still holds {secret}")
+    with tarfile.open(bundle) as tar:
+        manifest = json.load(tar.extractfile("rdmi-probe-bundle/.rdmi-probe-bundle/manifest.json"))
+        captured = json.load(tar.extractfile("rdmi-probe-bundle/.rdmi-probe-bundle/captured.json"))
+    if manifest["redaction"].get("version") != 2:
+        fail(name, f"the manifest does not state the redactor's version: {manifest['redaction']}")
+    if captured["environment"].get("LD_LIBRARY_PATH") != "/srv/192.0.2.1/lib:/opt/lib":
+        fail(name, f"LD_LIBRARY_PATH recorded as {captured['environment'].get('LD_LIBRARY_PATH')!r}")
+    replayed = report_json(env, name, ["--root", str(bundle)], extra)
+    original = report_json(env, name, ["--root", str(root)], extra)
+    if replayed and original and verdicts(replayed) != verdicts(original):
+        fail(name, "a redacted bundle replays to other verdicts")
+    env.tmp_clean(name)
+
+
+def test_redact_long_lines(env: Env, only: str | None):
+    """A stored line of 100,000 letters after a quote, or 100 KB after `serial=`: the regex
+    redactor recursed per character and the gather died of SIGSEGV with no message and no
+    bundle; the scanner reads each byte a bounded number of times."""
+    name = "redact long lines"
+    if only and only not in name:
+        return
+    root = env.work / "long-lines"
+    shutil.copytree(env.fixtures / "sysfs" / "cx6dx", root, symlinks=True)
+    with open(root / "proc" / "mounts", "a") as mounts:
+        mounts.write('x "' + "a" * 100_000 + "\n")
+        mounts.write("serial=" + "b" * 100_000 + "\n")
+    bundle = env.work / "long-lines.tar.gz"
+    result = env.run(["--root", str(root), "gather", "--redact", "--json", "--output", str(bundle)])
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return
+    env.validate(name, json.loads(result.stdout))
+    with tarfile.open(bundle) as tar:
+        mounts = tar.extractfile("rdmi-probe-bundle/proc/mounts").read().decode()
+    if "a" * 100_000 not in mounts or "b" * 1000 in mounts or "serial=SERIAL-1" not in mounts:
+        fail(name, "the long lines were not redacted as expected")
+    env.tmp_clean(name)
+
+
+def test_redact_libraries(env: Env, only: str | None):
+    """A DOCA install whose libraries carry a build banner (an address, a host name, a serial
+    number) in a section of their own: redacted in place, each library keeps its length, and
+    the replay gives the original's verdicts (a placeholder of another length moved the
+    section headers, and the replay failed the library checks)."""
+    name = "redact libraries"
+    if only and only not in name:
+        return
+    objcopy = shutil.which("objcopy")
+    if objcopy is None:
+        fail(name, "objcopy (binutils) is needed")
+        return
+    root = env.work / "libs-root"
+    shutil.copytree(env.fixtures / "roots" / "complete-3.3", root, symlinks=True)
+    (root / "etc").mkdir(exist_ok=True)
+    (root / "etc" / "hostname").write_text("buildhost7\n")
+    banner = env.work / "banner.txt"
+    banner.write_bytes(b"built on buildhost7 at 10.1.2.3 serial=MT2233X00001\0")
+    libraries = [p for p in root.rglob("libdoca_*.so*") if p.is_file() and not p.is_symlink()]
+    for lib in libraries:
+        subprocess.run([objcopy, "--add-section", f".build_banner={banner}", str(lib)], check=True)
+    bundle = env.work / "libs.tar.gz"
+    result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
+    if result.returncode != 0:
+        fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        return
+    stored = {}
+    with tarfile.open(bundle) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and "libdoca_" in member.name:
+                stored[member.name[len("rdmi-probe-bundle"):]] = tar.extractfile(member).read()
+    checked = 0
+    for lib in libraries:
+        data = stored.get("/" + str(lib.relative_to(root)))
+        if not data:
+            continue
+        checked += 1
+        if len(data) != lib.stat().st_size:
+            fail(name, f"{lib.name}: stored {len(data)} bytes, the library has {lib.stat().st_size}")
+        for secret in (b"buildhost7", b"10.1.2.3", b"MT2233X00001"):
+            if secret in data:
+                fail(name, f"{lib.name} still holds {secret.decode()}")
+    if not checked:
+        fail(name, "no library was stored")
+    replayed = report_json(env, name, ["--root", str(bundle)])
+    original = report_json(env, name, ["--root", str(root)])
+    if replayed and original and verdicts(replayed) != verdicts(original):
+        fail(name, "other verdicts: " + str(
+            [(a, b) for a, b in zip(verdicts(original), verdicts(replayed)) if a != b][:3]))
+    env.tmp_clean(name)
+
+
+def test_redact_old_manifest(env: Env, only: str | None):
+    """A bundle written before the redactor's version was recorded (manifest 1.0.0, no
+    `version` nor `excluded`) still replays."""
+    name = "redact old manifest"
+    if only and only not in name:
+        return
+    bundle = env.work / "old.tar.gz"
+    root = env.fixtures / "sysfs" / "cx6dx"
+    if env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)]).returncode != 0:
+        fail(name, "cannot gather")
+        return
+    entries = []
+    with tarfile.open(bundle) as tar:
+        for info in tar.getmembers():
+            data = tar.extractfile(info).read() if info.isfile() else None
+            if info.name.endswith("/.rdmi-probe-bundle/manifest.json"):
+                manifest = json.loads(data)
+                manifest["schema_version"] = "1.0.0"
+                for field in ("version", "excluded"):
+                    manifest["redaction"].pop(field, None)
+                env.validate(name, manifest)
+                data = json.dumps(manifest).encode()
+                info.size = len(data)
+            entries.append((info, data))
+    old = env.work / "old-1.0.tar.gz"
+    old.write_bytes(tar_gz(entries))
+    replayed = report_json(env, name, ["--root", str(old)])
+    original = report_json(env, name, ["--root", str(root)])
+    if replayed and original and verdicts(replayed) != verdicts(original):
+        fail(name, "an older bundle replays to other verdicts")
+    env.tmp_clean(name)
 
 
 def tar_gz(entries, compress=True) -> bytes:
@@ -889,7 +1074,10 @@ def main() -> int:
     args = parser.parse_args()
     env = Env(args)
     try:
-        for test in (test_replay, test_live, test_redact, test_redact_names, test_hostile,
+        for test in (test_replay, test_live, test_redact, test_redact_names,
+                     test_redact_identities, test_redact_long_lines, test_redact_libraries,
+                     test_redact_old_manifest,
+                     test_hostile,
                      test_no_libarchive,
                      test_errors, test_limits):
             test(env, args.only)
