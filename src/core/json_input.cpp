@@ -124,7 +124,7 @@ Result<BasicJson> parse_json_input(std::string_view bytes, std::string_view name
                                                   at(bytes, deep));
     }
     try {
-        return parse_json_strict<BasicJson>(bytes);
+        return parse_json_strict<BasicJson>(bytes, kind.exact_numbers);
     } catch (const JsonInputError& e) {
         return make_gap(GapReason::malformed, shown + ": " + e.message());
     } catch (const typename BasicJson::parse_error& e) {

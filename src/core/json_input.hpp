@@ -22,6 +22,9 @@ struct JsonInputKind {
     std::string_view expected;  ///< what it should hold: "a JSON object with schema_version"
     std::size_t max_bytes;      ///< read no more than this; a bigger input is refused unparsed
     std::size_t max_depth = kMaxJsonInputDepth;
+    /// Keep a number no double holds exactly as its text (core/exact_number.hpp), for inputs
+    /// compared by value: rounded, two numbers that differ would read equal.
+    bool exact_numbers = false;
 };
 
 namespace json_input {
@@ -33,7 +36,7 @@ inline constexpr JsonInputKind kBundleFile{"file", "a JSON object", std::size_t{
 /// A saved rdmi-probe document given to `diff`. Real ones are well under 1 MiB; the parsed
 /// tree takes several times the text, so this also bounds diff's memory.
 inline constexpr JsonInputKind kSavedDocument{"file", "a document rdmi-probe writes",
-                                              std::size_t{16} << 20U};
+                                              std::size_t{16} << 20U, kMaxJsonInputDepth, true};
 /// A `check --policy` file: a few requirements.
 inline constexpr JsonInputKind kPolicy{"file", "a JSON object with schema_version",
                                        std::size_t{1} << 20U};
@@ -50,7 +53,8 @@ std::size_t json_too_deep_at(std::string_view bytes, std::size_t limit);
 /// repeated in one object and a number out of the range of a double are a Gap (malformed)
 /// with a one-line message "<name>: <problem>" (with the line and column of a syntax error,
 /// the JSON pointer of a well-formed but refused value). `name` is how the input is shown
-/// (a path, or e.g. "doca_caps output"). BasicJson is nlohmann::json or ordered_json.
+/// (a path, or e.g. "doca_caps output"). BasicJson is nlohmann::json or ordered_json. A kind
+/// with `exact_numbers` keeps the numbers no double holds as their text (exact_number_text()).
 template <class BasicJson = nlohmann::json>
 Result<BasicJson> parse_json_input(std::string_view bytes, std::string_view name,
                                    const JsonInputKind& kind);

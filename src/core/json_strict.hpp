@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/exact_number.hpp"
+
 namespace rdmi {
 
 /// A well-formed JSON text that is still not acceptable input: `pointer()` is the RFC 6901
@@ -48,6 +50,9 @@ namespace detail {
 template <class BasicJson>
 class StrictSax {
   public:
+    /// `exact_numbers`: keep a number no double holds as its text (core/exact_number.hpp).
+    explicit StrictSax(bool exact_numbers = false) : exact_numbers_(exact_numbers) {}
+
     using string_t = typename BasicJson::string_t;
     using object_t = typename BasicJson::object_t;
     using array_t = typename BasicJson::array_t;
@@ -60,7 +65,15 @@ class StrictSax {
     bool number_unsigned(typename BasicJson::number_unsigned_t value) {
         return put(BasicJson(value));
     }
-    bool number_float(typename BasicJson::number_float_t value, const string_t& /*text*/) {
+    bool number_float(typename BasicJson::number_float_t value, const string_t& text) {
+        if (exact_numbers_ && !double_holds(text, static_cast<double>(value))) {
+            if (!canonical_number(text)) {
+                throw JsonInputError(
+                    current_pointer(),
+                    "number '" + text + "': an exponent of more than 18 digits (not compared)");
+            }
+            return put(exact_number<BasicJson>(text));
+        }
         return put(BasicJson(value));
     }
     bool string(string_t& value) { return put(BasicJson(std::move(value))); }
@@ -156,6 +169,7 @@ class StrictSax {
 
     std::vector<Frame> frames_;
     BasicJson root_;
+    bool exact_numbers_ = false;
 };
 
 }  // namespace detail
@@ -164,10 +178,12 @@ class StrictSax {
 /// number out of the range of a double (both as JsonInputError naming the JSON pointer).
 /// Syntax errors still throw BasicJson::parse_error, so callers keep their own line:column
 /// messages for them. Linear in the input, ordered_json included. The caller bounds the depth
-/// (json_too_deep_at) before calling.
+/// (json_too_deep_at) before calling. With `exact_numbers`, a number no double holds exactly
+/// (an integer past 64 bits, a decimal with more digits than a double keeps) is kept as its
+/// text (exact_number()), where it would be rounded.
 template <class BasicJson>
-BasicJson parse_json_strict(std::string_view bytes) {
-    detail::StrictSax<BasicJson> sax;
+BasicJson parse_json_strict(std::string_view bytes, bool exact_numbers = false) {
+    detail::StrictSax<BasicJson> sax(exact_numbers);
     BasicJson::sax_parse(bytes.begin(), bytes.end(), &sax);
     return sax.take();
 }

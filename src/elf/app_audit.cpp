@@ -2,9 +2,13 @@
 #include "elf/app_audit.hpp"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
+#include "elf/app_data_strings.hpp"
+#include "elf/compiler_bytecode.hpp"
 #include "elf/elf_reader.hpp"
 
 namespace rdmi {
@@ -139,6 +143,19 @@ void collect_needs(const ElfImage& image, const std::string& member, const std::
     }
 }
 
+// The loader maps a library only into a process of its own machine, class and byte order: an
+// application built for another one resolves against none of these libraries, whatever names
+// they share.
+void check_platform(const ElfImage& image, const std::string& member,
+                    std::span<const AuditedLibrary> libraries, AppAudit& out) {
+    for (const auto& lib : libraries) {
+        if (lib.image == nullptr || image.same_platform(*lib.image)) continue;
+        out.foreign.push_back((member.empty() ? "" : printable(member) + ": ") +
+                              image.platform_name());
+        return;
+    }
+}
+
 AppAudit finish(std::vector<Need> needs, std::span<const AuditedLibrary> libraries,
                 const AppAuditOptions& options, AppAudit out) {
     std::sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
@@ -174,6 +191,12 @@ AppAudit audit_application(const ElfImage& app, std::span<const AuditedLibrary> 
                            const AppAuditOptions& options) {
     AppAudit out;
     out.kind = app.kind;
+    check_platform(app, {}, libraries, out);
+    if (auto bytecode = gcc_lto_bytecode(app)) {
+        out.unreadable = std::move(bytecode);
+        out.bytecode = true;
+        return out;
+    }
     collect_version_needs(app, libraries, out);
     std::vector<Need> needs;
     collect_needs(app, {}, options.prefix, needs);
@@ -188,9 +211,15 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
     out.is_archive = true;
     std::vector<Need> needs;
     for (const auto& member : app) {
-        if (member.image) {
+        if (member.image) check_platform(*member.image, member.name, libraries, out);
+        if (auto bytecode = member.image ? gcc_lto_bytecode(*member.image) : std::nullopt) {
+            out.unread.push_back(printable(member.name) + ": " + *bytecode);
+            out.bytecode = true;
+        } else if (member.image) {
             collect_needs(*member.image, member.name, options.prefix, needs);
         } else {
+            if (member.gap && member.gap->message.find(kLlvmBitcode) != std::string::npos)
+                out.bytecode = true;
             out.unread.push_back(printable(member.name) + ": " +
                                  (member.gap ? member.gap->message : "not read"));
         }
@@ -208,17 +237,78 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
     return finish(std::move(needs), libraries, options, std::move(out));
 }
 
+namespace {
+
+// The audited libraries' experimental exports that `options` does not accept.
+std::unordered_set<std::string_view> unaccepted_experimental_exports(
+    std::span<const AuditedLibrary> libraries, const AppAuditOptions& options) {
+    std::unordered_set<std::string_view> names;
+    for (const auto& lib : libraries) {
+        if (lib.audit == nullptr) continue;
+        for (const auto& verdict : lib.audit->symbols) {
+            if (verdict.exported && verdict.stability == Stability::experimental &&
+                std::find(options.accepted_experimental.begin(),
+                          options.accepted_experimental.end(),
+                          verdict.name) == options.accepted_experimental.end())
+                names.insert(verdict.name);
+        }
+    }
+    return names;
+}
+
+// A name the application imports is judged as an import; one it only holds as a string may be
+// looked up with dlsym() (nothing says it is: a name computed at run time is not seen at all).
+void find_named_in_data(std::string_view bytes, const ElfImage& image,
+                        const std::unordered_set<std::string_view>& experimental,
+                        const AppAuditOptions& options, std::set<std::string>& found) {
+    for (auto& name : names_in_data(bytes, image, experimental, options.prefix))
+        found.insert(std::move(name));
+}
+
+void keep_unimported(const std::set<std::string>& found, AppAudit& out) {
+    for (const auto& name : found) {
+        const bool imported =
+            std::any_of(out.dependencies.begin(), out.dependencies.end(),
+                        [&](const AppDependency& dep) { return dep.name == name; });
+        if (!imported) out.named_in_data.push_back(name);
+    }
+}
+
+}  // namespace
+
 Result<AppAudit> audit_application_bytes(std::string_view bytes,
                                          std::span<const AuditedLibrary> libraries,
                                          const AppAuditOptions& options) {
+    const auto experimental = unaccepted_experimental_exports(libraries, options);
+    std::set<std::string> found;
     if (looks_like_archive(bytes)) {
         auto members = parse_archive(bytes);
         if (!members) return members.gap();
-        return audit_application(std::span<const ArchiveMember>(*members), libraries, options);
+        auto audit =
+            audit_application(std::span<const ArchiveMember>(*members), libraries, options);
+        for (const auto& member : *members) {
+            if (member.image && member.offset <= bytes.size() &&
+                member.size <= bytes.size() - member.offset)
+                find_named_in_data(bytes.substr(member.offset, member.size), *member.image,
+                                   experimental, options, found);
+        }
+        keep_unimported(found, audit);
+        return audit;
+    }
+    // `clang -flto -c` writes bitcode, not ELF: an object whose needs no ELF reader can see.
+    if (is_llvm_bitcode(bytes)) {
+        AppAudit audit;
+        audit.kind = ElfKind::relocatable;
+        audit.unreadable = kLlvmBitcode;
+        audit.bytecode = true;
+        return audit;
     }
     auto image = parse_elf(bytes);
     if (!image) return image.gap();
-    return audit_application(*image, libraries, options);
+    auto audit = audit_application(*image, libraries, options);
+    find_named_in_data(bytes, *image, experimental, options, found);
+    keep_unimported(found, audit);
+    return audit;
 }
 
 }  // namespace rdmi

@@ -1,6 +1,7 @@
 // What an application binary needs from audited DOCA libraries, and whether they provide it.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -61,6 +62,20 @@ struct AppAudit {
     /// Archive members that could not be read completely, as "member: reason". Their needs are
     /// unknown, so no verdict over the archive may pass while this is not empty.
     std::vector<std::string> unread;
+    /// Why the file as a whole says nothing of its needs (a GCC slim LTO object, LLVM bitcode):
+    /// no verdict over it may pass.
+    std::optional<std::string> unreadable;
+    /// True when what was not read (`unread`, `unreadable`) is compiler bytecode, whose fix is
+    /// another build, not another file.
+    bool bytecode = false;
+    /// The file's (or each member's, "member: ...") machine, class and byte order when they
+    /// are not the audited libraries' ("aarch64, ELF64, big-endian"): the loader would never
+    /// map one for the other.
+    std::vector<std::string> foreign;
+    /// Experimental exports of the audited libraries that the application does not import but
+    /// holds as a NUL-terminated string in its data: a dlsym() route the imports do not show.
+    /// Sorted; names on the allow-list are left out.
+    std::vector<std::string> named_in_data;
 };
 
 /// Options of the application audit.
@@ -78,7 +93,9 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
                            std::span<const AuditedLibrary> libraries,
                            const AppAuditOptions& options);
 
-/// Parses `bytes` (ELF or `ar` archive) and audits it; a Gap when it cannot be parsed.
+/// Parses `bytes` (ELF or `ar` archive) and audits it, and looks for the audited libraries'
+/// experimental names among its data strings (AppAudit::named_in_data). LLVM bitcode is an
+/// audit whose `unreadable` says so; anything else that cannot be parsed is a Gap.
 Result<AppAudit> audit_application_bytes(std::string_view bytes,
                                          std::span<const AuditedLibrary> libraries,
                                          const AppAuditOptions& options);

@@ -106,6 +106,15 @@ std::string ElfImage::machine_name() const {
     return "EM_" + std::to_string(machine);
 }
 
+std::string ElfImage::platform_name() const {
+    return machine_name() + ", ELF" + std::to_string(elf_class) + ", " +
+           std::string(to_string(endian)) + "-endian";
+}
+
+bool ElfImage::same_platform(const ElfImage& other) const {
+    return machine == other.machine && elf_class == other.elf_class && endian == other.endian;
+}
+
 bool ElfImage::defines_version(std::string_view name) const {
     for (const auto& def : version_defs) {
         if (!def.is_base && def.name == name) return true;

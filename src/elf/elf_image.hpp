@@ -85,6 +85,14 @@ struct VersionNeed {
     std::vector<VersionNeedEntry> versions;
 };
 
+/// Where one section's contents lie in the file (for a member of an archive: in the member).
+struct SectionExtent {
+    std::uint32_t type = 0;    ///< sh_type (SHT_PROGBITS = 1, SHT_NOBITS = 8, ...)
+    std::uint64_t flags = 0;   ///< sh_flags (SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR, ...)
+    std::uint64_t offset = 0;  ///< sh_offset; checked against the file's size
+    std::uint64_t size = 0;    ///< sh_size; 0 for SHT_NOBITS, which occupy no file bytes
+};
+
 /// Everything parse_elf() reads from one ELF file.
 struct ElfImage {
     ElfKind kind = ElfKind::other;
@@ -94,6 +102,7 @@ struct ElfImage {
     std::string soname;                      ///< DT_SONAME; empty when absent
     std::vector<std::string> needed;         ///< DT_NEEDED, in file order
     std::vector<std::string> section_names;  ///< in section-header order
+    std::vector<SectionExtent> sections;     ///< parallel to section_names
     std::vector<VersionDef> version_defs;    ///< `.gnu.version_d`, in file order
     std::vector<VersionNeed> version_needs;  ///< `.gnu.version_r`, in file order
     std::vector<ElfSymbol> dynamic_symbols;  ///< `.dynsym` without the null entry 0
@@ -105,6 +114,11 @@ struct ElfImage {
 
     /// The machine's conventional name ("x86_64", "aarch64", "i386", or "EM_<n>").
     [[nodiscard]] std::string machine_name() const;
+    /// What the loader matches a file by: "x86_64, ELF64, little-endian".
+    [[nodiscard]] std::string platform_name() const;
+    /// True when both have the same machine, class and byte order: the loader maps one into the
+    /// other's process only then.
+    [[nodiscard]] bool same_platform(const ElfImage& other) const;
     /// True when `.gnu.version_d` names `name` (base entry excluded).
     [[nodiscard]] bool defines_version(std::string_view name) const;
 };
@@ -112,6 +126,8 @@ struct ElfImage {
 /// One member of a static archive: its name and its parsed image, or why it could not be read.
 struct ArchiveMember {
     std::string name;               ///< "doca_rdmi_connection.o"
+    std::uint64_t offset = 0;       ///< where the member's bytes start in the archive
+    std::uint64_t size = 0;         ///< how many bytes it has there
     std::optional<ElfImage> image;  ///< absent when the member is not a readable ELF object
     std::optional<Gap> gap;         ///< why `image` is absent
 };

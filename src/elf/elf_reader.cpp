@@ -1,6 +1,7 @@
 // libelf-backed reader: every offset, count and string index is checked before it is trusted.
 #include "elf/elf_reader.hpp"
 
+#include "elf/compiler_bytecode.hpp"
 #include "os/huge_pages.hpp"
 
 #include <gelf.h>
@@ -203,6 +204,7 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
              " past the section table (" + std::to_string(shnum) + " sections)");
     }
     image.section_names.reserve(shnum);
+    image.sections.reserve(shnum);
     for (std::size_t i = 0; i < shnum; ++i) {
         SectionInfo info;
         info.index = i;
@@ -215,6 +217,13 @@ Layout read_sections(Elf* elf, std::uint64_t file_size, std::size_t shnum, ElfIm
             fail(where + " (offset " + std::to_string(info.shdr.sh_offset) + ", size " +
                  std::to_string(info.shdr.sh_size) + ") extends past the end of the file (" +
                  std::to_string(file_size) + " bytes)");
+        }
+        // Section 0 describes no contents (under extended numbering its size is a count).
+        if (i == 0) {
+            image.sections.emplace_back();
+        } else {
+            image.sections.push_back({info.shdr.sh_type, info.shdr.sh_flags, info.shdr.sh_offset,
+                                      info.shdr.sh_type == SHT_NOBITS ? 0 : info.shdr.sh_size});
         }
         // e_shstrndx == SHN_UNDEF is legal: the sections simply have no names.
         image.section_names.emplace_back(
@@ -729,8 +738,14 @@ Result<std::vector<ArchiveMember>> parse_archive(std::string_view bytes) {
             if (name == "/" || name == "//" || name == "/SYM64/") continue;
             ArchiveMember out;
             out.name = name;
+            out.offset = static_cast<std::uint64_t>(at) + 60;
+            out.size = size;
             if (elf_kind(member.get()) != ELF_K_ELF) {
-                out.gap = make_gap(GapReason::malformed, "not an ELF object");
+                const std::string_view data(buffer.data() + out.offset, size);
+                out.gap = make_gap(GapReason::malformed,
+                                   is_llvm_bitcode(data)
+                                       ? std::string("not an ELF object: ") + kLlvmBitcode
+                                       : std::string("not an ELF object"));
             } else {
                 try {
                     out.image = read_image(member.get(), size);

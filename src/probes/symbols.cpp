@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <iterator>
 
+#include "elf/compiler_bytecode.hpp"
 #include "elf/elf_reader.hpp"
 #include "headers/header_scanner.hpp"
 #include "pkgconfig/pkgconfig.hpp"
@@ -67,6 +68,8 @@ Result<std::string> read_application(const Fs& fs, const std::string& path) {
             return Gap{GapReason::malformed,
                        path + ": unreadable archive: " + members.gap().message};
         }
+    } else if (is_llvm_bitcode(data)) {
+        // Read, but not readable: the audit says so, and the application checks skip.
     } else if (!data.starts_with("\x7f"
                                  "ELF")) {
         return make_gap(GapReason::malformed,

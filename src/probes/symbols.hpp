@@ -122,10 +122,11 @@ struct SymbolsFacts {
 /// module, the library or the application cannot be found or read as ELF.
 Result<SymbolsFacts> probe_symbols(const ProbeContext& ctx, const SymbolsRequest& request);
 
-/// An application file's bytes, read at most kMaxElfBytes, when it is an ELF object or an `ar`
+/// An application file's bytes, read at most kMaxElfBytes, when it is an ELF object, an `ar`
 /// archive whose structure reads (a member that does not read is reported by the audit, not
-/// here). Otherwise a Gap "PATH: <reason>": not a regular file, larger than the cap, permission
-/// denied, "not an ELF object or archive (...)", or the ELF reader's reason.
+/// here) or LLVM bitcode (which the audit reports as unreadable). Otherwise a Gap "PATH: <reason>":
+/// not a regular file, larger than the cap, permission denied, "not an ELF object or archive
+/// (...)", or the ELF reader's reason.
 Result<std::string> read_application(const Fs& fs, const std::string& path);
 
 /// Audits the doca-rdmi module the install probe found (for the full report; its checks carry

@@ -301,6 +301,8 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
     }
     // A member that could not be read may need anything: what was read cannot pass for the
     // whole archive. A failure found in the readable members stands.
+    const std::string bytecode_fix =
+        "build with -ffat-lto-objects (GCC), or pass the linked binary, then rerun";
     if (!app.unread.empty()) {
         const std::string unread = std::to_string(app.unread.size()) + " archive member(s) of " +
                                    *facts.application + " not read: " + some(app.unread);
@@ -311,9 +313,58 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
             }
             check->status = Status::skip;
             check->message = "cannot be checked completely: " + unread;
-            check->remediation =
-                "rebuild the archive from intact objects (ar t and readelf -h show the broken "
-                "member), then rerun";
+            check->remediation = app.bytecode ? bytecode_fix
+                                              : "rebuild the archive from intact objects (ar t "
+                                                "and readelf -h show the broken member), then "
+                                                "rerun";
+        }
+    }
+    // Compiler bytecode names nothing an ELF reader sees: "0 dependencies" would be a guess.
+    if (app.unreadable) {
+        for (Check* check : {&resolves, &experimental}) {
+            check->status = Status::skip;
+            check->message = "cannot be checked: " + *facts.application + ": " + *app.unreadable;
+            check->remediation = bytecode_fix;
+        }
+    }
+    // Built for another machine, class or byte order: the loader would never map this library
+    // for it, so nothing it needs resolves here, whatever names both carry.
+    if (!app.foreign.empty()) {
+        const LibraryIdentity& lib = facts.library;
+        const std::string why = *facts.application + " is built for " + some(app.foreign) + ", " +
+                                library_label(facts) + " for " + lib.machine + ", ELF" +
+                                std::to_string(lib.elf_class) + ", " +
+                                std::string(to_string(lib.endian)) +
+                                "-endian: the loader would never load it for the application";
+        resolves.status = Status::fail;
+        resolves.message = why;
+        resolves.remediation =
+            "audit it against the DOCA install of its own architecture (--root of that system, "
+            "or --lib), or build it for " +
+            facts.library.machine;
+        if (experimental.status == Status::pass) {
+            experimental.status = Status::skip;
+            experimental.message = "cannot be checked against this library: " + why;
+            experimental.remediation = resolves.remediation;
+        } else {
+            experimental.message += "; also " + why;
+        }
+    }
+    // A name held as a string may reach dlsym(): not a proven call, so a warning; a pass
+    // would hide it, a failure or skip already stops the gate and carries it along.
+    if (!app.named_in_data.empty()) {
+        const std::string named =
+            std::to_string(app.named_in_data.size()) + " experimental name(s) held as strings in " +
+            *facts.application +
+            "'s data, not imported (a dlsym() route): " + some(app.named_in_data);
+        if (experimental.status == Status::pass) {
+            experimental.status = Status::warn;
+            experimental.message = named;
+            experimental.remediation =
+                "check what the application looks up with dlsym(); add the accepted names to "
+                "--allow-experimental";
+        } else {
+            experimental.message += "; also " + named;
         }
     }
     checks.push_back(std::move(resolves));

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "core/exact_number.hpp"
 #include "core/json_strict.hpp"
 #include "report/diff_document.hpp"
 
@@ -51,6 +52,21 @@ Json compared_extension(const Json& x) {
     return out;
 }
 
+// Numbers by the number they spell (the JSON library compares an integer with a double as two
+// doubles: 2^64 + 1 equalled 2^64); anything else as the JSON library compares it.
+bool same_scalar(const Json& a, const Json& b) {
+    const auto number_a = canonical_number_of(a);
+    const auto number_b = canonical_number_of(b);
+    if (number_a || number_b) return number_a == number_b;
+    return a == b;
+}
+
+// What a scalar of a set is compared by: a number by its value, anything else by its text.
+std::string scalar_key(const Json& item) {
+    if (auto number = canonical_number_of(item)) return "#" + *number;
+    return item.dump();
+}
+
 class Comparer {
   public:
     explicit Comparer(const Options& options) : options_(options) {}
@@ -60,7 +76,7 @@ class Comparer {
             objects(a, b, pointer, top);
         } else if (a.is_array() && b.is_array()) {
             arrays(a, b, pointer);
-        } else if (a != b) {
+        } else if (!same_scalar(a, b)) {
             changes_.push_back(Change{pointer, ChangeKind::changed, a, b});
         }
     }
@@ -142,7 +158,7 @@ class Comparer {
     static bool unique_scalars(const Json& list) {
         std::set<std::string> seen;
         for (const auto& item : list) {
-            if (item.is_structured() || !seen.insert(item.dump()).second) return false;
+            if (item.is_structured() || !seen.insert(scalar_key(item)).second) return false;
         }
         return true;
     }
@@ -185,14 +201,14 @@ class Comparer {
     void as_sets(const Json& a, const Json& b, const std::string& pointer) {
         std::set<std::string> in_a;
         std::set<std::string> in_b;
-        for (const auto& item : a) in_a.insert(item.dump());
-        for (const auto& item : b) in_b.insert(item.dump());
+        for (const auto& item : a) in_a.insert(scalar_key(item));
+        for (const auto& item : b) in_b.insert(scalar_key(item));
         for (const auto& item : a) {
-            if (!in_b.contains(item.dump()))
+            if (!in_b.contains(scalar_key(item)))
                 changes_.push_back(Change{pointer, ChangeKind::removed, item, std::nullopt});
         }
         for (const auto& item : b) {
-            if (!in_a.contains(item.dump()))
+            if (!in_a.contains(scalar_key(item)))
                 changes_.push_back(Change{pointer, ChangeKind::added, std::nullopt, item});
         }
     }

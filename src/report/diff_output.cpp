@@ -3,6 +3,7 @@
 
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
+#include "core/exact_number.hpp"
 #include "core/json_common.hpp"
 #include "report/diff_document.hpp"
 #include "report/terminal_text.hpp"
@@ -16,7 +17,12 @@ Json input(const std::string& path, const std::optional<std::string>& document) 
 
 // Scalars (check messages included) are shown whole; only objects and arrays are shortened.
 std::string short_value(const Json& value) {
-    std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    if (auto digits = exact_number_text(value)) return *digits;
+    // The digits the double stands for (2^64 is 18446744073709551616, not 1.8446744073709552e+19
+    // beside a kept 18446744073709551617).
+    if (value.is_number_float()) return shortest_decimal(value.get<double>());
+    std::string text =
+        with_plain_numbers(value).dump(-1, ' ', false, Json::error_handler_t::replace);
     constexpr std::size_t kMax = 120;
     if (value.is_structured() && text.size() > kMax) {
         text.resize(kMax - 3);
@@ -70,8 +76,10 @@ Json to_json(const Outcome& outcome) {
     Json changes = Json::array();
     for (const auto& c : outcome.changes) {
         Json entry = json::object({{"pointer", c.pointer}, {"change", to_string(c.kind)}});
-        if (c.a) entry["a"] = *c.a;
-        if (c.b) entry["b"] = *c.b;
+        // JSON has no type for a number no double holds: the nearest double stands for it (the
+        // text output shows its digits).
+        if (c.a) entry["a"] = with_plain_numbers(*c.a);
+        if (c.b) entry["b"] = with_plain_numbers(*c.b);
         changes.push_back(std::move(entry));
     }
     return json::object(

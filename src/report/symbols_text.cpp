@@ -89,6 +89,9 @@ std::string application(const TextStyle& style, const SymbolsFacts& facts) {
     out += section(style, "would not resolve", missing);
     out += section(style, "experimental, not accepted", app.unaccepted_experimental);
     out += section(style, "archive members not read (their needs are unknown)", app.unread);
+    if (app.unreadable) out += "  not read: " + terminal_safe(*app.unreadable) + "\n";
+    out += section(style, "built for another platform than the library", app.foreign);
+    out += section(style, "experimental, held as strings (dlsym?)", app.named_in_data);
     if (style.verbosity > 0) {
         for (const auto& d : app.dependencies) {
             out += "    " + terminal_safe(d.name) +

@@ -12,6 +12,7 @@ what an unprivileged user cannot read.
 * `--timeout nan|inf|-1|1e999|0`: usage error, exit 2;
 * JSON inputs: a duplicate key or a number out of range in a policy, a diff input or
   version-matrix.json is an error naming the file and the JSON pointer, never "internal error";
+  diff compares numbers exactly (past 64 bits, past a double's digits);
   a NUL byte after a complete document is an error, not the end of the input;
 * as nobody (setpriv, when the suite runs as root): an unreadable --root is exit 2 "cannot read
   root DIR"; an unreadable /sys/class/infiniband is SKIP naming the path and "permission
@@ -262,6 +263,39 @@ def diff_duplicate_key(ctx):
     problems = ctx.expect(["diff", str(pa), str(pb)], 2, ["b.json", "/schema", "duplicate key"])
     pc = write(ctx.tmp / "c.json", text.replace('"schema":', '"x_n": 1e400, "schema":', 1))
     problems += ctx.expect(["diff", "--json", str(pa), str(pc)], 2, ["c.json", "/x_n", "number overflow"])
+    return problems
+
+
+@case
+def diff_numbers_compared_exactly(ctx):
+    # Numbers by the number they spell: past 64 bits, or with more digits than a double keeps,
+    # two that differ must not read equal (both used to become the same double).
+    text = ctx.run(["env", "--json", "--root", str(ctx.fixtures / "roots/complete-3.3")]).stdout.decode()
+
+    def doc(name, value):
+        return write(ctx.tmp / name, text.replace("{", f'{{"x_n": {value}, ', 1))
+
+    pairs = [("18446744073709551616", "18446744073709551617", 1),
+             ("-9223372036854775809", "-9223372036854775810", 1),
+             ("9007199254740993", "9007199254740992.0", 1),
+             ("0.10000000000000000001", "0.1", 1),
+             ("1e-400", "0", 1),
+             ("[18446744073709551616, 1]", "[18446744073709551617, 1]", 1),
+             ("18446744073709551617", "18446744073709551617", 0),
+             ("1", "1.0", 0),
+             ("1e20", "100000000000000000000", 0),
+             ("[1.5, 18446744073709551617]", "[18446744073709551617, 15e-1]", 0)]
+    problems = []
+    for a, b, code in pairs:
+        pa, pb = doc("a.json", a), doc("b.json", b)
+        needles = ["/x_n"] if code else []
+        for extra in ([], ["--json"]):
+            got = ctx.expect(["diff", *extra, str(pa), str(pb)], code, needles)
+            problems += [f"{a} vs {b}: {p}" for p in got]
+    # The text shows the digits as written.
+    pa, pb = doc("a.json", "18446744073709551616"), doc("b.json", "18446744073709551617")
+    problems += ctx.expect(["diff", str(pa), str(pb)], 1,
+                           ["18446744073709551616 -> 18446744073709551617"])
     return problems
 
 

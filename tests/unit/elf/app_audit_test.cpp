@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include "elf/compiler_bytecode.hpp"
+
 #include <algorithm>
 
 #include "unit/elf/fixture_audit.hpp"
@@ -202,6 +204,91 @@ TEST_CASE("audit_application: unaudited files and unreadable input") {
     auto bad_archive = audit_application_bytes("!<arch>\nshort", {}, {});
     REQUIRE_FALSE(bad_archive.ok());
     CHECK(to_string(Resolution::missing_version) == "missing-version");
+}
+
+TEST_CASE("audit_application_bytes: LTO bytecode is unreadable, never 'no dependencies'") {
+    const auto lib = audited(fixture::kVersionedLib);
+    const std::vector<AuditedLibrary> libs = {{&lib.image, &lib.audit}};
+    if (fixture::kHaveGccLto) {
+        auto slim = audit_application_bytes(test::read_host_file(fixture::kAppSlimLto), libs, {});
+        REQUIRE(slim.ok());
+        CHECK(slim->unreadable == kGccLtoBytecode);
+        CHECK(slim->bytecode);
+        CHECK(slim->dependencies.empty());
+        auto archive =
+            audit_application_bytes(test::read_host_file(fixture::kAppSlimLtoArchive), libs, {});
+        REQUIRE(archive.ok());
+        CHECK_FALSE(archive->unreadable);
+        CHECK(archive->bytecode);
+        CHECK(archive->unread ==
+              std::vector<std::string>{std::string("rdmi_app_slim.o: ") + kGccLtoBytecode});
+        // A fat object carries real code: read like any object.
+        auto fat = audit_application_bytes(test::read_host_file(fixture::kAppFatLto), libs, {});
+        REQUIRE(fat.ok());
+        CHECK_FALSE(fat->unreadable);
+        CHECK_FALSE(fat->bytecode);
+        CHECK(fat->unaccepted_experimental.size() == 4);
+    }
+    if (fixture::kHaveBitcode) {
+        auto bitcode =
+            audit_application_bytes(test::read_host_file(fixture::kAppBitcode), libs, {});
+        REQUIRE(bitcode.ok());
+        CHECK(bitcode->unreadable == kLlvmBitcode);
+    }
+}
+
+TEST_CASE("audit_application: another machine, class or byte order is foreign") {
+    const auto lib = audited(fixture::kVersionedLib);
+    const std::vector<AuditedLibrary> libs = {{&lib.image, &lib.audit}};
+    struct Case {
+        bool built;
+        const char* app;
+        const char* platform;
+    };
+    for (const Case& c :
+         {Case{fixture::kHaveAarch64, fixture::kAarch64App, "aarch64, ELF64, little-endian"},
+          Case{fixture::kHaveAarch64, fixture::kAarch64BeApp, "aarch64, ELF64, big-endian"},
+          Case{fixture::kHaveI386, fixture::kI386App, "i386, ELF32, little-endian"}}) {
+        if (!c.built) continue;
+        CAPTURE(c.app);
+        const auto audit = audit_application(test::fixture_image(c.app), libs, {});
+        CHECK(audit.foreign == std::vector<std::string>{c.platform});
+        // The names alone would resolve: only the platform says they never will.
+        CHECK(audit.missing.empty());
+        CHECK(audit.missing_versions.empty());
+    }
+    // The same platform is not foreign; an archive names the member.
+    CHECK(
+        audit_application(test::fixture_image(fixture::kAppExecutable), libs, {}).foreign.empty());
+    if (fixture::kHaveAarch64) {
+        const auto aarch64 = audited(fixture::kAarch64Lib);
+        const std::vector<AuditedLibrary> arm = {{&aarch64.image, &aarch64.audit}};
+        auto members = parse_archive(test::read_host_file(fixture::kAppArchive));
+        REQUIRE(members.ok());
+        const auto audit = audit_application(std::span<const ArchiveMember>(*members), arm, {});
+        REQUIRE(audit.foreign.size() == 1);
+        CHECK(audit.foreign[0].ends_with(": x86_64, ELF64, little-endian"));
+    }
+}
+
+TEST_CASE("audit_application_bytes: an experimental name held as a string, not imported") {
+    const auto lib = audited(fixture::kVersionedLib);
+    const std::vector<AuditedLibrary> libs = {{&lib.image, &lib.audit}};
+    const std::string dlsym_app = test::read_host_file(fixture::kAppDlsym);
+    auto audit = audit_application_bytes(dlsym_app, libs, {});
+    REQUIRE(audit.ok());
+    CHECK(audit->named_in_data == std::vector<std::string>{"doca_rdmi_connection_create"});
+    CHECK(audit->unaccepted_experimental.empty());
+    // Accepted: nothing to say.
+    AppAuditOptions accepted;
+    accepted.accepted_experimental = {"doca_rdmi_connection_create"};
+    auto allowed = audit_application_bytes(dlsym_app, libs, accepted);
+    REQUIRE(allowed.ok());
+    CHECK(allowed->named_in_data.empty());
+    // The fixture app imports its experimental names: judged as imports, not named again.
+    auto linked = audit_application_bytes(test::read_host_file(fixture::kAppExecutable), libs, {});
+    REQUIRE(linked.ok());
+    CHECK(linked->named_in_data.empty());
 }
 
 }  // namespace rdmi

@@ -1,6 +1,7 @@
 // Tests for the field-by-field comparison.
 #include <doctest/doctest.h>
 
+#include "core/json_input.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::diff {
@@ -130,6 +131,56 @@ TEST_CASE("groups: /version and its members are versions, /version_matrix is not
     REQUIRE(doc["groups"].size() == 3);
     CHECK(doc["groups"][0]["pointers"] == Json::parse(R"(["/version/consistent"])"));
     CHECK(doc["groups"][2]["pointers"] == Json::parse(R"(["/version_matrix/valid"])"));
+}
+
+// Parsed the way `diff` reads its inputs: numbers no double holds keep their text.
+Json saved(std::string_view text) {
+    auto parsed = parse_json_input<Json>(text, "in.json", json_input::kSavedDocument);
+    REQUIRE(parsed);
+    return std::move(parsed).value();
+}
+
+TEST_CASE("numbers compare by the number they spell, past 64 bits and past a double's digits") {
+    struct Pair {
+        const char* a;
+        const char* b;
+        bool equal;
+    };
+    for (const Pair& pair :
+         {Pair{"18446744073709551616", "18446744073709551617", false},
+          Pair{"-9223372036854775809", "-9223372036854775810", false},
+          Pair{"9007199254740993", "9007199254740992.0", false},
+          Pair{"0.10000000000000000001", "0.1", false}, Pair{"1e-400", "0", false},
+          Pair{"18446744073709551617", "18446744073709551617", true}, Pair{"1", "1.0", true},
+          Pair{"1e20", "100000000000000000000", true}, Pair{"\"1\"", "1", false}}) {
+        CAPTURE(pair.a);
+        CAPTURE(pair.b);
+        const Json a = saved(std::string(R"({"n": )") + pair.a + "}");
+        const Json b = saved(std::string(R"({"n": )") + pair.b + "}");
+        CHECK(compare(a, b, {}).empty() == pair.equal);
+    }
+}
+
+TEST_CASE("scalar arrays compare as sets of numbers by value") {
+    const Json a = saved(R"({"s": [18446744073709551616, 1.5]})");
+    const Json b = saved(R"({"s": [15e-1, 18446744073709551617]})");
+    const auto changes = compare(a, b, {});
+    REQUIRE(changes.size() == 2);
+    CHECK(changes[0].kind == ChangeKind::removed);
+    CHECK(changes[1].kind == ChangeKind::added);
+    CHECK(compare(a, saved(R"({"s": [1.50, 18446744073709551616]})"), {}).empty());
+}
+
+TEST_CASE("a kept number shows its digits in the text and the nearest double in JSON") {
+    const Json a = saved(R"({"n": 18446744073709551616})");
+    const Json b = saved(R"({"n": 18446744073709551617})");
+    Outcome o{"report",          "/a",        "/b", std::nullopt, std::nullopt, {},
+              compare(a, b, {}), std::nullopt};
+    const std::string text = to_text(text::TextStyle{}, o);
+    CHECK(text.find("~ /n: 18446744073709551616 -> 18446744073709551617") != std::string::npos);
+    const Json doc = to_json(o);
+    CHECK(doc["changes"][0]["b"].is_number_float());
+    CHECK(doc["equal"] == false);
 }
 
 }  // namespace
