@@ -75,6 +75,9 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
         ->default_str("auto");
     app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
                  "load libraries and run tools from paths other users could write (logged loudly)");
+    app.add_flag("--allow-foreign-links", opts.allow_foreign_links,
+                 "as root, read through symbolic links owned by another user than root and the "
+                 "target's owner (each logged loudly)");
 }
 
 bool wants_json(int argc, const char* const* argv) {

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include "bundle/extract.hpp"
 #include "bundle/replay.hpp"
@@ -70,8 +72,11 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
 
 }  // namespace
 
-Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log)
-    : options_(std::move(options)), log_(std::move(log)), deadline_(timeout()) {
+Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, LinkRule link_rule)
+    : options_(std::move(options)),
+      log_(std::move(log)),
+      link_rule_(std::move(link_rule)),
+      deadline_(timeout()) {
     watchdog_ =
         std::make_unique<Watchdog>(std::chrono::steady_clock::now() + timeout() + kWatchdogGrace,
                                    options_.timeout_s, options_.json);
@@ -103,9 +108,29 @@ Result<std::string> extract_root(const std::string& archive, std::unique_ptr<Pri
     return root;
 }
 
+// The links this run follows: the owner rule when the process reads beyond its user's rights;
+// --allow-foreign-links follows what the rule refuses, saying so once per link.
+LinkRule link_rule_for(const GlobalOptions& options, std::shared_ptr<spdlog::logger> log) {
+    LinkRule rule = LinkRule::for_this_process();
+    if (!rule.owner_match || !options.allow_foreign_links) return rule;
+    struct Said {
+        std::mutex mutex;
+        std::set<std::string, std::less<>> messages;
+    };
+    rule.on_followed_anyway = [log = std::move(log),
+                               said = std::make_shared<Said>()](const std::string& followed) {
+        const std::scoped_lock lock(said->mutex);
+        if (!said->messages.insert(followed).second) return;
+        log->warn("following a symbolic link because of --allow-foreign-links: {}", followed);
+    };
+    return rule;
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
+    auto log = make_logger(options);
+    LinkRule links = link_rule_for(options, log);
     std::unique_ptr<PrivateDir> extracted;
     std::string root = options.root;
     struct stat st {};
@@ -114,7 +139,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         if (!extracted_root) return extracted_root.gap();
         root = *extracted_root;
     }
-    auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, !options.root_given);
+    auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, !options.root_given, links);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
     // The root is opened O_PATH, which needs no permission on it: a root the user cannot list
     // or search would read as an empty machine ("DOCA does not exist"). It is bad input.
@@ -157,7 +182,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         resolved.doca_prefix =
             std::filesystem::absolute(resolved.doca_prefix).lexically_normal().string();
     }
-    std::unique_ptr<Session> session(new Session(resolved, make_logger(resolved)));
+    std::unique_ptr<Session> session(new Session(resolved, std::move(log), std::move(links)));
     session->extracted_ = std::move(extracted);
     if (replay) {
         session->fs_ = std::move(replay->fs);
