@@ -53,6 +53,13 @@ class Builder {
                 continue;
             }
             if (++hops > kMaxHops) return std::nullopt;
+            // A link the view does not follow (the owner rule, os/link_rule.hpp) is not followed
+            // here either: its target would be stored, read again by its own path.
+            if (info->uid != 0) {
+                if (auto real = fs_.real_path(next);
+                    !real && real.gap().reason == GapReason::untrusted)
+                    return std::nullopt;
+            }
             auto text = add_link(next, *info);
             if (!text) return std::nullopt;
             // In-root semantics: an absolute target starts at the root, ".." stops there.

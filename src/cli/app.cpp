@@ -75,6 +75,9 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
         ->default_str("auto");
     app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
                  "load libraries and run tools from paths other users could write (logged loudly)");
+    app.add_flag("--allow-foreign-links", opts.allow_foreign_links,
+                 "as root, read through symbolic links owned by another user than root and the "
+                 "target's owner (each logged loudly)");
     app.add_flag("--no-landlock", opts.no_landlock,
                  "run the children that load vendor libraries and run tools without Landlock "
                  "(they keep no_new_privs and the capability drop; logged loudly): for a node "

@@ -102,11 +102,11 @@ class CheckCommand final : public Command {
         gate::Policy policy;
         if (!opts_.policy.empty()) {
             gate.spec_path = opts_.policy;
-            auto loaded = load_policy(opts_.policy);
+            auto loaded = load_policy(opts_.policy, session.link_rule());
             if (!loaded) return fail_input(session, loaded.gap().message);
             policy = std::move(loaded).value();
         }
-        auto extra = flags();
+        auto extra = flags(session.link_rule());
         if (!extra) return fail_input(session, extra.gap().message);
         gate::merge_policy(policy, *extra);
         if (policy.empty()) {
@@ -120,7 +120,7 @@ class CheckCommand final : public Command {
             return fail_input(session, "check: --forbid-experimental needs --app");
         // The application is the user's file, like the policy: a path on this machine, relative
         // to the working directory, even under --root (which is only where DOCA is probed).
-        auto user_fs = RootedFs::open("/");
+        auto user_fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
         if (!user_fs) return fail_input(session, user_fs.gap().message);
         policy.app = user_path(policy.app);
         if (!policy.app.empty()) {
@@ -177,18 +177,18 @@ class CheckCommand final : public Command {
     }
 
     // Messages name the file as the user spelled it.
-    static Result<gate::Policy> load_policy(const std::string& path) {
+    static Result<gate::Policy> load_policy(const std::string& path, const LinkRule& links) {
         // The policy file is the user's (cli/user_path.hpp). Every message names the full path
         // tried, not the spelling: "--policy p.json: no such file" does not say which
         // directory was searched.
         const std::string full = user_path(path);
-        auto bytes = read_user_file("--policy", full, json_input::kPolicy.max_bytes);
+        auto bytes = read_user_file("--policy", full, json_input::kPolicy.max_bytes, links);
         if (!bytes) return bytes.gap();
         return gate::parse_policy(*bytes, full);
     }
 
     // The command line's requirements, validated like the policy file's.
-    Result<gate::Policy> flags() const {
+    Result<gate::Policy> flags(const LinkRule& links) const {
         gate::Policy p = opts_.given;
         auto version = [](const std::string& flag,
                           const std::string& v) -> Result<std::optional<std::string>> {
@@ -210,7 +210,7 @@ class CheckCommand final : public Command {
             if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
             p.modules.push_back(std::move(m).value());
         }
-        auto allowed = experimental_allow_list(opts_.allow);
+        auto allowed = experimental_allow_list(opts_.allow, links);
         if (!allowed) return allowed.gap();
         p.allow_experimental = std::move(allowed).value();
         if (device_option_ != nullptr && device_option_->count() > 0) p.device = opts_.device;

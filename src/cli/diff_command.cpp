@@ -45,7 +45,7 @@ class DiffCommand final : public Command {
 
     int run(const Session& session) override {
         // Saved documents live on this machine, not under --root.
-        auto fs = RootedFs::open("/");
+        auto fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
         if (!fs) return session.fail(fs.gap().message);
         auto a = load(*fs, "A", a_);
         if (!a) return session.fail(a.gap().message);

@@ -16,6 +16,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <mutex>
+#include <set>
 
 #include "bundle/extract.hpp"
 #include "bundle/replay.hpp"
@@ -71,9 +73,11 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& options) {
 
 }  // namespace
 
-Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, RunClock clock)
+Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, LinkRule link_rule,
+                 RunClock clock)
     : options_(std::move(options)),
       log_(std::move(log)),
+      link_rule_(std::move(link_rule)),
       started_(clock.started),
       deadline_(clock.deadline),
       watchdog_(std::move(clock.watchdog)) {
@@ -101,6 +105,24 @@ Result<std::string> extract_root(const std::string& archive, std::unique_ptr<Pri
     auto root = bundle::extract_bundle(archive, dir->path(), deadline);
     if (!root) return Gap{root.gap().reason, "--root " + root.gap().message};
     return root;
+}
+
+// The links this run follows: the owner rule when the process reads beyond its user's rights;
+// --allow-foreign-links follows what the rule refuses, saying so once per link.
+LinkRule link_rule_for(const GlobalOptions& options, std::shared_ptr<spdlog::logger> log) {
+    LinkRule rule = LinkRule::for_this_process();
+    if (!rule.owner_match || !options.allow_foreign_links) return rule;
+    struct Said {
+        std::mutex mutex;
+        std::set<std::string, std::less<>> messages;
+    };
+    rule.on_followed_anyway = [log = std::move(log),
+                               said = std::make_shared<Said>()](const std::string& followed) {
+        const std::scoped_lock lock(said->mutex);
+        if (!said->messages.insert(followed).second) return;
+        log->warn("following a symbolic link because of --allow-foreign-links: {}", followed);
+    };
+    return rule;
 }
 
 }  // namespace
@@ -138,6 +160,8 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     RunClock clock{started, Deadline(timeout_of(options)),
                    std::make_unique<Watchdog>(started + timeout_of(options) + kWatchdogGrace,
                                               options.timeout_s, options.json)};
+    auto log = make_logger(options);
+    LinkRule links = link_rule_for(options, log);
     std::unique_ptr<PrivateDir> extracted;
     std::string root = options.root;
     struct stat st {};
@@ -146,7 +170,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         if (!extracted_root) return extracted_root.gap();
         root = *extracted_root;
     }
-    auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, !options.root_given);
+    auto fs = RootedFs::open(root, RootedFs::Resolution::kernel, !options.root_given, links);
     if (!fs) return Gap{fs.gap().reason, "--root " + fs.gap().message};
     // The root is opened O_PATH, which needs no permission on it: a root the user cannot list
     // or search would read as an empty machine ("DOCA does not exist"). It is bad input.
@@ -192,7 +216,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
             std::filesystem::absolute(resolved.doca_prefix).lexically_normal().string();
     }
     std::unique_ptr<Session> session(
-        new Session(resolved, make_logger(resolved), std::move(clock)));
+        new Session(resolved, std::move(log), std::move(links), std::move(clock)));
     session->extracted_ = std::move(extracted);
     configure_run_containment(resolved, live, replay.has_value(), session->log());
     if (replay) {

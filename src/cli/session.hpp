@@ -38,6 +38,7 @@ struct GlobalOptions {
     bool quiet = false;
     std::string color = "auto";
     bool allow_untrusted_libs = false;
+    bool allow_foreign_links = false;  ///< follow links the owner rule refuses, each logged
     bool no_landlock = false;  ///< --no-landlock: the contained children run without Landlock
 };
 
@@ -64,6 +65,10 @@ class Session {
     /// True when the live-only facts are there: the live root, or a live bundle's capture.
     [[nodiscard]] bool live() const { return fs_->is_live() || answers().captured(); }
     [[nodiscard]] spdlog::logger& log() const { return *log_; }
+    /// Which symbolic links this run follows (os/link_rule.hpp): the owner rule when the
+    /// process reads beyond its user's rights; with --allow-foreign-links a link it refuses is
+    /// followed and logged (once per link) at warn level. Also for the paths the user names.
+    [[nodiscard]] const LinkRule& link_rule() const { return link_rule_; }
     [[nodiscard]] const text::TextStyle& style() const { return style_; }
     [[nodiscard]] const Deadline& deadline() const { return deadline_; }
     /// The probe context for this run.
@@ -133,7 +138,8 @@ class Session {
         Deadline deadline;
         std::unique_ptr<Watchdog> watchdog;
     };
-    Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, RunClock clock);
+    Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, LinkRule link_rule,
+            RunClock clock);
     [[nodiscard]] Result<bool> write(const std::string& document, bool to_output,
                                      NewFileMode new_mode) const;
 
@@ -146,6 +152,7 @@ class Session {
     std::unique_ptr<LiveAnswers> answers_;  ///< a bundle's captured answers, or null: direct
     bool replaying_ = false;
     std::shared_ptr<spdlog::logger> log_;
+    LinkRule link_rule_;
     text::TextStyle style_;
     std::chrono::steady_clock::time_point started_;
     Deadline deadline_;

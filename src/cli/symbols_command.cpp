@@ -70,10 +70,10 @@ class SymbolsCommand final : public Command {
         if (prefix_option_ != nullptr && prefix_option_->count() > 0) request.prefix = opts_.prefix;
         request.headers_dir = user_path(opts_.headers);
         request.application = user_path(opts_.check);
-        auto user_fs = RootedFs::open("/");
+        auto user_fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
         if (!user_fs) return session.fail(user_fs.gap().message);
         request.user_fs = &*user_fs;
-        auto accepted = experimental_allow_list(opts_.allow);
+        auto accepted = experimental_allow_list(opts_.allow, session.link_rule());
         if (!accepted) return session.fail(accepted.gap().message);
         request.accepted_experimental = std::move(accepted).value();
 

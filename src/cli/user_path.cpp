@@ -29,8 +29,8 @@ std::string user_path(const std::string& path) {
 }
 
 Result<std::string> read_user_file(std::string_view option, const std::string& full_path,
-                                   std::size_t max_bytes) {
-    auto fs = RootedFs::open("/");
+                                   std::size_t max_bytes, const LinkRule& links) {
+    auto fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, links);
     if (!fs) return fs.gap();
     auto bytes = fs->read_file(full_path, max_bytes);
     if (!bytes) return Gap{bytes.gap().reason, std::string(option) + " " + bytes.gap().message};
@@ -51,7 +51,8 @@ void add_names(std::string_view text, std::vector<std::string>& names) {
 
 }  // namespace
 
-Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values) {
+Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values,
+                                                         const LinkRule& links) {
     std::vector<std::string> names;
     for (const auto& value : values) {
         if (!value.starts_with("@")) {
@@ -60,8 +61,8 @@ Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::
         }
         if (value.size() == 1)
             return Gap{GapReason::error, "--allow-experimental @: no file name after the @"};
-        auto text =
-            read_user_file("--allow-experimental", user_path(value.substr(1)), kMaxAllowListBytes);
+        auto text = read_user_file("--allow-experimental", user_path(value.substr(1)),
+                                   kMaxAllowListBytes, links);
         if (!text) return text.gap();
         add_names(*text, names);
     }

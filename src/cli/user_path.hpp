@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "os/link_rule.hpp"
 
 namespace rdmi::cli {
 
@@ -21,13 +22,15 @@ std::string user_path(const std::string& path);
 
 /// The contents of the file at `full_path` (a user_path()), read from the live file system even
 /// under --root, at most `max_bytes` of it. A Gap's message is "<option> <why>", so that it says
-/// which option named the file as well as the full path tried.
+/// which option named the file as well as the full path tried. `links`: the run's
+/// Session::link_rule() (a path the user names is read through links as the probe's own are).
 Result<std::string> read_user_file(std::string_view option, const std::string& full_path,
-                                   std::size_t max_bytes);
+                                   std::size_t max_bytes, const LinkRule& links);
 
 /// The names of an --allow-experimental: each value is NAME,NAME,... or @FILE (names separated
 /// by commas or lines, '#' starting a comment that runs to the end of its line or to the next
 /// comma), the file read with read_user_file(). check and symbols take the same lists.
-Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values);
+Result<std::vector<std::string>> experimental_allow_list(const std::vector<std::string>& values,
+                                                         const LinkRule& links);
 
 }  // namespace rdmi::cli

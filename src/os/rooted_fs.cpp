@@ -313,25 +313,36 @@ std::string_view dir_name(std::string_view path) {
     return path.substr(0, slash);
 }
 
-Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution, bool live_allowed) {
+Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution, bool live_allowed,
+                                LinkRule links) {
     if (root.empty()) return make_gap(GapReason::error, "empty path");
     std::unique_ptr<char, decltype(&std::free)> canonical(::realpath(root.c_str(), nullptr),
                                                           &std::free);
     if (!canonical) return gap_from_errno(root, errno);
+    if (links.owner_match) {
+        // The root is named by the user, and a link on its way is judged like any other.
+        std::string named = root;
+        if (named.front() != '/') {
+            std::array<char, 4096> cwd{};
+            if (::getcwd(cwd.data(), cwd.size()) == nullptr) return gap_from_errno(root, errno);
+            named = join_path(cwd.data(), root);
+        }
+        if (auto walked = resolve_in_root("/", named, true, links); !walked) return walked.gap();
+    }
     struct stat st {};
     if (::stat(canonical.get(), &st) != 0) return gap_from_errno(root, errno);
     if (!S_ISDIR(st.st_mode)) return make_gap(GapReason::error, root + ": not a directory");
     const std::string path = canonical.get();
     if (path == "/" || resolution == Resolution::userspace)
-        return RootedFs(path, nullptr, live_allowed && path == "/");
+        return RootedFs(path, nullptr, live_allowed && path == "/", std::move(links));
     const int fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0) return gap_from_errno(root, errno);
     auto root_fd = std::make_shared<RootFd>(fd);
     // Kernels before 5.6 lack openat2 (ENOSYS); some container seccomp profiles refuse it (EPERM).
     const long probe = openat2_in_root(fd, "/", O_PATH);
-    if (probe < 0) return RootedFs(path, nullptr, live_allowed && path == "/");
+    if (probe < 0) return RootedFs(path, nullptr, live_allowed && path == "/", std::move(links));
     ::close(static_cast<int>(probe));
-    return RootedFs(path, std::move(root_fd), live_allowed && path == "/");
+    return RootedFs(path, std::move(root_fd), live_allowed && path == "/", std::move(links));
 }
 
 namespace {
@@ -354,8 +365,12 @@ bool retry_whole_path(int err) {
 
 }  // namespace
 
-RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
-    : root_(std::move(root)), root_fd_(std::move(root_fd)), live_(live) {
+RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live, LinkRule links)
+    : root_(std::move(root)),
+      root_fd_(std::move(root_fd)),
+      live_(live),
+      links_(std::move(links)),
+      walked_(std::make_shared<WalkedDirs>()) {
     if (live_) {
         const auto mounted = [](const char* dir, decltype(statfs::f_type) type) {
             struct statfs fs {};
@@ -368,7 +383,7 @@ RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
     // the cache owns the opener.
     auto dirs = std::make_shared<DirFdCache>();
     dirs_ = dirs;
-    dirs->set_opener([root = root_, root_fd = root_fd_,
+    dirs->set_opener([root = root_, root_fd = root_fd_, links = links_, walked = walked_,
                       weak = std::weak_ptr<DirFdCache>(dirs)](std::string_view dir) -> int {
         if (auto cache = weak.lock()) {
             std::size_t length = 0;
@@ -379,13 +394,92 @@ RootedFs::RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live)
                 if (!retry_whole_path(errno)) return -1;
             }
         }
-        auto fd = open_whole_path(root, root_fd.get(), nullptr, dir, O_PATH | O_DIRECTORY);
+        auto fd = open_whole_path(root, root_fd.get(), links, walked.get(), nullptr, dir,
+                                  O_PATH | O_DIRECTORY);
         return fd ? *fd : -1;
     });
 }
 
+namespace {
+
+// openat2 of the in-root `path` following no link at all: below the root's descriptor, or,
+// without one, by its host path (`root` is canonical: no link above it). -1 with errno ELOOP
+// when a component is a link (an O_PATH | O_NOFOLLOW open of a final link gives the link).
+long open_following_no_link(const std::string& root, int root_fd, std::string_view path,
+                            int flags) {
+    open_how how{};
+    how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
+    how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+    std::string name;
+    int dir_fd = AT_FDCWD;
+    if (root_fd >= 0) {
+        how.resolve |= RESOLVE_IN_ROOT;
+        dir_fd = root_fd;
+        name = path.substr(std::min(path.find_first_not_of('/'), path.size()));
+        if (name.empty()) name = ".";
+    } else {
+        name = host_path_of(root, std::string(path));
+    }
+    for (int attempt = 0;; ++attempt) {
+        const long fd = ::syscall(SYS_openat2, dir_fd, name.c_str(), &how, sizeof how);
+        // EAGAIN: a concurrent rename raced with ".." resolution; the kernel asks to retry.
+        if (fd >= 0 || errno != EAGAIN || attempt == 8) return fd;
+    }
+}
+
+// The owner rule's open (os/link_rule.hpp). A path with no link on it, most of them, costs one
+// openat2 as before; one with a link is walked in user space, each link judged with the lstat
+// the walk makes anyway, then opened as walked following nothing, so that a link planted after
+// the walk is refused rather than followed unjudged. A file of a directory walked before is
+// opened below where that directory led, again one openat2 (sysfs reaches every file of a
+// device through a link).
+Result<int> open_judging_links(const std::string& root, int root_fd, const LinkRule& links,
+                               WalkedDirs* walked, DirFdCache* dirs, std::string_view path,
+                               int flags) {
+    bool tried = false;
+    if (walked != nullptr && plain_absolute_path(path)) {
+        if (auto known = walked->find(dir_name(path))) {
+            const std::string there = join_path(*known, base_name(path));
+            const long fd = open_retrying(
+                dirs, [&] { return open_following_no_link(root, root_fd, there, flags); });
+            if (fd >= 0) return static_cast<int>(fd);
+            if (!retry_whole_path(errno)) return gap_from_errno(path, errno);
+            tried = true;  // the file itself is a link: the walk starts at the directory
+        }
+    }
+    // Below a root without openat2, a path's ".." could climb out by its host path: walk it.
+    if (!tried && (root == "/" || root_fd >= 0)) {
+        const long fd =
+            open_retrying(dirs, [&] { return open_following_no_link(root, root_fd, path, flags); });
+        if (fd >= 0) return static_cast<int>(fd);
+        if (!retry_whole_path(errno)) return gap_from_errno(path, errno);
+    }
+    auto resolved = resolve_in_root(root, path, (flags & O_NOFOLLOW) == 0, links, walked);
+    if (!resolved) return resolved.gap();
+    long fd = open_retrying(
+        dirs, [&] { return open_following_no_link(root, root_fd, *resolved, flags); });
+    if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
+        // No openat2 (kernel before 5.6, a seccomp profile): only the last component is held
+        // to what the walk found.
+        const std::string host = host_path_of(root, *resolved);
+        const int last_not_followed = flags | O_NOFOLLOW | O_CLOEXEC;
+        fd = open_retrying(dirs, [&] { return ::open(host.c_str(), last_not_followed); });
+    }
+    if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) == 0)
+        return make_gap(GapReason::error,
+                        std::string(path) + ": a symbolic link appeared while it was opened");
+    if (fd < 0) return gap_from_errno(path, errno);
+    return static_cast<int>(fd);
+}
+
+}  // namespace
+
 Result<int> RootedFs::open_whole_path(const std::string& root, const RootFd* root_fd,
-                                      DirFdCache* dirs, std::string_view path, int flags) {
+                                      const LinkRule& links, WalkedDirs* walked, DirFdCache* dirs,
+                                      std::string_view path, int flags) {
+    if (links.owner_match)
+        return open_judging_links(root, root_fd != nullptr ? root_fd->fd : -1, links, walked, dirs,
+                                  path, flags);
     int fd = -1;
     if (root == "/") {
         const std::string whole(path);
@@ -395,7 +489,7 @@ Result<int> RootedFs::open_whole_path(const std::string& root, const RootFd* roo
             open_retrying(dirs, [&] { return openat2_in_root(root_fd->fd, path, flags); }));
     } else {
         const bool follow_last = (flags & O_NOFOLLOW) == 0;
-        auto resolved = resolve_in_root(root, path, follow_last);
+        auto resolved = resolve_in_root(root, path, follow_last, links);
         if (!resolved) return resolved.gap();
         // Every link is resolved already; refuse one planted since.
         const std::string host = host_path_of(root, *resolved);
@@ -447,7 +541,12 @@ Result<int> RootedFs::open_path(std::string_view path, int flags, bool follow_la
     }
     if (!follow_last) flags |= O_NOFOLLOW;
     if (auto fd = open_in_cached_dir(path, flags)) return std::move(*fd);
-    return open_whole_path(root_, root_fd_.get(), dirs_.get(), path, flags);
+    // The live sysfs holds only links the kernel made (and no magic link): judging them would
+    // cost a walk per device link (stat() of /sys/class/...) for nothing.
+    static const LinkRule every_link;
+    const bool kernel_links = kernel_pseudo_files(path) && path.starts_with("/sys/");
+    return open_whole_path(root_, root_fd_.get(), kernel_links ? every_link : links_,
+                           kernel_links ? nullptr : walked_.get(), dirs_.get(), path, flags);
 }
 
 Result<std::string> RootedFs::host_path(std::string_view path) const {
@@ -456,7 +555,8 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
             return make_gap(GapReason::error, std::string(path) + ": not an absolute path");
         return std::string(path);
     }
-    auto resolved = resolve_in_root(root_, path, true);
+    auto resolved =
+        resolve_in_root(root_, path, true, links_, links_.owner_match ? walked_.get() : nullptr);
     if (!resolved) return resolved.gap();
     return host_path_of(root_, *resolved);
 }
@@ -766,7 +866,8 @@ Result<std::string> RootedFs::read_link(std::string_view path) const {
 
 Result<std::string> RootedFs::real_path(std::string_view path) const {
     const activity::Scope doing(activity::Kind::examining, path);
-    if (root_ == "/") {
+    // realpath(3) follows every link; under the owner rule the walk below judges each one.
+    if (root_ == "/" && !links_.owner_match) {
         std::unique_ptr<char, decltype(&std::free)> canonical(
             ::realpath(std::string(path).c_str(), nullptr), &std::free);
         if (!canonical) return gap_from_errno(path, errno);
@@ -790,7 +891,8 @@ Result<std::string> RootedFs::real_path(std::string_view path) const {
         }
         // No /proc, or the root itself moved: fall back to resolving in user space.
     }
-    auto resolved = resolve_in_root(root_, path, true);
+    auto resolved =
+        resolve_in_root(root_, path, true, links_, links_.owner_match ? walked_.get() : nullptr);
     if (!resolved) return resolved.gap();
     struct stat st {};
     if (::lstat(host_path_of(root_, *resolved).c_str(), &st) != 0)

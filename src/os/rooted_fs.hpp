@@ -6,6 +6,7 @@
 #include <string>
 
 #include "os/fs.hpp"
+#include "os/link_rule.hpp"
 
 struct stat;
 
@@ -13,6 +14,7 @@ namespace rdmi {
 
 class DirFdCache;
 class UniqueFd;
+class WalkedDirs;
 
 /// The host file system below `root`. Symbolic links are followed inside the root: absolute
 /// targets are re-rooted, ".." never climbs above it, and a loop is an error (not a hang).
@@ -22,6 +24,13 @@ class UniqueFd;
 /// Directories used more than once are kept open for the life of the view (and its copies),
 /// and their files opened relative to them: a directory renamed meanwhile is still the one the
 /// view resolved first.
+/// Under the owner rule (os/link_rule.hpp) every operation that follows a link (a read, a map,
+/// a listing, stat() that follows, real_path(), host_path() below a root) refuses one whose
+/// owner is neither root nor its target's owner: a path is first opened following no link at
+/// all, and only a path with a link on it is walked in user space, link by link, then opened
+/// as walked, again following none. Not judged, because only the kernel makes links there:
+/// the files of the live /sys and /proc read at once (which follow no magic link), and every
+/// path below the live /sys.
 class RootedFs final : public Fs {
   public:
     /// How paths below a non-"/" root are resolved.
@@ -32,10 +41,12 @@ class RootedFs final : public Fs {
 
     /// Opens a view below `root`. Fails when `root` is not an existing directory. The view is
     /// live (is_live()) only when `root` resolves to "/" and `live_allowed` holds: an explicit
-    /// --root is static even when it names "/".
+    /// --root is static even when it names "/". `links`: which links the view follows (by
+    /// default, the owner rule when this process reads beyond its user's rights).
     static Result<RootedFs> open(const std::string& root,
                                  Resolution resolution = Resolution::kernel,
-                                 bool live_allowed = true);
+                                 bool live_allowed = true,
+                                 LinkRule links = LinkRule::for_this_process());
 
     [[nodiscard]] Result<std::string> read_file(
         std::string_view path, std::size_t max_bytes = kDefaultReadCap) const override;
@@ -58,7 +69,7 @@ class RootedFs final : public Fs {
 
   private:
     struct RootFd;
-    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live);
+    RootedFs(std::string root, std::shared_ptr<RootFd> root_fd, bool live, LinkRule links);
 
     class OpenDirFiles;
 
@@ -70,10 +81,12 @@ class RootedFs final : public Fs {
     /// Opens `path` for reading when it is a regular file, without ever opening anything
     /// else (a device node's open runs its driver); `st` is the file's fstat.
     [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;
-    /// open_path() by the whole path, resolved from the root.
+    /// open_path() by the whole path, resolved from the root, following links as `links` says
+    /// (`walked`: the directories the owner rule's walks resolved, or null).
     /// `dirs`: the cache to empty when out of descriptors (null: none).
     static Result<int> open_whole_path(const std::string& root, const RootFd* root_fd,
-                                       DirFdCache* dirs, std::string_view path, int flags);
+                                       const LinkRule& links, WalkedDirs* walked, DirFdCache* dirs,
+                                       std::string_view path, int flags);
     /// open_path() relative to the cached descriptor of the path's directory; nullopt when
     /// that does not apply (no descriptor yet, a link to follow from the root, ...).
     [[nodiscard]] std::optional<Result<int>> open_in_cached_dir(std::string_view path,
@@ -87,6 +100,9 @@ class RootedFs final : public Fs {
     bool live_ = false;                ///< live calls allowed (root "/" not named by --root)
     bool sysfs_at_sys_ = false;        ///< live, and /sys is sysfs: kernel_pseudo_files()
     bool procfs_at_proc_ = false;      ///< live, and /proc is procfs: kernel_pseudo_files()
+    LinkRule links_;                   ///< which links are followed
+    /// Directories walked under the owner rule (os/path_resolver.hpp), shared by copies.
+    std::shared_ptr<WalkedDirs> walked_;
     /// Directories resolved already (os/dir_fd_cache.hpp), shared by copies of this view.
     std::shared_ptr<DirFdCache> dirs_;
 };

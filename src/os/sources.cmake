@@ -17,6 +17,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/isolated_worker.cpp
   ${CMAKE_CURRENT_LIST_DIR}/landlock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/link_rule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp

@@ -41,20 +41,21 @@ TEST_CASE("read_user_file names the option and the full path tried, and keeps th
     std::ofstream(base / "names.txt") << "doca_a\ndoca_b\n";
     const std::string path = (base / "names.txt").string();
 
-    auto text = read_user_file("--allow-experimental", path, 1024);
+    auto text = read_user_file("--allow-experimental", path, 1024, LinkRule::for_this_process());
     REQUIRE(text.ok());
     CHECK(*text == "doca_a\ndoca_b\n");
 
-    auto missing = read_user_file("--policy", (base / "none.json").string(), 1024);
+    auto missing = read_user_file("--policy", (base / "none.json").string(), 1024,
+                                  LinkRule::for_this_process());
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.gap().reason == GapReason::not_found);
     CHECK(missing.gap().message.starts_with("--policy " + (base / "none.json").string() + ": "));
 
-    auto large = read_user_file("--policy", path, 4);
+    auto large = read_user_file("--policy", path, 4, LinkRule::for_this_process());
     REQUIRE_FALSE(large.ok());
     CHECK(large.gap().message.starts_with("--policy " + path + ": "));
 
-    auto directory = read_user_file("--policy", base.string(), 1024);
+    auto directory = read_user_file("--policy", base.string(), 1024, LinkRule::for_this_process());
     REQUIRE_FALSE(directory.ok());
     CHECK(directory.gap().message.starts_with("--policy " + base.string() + ": "));
     fs::remove_all(base);
@@ -67,11 +68,12 @@ TEST_CASE("experimental_allow_list: @FILE lines, comments, CRLF; a lone @ names 
     fs::create_directories(base);
     std::ofstream(base / "names.txt")
         << "# accepted\r\ndoca_a # reviewed\r\n\r\n  doca_b,doca_c\n#\n";
-    auto names = experimental_allow_list({"doca_x", "@" + (base / "names.txt").string()});
+    auto names = experimental_allow_list({"doca_x", "@" + (base / "names.txt").string()},
+                                         LinkRule::for_this_process());
     REQUIRE(names.ok());
     CHECK(*names == std::vector<std::string>{"doca_x", "doca_a", "doca_b", "doca_c"});
 
-    auto lone = experimental_allow_list({"@"});
+    auto lone = experimental_allow_list({"@"}, LinkRule::for_this_process());
     REQUIRE_FALSE(lone.ok());
     CHECK(lone.gap().message == "--allow-experimental @: no file name after the @");
     fs::remove_all(base);

@@ -8,6 +8,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure_built_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/link_rule_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/load_closure_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_target_test.cpp

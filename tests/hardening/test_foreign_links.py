@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+"""Root reads through a symbolic link only when the link's owner is root or owns the target.
+Each test plants, as the user nobody, links in directories nobody owns (a --doca-prefix, a
+PKG_CONFIG_PATH directory, a path given to --lib) that lead to a file only root may read, runs
+the probe as root, and looks for the file's bytes everywhere the run leaves text; then runs it
+again with --allow-foreign-links, where the bytes must appear (so that each test can fail) and
+stderr must say which link was followed.
+
+  report-message        the report (text and --json) shows no byte of the file reached through
+                        the prefix's applications/VERSION; the JSON names the link, its owner
+                        and the target's owner
+  gather-bundle         gather's bundle (members and manifest) holds no byte of it; the replay
+                        gives the same refusal
+  pkg-config-path       a .pc in a PKG_CONFIG_PATH directory nobody owns, linked to root's file:
+                        its Version never reaches the report
+  user-named-lib        symbols --lib through nobody's link to a root-only library: refused,
+                        exit 2, one line naming the link
+  as-nobody             the same prefix probed as nobody: no rule is needed, the kernel refuses
+                        the read (permission denied) and nothing leaks
+
+    test_foreign_links.py --binary PATH --fixtures DIR [-k SUBSTRING]
+"""
+
+import json
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from hardening_suite import run_tests
+
+NOBODY = pwd.getpwnam("nobody")
+SECRET = "TOPSECRET-7f3a9c"
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def run(cfg, args, env=None, user=None):
+    base = {k: v for k, v in os.environ.items()
+            if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    base.update(env or {})
+    preexec = None
+    if user is not None:
+        def preexec():
+            os.setgroups([])
+            os.setgid(user.pw_gid)
+            os.setuid(user.pw_uid)
+    return subprocess.run([str(cfg.binary), "--timeout", "60", *args], env=base, cwd="/",
+                          capture_output=True, text=True, errors="replace", timeout=120,
+                          preexec_fn=preexec, stdin=subprocess.DEVNULL)
+
+
+def vault(scratch: Path, name: str, content: str) -> Path:
+    """A file only root may read, in a directory only root may enter."""
+    directory = scratch / "vault"
+    directory.mkdir(mode=0o700, exist_ok=True)
+    path = directory / name
+    path.write_text(content)
+    path.chmod(0o600)
+    return path
+
+
+def give_to_nobody(top: Path):
+    for p in [top, *top.rglob("*")]:
+        os.lchown(p, NOBODY.pw_uid, NOBODY.pw_gid)
+
+
+def plant_link(target: Path, link: Path):
+    """nobody makes the link, as they would in a directory of theirs."""
+    if link.exists() or link.is_symlink():
+        link.unlink()
+    subprocess.run(["setpriv", f"--reuid={NOBODY.pw_uid}", f"--regid={NOBODY.pw_gid}",
+                    "--clear-groups", "ln", "-s", str(target), str(link)], check=True)
+    if link.lstat().st_uid != NOBODY.pw_uid:
+        raise RuntimeError(f"{link} is not nobody's")
+
+
+def nobody_prefix(cfg, scratch: Path) -> Path:
+    """The complete fixture prefix, owned by nobody, its applications/VERSION nobody's link to
+    root's file (whose first line the report would print as the version it could not parse)."""
+    secret = vault(scratch, "secret", f"{SECRET}\nsecond line\n")
+    prefix = scratch / "home" / "prefix"
+    prefix.parent.mkdir()
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    give_to_nobody(prefix.parent)
+    plant_link(secret, prefix / "applications" / "VERSION")
+    return prefix
+
+
+def needs_root():
+    return ["needs root: the rule is root's, and nobody must own the links"] if os.geteuid() else []
+
+
+def leaks(*texts):
+    return any(SECRET in t for t in texts)
+
+
+def refusal_named(text, link):
+    return (f"{link}: not followed: symbolic link owned by uid {NOBODY.pw_uid} (nobody), "
+            "target owned by root" in text)
+
+
+def check_override(cfg, args, problems, env=None, expect_secret=True):
+    """With --allow-foreign-links the link is followed (the test could fail) and logged."""
+    proc = run(cfg, ["--allow-foreign-links", *args], env)
+    if expect_secret and not leaks(proc.stdout):
+        problems.append("with --allow-foreign-links the file's bytes do not appear: the test "
+                        f"cannot fail ({proc.stdout[:200]!r})")
+    if "warning: following a symbolic link because of --allow-foreign-links" not in proc.stderr:
+        problems.append(f"--allow-foreign-links is not logged at warn level: {proc.stderr[:300]!r}")
+    return proc
+
+
+@test
+def report_message(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    prefix = nobody_prefix(cfg, scratch)
+    link = prefix / "applications" / "VERSION"
+    problems = []
+    text = run(cfg, ["report", "--doca-prefix", str(prefix)])
+    js = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)])
+    for proc, how in ((text, "text"), (js, "json")):
+        if proc.returncode not in (0, 1, 3):
+            problems.append(f"{how}: exit {proc.returncode}: {proc.stderr[:200]}")
+        if leaks(proc.stdout, proc.stderr):
+            problems.append(f"{how}: the root-only file's first line is in the report")
+    doc = json.loads(js.stdout)
+    if not refusal_named(js.stdout, link):
+        problems.append(f"the JSON report does not name the refused link: {js.stdout[:300]}")
+    if '"untrusted"' not in js.stdout:
+        problems.append("the refusal is not an untrusted gap")
+    if doc.get("schema") != "urn:rdmi-probe:schema:report":
+        problems.append("not a report document")
+    check_override(cfg, ["report", "--doca-prefix", str(prefix)], problems)
+    return problems
+
+
+def bundle_texts(bundle: Path):
+    with tarfile.open(bundle) as tar:
+        for member in tar.getmembers():
+            if member.isfile():
+                yield member.name, tar.extractfile(member).read().decode(errors="replace")
+
+
+@test
+def gather_bundle(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    prefix = nobody_prefix(cfg, scratch)
+    link = prefix / "applications" / "VERSION"
+    bundle = scratch / "bundle.tar.gz"
+    env = {"TMPDIR": str(scratch)}
+    problems = []
+    proc = run(cfg, ["--doca-prefix", str(prefix), "gather", "--output", str(bundle)], env)
+    if proc.returncode != 0:
+        return [f"gather exit {proc.returncode}: {proc.stderr[:300]}"]
+    for name, text in bundle_texts(bundle):
+        if SECRET in text:
+            problems.append(f"the bundle's {name} holds the root-only file's bytes")
+    replay = run(cfg, ["--root", str(bundle), "report", "--json"], env)
+    if leaks(replay.stdout) or not refusal_named(replay.stdout, link):
+        problems.append(f"the replay does not give the same refusal: {replay.stdout[:300]}")
+    allowed = scratch / "allowed.tar.gz"
+    check_override(cfg, ["--doca-prefix", str(prefix), "gather", "--output", str(allowed)],
+                   problems, env, expect_secret=False)
+    if not allowed.exists() or not any(SECRET in text for _, text in bundle_texts(allowed)):
+        problems.append("with --allow-foreign-links the bundle does not hold the file: the test "
+                        "cannot fail")
+    return problems
+
+
+@test
+def pkg_config_path(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    arch = os.uname().machine
+    pcdir = cfg.fixtures / "prefixes" / "complete-3.3" / "lib" / f"{arch}-linux-gnu" / "pkgconfig"
+    if not pcdir.is_dir():
+        return [f"no fixture pkg-config directory {pcdir}"]
+    original = (pcdir / "doca-common.pc").read_text()
+    # root's own copy of the module, its version a marker: followed, it would be the version.
+    marked = "\n".join(f"Version: 77.7.7777 {SECRET}" if line.startswith("Version:") else line
+                       for line in original.splitlines()) + "\n"
+    secret = vault(scratch, "doca-common.pc", marked)
+    mine = scratch / "home" / "pc"
+    mine.mkdir(parents=True)
+    for pc in pcdir.iterdir():
+        shutil.copy2(pc, mine / pc.name, follow_symlinks=True)
+    give_to_nobody(mine.parent)
+    plant_link(secret, mine / "doca-common.pc")
+    env = {"PKG_CONFIG_PATH": str(mine)}
+    problems = []
+    proc = run(cfg, ["report", "--json"], env)
+    if leaks(proc.stdout, proc.stderr) or "77.7.7777" in proc.stdout:
+        problems.append("the root-only .pc file reached the report")
+    if not refusal_named(proc.stdout, mine / "doca-common.pc"):
+        problems.append(f"the report does not name the refused .pc link: {proc.stdout[:300]}")
+    over = check_override(cfg, ["report", "--json"], problems, env, expect_secret=False)
+    if "77.7.7777" not in over.stdout:
+        problems.append("with --allow-foreign-links the .pc is not read: the test cannot fail")
+    return problems
+
+
+@test
+def user_named_lib(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    arch = os.uname().machine
+    lib = cfg.fixtures / "libs" / arch / "3.3.0105" / "libdoca_rdmi.so.3.3.0105"
+    if not lib.exists():
+        return [f"no fixture library {lib}"]
+    hidden = scratch / "vault" / "libdoca_rdmi.so"
+    hidden.parent.mkdir(mode=0o700)
+    shutil.copy2(lib, hidden)
+    hidden.chmod(0o600)
+    home = scratch / "home"
+    home.mkdir()
+    give_to_nobody(home)
+    link = home / "libdoca_rdmi.so"
+    plant_link(hidden, link)
+    problems = []
+    proc = run(cfg, ["symbols", "--json", "--lib", str(link)])
+    if proc.returncode != 2:
+        problems.append(f"exit {proc.returncode}, not 2")
+    if not refusal_named(proc.stderr, link) or proc.stderr.count("\n") != 1:
+        problems.append(f"stderr is not one line naming the link: {proc.stderr[:300]!r}")
+    try:
+        json.loads(proc.stdout)
+    except ValueError:
+        problems.append(f"--json gave no valid document: {proc.stdout[:200]!r}")
+    over = run(cfg, ["--allow-foreign-links", "symbols", "--json", "--lib", str(link)])
+    if over.returncode == 2 or "doca_rdmi" not in over.stdout:
+        problems.append(f"with --allow-foreign-links the library is not audited: exit "
+                        f"{over.returncode}: the test cannot fail")
+    return problems
+
+
+@test
+def as_nobody(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    prefix = nobody_prefix(cfg, scratch)
+    problems = []
+    proc = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)], user=NOBODY)
+    if proc.returncode not in (0, 1, 3):
+        problems.append(f"exit {proc.returncode} as nobody: {proc.stderr[:200]}")
+    if leaks(proc.stdout, proc.stderr):
+        problems.append("nobody read root's file")
+    if "permission denied" not in proc.stdout or "not followed" in proc.stdout:
+        problems.append("as nobody the read should fail with the kernel's permission denied, "
+                        f"not the owner rule: {proc.stdout[:300]}")
+    return problems
+
+
+def main():
+    return run_tests(TESTS, __doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
