@@ -327,7 +327,7 @@ class ClosureWalk {
         std::vector<SearchDir> dirs;
         const std::string origin =
             owner >= 0 ? members_[static_cast<std::size_t>(owner)].origin : std::string();
-        for (const auto& entry : split_library_path(list)) {
+        for (const auto& entry : split_library_path(list, ":")) {
             for (auto& dir : expand_tokens(entry, origin, env_)) {
                 dirs.push_back(SearchDir{absolute(dir, env_.cwd), how});
             }
@@ -689,7 +689,7 @@ LoadEnvironment current_load_environment(const Env& vars) {
         env.main_origin = std::string(dir_name(exe.get()));
         if (auto info = read_info(exe.get()); info && !info->has_runpath && !info->rpath.empty()) {
             const std::string& origin = env.main_origin;
-            for (const auto& entry : split_library_path(info->rpath)) {
+            for (const auto& entry : split_library_path(info->rpath, ":")) {
                 for (auto& dir : expand_tokens(entry, origin, env))
                     env.main_rpath.push_back(absolute(dir, env.cwd));
             }

@@ -203,3 +203,29 @@ TEST_CASE("a legacy hwcap subdirectory (tls, x86_64, AT_PLATFORM) of a search di
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("a ';' in DT_RUNPATH or DT_RPATH is part of a directory's name, as ld.so splits them") {
+    if (!test::can_build_native_elf()) return;
+    BuiltTree t;
+    t.tree.mkdir("/lib", 0755);
+    t.tree.mkdir("/w;x", 0777);
+    t.elf.shared(test::ElfSpec(t.host("/objects/libbar.so")).named("libbar.so"));
+    for (const bool runpath : {true, false}) {
+        CAPTURE(runpath);
+        // ld.so searches the one directory ".../w;x"; split at ';', it was ".../w" (missing,
+        // judged by the private tree) and "x" (relative: the working directory "/").
+        t.elf.shared(test::ElfSpec(t.host("/lib/libuser.so"))
+                         .named("libuser.so")
+                         .linking({t.host("/objects/libbar.so")})
+                         .searching(t.host("/w;x"), runpath));
+        LoadEnvironment env = program_load_environment();
+        env.cwd = "/";
+        const auto verdict = check_load_closure(t.host("/lib/libuser.so"), LoadKind::library, env);
+        REQUIRE(verdict.gap.has_value());
+        CHECK(verdict.gap->message.find(t.host("/w;x") + ": writable by others") == 0);
+    }
+}
+
+}  // namespace rdmi
