@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <map>
 #include <memory>
 
 #include "core/text.hpp"
@@ -270,9 +271,17 @@ class ClosureWalk {
         return out;
     }
 
-    // Adds a file the loader maps; false when it fails the rule (gap_ set).
-    bool add_member(const std::string& path, int parent, const std::string& context) {
-        if (!seen_paths_.insert(path).second) return true;
+    // Adds a file the loader maps; false when it fails the rule (gap_ set). A member that is
+    // only one of the loader's choices (a hwcaps variant, one of several ld.so.cache entries, a
+    // file that such a variant may shadow) is not `certain`: its soname and path must not
+    // satisfy a later DT_NEEDED, since ld.so may never map it and would search for that name.
+    bool add_member(const std::string& path, int parent, const std::string& context,
+                    bool certain = true) {
+        if (auto seen = seen_paths_.find(path); seen != seen_paths_.end()) {
+            if (certain) make_known(seen->second);
+            return true;
+        }
+        seen_paths_.emplace(path, members_.size());
         if (auto gap = check_library_trust(path, &facts_)) {
             fail(std::move(*gap), context.empty() ? "" : "the loader would map it for " + context);
             return false;
@@ -288,10 +297,17 @@ class ClosureWalk {
             fail(Gap{GapReason::untrusted, path + ": more than 4096 files in the closure"}, "");
             return false;
         }
-        if (!info->soname.empty()) known_.insert(info->soname);
-        known_.insert(path);
         members_.push_back(Member{path, std::move(info).value(), parent, origin(path)});
+        if (certain) make_known(members_.size() - 1);
         return true;
+    }
+
+    // ld.so matches a DT_NEEDED against the names and sonames of the objects it has mapped.
+    void make_known(std::size_t index) {
+        if (index >= members_.size()) return;
+        const Member& m = members_[index];
+        if (!m.info.soname.empty()) known_.insert(m.info.soname);
+        known_.insert(m.path);
     }
 
     // ld.so takes $ORIGIN of a loaded object from the name it opened, as it stands
@@ -327,7 +343,7 @@ class ClosureWalk {
         std::vector<SearchDir> dirs;
         const std::string origin =
             owner >= 0 ? members_[static_cast<std::size_t>(owner)].origin : std::string();
-        for (const auto& entry : split_library_path(list)) {
+        for (const auto& entry : split_library_path(list, ":")) {
             for (auto& dir : expand_tokens(entry, origin, env_)) {
                 dirs.push_back(SearchDir{absolute(dir, env_.cwd), how});
             }
@@ -376,7 +392,9 @@ class ClosureWalk {
             if (!check_dir(SearchDir{sub, dir.how}, name, parent)) return false;
             const std::string candidate = join_path(sub, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                if (!add_member(candidate, parent, needed_by(name, parent, dir.how))) return false;
+                if (!add_member(candidate, parent, needed_by(name, parent, dir.how), false))
+                    return false;
+                alternatives_ = true;
                 found(name, true);
             }
         }
@@ -397,7 +415,9 @@ class ClosureWalk {
             if (!legacy_hwcaps(sub, how, name, parent, used | (1U << i))) return false;
             const std::string candidate = join_path(sub, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                if (!add_member(candidate, parent, needed_by(name, parent, how))) return false;
+                if (!add_member(candidate, parent, needed_by(name, parent, how), false))
+                    return false;
+                alternatives_ = true;
                 found(name, true);
             }
         }
@@ -423,6 +443,7 @@ class ClosureWalk {
 
     void resolve(const std::string& name, int parent) {
         if (known_.contains(name)) return;
+        alternatives_ = false;  // set when a variant the CPU may or may not pick is a member
         if (name.find('/') != std::string::npos) {
             const std::string path = absolute(name, env_.cwd);
             if (!is_regular(facts_, path)) {
@@ -440,7 +461,8 @@ class ClosureWalk {
             if (!check_dir(dir, name, parent)) return;
             const std::string candidate = join_path(dir.dir, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                found(name, add_member(candidate, parent, needed_by(name, parent, dir.how)));
+                found(name, add_member(candidate, parent, needed_by(name, parent, dir.how),
+                                       !alternatives_));
                 return;
             }
         }
@@ -450,12 +472,18 @@ class ClosureWalk {
         if (const auto* entries = cache()) {
             const std::int32_t want = ld_cache_flags(machine, elf_class);
             bool in_cache = false;
+            std::vector<std::pair<std::string, bool>> hits;  // path, a hwcaps entry
             for (const auto& entry : *entries) {
                 if (entry.soname != name || (want != 0 && entry.flags != want)) continue;
-                const std::string path(entry.path);
-                if (!is_regular(facts_, path)) continue;
-                if (!add_member(path, parent, needed_by(name, parent, "ld.so.cache"))) return;
-                in_cache = in_cache || entry.hwcap == 0;
+                std::string path(entry.path);
+                if (is_regular(facts_, path)) hits.emplace_back(std::move(path), entry.hwcap != 0);
+            }
+            // ld.so maps one of them: only a lone plain entry is certainly the one.
+            const bool certain = hits.size() == 1 && !hits.front().second && !alternatives_;
+            for (const auto& [path, hwcap] : hits) {
+                if (!add_member(path, parent, needed_by(name, parent, "ld.so.cache"), certain))
+                    return;
+                in_cache = in_cache || !hwcap;
             }
             if (in_cache) {
                 found(name, true);
@@ -469,7 +497,8 @@ class ClosureWalk {
             if (!check_dir(search, name, parent)) return;
             const std::string candidate = join_path(dir, name);
             if (is_regular(facts_, candidate) && compatible(candidate, parent)) {
-                found(name, add_member(candidate, parent, needed_by(name, parent, search.how)));
+                found(name, add_member(candidate, parent, needed_by(name, parent, search.how),
+                                       !alternatives_));
                 return;
             }
         }
@@ -572,7 +601,8 @@ class ClosureWalk {
     TrustCache& facts_;
     std::vector<Member> members_;
     std::set<std::string> known_;
-    std::set<std::string> seen_paths_;
+    std::map<std::string, std::size_t> seen_paths_;  ///< each member's index in members_
+    bool alternatives_ = false;  ///< resolve(): a hwcaps variant of the name is a member
     std::set<std::string> checked_dirs_;
     std::unique_ptr<Mapping> cache_map_;
     std::optional<std::vector<LdCacheView>> cache_;
@@ -689,7 +719,7 @@ LoadEnvironment current_load_environment(const Env& vars) {
         env.main_origin = std::string(dir_name(exe.get()));
         if (auto info = read_info(exe.get()); info && !info->has_runpath && !info->rpath.empty()) {
             const std::string& origin = env.main_origin;
-            for (const auto& entry : split_library_path(info->rpath)) {
+            for (const auto& entry : split_library_path(info->rpath, ":")) {
                 for (auto& dir : expand_tokens(entry, origin, env))
                     env.main_rpath.push_back(absolute(dir, env.cwd));
             }

@@ -172,11 +172,11 @@ std::vector<std::string> default_library_dirs(std::uint16_t machine, unsigned el
     return dirs;
 }
 
-std::vector<std::string> split_library_path(std::string_view value) {
+std::vector<std::string> split_library_path(std::string_view value, std::string_view separators) {
     std::vector<std::string> dirs;
     std::size_t pos = 0;
     while (pos <= value.size()) {
-        std::size_t end = value.find_first_of(":;", pos);
+        std::size_t end = value.find_first_of(separators, pos);
         if (end == std::string_view::npos) end = value.size();
         std::string dir(value.substr(pos, end - pos));
         while (dir.size() > 1 && dir.back() == '/') dir.pop_back();

@@ -47,8 +47,11 @@ std::int32_t ld_cache_flags(std::uint16_t machine, unsigned elf_class);
 /// lib64 pair (64-bit only), then /lib and /usr/lib.
 std::vector<std::string> default_library_dirs(std::uint16_t machine, unsigned elf_class);
 
-/// The directories of an LD_LIBRARY_PATH value, split at ':' and ';' as ld.so does.
-std::vector<std::string> split_library_path(std::string_view value);
+/// The directories of an LD_LIBRARY_PATH value, split at ':' and ';' as ld.so does; with
+/// `separators` ":", of a DT_RPATH or DT_RUNPATH, which ld.so splits at ':' only
+/// (elf/dl-load.c decompose_rpath): a ';' there is part of a directory's name.
+std::vector<std::string> split_library_path(std::string_view value,
+                                            std::string_view separators = ":;");
 
 /// Where the prediction found the file.
 enum class LoaderSource { ld_library_path, ld_so_cache, default_dirs, none };

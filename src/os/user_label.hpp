@@ -1,4 +1,4 @@
-// How a message names a file's owner: by name when the user database knows it, always by uid.
+// How a message names a file's owner: by name when /etc/passwd knows it, always by uid.
 #pragma once
 
 #include <sys/types.h>

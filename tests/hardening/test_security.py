@@ -334,6 +334,65 @@ def tool_interpreter(cfg, scratch):
     return problems
 
 
+def nss_passwd_modules():
+    """The NSS modules /etc/nsswitch.conf names for passwd that glibc loads with dlopen."""
+    try:
+        lines = Path("/etc/nsswitch.conf").read_text().splitlines()
+    except OSError:
+        return []
+    for line in lines:
+        words = line.split("#", 1)[0].split()
+        if words and words[0] == "passwd:":
+            # "files" is built into glibc 2.34 and later; "[...]" are actions.
+            return [w for w in words[1:] if not w.startswith("[") and w != "files"]
+    return []
+
+
+@test
+def nss_module_not_loaded(cfg, scratch):
+    # Naming the owner of a link at --output (one owned by a user /etc/passwd does not list, as
+    # an LDAP or sssd user) looked the uid up with getpwuid_r: glibc then dlopens the NSS modules
+    # of nsswitch.conf through LD_LIBRARY_PATH, which the load closure refuses for every library
+    # the probe loads itself.
+    if os.geteuid() != 0:
+        return ["needs root to make a link owned by another user"]
+    modules = nss_passwd_modules()
+    if not modules:
+        print("    skipped: nsswitch.conf names no loadable passwd module")
+        return []
+    planted = scratch / "planted"
+    planted.mkdir()
+    marker = scratch / "marker"
+    source = scratch / "nss.c"
+    source.write_text("#include <fcntl.h>\n#include <unistd.h>\n"
+                      "__attribute__((constructor)) static void planted(void) {\n"
+                      f"    close(open(\"{marker}\", O_WRONLY | O_CREAT, 0644));\n}}\n")
+    for module in modules:
+        if compile_c(["-shared", "-fPIC", "-o", str(planted / f"libnss_{module}.so.2"),
+                      str(source)]) is None:
+            print("    skipped: no RDMI_TEST_CC")
+            return []
+    planted.chmod(0o777)
+    public = scratch / "public"
+    public.mkdir()
+    public.chmod(0o1777)
+    secret = scratch / "secret"
+    secret.write_text("root only\n")
+    secret.chmod(0o600)
+    link = public / "out.json"
+    link.symlink_to(secret)
+    os.lchown(link, 54321, 54321)  # a uid no /etc/passwd line has (an LDAP user, say)
+    proc, _ = run(cfg, ["schema", "error", "--json", "--output", str(link)],
+                  {"LD_LIBRARY_PATH": str(planted)})
+    problems = []
+    err = proc.stderr.decode(errors="replace")
+    if proc.returncode != 2 or "uid 54321" not in err:
+        problems.append(f"exit {proc.returncode} (want 2), stderr does not name uid 54321: {err[:300]!r}")
+    if marker.exists():
+        problems.append("an NSS module from a world-writable LD_LIBRARY_PATH directory was loaded")
+    return problems
+
+
 @test
 def explicit_root_static(cfg, scratch):
     path, _ = verbs_tree(cfg, scratch, 0o755)

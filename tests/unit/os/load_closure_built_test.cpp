@@ -203,3 +203,74 @@ TEST_CASE("a legacy hwcap subdirectory (tls, x86_64, AT_PLATFORM) of a search di
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("a hwcaps variant's soname does not stand for a name ld.so would still search for") {
+    if (!test::can_build_native_elf()) return;
+    BuiltTree t;
+    t.tree.mkdir("/good/glibc-hwcaps/z16", 0755);
+    t.tree.mkdir("/good/tls", 0755);
+    t.tree.mkdir("/evil", 0777);
+    t.elf.shared(test::ElfSpec(t.host("/objects/libfoo.so")).named("libfoo.so"));
+    t.elf.shared(test::ElfSpec(t.host("/objects/libbar.so")).named("libbar.so"));
+    t.elf.shared(test::ElfSpec(t.host("/good/libfoo.so")).named("libfoo.so"));
+    t.elf.shared(test::ElfSpec(t.host("/good/libuser.so"))
+                     .named("libuser.so")
+                     .linking({t.host("/objects/libfoo.so"), t.host("/objects/libbar.so")})
+                     .searching(t.host("/good") + ":" + t.host("/evil"), true));
+    // As in the probe, libc is already mapped: only libfoo.so and libbar.so are looked for.
+    LoadEnvironment env = program_load_environment();
+    env.loaded.insert("libc.so.6");
+    // Nothing is planted in /evil yet; whoever may write there can add libbar.so, which ld.so
+    // looks for after /good (the real loader maps /evil/libbar.so and runs its constructor).
+    auto verdict = check_load_closure(t.host("/good/libuser.so"), LoadKind::library, env);
+    REQUIRE(verdict.gap.has_value());
+    CHECK(verdict.gap->message.find(t.host("/evil") + ": writable by others") == 0);
+    // A variant below /good whose soname is libbar.so: the CPU never picks glibc-hwcaps/z16 on
+    // x86-64, nor tls/ on glibc 2.37+, so it does not stand for libbar.so.
+    for (const std::string variant : {"/good/glibc-hwcaps/z16/libfoo.so", "/good/tls/libfoo.so"}) {
+        CAPTURE(variant);
+        t.elf.shared(test::ElfSpec(t.host(variant)).named("libbar.so"));
+        verdict = check_load_closure(t.host("/good/libuser.so"), LoadKind::library, env);
+        REQUIRE(verdict.gap.has_value());
+        CHECK(verdict.gap->message.find(t.host("/evil") + ": writable by others") == 0);
+        CHECK(verdict.gap->message.find("libbar.so (needed by " + t.host("/good/libuser.so")) !=
+              std::string::npos);
+        std::filesystem::remove(t.host(variant));
+    }
+    // A private /evil passes, and the variant is still judged as a member.
+    t.tree.chmod("/evil", 0755);
+    t.elf.shared(test::ElfSpec(t.host("/good/glibc-hwcaps/z16/libfoo.so")).named("libbar.so"));
+    verdict = check_load_closure(t.host("/good/libuser.so"), LoadKind::library, env);
+    CHECK_FALSE(verdict.gap.has_value());
+    CHECK(closure_has(verdict, t.host("/good/glibc-hwcaps/z16/libfoo.so")));
+}
+
+}  // namespace rdmi
+
+namespace rdmi {
+
+TEST_CASE("a ';' in DT_RUNPATH or DT_RPATH is part of a directory's name, as ld.so splits them") {
+    if (!test::can_build_native_elf()) return;
+    BuiltTree t;
+    t.tree.mkdir("/lib", 0755);
+    t.tree.mkdir("/w;x", 0777);
+    t.elf.shared(test::ElfSpec(t.host("/objects/libbar.so")).named("libbar.so"));
+    for (const bool runpath : {true, false}) {
+        CAPTURE(runpath);
+        // ld.so searches the one directory ".../w;x"; split at ';', it was ".../w" (missing,
+        // judged by the private tree) and "x" (relative: the working directory "/").
+        t.elf.shared(test::ElfSpec(t.host("/lib/libuser.so"))
+                         .named("libuser.so")
+                         .linking({t.host("/objects/libbar.so")})
+                         .searching(t.host("/w;x"), runpath));
+        LoadEnvironment env = program_load_environment();
+        env.cwd = "/";
+        const auto verdict = check_load_closure(t.host("/lib/libuser.so"), LoadKind::library, env);
+        REQUIRE(verdict.gap.has_value());
+        CHECK(verdict.gap->message.find(t.host("/w;x") + ": writable by others") == 0);
+    }
+}
+
+}  // namespace rdmi
