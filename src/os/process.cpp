@@ -105,7 +105,7 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     posix_spawnattr_setpgroup(&attr, 0);
     sigset_t defaults;
     sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ}) sigaddset(&defaults, sig);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     sigset_t none;
     sigemptyset(&none);
