@@ -181,6 +181,9 @@ void install_interrupt_handlers(bool json) {
         ::sigaction(p.signal, &action, nullptr);
     }
     ::signal(SIGPIPE, SIG_IGN);
+    // A file larger than RLIMIT_FSIZE: the write fails with EFBIG and the temporary file is
+    // removed, instead of the process dying with it half written.
+    ::signal(SIGXFSZ, SIG_IGN);
     install_bus_error_handler(json);
 }
 

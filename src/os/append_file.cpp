@@ -9,14 +9,23 @@
 #include <string>
 
 #include "os/errno_gap.hpp"
+#include "os/fs.hpp"
+#include "os/output_target.hpp"
+#include "os/unique_fd.hpp"
 #include "os/user_label.hpp"
 
 namespace rdmi {
 
 Result<AppendFile> AppendFile::open(const std::string& path, bool truncate) {
+    // The directory is held, so that the rule on hard links below judges the directory the file
+    // was opened in, not one looked up again.
+    // A link among its directories is followed only when root or the effective user owns it.
+    auto opened = open_vetted_dir(AT_FDCWD, std::string(dir_name(path)), path);
+    if (!opened) return opened.gap();
+    const UniqueFd dir(*opened);
     // O_NONBLOCK: a FIFO at the path must not block the open; it is refused below anyway.
     const int flags = O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK;
-    const int fd = ::open(path.c_str(), flags, 0644);
+    const int fd = ::openat(dir.get(), std::string(base_name(path)).c_str(), flags, 0644);
     if (fd < 0) return gap_from_errno(path, errno);
     AppendFile file(fd);
     struct stat st {};
@@ -29,6 +38,14 @@ Result<AppendFile> AppendFile::open(const std::string& path, bool truncate) {
                         path + ": a file with " + std::to_string(st.st_nlink) +
                             " hard links owned by " + user_label(st.st_uid) +
                             " (never written in place); not written");
+    }
+    // So may a file of our own where another user may create names (/tmp): with
+    // fs.protected_hardlinks off, anyone can link root's /etc/shadow there.
+    if (st.st_nlink > 1 && dir_open_to_others(dir.get())) {
+        return make_gap(GapReason::permission_denied,
+                        path + ": a file with " + std::to_string(st.st_nlink) +
+                            " hard links in a directory others may create names in (never "
+                            "written in place); not written");
     }
     if (truncate && ::ftruncate(fd, 0) != 0) return gap_from_errno(path, errno);
     const int status = ::fcntl(fd, F_GETFL);

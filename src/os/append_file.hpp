@@ -12,8 +12,9 @@ namespace rdmi {
 class AppendFile {
   public:
     /// Opens (creating with mode 0644) `path` for appending; `truncate` empties it first. A
-    /// symbolic link as the last component, anything but a regular file and another user's
-    /// file with several hard links are refused (judged by fstat of what was opened).
+    /// symbolic link as the last component, anything but a regular file, another user's file
+    /// with several hard links, and any file with several hard links in a directory where
+    /// another user may create names are refused (judged by fstat of what was opened).
     static Result<AppendFile> open(const std::string& path, bool truncate);
 
     AppendFile(AppendFile&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }

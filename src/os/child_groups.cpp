@@ -53,7 +53,7 @@ void block_interrupts_in_this_thread() {
 }
 
 void reset_interrupts_in_child() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(sig, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
     const sigset_t set = interrupt_set();
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     for (auto& slot : g_groups) slot.store(0);

@@ -26,8 +26,8 @@ class InterruptBlock {
 /// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for good (helper threads).
 void block_interrupts_in_this_thread();
 
-/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE to their defaults and unblocks them: the
-/// first thing a forked child does, so it never runs the parent's handler.
+/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ to their defaults and unblocks
+/// the interrupts: the first thing a forked child does, so it never runs the parent's handler.
 void reset_interrupts_in_child();
 
 /// fork() for a child that runs probe work on the far end of a pipe or socket. In the child

@@ -122,12 +122,20 @@ Result<bool> write_in_place(const OutputTarget& target, std::string_view content
     return written;
 }
 
-Result<bool> write_socket(const std::string& path, std::string_view content,
+// Connected through the descriptor that was vetted (/proc/self/fd/N), never by the path
+// again: a name swapped for a link to another socket meanwhile is not reached. Without /proc,
+// the path given.
+Result<bool> write_socket(const OutputTarget& target, std::string_view content,
                           std::chrono::milliseconds wait) {
+    const std::string& path = target.shown();
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (path.size() >= sizeof addr.sun_path) return refuse(path, "socket path too long");
-    std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+    const std::string by_fd = "/proc/self/fd/" + std::to_string(target.object_fd());
+    struct stat seen {};
+    const std::string& dial =
+        ::stat(by_fd.c_str(), &seen) == 0 && same_file(seen, target.st()) ? by_fd : path;
+    if (dial.size() >= sizeof addr.sun_path) return refuse(path, "socket path too long");
+    std::memcpy(addr.sun_path, dial.c_str(), dial.size() + 1);
     const Deadline until(wait);
     for (int type : {SOCK_STREAM, SOCK_SEQPACKET, SOCK_DGRAM}) {
         const int fd = ::socket(AF_UNIX, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -276,7 +284,10 @@ Result<bool> replace_regular(const OutputTarget& target, std::string_view conten
                                               " hard links owned by " + user_label(st.st_uid) +
                                               " (never written in place)");
         }
-        return write_in_place(target, content, true, wait);
+        // Our own file, but in a directory where another user may create names: the name may
+        // be their hard link to a file of ours (/etc/shadow, for root) that they could never
+        // write. It is replaced by a rename, which leaves the other names' content alone.
+        if (!target.dir_open_to_others()) return write_in_place(target, content, true, wait);
     }
     // Only root may give a file away: another user's file is rewritten in place, which keeps
     // its owner.
@@ -294,11 +305,29 @@ Result<bool> write_output_file(const std::string& path, std::string_view content
     if (!resolved) return resolved.gap();
     const OutputTarget& target = *resolved;
     if (!target.exists()) return write_new(target, content, new_mode);
-    const mode_t mode = target.st().st_mode;
+    const struct stat& st = target.st();
+    const mode_t mode = st.st_mode;
     if (S_ISDIR(mode)) return refuse(target.shown(), "is a directory");
     if (S_ISBLK(mode)) return refuse(target.shown(), "is a block device");
+    // A bundle holds copies of files only its writer could read: never given to another user,
+    // neither as their file (which would keep its owner) nor through their FIFO or socket.
+    // What stdout already is (/proc/self/fd/1) was chosen by whoever started the probe.
+    if (new_mode == NewFileMode::owner_only && !target.through_link() && st.st_uid != ::geteuid() &&
+        st.st_uid != 0) {
+        return refuse(target.shown(), "owned by " + user_label(st.st_uid) +
+                                          " (a bundle is never written to another user's file)");
+    }
+    // A device, FIFO or socket with several names, where another user may create names: one
+    // of them may be that user's hard link to a node they could not open themselves.
+    if (!S_ISREG(mode) && !target.through_link() && st.st_nlink > 1 &&
+        target.dir_open_to_others()) {
+        return refuse(target.shown(), "a " + std::string(S_ISCHR(mode) ? "device" : "node") +
+                                          " with " + std::to_string(st.st_nlink) +
+                                          " hard links in a directory others may create names "
+                                          "in (never written in place)");
+    }
     if (S_ISCHR(mode) || S_ISFIFO(mode)) return write_in_place(target, content, false, reader_wait);
-    if (S_ISSOCK(mode)) return write_socket(path, content, reader_wait);
+    if (S_ISSOCK(mode)) return write_socket(target, content, reader_wait);
     if (S_ISREG(mode)) return replace_regular(target, content, reader_wait);
     return refuse(target.shown(), "not a regular file, device, FIFO or socket");
 }

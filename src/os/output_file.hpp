@@ -28,18 +28,23 @@ enum class NewFileMode {
 ///                      that never replaces)
 ///   regular file       replaced atomically in its own directory (renameat on the held
 ///                      directory); it keeps its mode and owner. A file with several hard links
-///                      is rewritten in place when it is the effective user's own, and refused
-///                      when it is another user's (it may have been linked there to be
-///                      overwritten). Another user's file, when not root, is rewritten in place.
+///                      is refused when it is another user's (it may have been linked there to
+///                      be overwritten); the effective user's own is rewritten in place only in
+///                      a directory no other user may create names in, elsewhere replaced (the
+///                      other names keep their content). Another user's file, when not root,
+///                      is rewritten in place. A bundle (owner_only) is never written to
+///                      another user's file, FIFO or socket.
 ///   character device, FIFO, socket
-///                      opened (a socket: connected) and written in place, never replaced;
+///                      opened (a socket: connected through the descriptor that was looked
+///                      at) and written in place, never replaced; refused with several hard
+///                      links in a directory where others may create names;
 ///                      a reader has `reader_wait` to appear and to take the whole document,
 ///                      else a Gap (timeout) says how far it got
-///   symbolic link      to a character device, FIFO or socket (`/dev/stdout`): as above,
-///                      whoever owns the link. To a regular file: followed only when the link
-///                      is owned by root or the effective user (each link of a chain); then the
-///                      target is replaced in its own directory and the link stays. Owned by
-///                      another user, or to nothing: refused, naming the link (and its owner)
+///   symbolic link      in the directories or as the last component: followed only when the
+///                      link is owned by root or the effective user (each link of a chain),
+///                      whatever it leads to; a regular file so reached is replaced in its own
+///                      directory and the link stays. Owned by another user, or to nothing:
+///                      refused, naming the link (and its owner)
 ///   directory, block device
 ///                      refused: a Gap naming the path and why
 /// Readers see the old file or the new one, never a partial one (regular files replaced).

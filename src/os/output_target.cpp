@@ -4,9 +4,14 @@
 
 #include <fcntl.h>
 #include <linux/limits.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <deque>
+#include <string_view>
 #include <utility>
 
 #include "os/errno_gap.hpp"
@@ -23,6 +28,15 @@ Gap not_followed(const std::string& shown, const std::string& why) {
     return make_gap(GapReason::error, shown + ": " + why + "; not written");
 }
 
+bool trusted_owner(uid_t uid) {
+    return uid == 0 || uid == ::geteuid();
+}
+
+bool on_procfs(int fd) {
+    struct statfs fs {};
+    return ::fstatfs(fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
+}
+
 bool written_in_place(mode_t mode) {
     return S_ISCHR(mode) || S_ISFIFO(mode) || S_ISSOCK(mode);
 }
@@ -33,7 +47,85 @@ std::string link_text_path(const std::string& link_shown, const std::string& tex
     return join_path(dir_name(link_shown), text);
 }
 
+// The components of a path, in order ("" and "." skipped).
+std::deque<std::string> path_parts(std::string_view path) {
+    std::deque<std::string> parts;
+    std::size_t start = 0;
+    while (start <= path.size()) {
+        const std::size_t slash = std::min(path.find('/', start), path.size());
+        const std::string_view part = path.substr(start, slash - start);
+        if (!part.empty() && part != ".") parts.emplace_back(part);
+        start = slash + 1;
+    }
+    return parts;
+}
+
 }  // namespace
+
+Result<int> open_vetted_dir(int base, const std::string& dir, const std::string& shown) {
+    auto fail = [&](int err) -> Result<int> {
+        // Both names: the file asked for, and the directory that is missing or unreadable.
+        Gap gap = gap_from_errno(dir.empty() ? "." : dir, err);
+        gap.message = shown + ": cannot open its directory (" + gap.message + ")";
+        return gap;
+    };
+    const bool absolute = !dir.empty() && dir.front() == '/';
+    int cur = ::openat(base, absolute ? "/" : ".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (cur < 0) return fail(errno);
+    std::string at = absolute ? "/" : "";  // where the walk is, for messages
+    std::deque<std::string> parts = path_parts(dir);
+    int links = 0;
+    while (!parts.empty()) {
+        const std::string part = std::move(parts.front());
+        parts.pop_front();
+        const std::string here = at.empty() ? part : join_path(at, part);
+        const int next = ::openat(cur, part.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
+        struct stat st {};
+        if (next < 0 || ::fstat(next, &st) != 0) {
+            const int err = errno;
+            if (next >= 0) ::close(next);
+            ::close(cur);
+            return fail(err);
+        }
+        if (S_ISDIR(st.st_mode)) {
+            ::close(cur);
+            cur = next;
+            at = here;
+            continue;
+        }
+        if (!S_ISLNK(st.st_mode) || ++links > kMaxOutputLinks) {
+            ::close(next);
+            ::close(cur);
+            return fail(S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR);
+        }
+        // A link among the directories: the same rule as for the last component, which the
+        // kernel's fs.protected_symlinks applies only in sticky directories, and only when on.
+        if (const uid_t owner = st.st_uid; !trusted_owner(owner)) {
+            ::close(next);
+            ::close(cur);
+            return not_followed(here, "a symbolic link owned by " + user_label(owner) +
+                                          ", not by " + trusted_owners_label() + " (not followed)");
+        }
+        char text[PATH_MAX];
+        const ssize_t n = ::readlinkat(next, "", text, sizeof text - 1);
+        const int err = errno;
+        ::close(next);
+        if (n <= 0) {
+            ::close(cur);
+            return fail(n < 0 ? err : ENOENT);
+        }
+        const std::string_view target(text, static_cast<std::size_t>(n));
+        std::deque<std::string> more = path_parts(target);
+        parts.insert(parts.begin(), more.begin(), more.end());
+        if (target.front() == '/') {
+            ::close(cur);
+            cur = ::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+            if (cur < 0) return fail(errno);
+            at = "/";
+        }
+    }
+    return cur;
+}
 
 OutputTarget::OutputTarget(int dir_fd, std::string name, std::string shown, int object_fd,
                            const struct stat& st, bool through_link)
@@ -57,6 +149,16 @@ OutputTarget::~OutputTarget() {
     if (dir_fd_ >= 0) ::close(dir_fd_);
 }
 
+bool dir_open_to_others(int dir_fd) {
+    struct stat st {};
+    if (::fstat(dir_fd, &st) != 0) return true;
+    return !trusted_owner(st.st_uid) || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+}
+
+bool OutputTarget::dir_open_to_others() const {
+    return rdmi::dir_open_to_others(dir_fd_);
+}
+
 Result<OutputTarget> resolve_output_target(const std::string& path) {
     if (path.empty()) return not_followed(path, "an empty path");
     // "out.json/" names a directory: the kernel would refuse a file there too.
@@ -65,16 +167,11 @@ Result<OutputTarget> resolve_output_target(const std::string& path) {
     std::string dir(dir_name(path));
     std::string name(base_name(path));
     std::string shown = path;
-    const int self = static_cast<int>(::geteuid());
     for (int hop = 0;; ++hop) {
-        const int dir_fd = ::openat(base, dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+        auto opened = open_vetted_dir(base, dir, shown);
         if (base != AT_FDCWD) ::close(base);
-        if (dir_fd < 0) {
-            // Both names: the file asked for, and the directory that is missing or unreadable.
-            Gap gap = gap_from_errno(dir_name(shown), errno);
-            gap.message = shown + ": cannot open its directory (" + gap.message + ")";
-            return gap;
-        }
+        if (!opened) return opened.gap();
+        const int dir_fd = *opened;
         auto fail = [&](Gap gap) -> Result<OutputTarget> {
             ::close(dir_fd);
             return gap;
@@ -96,9 +193,19 @@ Result<OutputTarget> resolve_output_target(const std::string& path) {
         }
         if (!S_ISLNK(st.st_mode)) return OutputTarget(dir_fd, name, shown, object, st, false);
 
-        // A link: what the kernel reaches through it decides whether its owner matters. A
-        // device, FIFO or socket is written in place (`/dev/stdout` is a link to
-        // `/proc/self/fd/1`, a magic link this walk could not spell), so it is kept as reached.
+        // A link is followed only when it is trusted: made by root or by the user the document
+        // is written as, never by someone who could point it anywhere (a character device such
+        // as /dev/port or /dev/mem included: opening one for writing is already a deed).
+        if (!trusted_owner(st.st_uid)) {
+            ::close(object);
+            return fail(not_followed(shown, "a symbolic link owned by " + user_label(st.st_uid) +
+                                                ", not by " + trusted_owners_label() +
+                                                " (not followed)"));
+        }
+        // What the link reaches (O_PATH opens nothing): a link to nothing is refused as such.
+        // A magic link of /proc (`/dev/stdout` is a link to `/proc/self/fd/1`) leads to an open
+        // file whose text may name no path (pipe:[...]): a device, FIFO or socket it reaches is
+        // kept as reached. Every other link is walked by its text, one vetted link at a time.
         const int reached = ::openat(dir_fd, name.c_str(), O_PATH | O_CLOEXEC);
         struct stat reached_st {};
         if (reached < 0 || ::fstat(reached, &reached_st) != 0) {
@@ -110,20 +217,11 @@ Result<OutputTarget> resolve_output_target(const std::string& path) {
                     not_followed(shown, "a symbolic link to a missing file (not followed)"));
             return fail(gap_from_errno(shown, err));
         }
-        if (written_in_place(reached_st.st_mode)) {
+        if (written_in_place(reached_st.st_mode) && on_procfs(object)) {
             ::close(object);
             return OutputTarget(dir_fd, name, shown, reached, reached_st, true);
         }
         ::close(reached);
-        // Anything else through the link may be replaced, so the link must be trusted: made by
-        // root or by the user the document is written as, never by someone who could point
-        // it anywhere between two looks.
-        if (st.st_uid != 0 && static_cast<int>(st.st_uid) != self) {
-            ::close(object);
-            return fail(not_followed(shown, "a symbolic link owned by " + user_label(st.st_uid) +
-                                                ", not by " + trusted_owners_label() +
-                                                " (not followed)"));
-        }
         if (hop + 1 >= kMaxOutputLinks) {
             ::close(object);
             return fail(gap_from_errno(shown, ELOOP));

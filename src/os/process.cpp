@@ -98,7 +98,7 @@ struct ChildExec {
     ::setpgid(0, 0);
     struct sigaction defaults {};
     defaults.sa_handler = SIG_DFL;
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ})
         ::sigaction(sig, &defaults, nullptr);
     sigset_t none;
     sigemptyset(&none);

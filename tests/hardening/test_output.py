@@ -24,6 +24,19 @@
                     link to a root-only file right after the probe's first look at the name (an
                     LD_PRELOAD shim stops the probe there until the swap is done): the root-only
                     file keeps its content, owner and mode
+  symlink-foreign-device   (root) nobody's link to a root-only FIFO or a device node: refused
+                    (exit 2, one line naming the link and nobody); the FIFO gets nothing
+  symlink-foreign-directory   (root) nobody's link among the directories of --output, to a
+                    root-only directory: refused (exit 2), nothing written there; root's own
+                    link there is followed
+  stdout-chain      --output /dev/stdout to a pipe, a file and a terminal, as root and as nobody
+  hard-link-root-file-sticky   (root) a name in a sticky directory that shares a root-only
+                    file: replaced by a rename, the root-only file keeps its content
+  race-socket-swap  (root) nobody's socket, swapped for a link to a root-only socket right
+                    after the probe's first look: the root-only socket gets nothing
+  bundle-foreign-owner   (root) gather --output to nobody's file or FIFO: refused (exit 2)
+  file-size-limit   a document larger than RLIMIT_FSIZE: exit 2 (File too large), no temporary
+                    left, the old file kept
   hard-links-foreign-owner   (root) a file owned by nobody with two names: refused (exit 2),
                     never written in place; both names keep their content
   bundle-mode       gather: a new bundle is 0600 whatever the umask; an existing one keeps its
@@ -33,7 +46,8 @@
   daemon-file-mode  report --format prometheus / nfd: a new file is 0644 even under umask 077
                     (node_exporter and nfd-worker read it as other users); an existing file
                     keeps its mode
-  hard-links        a file with two names is rewritten in place: both names see the document
+  hard-links        a file with two names, in a directory only its owner may write, is
+                    rewritten in place: both names see the document
   long-name         a target name of 255 bytes is created and replaced (the temporary's name
                     is shortened to fit)
   format-conflict   report --json --format prometheus|nfd --output FILE: exit 2, the error
@@ -393,12 +407,179 @@ def symlink_foreign_owner(cfg, scratch):
         problems += unchanged(secret)
         if not direct.is_symlink() or os.readlink(direct) != str(secret):
             problems.append(f"{link.name}: the link was replaced")
-    # Nothing is replaced through a link to a FIFO, socket or device: whoever owns it.
+    # Whatever it leads to: nobody's link to /proc/self/fd/1 is not followed either.
     to_stdout = public / "stdout-link"
     as_nobody("ln", "-s", "/proc/self/fd/1", str(to_stdout))
     proc = schema_to(cfg, to_stdout)
-    if proc.returncode != 0 or b'"$schema"' not in proc.stdout:
-        problems.append(f"nobody's link to /proc/self/fd/1: exit {proc.returncode}: {proc.stderr[:200]!r}")
+    if proc.returncode != 2 or b"nobody" not in proc.stderr:
+        problems.append(f"nobody's link to /proc/self/fd/1: exit {proc.returncode} (want 2): {proc.stderr[:200]!r}")
+    return problems
+
+
+def fifo_reader(path):
+    """Reads the FIFO `path` in a thread: (thread, list that gets what was read)."""
+    got = []
+    reader = threading.Thread(target=lambda: got.append(path.read_bytes()), daemon=True)
+    reader.start()
+    return reader, got
+
+
+def release_reader(path, reader):
+    """Ends a reader that nobody wrote to: a writer opens and closes the FIFO."""
+    if reader.is_alive():
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        os.close(fd)
+    reader.join(10)
+
+
+@test
+def symlink_foreign_device(cfg, scratch):
+    """Finding: a link owned by another user was followed whenever it led to a character
+    device, FIFO or socket (a link planted in /tmp to /dev/port or /dev/mem had root open the
+    device and write the document into it). Now no link another user owns is followed, whatever
+    it leads to. A root-only FIFO shows whether anything was written; a private device node
+    (a /dev/null) shows the rule for devices."""
+    if needs_root():
+        return []
+    problems = []
+    private = scratch / "private"
+    private.mkdir(mode=0o700)
+    fifo_path = private / "fifo"
+    os.mkfifo(fifo_path, 0o600)
+    device = private / "port"
+    os.mknod(device, 0o600 | stat.S_IFCHR, os.makedev(1, 3))
+    public = sticky_dir(scratch)
+    for target in (fifo_path, device):
+        link = public / f"to-{target.name}"
+        made = as_nobody("ln", "-s", str(target), str(link))
+        reader, got = fifo_reader(fifo_path) if target == fifo_path else (None, [])
+        proc = schema_to(cfg, link)
+        if reader is not None:
+            release_reader(fifo_path, reader)
+        lines = proc.stderr.decode(errors="replace").strip().splitlines()
+        if made.returncode != 0 or proc.returncode != 2 or not is_error_document(proc.stdout):
+            problems.append(f"{link.name}: exit {proc.returncode} (want 2): {proc.stderr[:200]!r}")
+        elif len(lines) != 1 or str(link) not in lines[0] or "nobody" not in lines[0]:
+            problems.append(f"{link.name}: not one line naming the link and its owner: {lines}")
+        if got and got[0]:
+            problems.append(f"{link.name}: the root-only FIFO got {len(got[0])} bytes")
+    return problems
+
+
+@test
+def symlink_foreign_directory(cfg, scratch):
+    """Finding: a link among the directories of --output was followed whoever owned it; only
+    the kernel's fs.protected_symlinks (off on some machines, and only in sticky directories)
+    stood between nobody's link in /tmp and a root-only directory. Now the directory part is
+    walked one component at a time by the same rule as the last one; root's own link there is
+    still followed."""
+    if needs_root():
+        return []
+    problems = []
+    private = scratch / "private"
+    private.mkdir(mode=0o700)
+    public = sticky_dir(scratch)
+    link = public / "reports"
+    made = as_nobody("ln", "-s", str(private), str(link))
+    proc = schema_to(cfg, link / "x.json")
+    lines = proc.stderr.decode(errors="replace").strip().splitlines()
+    if made.returncode != 0 or proc.returncode != 2 or not is_error_document(proc.stdout):
+        problems.append(f"nobody's link: exit {proc.returncode} (want 2): {proc.stderr[:200]!r}")
+    elif len(lines) != 1 or str(link) not in lines[0] or "nobody" not in lines[0]:
+        problems.append(f"nobody's link: not one line naming the link and its owner: {lines}")
+    if list(private.iterdir()):
+        problems.append(f"written into the root-only directory: {[p.name for p in private.iterdir()]}")
+    mine = scratch / "mine"
+    mine.symlink_to("private")
+    proc = schema_to(cfg, mine / "." / "y.json")
+    if proc.returncode != 0 or not (private / "y.json").is_file():
+        problems.append(f"root's own link: exit {proc.returncode}: {proc.stderr[:200]!r}")
+    return problems
+
+
+@test
+def stdout_chain(cfg, scratch):
+    """/dev/stdout -> /proc/self/fd/1 -> a terminal, a pipe or a file: every link of that chain
+    is root's or the effective user's, so it is written through, as root and as nobody."""
+    problems = []
+    users = [None] + ([NOBODY] if os.geteuid() == 0 else [])
+    for user in users:
+        who = "nobody" if user else "self"
+        # The pipe is made by the user's own shell: a pipe is reopened through /proc/self/fd/1,
+        # and root's pipe is not the user's to open.
+        proc = subprocess.run(["sh", "-c", '"$0" schema error --json --output /dev/stdout | cat',
+                               str(cfg.binary)], capture_output=True, timeout=60,
+                              stdin=subprocess.DEVNULL,
+                              preexec_fn=(lambda u=user: (os.setgroups([]), os.setgid(u.pw_gid),
+                                                          os.setuid(u.pw_uid))) if user else None)
+        if proc.returncode != 0 or b'"$schema"' not in proc.stdout:
+            problems.append(f"{who}, a pipe: exit {proc.returncode}: {proc.stderr[:200]!r}")
+        out_file = scratch / f"redirected-{who}.json"
+        with open(out_file, "wb") as out:
+            if user:
+                os.fchown(out.fileno(), user.pw_uid, user.pw_gid)
+            proc = subprocess.run([str(cfg.binary), "schema", "error", "--json", "--output", "/dev/stdout"],
+                                  stdout=out, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  timeout=60, preexec_fn=(lambda u=user: (os.setgroups([]), os.setgid(u.pw_gid),
+                                                                        os.setuid(u.pw_uid))) if user else None)
+        if proc.returncode != 0 or b'"$schema"' not in out_file.read_bytes():
+            problems.append(f"{who}, a file: exit {proc.returncode}: {proc.stderr[:200]!r}")
+        leader, follower = os.openpty()
+        try:
+            if user:
+                os.fchown(follower, user.pw_uid, -1)
+            proc = subprocess.run([str(cfg.binary), "schema", "error", "--json", "--output", "/dev/stdout"],
+                                  stdout=follower, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  timeout=60, preexec_fn=(lambda u=user: (os.setgroups([]), os.setgid(u.pw_gid),
+                                                                        os.setuid(u.pw_uid))) if user else None)
+            os.close(follower)
+            follower = -1
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(leader, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+        finally:
+            if follower >= 0:
+                os.close(follower)
+            os.close(leader)
+        if proc.returncode != 0 or b'"$schema"' not in seen:
+            problems.append(f"{who}, a terminal: exit {proc.returncode}: {proc.stderr[:200]!r}")
+    return problems
+
+
+@test
+def hard_link_root_file_sticky(cfg, scratch):
+    """Finding: root's own file with several hard links was rewritten in place wherever the name
+    was. With fs.protected_hardlinks off, a user can hard-link /etc/shadow into /tmp as the
+    output name. The attacker is modelled by root making the link (the suite does not change
+    the machine's sysctl): what matters is a name in a sticky, world-writable directory that
+    shares a root-only file. The name is now replaced by a rename: the root-only file keeps its
+    content, the document gets the name (with the file's owner and mode)."""
+    if needs_root():
+        return []
+    secret = root_only_file(scratch)
+    public = sticky_dir(scratch)
+    out = public / "out.json"
+    os.link(secret, out)
+    proc = schema_to(cfg, out)
+    problems = []
+    if proc.returncode != 0:
+        problems.append(f"exit {proc.returncode}: {proc.stderr[:200]!r}")
+    if secret.read_text() != "root only\n":
+        problems.append(f"the root-only file was written: {secret.read_text()[:60]!r}")
+    st = out.lstat()
+    if out.read_text()[:1] != "{" or st.st_ino == secret.stat().st_ino:
+        problems.append("the output name still shares the root-only file")
+    elif st.st_uid != 0 or stat.S_IMODE(st.st_mode) != 0o600:
+        problems.append(f"the new file: owner {st.st_uid}, mode {oct(stat.S_IMODE(st.st_mode))}")
+    leftovers = [p.name for p in public.iterdir() if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
     return problems
 
 
@@ -466,6 +647,152 @@ def race_swap_for_link(cfg, scratch):
         if st.st_uid != NOBODY.pw_uid or stat.S_IMODE(st.st_mode) != 0o666:
             problems.append(f"{out.name}: owner {st.st_uid}, mode {oct(stat.S_IMODE(st.st_mode))}")
     leftovers = [p.name for p in list(public.iterdir()) + list(scratch.iterdir()) if p.name.startswith(".")]
+    if leftovers:
+        problems.append(f"temporary files left: {leftovers}")
+    return problems
+
+
+def listener(path):
+    """A listening Unix socket at `path` that records what each connection sends."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(path))
+    server.listen(4)
+    server.settimeout(0.2)
+    got = []
+    stop = threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            conn.settimeout(5)
+            data = b""
+            try:
+                while chunk := conn.recv(65536):
+                    data += chunk
+            except OSError:
+                pass
+            got.append(data)
+            conn.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def close():
+        stop.set()
+        thread.join(10)
+        server.close()
+    return got, close
+
+
+@test
+def race_socket_swap(cfg, scratch):
+    """Finding: a socket at --output was connected by its path, looked up a second time after
+    it was vetted. In a directory nobody owns (no sticky bit, so fs.protected_symlinks does not
+    apply), nobody swapped the socket for a link to a root-only socket right after the probe's
+    first look (the stall shim stops it there): root connected to that socket and wrote the
+    document into it. Now the connection goes to the socket that was looked at."""
+    if needs_root():
+        return []
+    shim = stall_preload(cfg)
+    if shim is None:
+        return ["the stall shim (RDMI_STALL_PRELOAD, libstall_at_name_preload.so) is not built"]
+    private = scratch / "private"
+    private.mkdir(mode=0o700)
+    theirs = scratch / "theirs"
+    theirs.mkdir(mode=0o755)
+    os.chown(theirs, NOBODY.pw_uid, NOBODY.pw_gid)
+    secret_got, close_secret = listener(private / "root.sock")
+    out = theirs / "out.sock"
+    out_got, close_out = listener(out)
+    os.chown(out, NOBODY.pw_uid, NOBODY.pw_gid)
+    stall = scratch / "stall"
+    stall.mkdir(mode=0o700)
+    os.mkfifo(stall / "paused")
+    os.mkfifo(stall / "resume")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LD_PRELOAD": shim,
+           "STALL_NAME": out.name, "STALL_DIR": str(stall)}
+    proc = subprocess.Popen([str(cfg.binary), "schema", "error", "--json", "--output", str(out)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            stdin=subprocess.DEVNULL)
+    problems = []
+    try:
+        paused = in_thread(lambda: (stall / "paused").read_bytes(), 30)
+        if paused != b"paused\n":
+            problems.append("the probe never looked at the output name (the shim did not stop it)")
+        else:
+            swap = as_nobody("sh", "-c", 'mv "$0" "$0.old" && ln -s "$1" "$0"', str(out),
+                             str(private / "root.sock"))
+            if swap.returncode != 0 or not out.is_symlink():
+                problems.append(f"nobody could not swap the name: {swap.stderr[:200]!r}")
+        in_thread(lambda: (stall / "resume").write_bytes(b"go\n"), 30)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        time.sleep(0.3)
+        close_secret()
+        close_out()
+    if any(secret_got):
+        problems.append(f"the root-only socket got {sum(map(len, secret_got))} bytes (exit {proc.returncode})")
+    return problems
+
+
+@test
+def bundle_foreign_owner(cfg, scratch):
+    """Finding: a bundle (copies of files only root may read) written over a file another user
+    made at the name kept that user as its owner, and a FIFO that user made got the bundle.
+    Now a bundle is never written to another user's file, FIFO or socket (exit 2)."""
+    if needs_root():
+        return []
+    root = scratch / "root"
+    root.mkdir()
+    public = sticky_dir(scratch)
+    problems = []
+    planted = public / "bundle.tar.gz"
+    as_nobody("sh", "-c", 'umask 022; echo planted > "$0"', str(planted))
+    proc = run(cfg, ["--root", str(root), "gather", "--output", str(planted)])
+    st = planted.lstat()
+    if proc.returncode != 2 or st.st_uid != NOBODY.pw_uid or planted.read_bytes() != b"planted\n":
+        problems.append(f"nobody's file: exit {proc.returncode} (want 2), owner {st.st_uid}, "
+                        f"{len(planted.read_bytes())} bytes")
+    elif b"nobody" not in proc.stderr:
+        problems.append(f"nobody's file: stderr does not say why: {proc.stderr[:200]!r}")
+    fifo_path = public / "bundle-fifo.tar.gz"
+    as_nobody("mkfifo", "-m", "0666", str(fifo_path))
+    reader, got = fifo_reader(fifo_path)
+    proc = run(cfg, ["--timeout", "5", "--root", str(root), "gather", "--output", str(fifo_path)])
+    release_reader(fifo_path, reader)
+    if proc.returncode != 2 or (got and got[0]):
+        problems.append(f"nobody's FIFO: exit {proc.returncode} (want 2), the reader got "
+                        f"{len(got[0]) if got else 0} bytes")
+    return problems
+
+
+@test
+def file_size_limit(cfg, scratch):
+    """Finding: a document larger than RLIMIT_FSIZE killed the probe with SIGXFSZ in the middle
+    of writing its temporary file, which stayed behind. Now the write fails (EFBIG): exit 2,
+    one message, the temporary removed, the old file kept."""
+    import resource
+    path = scratch / "big.json"
+    path.write_text("old")
+    args = big_document_args(path)
+    if args is None:
+        return []
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
+    proc = subprocess.run([str(cfg.binary), *[a if a != "1" else "30" for a in args]], env=env,
+                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
+    problems = []
+    if proc.returncode != 2 or b"File too large" not in proc.stderr:
+        problems.append(f"exit {proc.returncode} (want 2, 'File too large'): {proc.stderr[:200]!r}")
+    if path.read_text() != "old":
+        problems.append("the old file was replaced by a partial one")
+    leftovers = [p.name for p in scratch.iterdir() if p.name.startswith(".")]
     if leftovers:
         problems.append(f"temporary files left: {leftovers}")
     return problems
@@ -571,9 +898,13 @@ def daemon_file_mode(cfg, scratch):
 
 @test
 def hard_links(cfg, scratch):
-    a = scratch / "a.json"
+    # In a directory no other user may create names in (the scratch directory is 0777): there a
+    # name cannot be someone else's hard link to a file of ours.
+    closed = scratch / "closed"
+    closed.mkdir(mode=0o755)
+    a = closed / "a.json"
     a.write_text("old")
-    b = scratch / "b.json"
+    b = closed / "b.json"
     os.link(a, b)
     proc = schema_to(cfg, a)
     problems = []

@@ -48,15 +48,30 @@ TEST_CASE("a link of our own to a regular file resolves to the file, in its own 
     CHECK(names_file(*target, tree.host("/real/report.json")));
 }
 
-TEST_CASE("a link to a FIFO is kept as the link, with what it leads to") {
+TEST_CASE("a link of our own to a FIFO resolves to the FIFO, in its own directory") {
     test::TempTree tree;
     tree.fifo("/fifo");
     tree.symlink("fifo", "/out");
     auto target = resolve_output_target(tree.host("/out"));
     REQUIRE(target.ok());
-    CHECK(target->through_link());
-    CHECK(target->name() == "out");
+    CHECK_FALSE(target->through_link());
+    CHECK(target->name() == "fifo");
     CHECK(S_ISFIFO(target->st().st_mode));
+}
+
+TEST_CASE("a magic link of /proc to a pipe is kept as the link, with what it leads to") {
+    int ends[2];
+    REQUIRE(::pipe(ends) == 0);
+    const std::string path = "/proc/self/fd/" + std::to_string(ends[1]);
+    {
+        auto target = resolve_output_target(path);
+        REQUIRE(target.ok());
+        CHECK(target->through_link());
+        CHECK(target->name() == std::to_string(ends[1]));
+        CHECK(S_ISFIFO(target->st().st_mode));
+    }
+    ::close(ends[0]);
+    ::close(ends[1]);
 }
 
 TEST_CASE("a link to nothing and a loop of links are refused") {
@@ -89,13 +104,37 @@ TEST_CASE("another user's link to a regular file is not followed, even behind a 
                                           ": a symbolic link owned by nobody (uid 65534), not by "
                                           "root (not followed); not written");
     }
-    // The same link to a FIFO replaces nothing: it is kept, whoever owns it.
+    // Nor to a FIFO (or a device such as /dev/mem): opening one for writing is already a deed.
     tree.fifo("/fifo");
     tree.symlink("fifo", "/their-fifo");
     REQUIRE(::lchown(tree.host("/their-fifo").c_str(), kLinkForeignUid, kLinkForeignUid) == 0);
     auto fifo = resolve_output_target(tree.host("/their-fifo"));
-    REQUIRE(fifo.ok());
-    CHECK(S_ISFIFO(fifo->st().st_mode));
+    REQUIRE_FALSE(fifo.ok());
+    CHECK(fifo.gap().message == tree.host("/their-fifo") +
+                                    ": a symbolic link owned by nobody (uid 65534), not by root "
+                                    "(not followed); not written");
+}
+
+TEST_CASE("another user's link among the directories is not followed") {
+    if (::geteuid() != 0) {
+        MESSAGE("needs root: only root can give a link to another user");
+        return;
+    }
+    test::TempTree tree;
+    tree.mkdir("/private", 0700);
+    tree.symlink(tree.host("/private"), "/theirs");
+    REQUIRE(::lchown(tree.host("/theirs").c_str(), kLinkForeignUid, kLinkForeignUid) == 0);
+    auto target = resolve_output_target(tree.host("/theirs/out.json"));
+    REQUIRE_FALSE(target.ok());
+    CHECK(target.gap().message == tree.host("/theirs") +
+                                      ": a symbolic link owned by nobody (uid 65534), not by "
+                                      "root (not followed); not written");
+    // Our own link there is followed, and `..` after it is taken from where it led.
+    tree.symlink("private", "/mine");
+    auto mine = resolve_output_target(tree.host("/mine/../private/out.json"));
+    REQUIRE(mine.ok());
+    CHECK_FALSE(mine->exists());
+    CHECK(mine->name() == "out.json");
 }
 
 }  // namespace rdmi
