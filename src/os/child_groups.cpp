@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "os/open_file_limit.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -71,6 +73,7 @@ pid_t fork_isolated_child(int parent_end) {
             if (::getppid() != parent) ::_exit(1);  // the parent is already gone
             // Inside the block: the parent's handlers never run here, not even for an instant.
             reset_interrupts_in_child();
+            restore_open_file_limit_in_child();
         } else if (pid > 0) {
             ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
             register_child_group(pid);

@@ -8,6 +8,8 @@
 namespace rdmi {
 
 Gap gap_from_errno(std::string_view what, int err) {
+    // Every errno the OS layer reports passes here: the one place exhaustion leaves the gaps.
+    throw_if_exhausted(what, err);
     std::string prefix = std::string(what) + ": ";
     switch (err) {
         case ENOENT:

@@ -2,8 +2,8 @@
 // with _exit so that no library destructor or atexit handler of the parent's state runs twice.
 //
 // On the wire, a request is the task's address and the request's length (two uint64_t) and the
-// request bytes; an answer is a status byte ('O' value, 'E' exception message), its length and
-// its bytes.
+// request bytes; an answer is a status byte ('O' value, 'E' exception message, 'X' exhaustion),
+// its length and its bytes.
 #include "os/isolated_worker.hpp"
 
 #include <fcntl.h>
@@ -19,6 +19,10 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
+#include <string_view>
+
+#include "core/exhaustion.hpp"
 
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
@@ -28,6 +32,8 @@ namespace {
 
 constexpr char kAnswerValue = 'O';
 constexpr char kAnswerException = 'E';
+// The worker ran out of descriptors or memory: the probe rethrows it (exhaustion_from_wire).
+constexpr char kAnswerExhausted = 'X';
 constexpr std::size_t kHeader = 2 * sizeof(std::uint64_t);
 constexpr std::size_t kAnswerHeader = 1 + sizeof(std::uint64_t);
 
@@ -56,6 +62,12 @@ void write_exact(int fd, std::string_view data) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    // Made before any task: once memory has run out, building it could fail again.
+    std::string out_of_memory(kAnswerHeader, '\0');
+    out_of_memory.append(exhaustion_to_wire(ResourceExhausted("the isolated worker", ENOMEM)));
+    out_of_memory[0] = kAnswerExhausted;
+    const std::uint64_t out_of_memory_size = out_of_memory.size() - kAnswerHeader;
+    std::memcpy(out_of_memory.data() + 1, &out_of_memory_size, sizeof out_of_memory_size);
     while (true) {
         std::array<std::uint64_t, 2> header{};
         // End of file: the probe has finished with this worker.
@@ -68,6 +80,13 @@ void write_exact(int fd, std::string_view data) {
         try {
             answer.append(task(request));
             answer[0] = kAnswerValue;
+        } catch (const ResourceExhausted& e) {
+            answer.resize(kAnswerHeader);
+            answer.append(exhaustion_to_wire(e));
+            answer[0] = kAnswerExhausted;
+        } catch (const std::bad_alloc&) {
+            write_exact(fd, out_of_memory);
+            continue;
         } catch (const std::exception& e) {
             answer.resize(kAnswerHeader);
             answer.append(e.what());
@@ -111,6 +130,8 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
+        // fork's EAGAIN is a process limit (RLIMIT_NPROC, pid_max), not "try again".
+        if (err == EAGAIN) throw ResourceExhausted(std::string(what) + ": fork", err);
         return gap_from_errno(what, err);
     }
     ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
@@ -205,6 +226,9 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
             wanted += size;
         }
     }
+    // The worker ran out of descriptors or memory: the run cannot go on, whatever it asked.
+    if (answer.front() == kAnswerExhausted)
+        throw exhaustion_from_wire(std::string_view(answer).substr(kAnswerHeader));
     if (answer.front() == kAnswerException)
         return make_gap(GapReason::error, std::string(what) + ": " + answer.substr(kAnswerHeader));
     return answer.substr(kAnswerHeader);

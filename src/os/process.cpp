@@ -16,6 +16,7 @@
 #include <cstring>
 #include <utility>
 
+#include "core/exhaustion.hpp"
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
 
@@ -130,6 +131,8 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     }
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
+    // posix_spawn's EAGAIN is a process limit (RLIMIT_NPROC, pid_max), not "try again".
+    if (rc == EAGAIN) throw ResourceExhausted(program + ": posix_spawn", rc);
     if (rc != 0) return gap_from_errno(program, rc);
     out.close_end(1);
     err.close_end(1);
