@@ -29,10 +29,7 @@ std::atomic<bool> g_has_pending{false};
 sigset_t interrupt_set() {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    for (const int sig : kInterruptSignals) sigaddset(&set, sig);
     return set;
 }
 
@@ -53,7 +50,8 @@ void block_interrupts_in_this_thread() {
 }
 
 void reset_interrupts_in_child() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) ::signal(sig, SIG_DFL);
+    for (const int sig : kInterruptSignals) ::signal(sig, SIG_DFL);
+    for (const int sig : {SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
     const sigset_t set = interrupt_set();
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     for (auto& slot : g_groups) slot.store(0);

@@ -106,7 +106,10 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     posix_spawnattr_setpgroup(&attr, 0);
     sigset_t defaults;
     sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&defaults, sig);
+    // The probe's handlers and what it ignores (SIGPIPE, SIGXFSZ: an ignored signal stays
+    // ignored across exec) are its own, not the tool's.
+    for (int sig : kInterruptSignals) sigaddset(&defaults, sig);
+    for (int sig : {SIGPIPE, SIGXFSZ}) sigaddset(&defaults, sig);
     posix_spawnattr_setsigdefault(&attr, &defaults);
     sigset_t none;
     sigemptyset(&none);
