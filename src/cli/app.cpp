@@ -24,7 +24,9 @@
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
+#include "core/exhaustion.hpp"
 #include "os/fs.hpp"
+#include "os/open_file_limit.hpp"
 #include "os/standard_fds.hpp"
 #include "report/terminal_text.hpp"
 
@@ -296,6 +298,10 @@ int guarded(const std::function<int()>& body, bool json) {
         } catch (const std::bad_alloc&) {
             // The heap is exhausted: building a message could throw again, so use fixed text.
             throw;
+        } catch (const ResourceExhausted& e) {
+            // Out of descriptors, memory or processes: no verdict can be trusted, so none is
+            // given (the documents' "absent" and "skip" would be a statement about the system).
+            return fail_usage(json, "internal error: out of resources: " + e.message());
         } catch (const std::exception& e) {
             return fail_usage(json, std::string("internal error: ") + e.what());
         } catch (...) {
@@ -310,6 +316,9 @@ int guarded(const std::function<int()>& body, bool json) {
 }
 
 int run(int argc, char** argv) {
+    // Before anything is opened: a low soft limit costs nothing, and what the hard limit leaves
+    // is exhaustion (exit 2), never "absent".
+    (void)raise_open_file_limit();
     hold_standard_fds();
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.

@@ -44,11 +44,13 @@ inline constexpr const char* kExitCodeHelp =
     "  0  everything checked passed (read-only subcommands: the document was produced)\n"
     "  1  a check failed\n"
     "  2  usage error, unreadable input (also a run that overran --timeout), or internal error\n"
+    "     (also out of descriptors, memory or processes: never a verdict)\n"
     "  3  nothing failed, but something could not be checked (skip)\n"
     "  A warning (warn: costs performance or robustness, does not stop RDMI) exits 0;\n"
     "  check --fail-on-warn makes it a failure (exit 1).\n"
     "  129, 130, 131, 143  ended by SIGHUP, SIGINT, SIGQUIT, SIGTERM (children killed;\n"
     "                      --json: error document)\n"
+    "  138, 140, 142, 152  ended by SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, the same way\n"
     "  141  stdout closed before the document was written (SIGPIPE); nothing on stderr\n";
 
 }  // namespace rdmi::cli

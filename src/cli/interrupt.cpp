@@ -8,6 +8,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -22,16 +23,19 @@ namespace {
 
 std::atomic<int> g_owner{0};
 
+// The message of each member of kInterruptSignals, in its order.
+constexpr std::array<const char*, 8> kInterruptMessages{
+    "interrupted by SIGINT",  "interrupted by SIGTERM", "interrupted by SIGHUP",
+    "interrupted by SIGQUIT", "interrupted by SIGXCPU", "interrupted by SIGALRM",
+    "interrupted by SIGUSR1", "interrupted by SIGUSR2"};
+static_assert(std::size(kInterruptSignals) == kInterruptMessages.size());
+
 struct Prepared {
     int signal;
-    const char* message;
     std::string line;      // for stderr
     std::string document;  // for stdout, or empty without --json
 };
-std::array<Prepared, 4> g_prepared{Prepared{SIGINT, "interrupted by SIGINT", {}, {}},
-                                   Prepared{SIGTERM, "interrupted by SIGTERM", {}, {}},
-                                   Prepared{SIGHUP, "interrupted by SIGHUP", {}, {}},
-                                   Prepared{SIGQUIT, "interrupted by SIGQUIT", {}, {}}};
+std::array<Prepared, kInterruptMessages.size()> g_prepared{};
 
 void write_all(int fd, std::string_view text) noexcept {
     while (!text.empty()) {
@@ -137,7 +141,7 @@ void install_bus_error_handler(bool json) {
     action.sa_sigaction = &on_bus_error;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
-    for (const auto& p : g_prepared) sigaddset(&action.sa_mask, p.signal);
+    for (const int sig : kInterruptSignals) sigaddset(&action.sa_mask, sig);
     ::sigaction(SIGBUS, &action, nullptr);
 }
 
@@ -157,16 +161,18 @@ bool hand_over_output(OutputOwner from, OutputOwner to) noexcept {
 }
 
 const char* interrupt_message(int signal) noexcept {
-    for (const auto& p : g_prepared) {
-        if (p.signal == signal) return p.message;
+    for (std::size_t i = 0; i < kInterruptMessages.size(); ++i) {
+        if (kInterruptSignals[i] == signal) return kInterruptMessages[i];
     }
     return "interrupted";
 }
 
 void install_interrupt_handlers(bool json) {
-    for (auto& p : g_prepared) {
-        p.line = std::string("rdmi-probe: ") + p.message + "\n";
-        p.document = json ? error_document(p.message, 128 + p.signal) : std::string();
+    for (std::size_t i = 0; i < g_prepared.size(); ++i) {
+        Prepared& p = g_prepared[i];
+        p.signal = kInterruptSignals[i];
+        p.line = std::string("rdmi-probe: ") + kInterruptMessages[i] + "\n";
+        p.document = json ? error_document(kInterruptMessages[i], 128 + p.signal) : std::string();
     }
     struct sigaction action {};
     action.sa_handler = &on_interrupt;
@@ -181,8 +187,8 @@ void install_interrupt_handlers(bool json) {
         ::sigaction(p.signal, &action, nullptr);
     }
     ::signal(SIGPIPE, SIG_IGN);
-    // A file larger than RLIMIT_FSIZE: the write fails with EFBIG and the temporary file is
-    // removed, instead of the process dying with it half written.
+    // Past ulimit -f a write fails with EFBIG, which names the file and removes the temporary,
+    // instead of SIGXFSZ ending the run with neither.
     ::signal(SIGXFSZ, SIG_IGN);
     install_bus_error_handler(json);
 }

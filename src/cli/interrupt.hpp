@@ -1,5 +1,6 @@
-// Ending a run on SIGINT, SIGTERM, SIGHUP or SIGQUIT: every child process group killed, the error
-// document when --json, exit 128+N. And one writer of the run's last words.
+// Ending a run on SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1 or SIGUSR2: every
+// child process group killed, the temporaries removed, the error document when --json, exit
+// 128+N. And one writer of the run's last words.
 #pragma once
 
 namespace rdmi::cli {
@@ -28,10 +29,12 @@ bool claim_output(OutputOwner who) noexcept;
 /// own it. Lock-free and async-signal-safe.
 bool hand_over_output(OutputOwner from, OutputOwner to) noexcept;
 
-/// Installs the handlers of SIGINT, SIGTERM, SIGHUP and SIGQUIT (kill every child group, remove a
-/// pending --output temporary, print "interrupted by SIGINT" on stderr and, when `json`, the
-/// error document on stdout, _exit(128+N)) and ignores SIGPIPE (a closed stdout is seen as
-/// EPIPE and ends the run quietly with kExitBrokenPipe).
+/// Installs the handlers of the interrupt signals (os/child_groups.hpp kInterruptSignals:
+/// SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2; kill every child group,
+/// remove a pending --output temporary and a replay's private directory, print "interrupted by
+/// SIGINT" on stderr and, when `json`, the error document on stdout, _exit(128+N)), ignores
+/// SIGPIPE (a closed stdout is seen as EPIPE and ends the run quietly with kExitBrokenPipe) and
+/// SIGXFSZ (a write past ulimit -f fails with EFBIG: a named write error, exit 2).
 void install_interrupt_handlers(bool json);
 
 /// Installs the SIGBUS handler (also done by install_interrupt_handlers): a read of a mapped file

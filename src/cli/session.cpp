@@ -273,6 +273,8 @@ namespace {
 std::string stdout_write_failure(int err) {
     std::string message = "stdout: write failed";
     if (err != 0) message += std::string(": ") + std::strerror(err);
+    // SIGXFSZ is ignored: past ulimit -f a redirected stdout fails here instead of killing.
+    if (err == EFBIG) message += " (EFBIG: the file size limit)";
     return message;
 }
 

@@ -2,6 +2,7 @@
 #include "model/registry.hpp"
 
 #include <exception>
+#include <new>
 #include <string>
 
 namespace rdmi {
@@ -70,6 +71,10 @@ void collect_one(const ProbeContext& ctx, ProbeId id, Facts& facts, const ProbeR
     }
     try {
         row.run(ctx, request, facts);
+    } catch (const std::bad_alloc&) {
+        // Out of memory is the run's failure, not the probe's: no check may say it (a
+        // ResourceExhausted, no std::exception, passes this handler by design).
+        throw;
     } catch (const std::exception& e) {
         facts.probe_errors.push_back({std::string(row.name), e.what()});
     }

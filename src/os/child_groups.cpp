@@ -13,6 +13,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "os/open_file_limit.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -29,10 +31,7 @@ std::atomic<bool> g_has_pending{false};
 sigset_t interrupt_set() {
     sigset_t set;
     sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGHUP);
-    sigaddset(&set, SIGQUIT);
+    for (const int sig : kInterruptSignals) sigaddset(&set, sig);
     return set;
 }
 
@@ -53,7 +52,8 @@ void block_interrupts_in_this_thread() {
 }
 
 void reset_interrupts_in_child() {
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
+    for (const int sig : kInterruptSignals) ::signal(sig, SIG_DFL);
+    for (const int sig : {SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
     const sigset_t set = interrupt_set();
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
     for (auto& slot : g_groups) slot.store(0);
@@ -73,6 +73,7 @@ pid_t fork_isolated_child(int parent_end) {
             if (::getppid() != parent) ::_exit(1);  // the parent is already gone
             // Inside the block: the parent's handlers never run here, not even for an instant.
             reset_interrupts_in_child();
+            restore_open_file_limit_in_child();
         } else if (pid > 0) {
             ::setpgid(pid, pid);  // both sides set it: no race with the child's first steps
             register_child_group(pid);

@@ -9,8 +9,15 @@
 
 namespace rdmi {
 
-/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for its lifetime, so that a
-/// child started meanwhile is registered before the handler can run (the handler runs on the main
+/// The signals that end a run the way SIGTERM does (cli/interrupt.cpp handles them): the
+/// terminal's and the service manager's (SIGINT, SIGTERM, SIGHUP, SIGQUIT), the CPU time limit
+/// (SIGXCPU, ulimit -t), a timer or a stray kill (SIGALRM, SIGUSR1, SIGUSR2: their default
+/// action ends the process too, which would leave the temporaries behind).
+inline constexpr int kInterruptSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+                                            SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2};
+
+/// Blocks the interrupt signals (kInterruptSignals) in the calling thread for its lifetime, so that
+/// a child started meanwhile is registered before the handler can run (the handler runs on the main
 /// thread: the probe's other threads block these signals for good).
 class InterruptBlock {
   public:
@@ -23,11 +30,11 @@ class InterruptBlock {
     sigset_t saved_{};
 };
 
-/// Blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT in the calling thread for good (helper threads).
+/// Blocks the interrupt signals in the calling thread for good (helper threads).
 void block_interrupts_in_this_thread();
 
-/// Resets SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE and SIGXFSZ to their defaults and unblocks
-/// the interrupts: the first thing a forked child does, so it never runs the parent's handler.
+/// Resets the interrupt signals, SIGPIPE and SIGXFSZ to their defaults and unblocks the
+/// interrupt signals: the first thing a forked child does, so it never runs the parent's handler.
 void reset_interrupts_in_child();
 
 /// fork() for a child that runs probe work on the far end of a pipe or socket. In the child

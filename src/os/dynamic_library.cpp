@@ -4,17 +4,44 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cerrno>
+#include <cstring>
+#include <string_view>
 #include <utility>
 
+#include "core/exhaustion.hpp"
+
 namespace rdmi {
+
+namespace {
+
+// The errno of a failed dlopen, when its message ends with one that means exhaustion; 0 if not.
+// dlopen gives no errno of its own: glibc ends the message with strerror of the failed open or
+// mapping ("...: cannot open shared object file: Too many open files").
+int exhaustion_in(std::string_view message) {
+    for (const int err : {EMFILE, ENFILE, ENOMEM, ENOBUFS}) {
+        const std::string_view text = std::strerror(err);  // NOLINT(concurrency-mt-unsafe)
+        if (message.ends_with(text)) return err;
+    }
+    return 0;
+}
+
+}  // namespace
 
 Result<DynamicLibrary> DynamicLibrary::open(const std::string& path_or_soname) {
     dlerror();
     void* handle = ::dlopen(path_or_soname.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
         const char* err = dlerror();
-        return make_gap(GapReason::error,
-                        err != nullptr ? err : path_or_soname + ": dlopen failed");
+        if (err == nullptr) return make_gap(GapReason::error, path_or_soname + ": dlopen failed");
+        // A library that could not be mapped for want of descriptors or memory is not absent.
+        if (const int exhausted = exhaustion_in(err)) {
+            std::string_view what = err;
+            what.remove_suffix(std::strlen(std::strerror(exhausted)));  // NOLINT
+            if (what.ends_with(": ")) what.remove_suffix(2);
+            throw ResourceExhausted(what, exhausted);
+        }
+        return make_gap(GapReason::error, err);
     }
     return DynamicLibrary(handle);
 }

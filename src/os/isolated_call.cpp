@@ -12,6 +12,10 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <new>
+#include <string_view>
+
+#include "core/exhaustion.hpp"
 
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
@@ -21,6 +25,8 @@ namespace {
 
 constexpr char kOk = 'O';
 constexpr char kFailed = 'E';
+// The child ran out of descriptors or memory: the parent rethrows it (exhaustion_from_wire).
+constexpr char kExhausted = 'X';
 
 void write_all(int fd, const std::string& data) {
     std::size_t done = 0;
@@ -33,7 +39,7 @@ void write_all(int fd, const std::string& data) {
 }
 
 [[noreturn]] void child_main(int out_fd, const std::function<std::string()>& work,
-                             const ChildContainment& containment) {
+                             std::string_view what, const ChildContainment& containment) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
@@ -42,8 +48,16 @@ void write_all(int fd, const std::string& data) {
         ::_exit(0);
     }
     std::string message;
+    // Made before the work: once memory has run out, building it could fail again.
+    const std::string out_of_memory =
+        std::string(1, kExhausted) + exhaustion_to_wire(ResourceExhausted(what, ENOMEM));
     try {
         message = std::string(1, kOk) + work();
+    } catch (const ResourceExhausted& e) {
+        message = std::string(1, kExhausted) + exhaustion_to_wire(e);
+    } catch (const std::bad_alloc&) {
+        write_all(out_fd, out_of_memory);
+        ::_exit(0);
     } catch (const std::exception& e) {
         message = std::string(1, kFailed) + e.what();
     } catch (...) {
@@ -62,11 +76,13 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     const ChildContainment prepared =
         ChildContainment::prepare(containment.work, containment.writable_files);
     const pid_t pid = fork_isolated_child(fds[0]);
-    if (pid == 0) child_main(fds[1], work, prepared);
+    if (pid == 0) child_main(fds[1], work, what, prepared);
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
         ::close(fds[1]);
+        // fork's EAGAIN is a process limit (RLIMIT_NPROC, pid_max), not "try again".
+        if (err == EAGAIN) throw ResourceExhausted(std::string(what) + ": fork", err);
         return gap_from_errno(what, err);
     }
     ::close(fds[1]);
@@ -115,6 +131,8 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
                                               strsignal(WTERMSIG(status)) + ")");  // NOLINT
     }
     if (data.empty()) return make_gap(GapReason::error, std::string(what) + ": produced no result");
+    // The child ran out of descriptors or memory: the run cannot go on, whatever it asked.
+    if (data.front() == kExhausted) throw exhaustion_from_wire(std::string_view(data).substr(1));
     if (data.front() == kFailed)
         return make_gap(GapReason::error, std::string(what) + ": " + data.substr(1));
     return data.substr(1);

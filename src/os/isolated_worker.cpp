@@ -2,8 +2,8 @@
 // with _exit so that no library destructor or atexit handler of the parent's state runs twice.
 //
 // On the wire, a request is the task's address and the request's length (two uint64_t) and the
-// request bytes; an answer is a status byte ('O' value, 'E' exception message), its length and
-// its bytes.
+// request bytes; an answer is a status byte ('O' value, 'E' exception message, 'X' exhaustion),
+// its length and its bytes.
 #include "os/isolated_worker.hpp"
 
 #include <fcntl.h>
@@ -19,7 +19,11 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <new>
 #include <stdexcept>
+#include <string_view>
+
+#include "core/exhaustion.hpp"
 
 #include "os/child_groups.hpp"
 #include "os/containment.hpp"
@@ -30,6 +34,8 @@ namespace {
 
 constexpr char kAnswerValue = 'O';
 constexpr char kAnswerException = 'E';
+// The worker ran out of descriptors or memory: the probe rethrows it (exhaustion_from_wire).
+constexpr char kAnswerExhausted = 'X';
 constexpr std::size_t kHeader = 2 * sizeof(std::uint64_t);
 constexpr std::size_t kAnswerHeader = 1 + sizeof(std::uint64_t);
 
@@ -62,6 +68,12 @@ void write_exact(int fd, std::string_view data) {
     // child that cannot be contained answers every call with why, and runs none of them.
     const ContainmentFailure failure = containment.apply();
     const std::string refusal = failure.failed() ? ChildContainment::describe(failure) : "";
+    // Made before any task: once memory has run out, building it could fail again.
+    std::string out_of_memory(kAnswerHeader, '\0');
+    out_of_memory.append(exhaustion_to_wire(ResourceExhausted("the isolated worker", ENOMEM)));
+    out_of_memory[0] = kAnswerExhausted;
+    const std::uint64_t out_of_memory_size = out_of_memory.size() - kAnswerHeader;
+    std::memcpy(out_of_memory.data() + 1, &out_of_memory_size, sizeof out_of_memory_size);
     while (true) {
         std::array<std::uint64_t, 2> header{};
         // End of file: the probe has finished with this worker.
@@ -75,6 +87,13 @@ void write_exact(int fd, std::string_view data) {
             if (!refusal.empty()) throw std::runtime_error(refusal);
             answer.append(task(request));
             answer[0] = kAnswerValue;
+        } catch (const ResourceExhausted& e) {
+            answer.resize(kAnswerHeader);
+            answer.append(exhaustion_to_wire(e));
+            answer[0] = kAnswerExhausted;
+        } catch (const std::bad_alloc&) {
+            write_exact(fd, out_of_memory);
+            continue;
         } catch (const std::exception& e) {
             answer.resize(kAnswerHeader);
             answer.append(e.what());
@@ -119,6 +138,8 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
+        // fork's EAGAIN is a process limit (RLIMIT_NPROC, pid_max), not "try again".
+        if (err == EAGAIN) throw ResourceExhausted(std::string(what) + ": fork", err);
         return gap_from_errno(what, err);
     }
     ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
@@ -213,6 +234,9 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
             wanted += size;
         }
     }
+    // The worker ran out of descriptors or memory: the run cannot go on, whatever it asked.
+    if (answer.front() == kAnswerExhausted)
+        throw exhaustion_from_wire(std::string_view(answer).substr(kAnswerHeader));
     if (answer.front() == kAnswerException)
         return make_gap(GapReason::error, std::string(what) + ": " + answer.substr(kAnswerHeader));
     return answer.substr(kAnswerHeader);

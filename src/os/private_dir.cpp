@@ -31,7 +31,7 @@ std::array<char, kDirNameMax> g_dir_name{};
 std::atomic<int> g_parent_fd{-1};
 std::atomic<bool> g_has_dir{false};
 
-// Deeper than any bundle may be (tar_extract refuses more): the recursion is bounded.
+// Deeper than any bundle may be (tar_extract refuses more): the walk is bounded.
 constexpr int kRemoveDepth = 64;
 
 struct LinuxDirent64 {
@@ -46,46 +46,127 @@ bool is_dot(const char* name) {
     return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
 }
 
-// Empties the directory `fd` (owned: closed here), depth first.
-bool empty_dir(int fd, int depth) noexcept {
-    bool ok = true;
-    std::array<char, 1024> buf{};
-    // Entries are removed while listing; list again from the start until a pass finds none.
-    for (int pass = 0; pass < 1000000; ++pass) {
-        if (::lseek(fd, 0, SEEK_SET) < 0) break;
-        bool removed_any = false;
-        bool saw_any = false;
-        while (true) {
-            const long n = ::syscall(SYS_getdents64, fd, buf.data(), buf.size());
-            if (n <= 0) break;
-            for (long off = 0; off < n;) {
-                auto* entry = reinterpret_cast<LinuxDirent64*>(buf.data() + off);
-                off += entry->d_reclen;
-                if (is_dot(entry->d_name)) continue;
-                saw_any = true;
-                if (::unlinkat(fd, entry->d_name, 0) == 0) {
-                    removed_any = true;
-                    continue;
-                }
-                if (errno != EISDIR || depth >= kRemoveDepth) {
-                    ok = false;
-                    continue;
-                }
-                const int child =
-                    ::openat(fd, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (child < 0) {
-                    ok = false;
-                    continue;
-                }
-                // A directory the extraction left without write permission is made writable.
-                (void)::fchmod(child, 0700);
-                if (!empty_dir(child, depth + 1)) ok = false;
-                if (::unlinkat(fd, entry->d_name, AT_REMOVEDIR) == 0) removed_any = true;
-            }
+// Where the walk is: the directory being emptied and the identity of each one above it.
+struct Walk {
+    struct Level {
+        dev_t dev = 0;
+        ino_t ino = 0;
+    };
+    int cur = -1;  // the directory being emptied (the tree's root at depth 0)
+    int depth = 0;
+    std::array<Level, kRemoveDepth + 1> levels{};
+    // Directories that could not be emptied: not entered again (else the walk would go down
+    // and up forever). Full, the walk stops.
+    std::array<Level, kRemoveDepth> stuck{};
+    std::size_t stuck_count = 0;
+
+    bool is_stuck(const struct stat& st) const {
+        for (std::size_t i = 0; i < stuck_count; ++i) {
+            if (stuck[i].dev == st.st_dev && stuck[i].ino == st.st_ino) return true;
         }
-        if (!saw_any || !removed_any) break;
+        return false;
     }
-    ::close(fd);
+};
+
+enum class Pass { descended, progressed, done };
+
+// One listing of `walk.cur`: removes what it can; enters the first directory that is not empty
+// (and not stuck) and says so; otherwise says whether anything was removed.
+Pass list_once(Walk& walk, bool& ok) noexcept {
+    std::array<char, 1024> buf{};
+    bool removed_any = false;
+    if (::lseek(walk.cur, 0, SEEK_SET) < 0) return Pass::done;
+    while (true) {
+        const long n = ::syscall(SYS_getdents64, walk.cur, buf.data(), buf.size());
+        if (n <= 0) break;
+        for (long off = 0; off < n;) {
+            auto* entry = reinterpret_cast<LinuxDirent64*>(buf.data() + off);
+            off += entry->d_reclen;
+            if (is_dot(entry->d_name)) continue;
+            if (::unlinkat(walk.cur, entry->d_name, 0) == 0 ||
+                (errno == EISDIR && ::unlinkat(walk.cur, entry->d_name, AT_REMOVEDIR) == 0)) {
+                removed_any = true;
+                continue;
+            }
+            struct stat st {};
+            if (errno != ENOTEMPTY && errno != EEXIST && errno != EACCES) {
+                ok = false;
+                continue;
+            }
+            if (walk.depth >= kRemoveDepth ||
+                ::fstatat(walk.cur, entry->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISDIR(st.st_mode) || walk.is_stuck(st)) {
+                ok = false;
+                continue;
+            }
+            const int child =
+                ::openat(walk.cur, entry->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child < 0) {
+                ok = false;
+                continue;
+            }
+            // A directory the extraction left without write permission is made writable.
+            (void)::fchmod(child, 0700);
+            ::close(walk.cur);
+            walk.cur = child;
+            ++walk.depth;
+            walk.levels[walk.depth] = {st.st_dev, st.st_ino};
+            return Pass::descended;
+        }
+    }
+    return removed_any ? Pass::progressed : Pass::done;
+}
+
+// From `walk.cur` (emptied, or stuck) back to the directory above it, checked to be the one
+// the walk came down from; false when it is not (moved meanwhile: the walk stops).
+bool go_up(Walk& walk, bool emptied) noexcept {
+    const Walk::Level here = walk.levels[walk.depth];
+    if (!emptied) {
+        if (walk.stuck_count == walk.stuck.size()) return false;
+        walk.stuck[walk.stuck_count++] = here;
+    }
+    --walk.depth;
+    const int parent = ::openat(walk.cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::close(walk.cur);
+    walk.cur = -1;
+    struct stat st {};
+    if (parent < 0 || ::fstat(parent, &st) != 0 || st.st_dev != walk.levels[walk.depth].dev ||
+        st.st_ino != walk.levels[walk.depth].ino) {
+        if (parent >= 0) ::close(parent);
+        return false;
+    }
+    walk.cur = parent;
+    return true;
+}
+
+// Empties the directory `fd` (owned: closed here), depth first, holding one descriptor however
+// deep the tree (two for an instant, going down or up): the directory being emptied; the way back
+// up is "..", checked to be the directory the walk came down from. (One descriptor per level
+// left a run that had used up its descriptors unable to remove its own tree.)
+bool empty_dir(int fd) noexcept {
+    Walk walk;
+    walk.cur = fd;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        ::close(fd);
+        return false;
+    }
+    walk.levels[0] = {st.st_dev, st.st_ino};
+    bool ok = true;
+    for (long step = 0; step < 10'000'000; ++step) {
+        // Only a directory's last pass says whether it was emptied: an entry that failed in an
+        // earlier one is tried again.
+        bool emptied = true;
+        const Pass pass = list_once(walk, emptied);
+        if (pass != Pass::done) continue;
+        if (!emptied) ok = false;
+        if (walk.depth == 0) break;
+        if (!go_up(walk, emptied)) {
+            ok = false;
+            break;
+        }
+    }
+    if (walk.cur >= 0) ::close(walk.cur);
     return ok;
 }
 
@@ -95,7 +176,7 @@ bool remove_tree(const char* path) noexcept {
     const int fd = ::open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return ::unlink(path) == 0 || errno == ENOENT;
     (void)::fchmod(fd, 0700);
-    const bool ok = empty_dir(fd, 0);
+    const bool ok = empty_dir(fd);
     return ::rmdir(path) == 0 && ok;
 }
 

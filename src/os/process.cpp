@@ -16,6 +16,7 @@
 #include <string_view>
 #include <utility>
 
+#include "core/exhaustion.hpp"
 #include "os/child_groups.hpp"
 #include "os/containment.hpp"
 #include "os/errno_gap.hpp"
@@ -98,8 +99,10 @@ struct ChildExec {
     ::setpgid(0, 0);
     struct sigaction defaults {};
     defaults.sa_handler = SIG_DFL;
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ})
-        ::sigaction(sig, &defaults, nullptr);
+    // The probe's handlers and what it ignores (SIGPIPE, SIGXFSZ: an ignored signal stays
+    // ignored across exec) are its own, not the tool's.
+    for (const int sig : kInterruptSignals) ::sigaction(sig, &defaults, nullptr);
+    for (const int sig : {SIGPIPE, SIGXFSZ}) ::sigaction(sig, &defaults, nullptr);
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -173,10 +176,12 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
     // threads, and a lock one of them held would stay held in the child).
     const ChildContainment containment = ChildContainment::prepare(ContainedWork::tool);
     pid_t pid = 0;
+    int fork_error = 0;
     {
         // A signal handled between the fork and the registration would miss this group.
         const InterruptBlock block;
         pid = ::fork();
+        fork_error = errno;
         if (pid == 0) {
             exec_contained(ChildExec{program.c_str(), args.data(), envp.data(), out.fd[1],
                                      err.fd[1], report.fd[1]},
@@ -187,7 +192,9 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
             register_child_group(pid);
         }
     }
-    if (pid < 0) return gap_from_errno(program, errno);
+    // fork's EAGAIN is a process limit (RLIMIT_NPROC, pid_max), not "try again".
+    if (pid < 0 && fork_error == EAGAIN) throw ResourceExhausted(program + ": fork", EAGAIN);
+    if (pid < 0) return gap_from_errno(program, fork_error);
     out.close_end(1);
     err.close_end(1);
     report.close_end(1);

@@ -22,6 +22,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mapped_regions.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/open_file_limit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/process.cpp

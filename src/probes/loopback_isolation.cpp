@@ -2,9 +2,11 @@
 // returns: the whole live part runs in a child process (run_isolated), and inside it on a worker
 // thread watched against the deadline, so a hung call still yields a verdict naming its step.
 #include <condition_variable>
+#include <exception>
 #include <memory>
 #include <thread>
 
+#include "core/exhaustion.hpp"
 #include "core/text.hpp"
 #include "os/isolated_call.hpp"
 #include "probes/loopback_run.hpp"
@@ -114,13 +116,22 @@ LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJourna
         std::condition_variable done_cv;
         bool done = false;
         LoopbackVerdict verdict;
+        std::exception_ptr exhausted;
     };
     auto shared = std::make_shared<Shared>();
     shared->journal.report_to(progress);
     std::thread worker([shared, body] {
-        LoopbackVerdict verdict = body(shared->journal);
+        LoopbackVerdict verdict;
+        std::exception_ptr exhausted;
+        try {
+            verdict = body(shared->journal);
+        } catch (const ResourceExhausted&) {
+            // Out of resources ends the run; escaping this thread it would end it by abort().
+            exhausted = std::current_exception();
+        }
         std::lock_guard lock(shared->mutex);
         shared->verdict = std::move(verdict);
+        shared->exhausted = exhausted;
         shared->done = true;
         shared->done_cv.notify_all();
     });
@@ -130,6 +141,7 @@ LoopbackVerdict run_with_watchdog(const std::function<LoopbackVerdict(StepJourna
     if (finished) {
         lock.unlock();
         worker.join();
+        if (shared->exhausted) std::rethrow_exception(shared->exhausted);
         return shared->verdict;
     }
     lock.unlock();

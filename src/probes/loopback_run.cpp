@@ -9,6 +9,7 @@
 #include <memory>
 #include <thread>
 
+#include "core/exhaustion.hpp"
 #include "probes/loopback_clock.hpp"
 #include "probes/loopback_run.hpp"
 #include "probes/loopback_trace.hpp"
@@ -477,6 +478,10 @@ class Run {
                 start_ctx(local, ctx);
                 late = api_.rdma_dpa_completion_attach(rdma, after);
             }
+        } catch (const ResourceExhausted&) {
+            // Not a finding of the self-test: the run ends (the objects are released first).
+            finish_local();
+            throw;
         } catch (...) {
             finish_local();
             journal_.update([&](LoopbackVerdict& v) {

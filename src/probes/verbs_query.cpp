@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "api/ibverbs_api.hpp"
+#include "core/exhaustion.hpp"
 #include "os/containment.hpp"
 #include "os/dynamic_library.hpp"
 #include "probes/verbs.hpp"
@@ -118,6 +119,7 @@ std::vector<VerbsDevice> list_verbs_devices(const std::string& library) {
     // rdma-core answers ENOSYS when /sys/class/infiniband_verbs is absent: no verbs device.
     if (list == nullptr && errno == ENOSYS) return {};
     if (list == nullptr) {
+        throw_if_exhausted("ibv_get_device_list", errno);
         throw std::runtime_error(std::string("ibv_get_device_list failed: ") +
                                  std::strerror(errno));  // NOLINT
     }
@@ -140,6 +142,7 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
     int count = 0;
     ibv::Device** list = api.get_device_list(&count);
     if (list == nullptr) {
+        throw_if_exhausted("ibv_get_device_list", errno);
         throw std::runtime_error(std::string("ibv_get_device_list failed: ") +
                                  std::strerror(errno));  // NOLINT
     }
@@ -161,6 +164,7 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
     if (context == nullptr) {
         const int err = errno;
         api.free_device_list(list);
+        throw_if_exhausted("ibv_open_device(" + name + ")", err);
         const bool refused = err == EACCES || err == EPERM;
         std::string message =
             "ibv_open_device(" + name + ") failed: " + std::strerror(err);  // NOLINT

@@ -4,6 +4,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/append_file_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/containment_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/descriptor_limit_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/exhaustion_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/isolated_call_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_trust_test.cpp

@@ -1,7 +1,12 @@
 // The isolated run: a DOCA call that never returns, at several steps, must still give a verdict
 // within the deadline plus a small margin; and the verdict's wire format round-trips.
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
+
+#include "core/exhaustion.hpp"
 #include "loopback_fake.hpp"
 #include "wire_samples.hpp"
 
@@ -66,6 +71,28 @@ TEST_CASE("the isolated run passes through the fake and keeps the parent's steps
     CHECK(verdict.selftest->result == Status::pass);
     CHECK(verdict.teardown.complete);
     CHECK(verdict.teardown.errors.empty());
+}
+
+TEST_CASE("exhaustion on the loopback's worker thread reaches the caller, not abort()") {
+    // In a child: before, the exception left the thread and std::terminate ended the process.
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        try {
+            (void)loopback::run_with_watchdog(
+                [](loopback::StepJournal&) -> LoopbackVerdict {
+                    throw ResourceExhausted("doca_dev_open", EMFILE);
+                },
+                Deadline(5s));
+        } catch (const ResourceExhausted& e) {
+            _exit(e.error() == EMFILE ? 0 : 2);
+        }
+        _exit(1);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("the verdict's wire format round-trips and rejects garbage") {
