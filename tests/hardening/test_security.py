@@ -282,13 +282,13 @@ def closure_needed_origin(cfg, scratch):
     proc, doc = run(cfg, args, {"RDMI_FIXTURE_MARKER": str(marker)}, cwd="/")
     problems = []
     text = json.dumps(doc)
-    if marker.exists():
+    if loaded(marker, proc):
         problems.append("the constructor of the $ORIGIN dependency in a writable directory ran")
     if f"{evil}: writable by others" not in text.replace(str(lib_dir / "../../.."), str(scratch)):
         problems.append(f"the document does not name the writable directory: {text[:400]}")
     proc, doc = run(cfg, args + ["--allow-untrusted-libs"], {"RDMI_FIXTURE_MARKER": str(marker)},
                     cwd="/")
-    if not marker.exists():
+    if not loaded(marker, proc):
         problems.append("with --allow-untrusted-libs nothing was loaded: the test cannot fail")
     return problems
 
@@ -328,7 +328,9 @@ def tool_interpreter(cfg, scratch):
         problems.append("doca_caps ran through a program interpreter in a writable directory")
     if f"{evil}: writable by others" not in text or "PT_INTERP" not in text:
         problems.append(f"the report does not name the interpreter's directory: {text[:400]}")
-    proc, doc = run(cfg, args + ["--allow-untrusted-libs"])
+    # --no-landlock: the tool reports by writing a file, which the containment would refuse
+    # (this case is about the closure's vetting; test_containment.py about the containment).
+    proc, doc = run(cfg, args + ["--allow-untrusted-libs", "--no-landlock"])
     if not marker.exists():
         problems.append("with --allow-untrusted-libs the tool did not run: the test cannot fail")
     return problems
