@@ -1071,6 +1071,39 @@ def test_attacks(env: Env, only: str | None):
                     fail(where, "other verdicts than the original")
         env.tmp_clean(name)
 
+    name = "attack redact library trailer"
+    if not only or only in name:
+        root = env.work / "trailer-root"
+        shutil.copytree(base, root, symlinks=True)
+        (root / "etc").mkdir(exist_ok=True)
+        (root / "etc" / "hostname").write_text("buildhost7\n")
+        secrets = (b"10.20.30.40", b"b8:ce:f6:a1:b2:c4", b"buildhost7")
+        libraries = [p for p in root.rglob("libdoca_*.so*") if p.is_file() and not p.is_symlink()]
+        for lib in libraries:
+            with open(lib, "ab") as f:
+                f.write(b"built on " + b" ".join(secrets) + b"\n")
+        bundle = env.work / "trailer.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
+        if result.returncode != 0:
+            fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        else:
+            check_manifest(env, name, bundle)
+            with tarfile.open(bundle) as tar:
+                for member in tar.getmembers():
+                    if not (member.isfile() and "libdoca_" in member.name):
+                        continue
+                    data = tar.extractfile(member).read()
+                    lib = root / member.name[len("rdmi-probe-bundle/"):]
+                    if len(data) != lib.stat().st_size:
+                        fail(name, f"{lib.name}: stored {len(data)} bytes, not {lib.stat().st_size}")
+                    for secret in secrets:
+                        if secret in data:
+                            fail(name, f"{lib.name} still holds {secret.decode()}")
+            replayed = report_json(env, name, ["--root", str(bundle)])
+            original = report_json(env, name, ["--root", str(root)])
+            if replayed and original and verdicts(replayed) != verdicts(original):
+                fail(name, "other verdicts than the original")
+        env.tmp_clean(name)
 
 
 def system_library(soname: str) -> str:
