@@ -14,6 +14,34 @@ constexpr std::uint32_t kShtStrtab = 3;
 constexpr std::uint32_t kShtNobits = 8;
 constexpr std::uint64_t kShfExecinstr = 0x4;
 
+// Sections whose bytes are tables the loader or the symbol audit read as binary records
+// (symbols, relocations, hashes, the dynamic section, versions, arrays of addresses): never
+// rewritten. Any other section that is not code or a string table (SHT_PROGBITS data,
+// SHT_NOTE, a type of its own) may carry text, and is redacted like data.
+bool is_table(std::uint32_t type) {
+    switch (type) {
+        case 2:           // SHT_SYMTAB
+        case 4:           // SHT_RELA
+        case 5:           // SHT_HASH
+        case 6:           // SHT_DYNAMIC
+        case 9:           // SHT_REL
+        case 11:          // SHT_DYNSYM
+        case 14:          // SHT_INIT_ARRAY
+        case 15:          // SHT_FINI_ARRAY
+        case 16:          // SHT_PREINIT_ARRAY
+        case 17:          // SHT_GROUP
+        case 18:          // SHT_SYMTAB_SHNDX
+        case 19:          // SHT_RELR
+        case 0x6ffffff6:  // SHT_GNU_HASH
+        case 0x6ffffffd:  // SHT_GNU_verdef
+        case 0x6ffffffe:  // SHT_GNU_verneed
+        case 0x6fffffff:  // SHT_GNU_versym
+            return true;
+        default:
+            return false;
+    }
+}
+
 class Reader {
   public:
     Reader(std::string_view bytes, bool big_endian) : bytes_(bytes), big_(big_endian) {}
@@ -91,7 +119,8 @@ std::optional<ElfRegions> elf_regions(std::string_view bytes) {
                               static_cast<std::size_t>(offset + size)};
         if (type == kShtStrtab) {
             out.names.push_back(range);
-        } else if (type == kShtProgbits && (flags & kShfExecinstr) == 0) {
+        } else if (type != kShtNobits && !is_table(type) &&
+                   !(type == kShtProgbits && (flags & kShfExecinstr) != 0)) {
             out.data.push_back(range);
         }
     }

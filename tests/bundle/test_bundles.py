@@ -1020,7 +1020,7 @@ def run_bytes(env: Env, args, extra_env=None):
 def test_attacks(env: Env, only: str | None):
     """Round 7 attacks on bundles: a relative PKG_CONFIG_PATH entry, bytes that are not UTF-8
     in the --root path, an environment value and a listed file name or link text, identities
-    appended to a library outside its sections."""
+    in a library's note section or appended after its sections."""
     base = env.fixtures / "roots" / "complete-3.3"
 
     name = "attack relative PKG_CONFIG_PATH"
@@ -1079,9 +1079,19 @@ def test_attacks(env: Env, only: str | None):
         (root / "etc" / "hostname").write_text("buildhost7\n")
         secrets = (b"10.20.30.40", b"b8:ce:f6:a1:b2:c4", b"buildhost7")
         libraries = [p for p in root.rglob("libdoca_*.so*") if p.is_file() and not p.is_symlink()]
+        note = env.work / "note.bin"
+        note.write_bytes(b"noted 10.20.30.41 on buildhost7\0")
+        secrets += (b"10.20.30.41",)
+        objcopy = shutil.which("objcopy")
+        if objcopy is None:
+            fail(name, "objcopy (binutils) is needed")
         for lib in libraries:
+            # A note section (SHT_NOTE) of its own, then a trailer after the last section.
+            if objcopy is not None:
+                subprocess.run([objcopy, "--add-section", f".note.banner={note}", str(lib)],
+                               check=True)
             with open(lib, "ab") as f:
-                f.write(b"built on " + b" ".join(secrets) + b"\n")
+                f.write(b"built on " + b" ".join(secrets[:3]) + b"\n")
         bundle = env.work / "trailer.tar.gz"
         result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
         if result.returncode != 0:
