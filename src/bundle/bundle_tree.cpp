@@ -295,6 +295,10 @@ Tree build_tree(const Fs& fs, const std::map<std::string, PathAccess>& recorded,
             }
             for (const auto& [op, gap] : access.gaps) {
                 if (gap.reason == GapReason::not_found) continue;
+                // A relative path (a relative PKG_CONFIG_PATH entry) was never read: the file
+                // system refuses it, and a replay refuses it the same way from the captured
+                // environment. It names no in-root path for the manifest to record.
+                if (path.empty() || path.front() != '/') continue;
                 tree.failures.push_back({path, std::string(operation_name(op)), gap});
             }
         }

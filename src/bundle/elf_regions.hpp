@@ -18,7 +18,10 @@ struct ByteRange {
 /// An ELF file's sections as redaction sees them.
 struct ElfRegions {
     /// Data sections that are not code (SHT_PROGBITS without SHF_EXECINSTR: .rodata, .data,
-    /// .comment, .debug_str): text found there is rewritten in place, at the same length.
+    /// .comment, .debug_str; SHT_NOTE; any section type that is not a binary table the loader
+    /// or the symbol audit reads), and the bytes no section, header or header table covers (what
+    /// was appended after the last section, gaps between sections): text found there is
+    /// rewritten in place, at the same length.
     std::vector<ByteRange> data;
     /// String tables (SHT_STRTAB: .dynstr, .strtab, .shstrtab): symbol, version, section and
     /// library names and RUNPATH; never rewritten, since a changed name is another library.

@@ -75,6 +75,44 @@ class SkipList {
     std::vector<Skipped> kept_;
 };
 
+// True when `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF): a JSON document can spell only those, and the manifest must name every stored
+// object as the archive does.
+bool is_utf8(std::string_view s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t n = 0;
+        std::uint32_t cp = 0;
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+            cp = c & 0x1fU;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            cp = c & 0x0fU;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            cp = c & 0x07U;
+        } else {
+            return false;
+        }
+        if (s.size() - i <= n) return false;
+        for (std::size_t k = 1; k <= n; ++k) {
+            const auto b = static_cast<unsigned char>(s[i + k]);
+            if ((b & 0xc0U) != 0x80U) return false;
+            cp = (cp << 6U) | (b & 0x3fU);
+        }
+        if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+            (n == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+            return false;
+        i += n + 1;
+    }
+    return true;
+}
+
 // Why an object cannot be in any bundle under `limits`, whatever the room left (its name, its
 // depth, its link text); empty when it can.
 Skipped unstorable(const Entry& e, const BundleLimits& limits) {
@@ -106,6 +144,10 @@ Skipped unstorable(const Entry& e, const BundleLimits& limits) {
                 "link text longer than the bundle's limit of " + limit_text(limits.link_bytes) +
                     " bytes",
                 "link_bytes"};
+    // The manifest (JSON) would spell such a name with U+FFFD, not as the archive names it:
+    // a replay would find no owner, mode or type for it. Listed here with that spelling.
+    if (!is_utf8(e.path) || (e.type == FileType::symlink && !is_utf8(e.target)))
+        return {e.path, "a name or link text that is not UTF-8 (the manifest cannot name it)", ""};
     return {};
 }
 
@@ -120,7 +162,9 @@ bool below_any(const std::string& path, const std::set<std::string>& dirs) {
 }  // namespace
 
 std::uint64_t manifest_record_bytes(const nlohmann::ordered_json& record) {
-    const std::string text = record.dump(2);
+    // Bytes that are not UTF-8 (a path or a message quoting one) spelled as U+FFFD, never a
+    // throw: the cost as manifest() will write it.
+    const std::string text = record.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
     // Each line is indented by 4 more at its place in a top-level array; ",\n" separates it.
     const auto lines = static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '\n')) + 1;
     return text.size() + 4 * lines + 2;

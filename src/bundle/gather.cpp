@@ -13,6 +13,13 @@
 namespace rdmi::bundle {
 namespace {
 
+// Every document is dumped this way: a string that is not UTF-8 (a --root path, an
+// environment value, a file name or a message quoting one) is spelled with U+FFFD, never a
+// throw (nlohmann's strict handler throws type_error 316, which ended gather without a word).
+std::string json_text(const nlohmann::ordered_json& doc) {
+    return doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 std::vector<std::string> host_names(const Fs& fs) {
     std::vector<std::string> names;
     for (const char* path : {"/proc/sys/kernel/hostname", "/etc/hostname"}) {
@@ -40,8 +47,8 @@ std::string captured_within(const Recorded& recorded, bool live, std::uint64_t m
     std::vector<RecordedAnswer> answers = recorded.answers.recorded();
     std::string text;
     while (true) {
-        text = captured_document(live, recorded.doca_prefix, recorded.env.recorded(), answers)
-                   .dump(2) +
+        text = json_text(captured_document(live, recorded.doca_prefix, recorded.env.recorded(),
+                                           answers)) +
                "\n";
         if (text.size() <= max_bytes) return text;
         RecordedAnswer* largest = nullptr;
@@ -82,13 +89,13 @@ Result<Gathered> gather_bundle(const Recorded& recorded, BundleInfo info, long l
     budget.content_bytes = minus(limits.extract_bytes,
                                  docs.report.size() + docs.captured.size() + limits.document_bytes);
     budget.manifest_bytes =
-        minus(document_max, manifest(info, Tree{}, docs).dump(2).size() + kManifestSlack);
+        minus(document_max, json_text(manifest(info, Tree{}, docs)).size() + kManifestSlack);
     nlohmann::ordered_json doc;
     std::string text;
     for (int attempt = 0;; ++attempt) {
         fit_to_limits(tree, limits, budget);
         doc = manifest(info, tree, docs);
-        text = doc.dump(2) + "\n";
+        text = json_text(doc) + "\n";
         if (redactor) {
             // Error messages quote what was read; the digests hold no value a pattern matches.
             text = redact_document(*redactor, text, "manifest.json", host_root, info.root);

@@ -95,10 +95,13 @@ class GatherCommand final : public Command {
         // `--output /dev/stdout`: the bundle is the document; a summary would corrupt it.
         if (is_stdout_file(output)) return kExitOk;
         const std::string summary =
-            session.options().json ? gathered->manifest.dump(2) + "\n"
-                                   : text::terminal_safe(summary_text(output, gathered->manifest,
-                                                                      gathered->archive.size()),
-                                                         text::Keep::layout);
+            session.options().json
+                ? gathered->manifest.dump(2, ' ', false,
+                                          nlohmann::ordered_json::error_handler_t::replace) +
+                      "\n"
+                : text::terminal_safe(
+                      summary_text(output, gathered->manifest, gathered->archive.size()),
+                      text::Keep::layout);
         if (auto shown = session.emit_stdout(summary); !shown) {
             session.log().error("{}", shown.gap().message);
             return kExitUsage;

@@ -1007,6 +1007,115 @@ def test_errors(env: Env, only: str | None):
     env.tmp_clean(name)
 
 
+def run_bytes(env: Env, args, extra_env=None):
+    """env.run for arguments and output that need not be UTF-8."""
+    full = dict(os.environ)
+    full.update({"TMPDIR": str(env.tmpdir), "SOURCE_DATE_EPOCH": "1700000000"})
+    full.pop("FAKE_DOCA_DEVICES", None)
+    full.update(extra_env or {})
+    return subprocess.run([env.binary, "--timeout", "120", *args], capture_output=True,
+                          env=full, timeout=120)
+
+
+def test_attacks(env: Env, only: str | None):
+    """Round 7 attacks on bundles: a relative PKG_CONFIG_PATH entry, bytes that are not UTF-8
+    in the --root path, an environment value and a listed file name or link text, identities
+    in a library's note section or appended after its sections."""
+    base = env.fixtures / "roots" / "complete-3.3"
+
+    name = "attack relative PKG_CONFIG_PATH"
+    if not only or only in name:
+        for redact in ([], ["--redact"]):
+            bundle = env.work / f"relative{len(redact)}.tar.gz"
+            result = env.run(["--root", str(base), "gather", *redact, "--output", str(bundle)],
+                             env={"PKG_CONFIG_PATH": "rel/pc:opt/x"})
+            if result.returncode != 0:
+                fail(name, f"gather{redact} exit {result.returncode}: {result.stderr.strip()[:200]}")
+                continue
+            manifest = check_manifest(env, f"{name} {redact}", bundle)
+            relative = [e["path"] for e in manifest["errors"] if not e["path"].startswith("/")]
+            if relative:
+                fail(name, f"{redact}: errors with relative paths: {relative[:3]}")
+        env.tmp_clean(name)
+
+    name = "attack not UTF-8"
+    if not only or only in name:
+        top = env.work / os.fsdecode(b"host\xff")
+        root = top / "root"
+        shutil.copytree(base, root, symlinks=True)
+        pc = root / "opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig"
+        (pc / os.fsdecode(b"doca-\xff.pc")).write_text("")
+        os.symlink(os.fsdecode(b"/nowhere\xfe"), pc / "doca-link.pc")
+        original = report_json(env, name, ["--root", str(root)])
+        for redact in ([], ["--redact"]):
+            for env_value in ({}, {"PKG_CONFIG_PATH": os.fsdecode(b"/x\xff")}):
+                where = f"{name} {redact} {sorted(env_value)}"
+                bundle = env.work / "utf8.tar.gz"
+                result = run_bytes(env, ["--root", str(root), "gather", *redact, "--output",
+                                         str(bundle), "--json"], env_value)
+                if result.returncode != 0:
+                    fail(where, f"gather exit {result.returncode}: {result.stderr[:200]!r}")
+                    continue
+                try:
+                    env.validate(where, json.loads(result.stdout))
+                except ValueError:
+                    fail(where, f"--json printed no JSON: {result.stdout[:200]!r}")
+                manifest = check_manifest(env, where, bundle)
+                skipped = [s["path"] for s in manifest["skipped"]]
+                for leaf in ("doca-\ufffd.pc", "doca-link.pc"):
+                    if not any(p.endswith(leaf) for p in skipped):
+                        fail(where, f"{leaf} not listed in skipped: {skipped}")
+                replayed = report_json(env, where, ["--root", str(bundle)], env_value)
+                if not env_value and replayed and original and \
+                        verdicts(replayed) != verdicts(original):
+                    fail(where, "other verdicts than the original")
+        env.tmp_clean(name)
+
+    name = "attack redact library trailer"
+    if not only or only in name:
+        root = env.work / "trailer-root"
+        shutil.copytree(base, root, symlinks=True)
+        (root / "etc").mkdir(exist_ok=True)
+        (root / "etc" / "hostname").write_text("buildhost7\n")
+        secrets = (b"10.20.30.40", b"b8:ce:f6:a1:b2:c4", b"buildhost7")
+        libraries = [p for p in root.rglob("libdoca_*.so*") if p.is_file() and not p.is_symlink()]
+        note = env.work / "note.bin"
+        note.write_bytes(b"noted 10.20.30.41 on buildhost7\0")
+        secrets += (b"10.20.30.41",)
+        objcopy = shutil.which("objcopy")
+        if objcopy is None:
+            fail(name, "objcopy (binutils) is needed")
+        for lib in libraries:
+            # A note section (SHT_NOTE) of its own, then a trailer after the last section.
+            if objcopy is not None:
+                subprocess.run([objcopy, "--add-section", f".note.banner={note}", str(lib)],
+                               check=True)
+            with open(lib, "ab") as f:
+                f.write(b"built on " + b" ".join(secrets[:3]) + b"\n")
+        bundle = env.work / "trailer.tar.gz"
+        result = env.run(["--root", str(root), "gather", "--redact", "--output", str(bundle)])
+        if result.returncode != 0:
+            fail(name, f"gather exit {result.returncode}: {result.stderr.strip()[:200]}")
+        else:
+            check_manifest(env, name, bundle)
+            with tarfile.open(bundle) as tar:
+                for member in tar.getmembers():
+                    if not (member.isfile() and "libdoca_" in member.name):
+                        continue
+                    data = tar.extractfile(member).read()
+                    lib = root / member.name[len("rdmi-probe-bundle/"):]
+                    if len(data) != lib.stat().st_size:
+                        fail(name, f"{lib.name}: stored {len(data)} bytes, not {lib.stat().st_size}")
+                    for secret in secrets:
+                        if secret in data:
+                            fail(name, f"{lib.name} still holds {secret.decode()}")
+            replayed = report_json(env, name, ["--root", str(bundle)])
+            original = report_json(env, name, ["--root", str(root)])
+            if replayed and original and verdicts(replayed) != verdicts(original):
+                fail(name, "other verdicts than the original")
+        env.tmp_clean(name)
+
+
 def system_library(soname: str) -> str:
     """The path ldconfig's cache gives for `soname` on this machine."""
     listing = subprocess.run(["/sbin/ldconfig", "-p"], capture_output=True, text=True).stdout
@@ -1079,7 +1188,7 @@ def main() -> int:
                      test_redact_old_manifest,
                      test_hostile,
                      test_no_libarchive,
-                     test_errors, test_limits):
+                     test_errors, test_limits, test_attacks):
             test(env, args.only)
     finally:
         subprocess.run(["rm", "-rf", str(env.work)], check=False)
