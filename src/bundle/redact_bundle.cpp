@@ -45,8 +45,8 @@ void redact_bundle(Redactor& redactor, Tree& tree, Documents& docs, BundleInfo& 
             auto redacted = redactor.binary(entry.bytes);
             if (!redacted) {
                 const std::string reason = "redaction: " + redacted.gap().message;
-                info.redaction_excluded.push_back({path, reason});
-                tree.skipped.push_back({path, reason});
+                info.redaction_excluded.push_back({path, reason, {}});
+                tree.skipped.push_back({path, reason, {}});
                 entry.bytes.clear();
                 entry.content = Content::placeholder;
                 continue;
