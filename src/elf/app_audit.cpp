@@ -156,6 +156,30 @@ void check_platform(const ElfImage& image, const std::string& member,
     }
 }
 
+// What no import audit can judge: a file the linker and loader would not take as code (a core
+// dump, ET_NONE, an OS- or processor-specific e_type), and a linked file that imports nothing at
+// all: statically linked, so whatever it took from DOCA was copied in when it was built.
+std::optional<std::string> unauditable(const ElfImage& image) {
+    switch (image.kind) {
+        case ElfKind::relocatable:
+            return std::nullopt;
+        case ElfKind::executable:
+        case ElfKind::shared_object:
+            break;
+        default:
+            return "an ELF file of type " + std::string(to_string(image.kind)) +
+                   " (e_type), not an object, executable or shared library: no linker or "
+                   "loader takes its needs";
+    }
+    const bool imports =
+        std::any_of(image.dynamic_symbols.begin(), image.dynamic_symbols.end(),
+                    [](const ElfSymbol& s) { return !s.defined && !s.name.empty(); });
+    if (imports) return std::nullopt;
+    return "imports no symbol from any library (statically linked): what it took from DOCA was "
+           "linked into it, not left to the loader; pass the objects or archive it is linked "
+           "from";
+}
+
 AppAudit finish(std::vector<Need> needs, std::span<const AuditedLibrary> libraries,
                 const AppAuditOptions& options, AppAudit out) {
     std::sort(needs.begin(), needs.end(), [](const Need& a, const Need& b) {
@@ -197,6 +221,10 @@ AppAudit audit_application(const ElfImage& app, std::span<const AuditedLibrary> 
         out.bytecode = true;
         return out;
     }
+    if (auto why = unauditable(app)) {
+        out.unreadable = std::move(why);
+        return out;
+    }
     collect_version_needs(app, libraries, out);
     std::vector<Need> needs;
     collect_needs(app, {}, options.prefix, needs);
@@ -215,6 +243,8 @@ AppAudit audit_application(std::span<const ArchiveMember> app,
         if (auto bytecode = member.image ? gcc_lto_bytecode(*member.image) : std::nullopt) {
             out.unread.push_back(printable(member.name) + ": " + *bytecode);
             out.bytecode = true;
+        } else if (auto why = member.image ? unauditable(*member.image) : std::nullopt) {
+            out.unread.push_back(printable(member.name) + ": " + *why);
         } else if (member.image) {
             collect_needs(*member.image, member.name, options.prefix, needs);
         } else {

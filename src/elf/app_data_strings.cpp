@@ -9,17 +9,17 @@
 namespace rdmi {
 namespace {
 
-// Allocated contents the program reads as data; code and non-loaded sections (symbol and
+// Allocated contents the program can read: data, and code too (a constant can be placed in an
+// executable section: `__attribute__((section(".text.x")))`). Non-loaded sections (symbol and
 // string tables, debug info) are not where a name handed to dlsym() lives.
 bool data_section(const SectionExtent& section) {
-    return section.type == SHT_PROGBITS && (section.flags & SHF_ALLOC) != 0 &&
-           (section.flags & SHF_EXECINSTR) == 0 && section.size > 0;
+    return section.type == SHT_PROGBITS && (section.flags & SHF_ALLOC) != 0 && section.size > 0;
 }
 
-// Every NUL-terminated string of `data` that starts at a `prefix` and is wanted; with no
-// prefix, every string that starts after a NUL (or at the start). Linear in the data: the end
-// of a run is found once for all the prefixes inside it, and a text longer than every wanted
-// name is not hashed.
+// Every string of `data` (ended by a NUL or by the section's end) that starts at a `prefix` and
+// is wanted; with no prefix, every string that starts after a NUL (or at the start). Linear in
+// the data: the end of a run is found once for all the prefixes inside it, and a text longer
+// than every wanted name is not hashed.
 void scan(std::string_view data, const std::unordered_set<std::string_view>& wanted,
           std::size_t longest, std::string_view prefix, std::set<std::string>& found) {
     std::size_t at = 0;
@@ -32,8 +32,9 @@ void scan(std::string_view data, const std::unordered_set<std::string_view>& wan
         }
         if (end == std::string_view::npos || end < start) {
             end = data.find('\0', start);
-            // A string the section does not terminate is no C string the program could pass.
-            if (end == std::string_view::npos) return;
+            // A run the section does not terminate may still be a C string: in memory the next
+            // section, or the linker's zero padding before it, follows.
+            if (end == std::string_view::npos) end = data.size();
         }
         if (end - start <= longest) {
             if (const auto text = data.substr(start, end - start); wanted.contains(text))

@@ -1,6 +1,8 @@
 // Recognises the objects of LTO builds that carry no machine code an ELF reader could audit.
 #include "elf/compiler_bytecode.hpp"
 
+#include <elf.h>
+
 #include <algorithm>
 
 namespace rdmi {
@@ -20,10 +22,6 @@ bool is_llvm_bitcode(std::string_view bytes) {
 
 std::optional<std::string> gcc_lto_bytecode(const ElfImage& image) {
     if (image.kind != ElfKind::relocatable) return std::nullopt;
-    const bool has_bytecode =
-        std::any_of(image.section_names.begin(), image.section_names.end(),
-                    [](const std::string& name) { return name.starts_with(".gnu.lto_"); });
-    if (!has_bytecode) return std::nullopt;
     bool slim_marker = false;
     bool real_symbol = false;
     for (const auto& symbol : image.static_symbols) {
@@ -32,10 +30,20 @@ std::optional<std::string> gcc_lto_bytecode(const ElfImage& image) {
             !gcc_lto_marker(symbol.name))
             real_symbol = true;
     }
-    // A slim object's table holds the markers alone: what it defines and calls is in the
-    // bytecode only. Without the marker but with real symbols, the code beside the bytecode is
-    // the object's own (a fat object): read as usual.
-    if (slim_marker || !real_symbol) return std::string(kGccLtoBytecode);
+    // GCC's word that the object carries no code, whatever its sections are called now.
+    if (slim_marker) return std::string(kGccLtoBytecode);
+    const bool has_bytecode =
+        std::any_of(image.section_names.begin(), image.section_names.end(),
+                    [](const std::string& name) { return name.starts_with(".gnu.lto_"); });
+    if (!has_bytecode) return std::nullopt;
+    // A fat object's code and data are in its allocated sections; with bytecode and none of
+    // them, its symbols name nothing the bytecode does (the linker plugin takes the bytecode).
+    const bool allocated_contents = std::any_of(
+        image.sections.begin(), image.sections.end(),
+        [](const SectionExtent& s) { return (s.flags & SHF_ALLOC) != 0 && s.size > 0; });
+    // Without the marker but with real symbols of real contents, the code beside the bytecode
+    // is the object's own (a fat object): read as usual.
+    if (!real_symbol || !allocated_contents) return std::string(kGccLtoBytecode);
     return std::nullopt;
 }
 

@@ -22,8 +22,9 @@ inline constexpr const char* kLlvmBitcode =
 bool is_llvm_bitcode(std::string_view bytes);
 
 /// kGccLtoBytecode when `image` is a relocatable object whose only code is GCC's LTO bytecode:
-/// it has `.gnu.lto_*` sections, and either the `__gnu_lto_slim` marker or no global symbol
-/// besides GCC's markers. nullopt for anything else, a fat LTO object (-ffat-lto-objects)
+/// it carries the `__gnu_lto_slim` marker (whatever its sections are called), or it has
+/// `.gnu.lto_*` sections and either no global symbol besides GCC's markers or no allocated
+/// section with contents. nullopt for anything else, a fat LTO object (-ffat-lto-objects)
 /// among them: its symbol table is that of real code, which reads like any object's.
 std::optional<std::string> gcc_lto_bytecode(const ElfImage& image);
 

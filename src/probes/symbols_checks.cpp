@@ -319,12 +319,16 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
                                                 "rerun";
         }
     }
-    // Compiler bytecode names nothing an ELF reader sees: "0 dependencies" would be a guess.
+    // Compiler bytecode names nothing an ELF reader sees, nor does a statically linked program
+    // or a file that is no code at all: "0 dependencies" would be a guess.
     if (app.unreadable) {
         for (Check* check : {&resolves, &experimental}) {
             check->status = Status::skip;
             check->message = "cannot be checked: " + *facts.application + ": " + *app.unreadable;
-            check->remediation = bytecode_fix;
+            check->remediation = app.bytecode
+                                     ? bytecode_fix
+                                     : "pass the dynamically linked application, or the objects or "
+                                       "archive it is linked from, then rerun";
         }
     }
     // Built for another machine, class or byte order: the loader would never map this library

@@ -18,6 +18,7 @@ Exits 1 when a case breaks.
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -152,6 +153,122 @@ def llvm_bitcode_object(ctx):
     needles = [str(path), "LLVM bitcode: not readable"]
     problems = ctx.expect(ctx.gate(path, "--forbid-experimental"), 3, needles)
     problems += ctx.expect(ctx.audit(path, None, "--json"), 0, needles, SKIPPED_APP)
+    return problems
+
+
+@case
+def gcc_slim_lto_doctored(ctx):
+    # The slim object with its bytecode sections renamed (the marker still says "no code"), and
+    # with its marker renamed to an ordinary global symbol (the plugin still takes the bytecode;
+    # the symbol names no code): both read as "0 dependencies", exit 0, before.
+    path = ctx.libs / "app/lto/rdmi_app_slim.o"
+    if need(path):
+        return need(path)
+    data = path.read_bytes()
+    renamed = write(ctx.tmp / "renamed.o", data.replace(b".gnu.lto_", b".gnx.lto_"))
+    unmarked = write(ctx.tmp / "unmarked.o", data.replace(b"__gnu_lto_slim", b"rdmi_app_entry"))
+    problems = []
+    for app in (renamed, unmarked):
+        problems += ctx.expect(ctx.gate(app, "--forbid-experimental"), 3,
+                               [str(app), "GCC LTO bytecode: not readable"])
+    return problems
+
+
+# ---- files no import audit can judge -------------------------------------------------------
+
+def ar_archive(path, members):
+    """An `ar` archive of (name, bytes) members, written here (no tool needed)."""
+    out = b"!<arch>\n"
+    for name, data in members:
+        header = f"{name + '/':<16}{0:<12}{0:<6}{0:<6}{644:<8}{len(data):<10}`\n"
+        out += header.encode() + data + (b"\n" if len(data) % 2 else b"")
+    return write(path, out)
+
+
+def write(path, data):
+    path.write_bytes(data)
+    return path
+
+
+@case
+def not_code_skips(ctx):
+    # The fixture executable with e_type ET_CORE, ET_NONE or an OS-specific type: no linker or
+    # loader takes it, and it used to pass with "0 dependencies"; alone and as an archive member.
+    exe = ctx.libs / "app/rdmi_fixture_app"
+    problems = []
+    for e_type, name in ((4, "core"), (0, "other"), (0xFE00, "other")):
+        data = bytearray(exe.read_bytes())
+        data[16:18] = e_type.to_bytes(2, "little")
+        app = write(ctx.tmp / f"app_{e_type}", bytes(data))
+        needles = [str(app), f"of type {name}", "not an object, executable or shared library"]
+        problems += ctx.expect(ctx.gate(app, "--forbid-experimental"), 3, needles)
+        problems += ctx.expect(ctx.audit(app, None, "--json"), 0, needles, SKIPPED_APP)
+        archive = ar_archive(ctx.tmp / f"lib{e_type}.a", [("m.o", bytes(data))])
+        problems += ctx.expect(ctx.gate(archive, "--forbid-experimental"), 3,
+                               ["m.o", f"of type {name}"])
+    return problems
+
+
+def cc():
+    return shutil.which(os.environ.get("RDMI_TEST_CC", "cc"))
+
+
+@case
+def static_executable_skips(ctx):
+    # The fixture application linked statically with the static libdoca_rdmi: its experimental
+    # calls are inside it, it imports nothing, and it passed with "0 dependencies".
+    archive = ctx.libs / "app/librdmi_fixture_app.a"
+    lib = ctx.libs / "static/libdoca_rdmi.a"
+    if need(archive) or need(lib) or not cc():
+        return need(archive) + need(lib) + ([] if cc() else ["SKIP: no C compiler"])
+    app = ctx.tmp / "rdmi_app_static"
+    proc = subprocess.run([cc(), "-static", "-o", str(app), str(archive), str(lib)],
+                          capture_output=True)
+    if proc.returncode != 0:
+        return [f"SKIP: cc -static failed (no static libc?): {proc.stderr[-200:]!r}"]
+    needles = [str(app), "statically linked", "objects or archive it is linked from"]
+    problems = ctx.expect(ctx.gate(app, "--forbid-experimental"), 3, needles)
+    problems += ctx.expect(ctx.audit(app, None, "--json"), 0, needles, SKIPPED_APP)
+    return problems
+
+
+# The experimental name as the last bytes of a section of its own, with no NUL: in memory the
+# linker's zero padding ends it. And the name placed among the code.
+DLSYM_AT_END = """
+\t.text
+\t.globl main
+main:\tleaq name(%rip), %rsi
+\tcall doca_rdmi_connection_destroy@PLT
+\txorl %eax, %eax
+\tret
+\t.section .names,"a",@progbits
+name:\t.ascii "doca_rdmi_connection_create"
+\t.section .note.GNU-stack,"",@progbits
+"""
+DLSYM_IN_CODE = """
+extern int doca_rdmi_connection_destroy(void*);
+extern void* dlsym(void*, const char*);
+__attribute__((section(".text.names"))) const char name[] = "doca_rdmi_connection_create";
+int main(void) { return dlsym((void*)0, name) ? doca_rdmi_connection_destroy(0) : 1; }
+"""
+
+
+@case
+def dlsym_names_the_scan_missed(ctx):
+    if not cc():
+        return ["SKIP: no C compiler"]
+    problems = []
+    for source, suffix in ((DLSYM_AT_END, ".s"), (DLSYM_IN_CODE, ".c")):
+        src = ctx.tmp / f"app{suffix}"
+        src.write_text(source)
+        app = ctx.tmp / f"app_{suffix[1:]}"
+        proc = subprocess.run([cc(), "-o", str(app), str(src), str(ctx.versioned.resolve()),
+                               "-ldl"], capture_output=True)
+        if proc.returncode != 0:
+            problems.append(f"SKIP: cc failed: {proc.stderr[-200:]!r}")
+            continue
+        problems += ctx.expect(ctx.gate(app, "--forbid-experimental", "--fail-on-warn"), 1,
+                               ["doca_rdmi_connection_create", "dlsym"])
     return problems
 
 

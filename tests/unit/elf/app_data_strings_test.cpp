@@ -47,13 +47,21 @@ TEST_CASE("names_in_data: what is not such a string is not found") {
     using namespace std::string_literals;
     CHECK(found("doca_rdmi_poster_post_ex\0"s).empty());  // a longer name
     CHECK(found("doca_rdmi_poster_pos\0"s).empty());      // a shorter one
-    CHECK(found("doca_rdmi_poster_post"s).empty());       // not terminated in the section
-    CHECK(found("doca_rdmi_poster_post\0"s, SHF_ALLOC | SHF_EXECINSTR).empty());  // code
     CHECK(found("doca_rdmi_poster_post\0"s, 0).empty());  // not loaded (.comment, debug)
     const std::string bytes("doca_rdmi_poster_post\0", 22);
     CHECK(
         names_in_data(bytes, one_section(bytes, SHF_ALLOC, SHT_STRTAB), kWanted, "doca_").empty());
     CHECK(names_in_data(bytes, one_section(bytes, SHF_ALLOC), {}, "doca_").empty());
+}
+
+TEST_CASE("names_in_data: a name at a section's end, and in an executable section") {
+    using namespace std::string_literals;
+    // In memory the next section, or the linker's zero padding, ends the string.
+    CHECK(found("x\0doca_rdmi_poster_post"s) == Names{"doca_rdmi_poster_post"});
+    CHECK(found("doca_rdmi_poster_postx"s).empty());
+    // `__attribute__((section(".text.x")))` puts a constant among the code.
+    CHECK(found("doca_rdmi_poster_post\0"s, SHF_ALLOC | SHF_EXECINSTR) ==
+          Names{"doca_rdmi_poster_post"});
 }
 
 TEST_CASE("names_in_data: a section past the bytes given is not read") {
@@ -73,6 +81,8 @@ TEST_CASE("names_in_data: linear in a long run of prefixes") {
     bytes += '\0';
     CHECK(found(bytes) == Names{"doca_rdmi_poster_post"});  // its tail
     bytes.pop_back();
+    CHECK(found(bytes) == Names{"doca_rdmi_poster_post"});  // ended by the section's end
+    bytes += 'x';
     CHECK(found(bytes).empty());
 }
 

@@ -37,6 +37,25 @@ TEST_CASE("gcc_lto_bytecode: LTO sections without the marker still need a real s
     CHECK_FALSE(gcc_lto_bytecode(image));
 }
 
+TEST_CASE("gcc_lto_bytecode: the slim marker decides; a symbol of no contents is no fat code") {
+    if (!fixture::kHaveGccLto) return;
+    ElfImage image = test::fixture_image(fixture::kAppSlimLto);
+    // The marker says there is no code, whatever the bytecode's sections are called.
+    for (auto& name : image.section_names) {
+        if (name.starts_with(".gnu.lto_")) name = ".gnx.lto_" + name.substr(9);
+    }
+    CHECK(gcc_lto_bytecode(image) == kGccLtoBytecode);
+    // Without the marker, a global symbol beside the bytecode and no allocated contents: the
+    // linker plugin takes the bytecode, the symbol names nothing it does.
+    image = test::fixture_image(fixture::kAppSlimLto);
+    for (auto& symbol : image.static_symbols) {
+        if (symbol.name == "__gnu_lto_slim") symbol.name = "rdmi_app_entry";
+    }
+    CHECK(gcc_lto_bytecode(image) == kGccLtoBytecode);
+    // The fat object has both, and is read.
+    CHECK_FALSE(gcc_lto_bytecode(test::fixture_image(fixture::kAppFatLto)));
+}
+
 TEST_CASE("is_llvm_bitcode: clang -flto output and the bitcode wrapper") {
     if (fixture::kHaveBitcode) CHECK(is_llvm_bitcode(test::read_host_file(fixture::kAppBitcode)));
     CHECK(is_llvm_bitcode(std::string_view("BC\xC0\xDE\x35\x14", 6)));
