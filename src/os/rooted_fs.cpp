@@ -427,6 +427,40 @@ long open_following_no_link(const std::string& root, int root_fd, std::string_vi
     }
 }
 
+// Without openat2: the in-root `path` (no "." or "..", no link on it when it was walked) opened
+// below the root's host path one component at a time, each directory held by descriptor and
+// none followed: -1 with errno ELOOP when a component is a link now. Only the root's own host
+// path is opened by name (it is canonical, and was judged when the view was opened).
+int open_components_following_no_link(const std::string& root, std::string_view path, int flags) {
+    // NOLINTNEXTLINE(*-vararg)
+    auto dir = std::make_unique<UniqueFd>(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (dir->get() < 0) return -1;
+    std::size_t start = path.find_first_not_of('/');
+    while (start != std::string_view::npos && start < path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string name(path.substr(start, end - start));
+        start = path.find_first_not_of('/', end);
+        if (start == std::string_view::npos) {
+            // NOLINTNEXTLINE(*-vararg)
+            return ::openat(dir->get(), name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+        }
+        // O_PATH | O_NOFOLLOW holds a link itself: refused below, never followed.
+        auto next = std::make_unique<UniqueFd>(
+            ::openat(dir->get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));  // NOLINT
+        if (next->get() < 0) return -1;
+        struct stat st {};
+        if (::fstat(next->get(), &st) != 0) return -1;
+        if (!S_ISDIR(st.st_mode)) {
+            errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR;
+            return -1;
+        }
+        dir = std::move(next);
+    }
+    // The root itself.
+    if ((flags & O_PATH) != 0) return ::fcntl(dir->get(), F_DUPFD_CLOEXEC, 0);
+    return ::openat(dir->get(), ".", flags | O_CLOEXEC);  // NOLINT(*-vararg)
+}
+
 // The owner rule's open (os/link_rule.hpp). A path with no link on it, most of them, costs one
 // openat2 as before; one with a link is walked in user space, each link judged with the lstat
 // the walk makes anyway, then opened as walked following nothing, so that a link planted after
@@ -459,11 +493,11 @@ Result<int> open_judging_links(const std::string& root, int root_fd, const LinkR
     long fd = open_retrying(
         dirs, [&] { return open_following_no_link(root, root_fd, *resolved, flags); });
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
-        // No openat2 (kernel before 5.6, a seccomp profile): only the last component is held
-        // to what the walk found.
-        const std::string host = host_path_of(root, *resolved);
-        const int last_not_followed = flags | O_NOFOLLOW | O_CLOEXEC;
-        fd = open_retrying(dirs, [&] { return ::open(host.c_str(), last_not_followed); });
+        // No openat2 (kernel before 5.6, a seccomp profile): the walked path is opened one
+        // component at a time, following none, so that no component swapped for a link since
+        // the walk is followed.
+        fd = open_retrying(
+            dirs, [&] { return open_components_following_no_link(root, *resolved, flags); });
     }
     if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) == 0)
         return make_gap(GapReason::error,
