@@ -17,6 +17,8 @@ stderr must say which link was followed.
                         exit 2, one line naming the link
   as-nobody             the same prefix probed as nobody: no rule is needed, the kernel refuses
                         the read (permission denied) and nothing leaks
+  archive-root-link     --root b.tar.gz, nobody's link to a bundle only root may read: refused
+                        (exit 2, the error names the link), nothing of the bundle reported
   no-openat2-swap       without openat2 (a seccomp filter answers it ENOSYS, then EPERM), a
                         directory of nobody's prefix is swapped for nobody's link to root's
                         directory between the walk and the open (the stall shim stops the probe
@@ -269,6 +271,43 @@ def as_nobody(cfg, scratch):
 def as_nobody(*argv):
     return subprocess.run(["setpriv", f"--reuid={NOBODY.pw_uid}", f"--regid={NOBODY.pw_gid}",
                            "--clear-groups", *argv], capture_output=True, text=True)
+
+
+@test
+def archive_root_link(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    # root's bundle of a prefix whose VERSION holds the marker, kept where only root may look.
+    mine = scratch / "root-prefix"
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", mine, symlinks=True)
+    version = mine / "applications" / "VERSION"
+    version.unlink()
+    version.write_text(f"{SECRET}\n")
+    hidden = vault(scratch, "private.tar.gz", "")
+    env = {"TMPDIR": str(scratch)}
+    made = run(cfg, ["--doca-prefix", str(mine), "gather", "--output", str(hidden)], env)
+    if made.returncode != 0:
+        return [f"gather exit {made.returncode}: {made.stderr[:300]}"]
+    hidden.chmod(0o600)
+    home = scratch / "home"
+    home.mkdir()
+    give_to_nobody(home)
+    link = home / "b.tar.gz"
+    plant_link(hidden, link)
+    problems = []
+    proc = run(cfg, ["--root", str(link), "report", "--json"], env)
+    if leaks(proc.stdout, proc.stderr):
+        problems.append("the root-only bundle was replayed through nobody's link")
+    if proc.returncode != 2 or not refusal_named(proc.stdout + proc.stderr, link):
+        problems.append(f"exit {proc.returncode}, the refusal is not named: "
+                        f"{proc.stdout[:300]!r} {proc.stderr[:300]!r}")
+    if '"urn:rdmi-probe:schema:error"' not in proc.stdout:
+        problems.append("the refusal is not an error document")
+    over = run(cfg, ["--allow-foreign-links", "--root", str(link), "report", "--json"], env)
+    if not leaks(over.stdout):
+        problems.append("with --allow-foreign-links the bundle is not replayed: the test cannot "
+                        f"fail ({over.returncode}: {over.stderr[:200]!r})")
+    return problems
 
 
 def stalled_run(cfg, scratch, argv, name, change):
