@@ -23,6 +23,10 @@ stderr must say which link was followed.
                         directory of nobody's prefix is swapped for nobody's link to root's
                         directory between the walk and the open (the stall shim stops the probe
                         at the walk's look at the file): the file below the link is never read
+  hard-link             a hard link in nobody's prefix to root's file that others may not read
+                        (made by root here: nobody could where fs.protected_hardlinks is 0): not
+                        read (untrusted, naming the directory's owner); the same link to a file
+                        others may read is read
 
     test_foreign_links.py --binary PATH --fixtures DIR --no-openat2-exec NOE
                           --stall-preload SHIM [-k SUBSTRING]
@@ -307,6 +311,41 @@ def archive_root_link(cfg, scratch):
     if not leaks(over.stdout):
         problems.append("with --allow-foreign-links the bundle is not replayed: the test cannot "
                         f"fail ({over.returncode}: {over.stderr[:200]!r})")
+    return problems
+
+
+@test
+def hard_link(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    prefix = scratch / "home" / "prefix"
+    prefix.parent.mkdir()
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    give_to_nobody(prefix.parent)
+    # Reachable by name (a searchable directory, as /etc/shadow is), readable by root alone.
+    public = scratch / "etc"
+    public.mkdir(mode=0o755)
+    shadow = public / "shadow"
+    shadow.write_text(f"{SECRET}\n")
+    shadow.chmod(0o600)
+    version = prefix / "applications" / "VERSION"
+    version.unlink(missing_ok=True)
+    os.link(shadow, version)
+    problems = []
+    proc = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)])
+    if leaks(proc.stdout, proc.stderr):
+        problems.append("root's file was read through a hard link in nobody's directory")
+    if (f"{version}: not read: a file with 2 names (a hard link) owned by root and not readable "
+            f"by others, in a directory owned by uid {NOBODY.pw_uid} (nobody)") not in proc.stdout:
+        problems.append(f"the refusal is not named: {proc.stdout[:300]}")
+    if '"untrusted"' not in proc.stdout:
+        problems.append("the refusal is not an untrusted gap")
+    check_override(cfg, ["report", "--json", "--doca-prefix", str(prefix)], problems)
+    # Others may read it: the hard link gives nobody nothing they could not read already.
+    shadow.chmod(0o644)
+    proc = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)])
+    if not leaks(proc.stdout):
+        problems.append(f"a world-readable hard-linked file was not read: {proc.stdout[:300]}")
     return problems
 
 
