@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "bundle/layout.hpp"
 #include "bundle/libarchive_api.hpp"
 #include "os/activity.hpp"
+#include "os/rooted_fs.hpp"
 #include "os/unique_fd.hpp"
 
 namespace rdmi::bundle {
@@ -257,7 +259,8 @@ class Extractor {
 }  // namespace
 
 Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into,
-                                   const Deadline& deadline, const BundleLimits& limits) {
+                                   const Deadline& deadline, const BundleLimits& limits,
+                                   const LinkRule& links) {
     const UniqueFd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     if (into_fd.get() < 0)
         return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
@@ -269,14 +272,25 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
     if (!a) return make_gap(GapReason::error, archive_path + ": libarchive: out of memory");
     la.archive_read_support_filter_gzip(a.get());
     la.archive_read_support_format_tar(a.get());
-    const UniqueFd file(::open(archive_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (file.get() < 0) {
-        return make_gap(errno == EACCES ? GapReason::permission_denied : GapReason::not_found,
-                        archive_path + ": " + std::strerror(errno));
+    // Like any file the probe reads: each link on the way judged by the owner rule, and only a
+    // regular file opened for reading (never a device node swapped in for the file).
+    std::string absolute = archive_path;
+    if (absolute.empty() || absolute.front() != '/') {
+        std::array<char, 4096> cwd{};
+        if (::getcwd(cwd.data(), cwd.size()) == nullptr)
+            return make_gap(GapReason::error, archive_path + ": " + std::strerror(errno));
+        absolute = join_path(cwd.data(), archive_path);
     }
+    auto host = RootedFs::open("/", RootedFs::Resolution::kernel, false, links);
+    if (!host) return Gap{host.gap().reason, archive_path + ": " + host.gap().message};
     struct stat st {};
-    if (::fstat(file.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        return make_gap(GapReason::malformed, archive_path + ": not a regular file");
+    auto opened_file = host->open_regular(absolute, st);
+    if (!opened_file) {
+        std::string message = opened_file.gap().message;
+        if (message.starts_with(absolute)) message = archive_path + message.substr(absolute.size());
+        return Gap{opened_file.gap().reason, message};
+    }
+    const UniqueFd file(*opened_file);
     Extractor extractor(la, archive_path, into_fd.get(), deadline, limits);
     int opened = ARCHIVE_OK;
     {

@@ -7,6 +7,7 @@
 #include "bundle/limits.hpp"
 #include "core/deadline.hpp"
 #include "core/result.hpp"
+#include "os/link_rule.hpp"
 
 namespace rdmi::bundle {
 
@@ -17,9 +18,12 @@ namespace rdmi::bundle {
 /// hard link, a link pointing out of the bundle, a device node, FIFO or socket, or goes past
 /// one of `limits`. Stopped (a timeout Gap) when `deadline` passes: the extraction is part of
 /// the run that --timeout bounds. What was written before a refusal stays in `into`, which the
-/// caller removes.
+/// caller removes. The archive is opened through the links `links` follows (the owner rule
+/// when the process reads beyond its user's rights), and only when it is a regular file: a
+/// refused link gives an untrusted Gap, a device node is never opened.
 Result<std::string> extract_bundle(const std::string& archive_path, const std::string& into,
                                    const Deadline& deadline,
-                                   const BundleLimits& limits = kBundleLimits);
+                                   const BundleLimits& limits = kBundleLimits,
+                                   const LinkRule& links = LinkRule::for_this_process());
 
 }  // namespace rdmi::bundle

@@ -95,14 +95,15 @@ std::chrono::milliseconds timeout_of(const GlobalOptions& options) {
 // --root FILE: a bundle archive, extracted into a private directory that the session owns,
 // within the run's deadline.
 Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir,
-                                 const Deadline& deadline) {
+                                 const Deadline& deadline, const LinkRule& links) {
     const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
     const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
     // PrivateDir refuses a parent another user could swap the extracted root in.
     auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
     dir = std::make_unique<PrivateDir>(std::move(made).value());
-    auto root = bundle::extract_bundle(archive, dir->path(), deadline);
+    auto root =
+        bundle::extract_bundle(archive, dir->path(), deadline, bundle::kBundleLimits, links);
     if (!root) return Gap{root.gap().reason, "--root " + root.gap().message};
     return root;
 }
@@ -166,7 +167,7 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     std::string root = options.root;
     struct stat st {};
     if (options.root_given && ::stat(root.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-        auto extracted_root = extract_root(root, extracted, clock.deadline);
+        auto extracted_root = extract_root(root, extracted, clock.deadline, links);
         if (!extracted_root) return extracted_root.gap();
         root = *extracted_root;
     }

@@ -427,6 +427,40 @@ long open_following_no_link(const std::string& root, int root_fd, std::string_vi
     }
 }
 
+// Without openat2: the in-root `path` (no "." or "..", no link on it when it was walked) opened
+// below the root's host path one component at a time, each directory held by descriptor and
+// none followed: -1 with errno ELOOP when a component is a link now. Only the root's own host
+// path is opened by name (it is canonical, and was judged when the view was opened).
+int open_components_following_no_link(const std::string& root, std::string_view path, int flags) {
+    // NOLINTNEXTLINE(*-vararg)
+    auto dir = std::make_unique<UniqueFd>(::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (dir->get() < 0) return -1;
+    std::size_t start = path.find_first_not_of('/');
+    while (start != std::string_view::npos && start < path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        const std::string name(path.substr(start, end - start));
+        start = path.find_first_not_of('/', end);
+        if (start == std::string_view::npos) {
+            // NOLINTNEXTLINE(*-vararg)
+            return ::openat(dir->get(), name.c_str(), flags | O_NOFOLLOW | O_CLOEXEC);
+        }
+        // O_PATH | O_NOFOLLOW holds a link itself: refused below, never followed.
+        auto next = std::make_unique<UniqueFd>(
+            ::openat(dir->get(), name.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC));  // NOLINT
+        if (next->get() < 0) return -1;
+        struct stat st {};
+        if (::fstat(next->get(), &st) != 0) return -1;
+        if (!S_ISDIR(st.st_mode)) {
+            errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR;
+            return -1;
+        }
+        dir = std::move(next);
+    }
+    // The root itself.
+    if ((flags & O_PATH) != 0) return ::fcntl(dir->get(), F_DUPFD_CLOEXEC, 0);
+    return ::openat(dir->get(), ".", flags | O_CLOEXEC);  // NOLINT(*-vararg)
+}
+
 // The owner rule's open (os/link_rule.hpp). A path with no link on it, most of them, costs one
 // openat2 as before; one with a link is walked in user space, each link judged with the lstat
 // the walk makes anyway, then opened as walked following nothing, so that a link planted after
@@ -459,11 +493,11 @@ Result<int> open_judging_links(const std::string& root, int root_fd, const LinkR
     long fd = open_retrying(
         dirs, [&] { return open_following_no_link(root, root_fd, *resolved, flags); });
     if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
-        // No openat2 (kernel before 5.6, a seccomp profile): only the last component is held
-        // to what the walk found.
-        const std::string host = host_path_of(root, *resolved);
-        const int last_not_followed = flags | O_NOFOLLOW | O_CLOEXEC;
-        fd = open_retrying(dirs, [&] { return ::open(host.c_str(), last_not_followed); });
+        // No openat2 (kernel before 5.6, a seccomp profile): the walked path is opened one
+        // component at a time, following none, so that no component swapped for a link since
+        // the walk is followed.
+        fd = open_retrying(
+            dirs, [&] { return open_components_following_no_link(root, *resolved, flags); });
     }
     if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW) == 0)
         return make_gap(GapReason::error,
@@ -648,6 +682,38 @@ bool on_kernel_pseudo_fs(int dir_fd) {
 
 }  // namespace
 
+namespace {
+
+// A hard link has no owner of its own: a user who may write a directory the probe reads can
+// name there any file of the same file system they may search their way to (where
+// fs.protected_hardlinks is 0), /etc/shadow included, and the owner rule never sees a link.
+// So, as root, a file with more than one name that others may not read is read only from a
+// directory of root or of the file's owner: who else put it there could not have read it.
+bool suspect_hard_link(const struct stat& st) {
+    return S_ISREG(st.st_mode) && st.st_nlink > 1 && (st.st_mode & S_IROTH) == 0;
+}
+
+// Why the suspect file `st` may not be read from a directory owned as `dir` says (null: not
+// known); nullopt when it may, or when --allow-foreign-links reads it (reported).
+std::optional<Gap> hard_link_refusal(std::string_view path, const struct stat& st,
+                                     const struct stat* dir, const LinkRule& links) {
+    if (dir != nullptr && (dir->st_uid == 0 || dir->st_uid == st.st_uid)) return std::nullopt;
+    const std::string passwd = passwd_below("/");
+    std::string why = "a file with " + std::to_string(st.st_nlink) +
+                      " names (a hard link) owned by " + owner_name(st.st_uid, passwd) +
+                      " and not readable by others, in a directory " +
+                      (dir != nullptr ? "owned by " + owner_name(dir->st_uid, passwd)
+                                      : std::string("whose owner is not known"));
+    if (links.on_followed_anyway) {
+        links.on_followed_anyway(std::string(path) + ": " + why);
+        return std::nullopt;
+    }
+    return Gap{GapReason::untrusted,
+               std::string(path) + ": not read: " + why + " (--allow-foreign-links reads it)"};
+}
+
+}  // namespace
+
 Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const {
     if (kernel_pseudo_files(path)) {
         // A cached directory's file is opened beneath it following no link at all.
@@ -664,6 +730,18 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
     if (!path_fd) return path_fd.gap();
     const UniqueFd held(*path_fd);
     if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
+    if (links_.owner_match && suspect_hard_link(st)) {
+        // The directory the name was found in: where the descriptor's name says it is.
+        std::array<char, 32> proc{};
+        std::snprintf(proc.data(), proc.size(), "/proc/self/fd/%d", held.get());
+        std::array<char, 4096> name{};
+        const ssize_t len = ::readlink(proc.data(), name.data(), name.size() - 1);
+        struct stat dir {};
+        const bool known =
+            len > 0 &&
+            ::stat(std::string(dir_name(std::string_view(name.data(), len))).c_str(), &dir) == 0;
+        if (auto gap = hard_link_refusal(path, st, known ? &dir : nullptr, links_)) return *gap;
+    }
     return open_checked_regular(held.get(), path, st, dirs_.get(),
                                 [&] { return open_path(path, kReadFlags, true); });
 }
@@ -710,6 +788,12 @@ class RootedFs::OpenDirFiles final : public DirFiles {
         struct stat st {};
         if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
         if (S_ISLNK(st.st_mode)) return fs_.read_file(path, max_bytes);
+        if (fs_.links_.owner_match && suspect_hard_link(st)) {
+            struct stat dir {};
+            const bool known = ::fstat(dir_fd_, &dir) == 0;
+            if (auto gap = hard_link_refusal(path, st, known ? &dir : nullptr, fs_.links_))
+                return *gap;
+        }
         auto fd = open_checked_regular(held.get(), path, st, dirs, [&]() -> Result<int> {
             const int again = open_retrying(dirs, [&] {
                 return ::openat(dir_fd_, file.c_str(), kReadFlags | O_NOFOLLOW | O_CLOEXEC);

@@ -64,6 +64,11 @@ class RootedFs final : public Fs {
     [[nodiscard]] const std::string& root() const override { return root_; }
     [[nodiscard]] bool is_live() const override { return live_; }
 
+    /// Opens `path` for reading when it is a regular file, without ever opening anything
+    /// else (a device node's open runs its driver), through the links the view follows;
+    /// `st` is the file's fstat. Returns a file descriptor the caller must close.
+    [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;
+
     /// True when paths are resolved by the kernel (openat2 worked when the root was opened).
     [[nodiscard]] bool kernel_resolution() const { return root_fd_ != nullptr; }
 
@@ -78,9 +83,6 @@ class RootedFs final : public Fs {
     [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
     /// Whether `path` is in the live system's /sys or /proc, whose files need no O_PATH check.
     [[nodiscard]] bool kernel_pseudo_files(std::string_view path) const;
-    /// Opens `path` for reading when it is a regular file, without ever opening anything
-    /// else (a device node's open runs its driver); `st` is the file's fstat.
-    [[nodiscard]] Result<int> open_regular(std::string_view path, struct stat& st) const;
     /// open_path() by the whole path, resolved from the root, following links as `links` says
     /// (`walked`: the directories the owner rule's walks resolved, or null).
     /// `dirs`: the cache to empty when out of descriptors (null: none).

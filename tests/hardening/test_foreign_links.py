@@ -17,8 +17,19 @@ stderr must say which link was followed.
                         exit 2, one line naming the link
   as-nobody             the same prefix probed as nobody: no rule is needed, the kernel refuses
                         the read (permission denied) and nothing leaks
+  archive-root-link     --root b.tar.gz, nobody's link to a bundle only root may read: refused
+                        (exit 2, the error names the link), nothing of the bundle reported
+  no-openat2-swap       without openat2 (a seccomp filter answers it ENOSYS, then EPERM), a
+                        directory of nobody's prefix is swapped for nobody's link to root's
+                        directory between the walk and the open (the stall shim stops the probe
+                        at the walk's look at the file): the file below the link is never read
+  hard-link             a hard link in nobody's prefix to root's file that others may not read
+                        (made by root here: nobody could where fs.protected_hardlinks is 0): not
+                        read (untrusted, naming the directory's owner); the same link to a file
+                        others may read is read
 
-    test_foreign_links.py --binary PATH --fixtures DIR [-k SUBSTRING]
+    test_foreign_links.py --binary PATH --fixtures DIR --no-openat2-exec NOE
+                          --stall-preload SHIM [-k SUBSTRING]
 """
 
 import json
@@ -28,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import threading
 from pathlib import Path
 
 from hardening_suite import run_tests
@@ -260,8 +272,162 @@ def as_nobody(cfg, scratch):
     return problems
 
 
+def as_nobody(*argv):
+    return subprocess.run(["setpriv", f"--reuid={NOBODY.pw_uid}", f"--regid={NOBODY.pw_gid}",
+                           "--clear-groups", *argv], capture_output=True, text=True)
+
+
+@test
+def archive_root_link(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    # root's bundle of a prefix whose VERSION holds the marker, kept where only root may look.
+    mine = scratch / "root-prefix"
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", mine, symlinks=True)
+    version = mine / "applications" / "VERSION"
+    version.unlink()
+    version.write_text(f"{SECRET}\n")
+    hidden = vault(scratch, "private.tar.gz", "")
+    env = {"TMPDIR": str(scratch)}
+    made = run(cfg, ["--doca-prefix", str(mine), "gather", "--output", str(hidden)], env)
+    if made.returncode != 0:
+        return [f"gather exit {made.returncode}: {made.stderr[:300]}"]
+    hidden.chmod(0o600)
+    home = scratch / "home"
+    home.mkdir()
+    give_to_nobody(home)
+    link = home / "b.tar.gz"
+    plant_link(hidden, link)
+    problems = []
+    proc = run(cfg, ["--root", str(link), "report", "--json"], env)
+    if leaks(proc.stdout, proc.stderr):
+        problems.append("the root-only bundle was replayed through nobody's link")
+    if proc.returncode != 2 or not refusal_named(proc.stdout + proc.stderr, link):
+        problems.append(f"exit {proc.returncode}, the refusal is not named: "
+                        f"{proc.stdout[:300]!r} {proc.stderr[:300]!r}")
+    if '"urn:rdmi-probe:schema:error"' not in proc.stdout:
+        problems.append("the refusal is not an error document")
+    over = run(cfg, ["--allow-foreign-links", "--root", str(link), "report", "--json"], env)
+    if not leaks(over.stdout):
+        problems.append("with --allow-foreign-links the bundle is not replayed: the test cannot "
+                        f"fail ({over.returncode}: {over.stderr[:200]!r})")
+    return problems
+
+
+@test
+def hard_link(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    prefix = scratch / "home" / "prefix"
+    prefix.parent.mkdir()
+    shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+    give_to_nobody(prefix.parent)
+    # Reachable by name (a searchable directory, as /etc/shadow is), readable by root alone.
+    public = scratch / "etc"
+    public.mkdir(mode=0o755)
+    shadow = public / "shadow"
+    shadow.write_text(f"{SECRET}\n")
+    shadow.chmod(0o600)
+    version = prefix / "applications" / "VERSION"
+    version.unlink(missing_ok=True)
+    os.link(shadow, version)
+    problems = []
+    proc = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)])
+    if leaks(proc.stdout, proc.stderr):
+        problems.append("root's file was read through a hard link in nobody's directory")
+    if (f"{version}: not read: a file with 2 names (a hard link) owned by root and not readable "
+            f"by others, in a directory owned by uid {NOBODY.pw_uid} (nobody)") not in proc.stdout:
+        problems.append(f"the refusal is not named: {proc.stdout[:300]}")
+    if '"untrusted"' not in proc.stdout:
+        problems.append("the refusal is not an untrusted gap")
+    check_override(cfg, ["report", "--json", "--doca-prefix", str(prefix)], problems)
+    # Others may read it: the hard link gives nobody nothing they could not read already.
+    shadow.chmod(0o644)
+    proc = run(cfg, ["report", "--json", "--doca-prefix", str(prefix)])
+    if not leaks(proc.stdout):
+        problems.append(f"a world-readable hard-linked file was not read: {proc.stdout[:300]}")
+    return problems
+
+
+def stalled_run(cfg, scratch, argv, name, change):
+    """Runs argv with the stall shim stopping it after its first look at `name`, calls
+    change() there, lets it go on; (the finished process, problems)."""
+    stall = scratch / "stall"
+    shutil.rmtree(stall, ignore_errors=True)
+    stall.mkdir(mode=0o700)
+    os.mkfifo(stall / "paused")
+    os.mkfifo(stall / "resume")
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "LD_PRELOAD": str(cfg.stall_preload.resolve()),
+           "STALL_NAME": name, "STALL_DIR": str(stall)}
+    proc = subprocess.Popen(argv, env=env, cwd="/", stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                            errors="replace")
+    problems = []
+
+    def in_thread(fn):
+        out = []
+        worker = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+        worker.start()
+        worker.join(60)
+        return out[0] if out else None
+
+    try:
+        if in_thread(lambda: (stall / "paused").read_bytes()) != b"paused\n":
+            problems.append(f"the probe never looked at {name} (the shim did not stop it)")
+        else:
+            problems += change()
+        in_thread(lambda: (stall / "resume").write_bytes(b"go\n"))
+        proc.stdout_text, proc.stderr_text = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc, problems
+
+
+@test
+def no_openat2_swap(cfg, scratch):
+    if needs_root():
+        return needs_root()
+    problems = []
+    for answer in ("ENOSYS", "EPERM"):
+        case = scratch / answer
+        case.mkdir()
+        # root's directory, holding a VERSION only root may read.
+        vault_dir = case / "vault"
+        vault_dir.mkdir(mode=0o700)
+        (vault_dir / "VERSION").write_text(f"{SECRET}\n")
+        (vault_dir / "VERSION").chmod(0o600)
+        prefix = case / "home" / "prefix"
+        prefix.parent.mkdir()
+        shutil.copytree(cfg.fixtures / "prefixes" / "complete-3.3", prefix, symlinks=True)
+        apps = prefix / "applications"
+        (apps / "VERSION").unlink(missing_ok=True)
+        (apps / "VERSION").write_text("3.3.0105\n")
+        give_to_nobody(prefix.parent)
+
+        def swap():
+            moved = as_nobody("sh", "-c", 'mv "$0" "$0.old" && ln -s "$1" "$0"', str(apps),
+                              str(vault_dir))
+            if moved.returncode != 0 or not apps.is_symlink():
+                return [f"{answer}: nobody could not swap the directory: {moved.stderr[:200]!r}"]
+            return []
+
+        argv = [str(cfg.no_openat2_exec.resolve()), answer, str(cfg.binary), "--timeout", "60",
+                "report", "--json", "--doca-prefix", str(prefix)]
+        proc, found = stalled_run(cfg, case, argv, "VERSION", swap)
+        problems += found
+        if leaks(proc.stdout_text, proc.stderr_text):
+            problems.append(f"{answer}: root's VERSION was read through the link swapped in "
+                            "after the walk")
+        if proc.returncode not in (0, 1, 3):
+            problems.append(f"{answer}: exit {proc.returncode}: {proc.stderr_text[:300]}")
+    return problems
+
+
 def main():
-    return run_tests(TESTS, __doc__)
+    return run_tests(TESTS, __doc__, extra_paths=("--no-openat2-exec", "--stall-preload"))
 
 
 if __name__ == "__main__":
