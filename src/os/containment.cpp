@@ -156,7 +156,11 @@ ContainmentStatus containment_status() {
         return status;
     }
     status.state = ContainmentState::partial;
-    if (!kernel_has_syscall_filter()) {
+    if (!wanted.syscall_filter) {
+        status.reasons.emplace_back(
+            "the system call filter is off: vendor code and tools may change the mode and owner "
+            "of root's files and reach root's UNIX sockets");
+    } else if (!kernel_has_syscall_filter()) {
         status.reasons.emplace_back(
             "the kernel has no system call filter (seccomp): vendor code and tools may change "
             "the mode and owner of root's files and reach root's UNIX sockets (the D-Bus "
@@ -203,7 +207,8 @@ ChildContainment ChildContainment::prepare(ContainedWork work,
     if (!prepared.applicable_) return prepared;
     prepared.no_new_privs_ = kernel_has_no_new_privs();
     // Installing a filter needs no_new_privs (or CAP_SYS_ADMIN, which the drop removed).
-    prepared.syscall_filter_ = prepared.no_new_privs_ && kernel_has_syscall_filter();
+    prepared.syscall_filter_ =
+        wanted.syscall_filter && prepared.no_new_privs_ && kernel_has_syscall_filter();
     prepared.keep_ = capabilities_kept(work);
     // Without no_new_privs, landlock_restrict_self needs CAP_SYS_ADMIN, which the drop removed.
     if (!wanted.landlock || !prepared.no_new_privs_) return prepared;

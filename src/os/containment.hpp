@@ -32,6 +32,9 @@ struct ContainmentSettings {
     std::string not_applicable_reason;
     /// False with --no-landlock: the opt-out for a node where the ruleset proves too tight.
     bool landlock = true;
+    /// The system call filter (os/syscall_filter.hpp); no option turns it off, tests whose
+    /// fixture tools set file modes do.
+    bool syscall_filter = true;
 };
 
 /// Replaces the process's settings (the default: applicable, Landlock on). Children started
