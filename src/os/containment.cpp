@@ -5,15 +5,18 @@
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <utility>
 
 #include "os/landlock.hpp"
+#include "os/syscall_filter.hpp"
 
 namespace rdmi {
 namespace {
@@ -61,6 +64,36 @@ std::string landlock_missing(int error) {
                "parameter): vendor code and tools may write files";
     return std::string("the kernel has no Landlock (landlock_create_ruleset: ") +
            std::strerror(error) + "): vendor code and tools may write files";  // NOLINT
+}
+
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+// close_range(2) (Linux 5.9) from `first` to `last`, else one close() each up to the limit.
+void close_span(unsigned first, unsigned last) noexcept {
+    if (first > last) return;
+    if (::syscall(SYS_close_range, first, last, 0U) == 0) return;
+    rlimit limit{};
+    unsigned end = last;
+    if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        limit.rlim_cur - 1 < end) {
+        end = static_cast<unsigned>(limit.rlim_cur - 1);
+    }
+    end = std::min(end, 1U << 20U);
+    for (unsigned fd = first; fd <= end && fd >= first; ++fd) ::close(static_cast<int>(fd));
+}
+
+// Closes every descriptor from 3 up but the (at most two) of `keep`.
+void close_all_but(std::array<int, 2> keep) noexcept {
+    if (keep[0] > keep[1]) std::swap(keep[0], keep[1]);
+    unsigned next = 3;
+    for (const int fd : keep) {
+        if (fd < static_cast<int>(next)) continue;
+        close_span(next, static_cast<unsigned>(fd) - 1);
+        next = static_cast<unsigned>(fd) + 1;
+    }
+    close_span(next, ~0U);
 }
 
 }  // namespace
@@ -123,6 +156,16 @@ ContainmentStatus containment_status() {
         return status;
     }
     status.state = ContainmentState::partial;
+    if (!wanted.syscall_filter) {
+        status.reasons.emplace_back(
+            "the system call filter is off: vendor code and tools may change the mode and owner "
+            "of root's files and reach root's UNIX sockets");
+    } else if (!kernel_has_syscall_filter()) {
+        status.reasons.emplace_back(
+            "the kernel has no system call filter (seccomp): vendor code and tools may change "
+            "the mode and owner of root's files and reach root's UNIX sockets (the D-Bus "
+            "system bus, systemd)");
+    }
     if (!wanted.landlock) {
         status.reasons.emplace_back(
             "--no-landlock was given: vendor code and tools may write files");
@@ -140,7 +183,7 @@ ContainmentStatus containment_status() {
                                  std::to_string(kLandlockFullAbi) + ", Linux 6.2, can)");
         return status;
     }
-    status.state = ContainmentState::full;
+    if (status.reasons.empty()) status.state = ContainmentState::full;
     return status;
 }
 
@@ -163,6 +206,9 @@ ChildContainment ChildContainment::prepare(ContainedWork work,
     prepared.applicable_ = wanted.applicable;
     if (!prepared.applicable_) return prepared;
     prepared.no_new_privs_ = kernel_has_no_new_privs();
+    // Installing a filter needs no_new_privs (or CAP_SYS_ADMIN, which the drop removed).
+    prepared.syscall_filter_ =
+        wanted.syscall_filter && prepared.no_new_privs_ && kernel_has_syscall_filter();
     prepared.keep_ = capabilities_kept(work);
     // Without no_new_privs, landlock_restrict_self needs CAP_SYS_ADMIN, which the drop removed.
     if (!wanted.landlock || !prepared.no_new_privs_) return prepared;
@@ -179,6 +225,7 @@ ChildContainment ChildContainment::prepare(ContainedWork work,
 ChildContainment::ChildContainment(ChildContainment&& other) noexcept
     : applicable_(other.applicable_),
       no_new_privs_(other.no_new_privs_),
+      syscall_filter_(other.syscall_filter_),
       keep_(other.keep_),
       ruleset_fd_(std::exchange(other.ruleset_fd_, -1)),
       prepare_failure_(other.prepare_failure_) {}
@@ -187,15 +234,22 @@ ChildContainment::~ChildContainment() {
     if (ruleset_fd_ >= 0) ::close(ruleset_fd_);
 }
 
-ContainmentFailure ChildContainment::apply() const noexcept {
+ContainmentFailure ChildContainment::apply(int keep_fd) const noexcept {
     if (!applicable_) return {};
     if (prepare_failure_.failed()) return prepare_failure_;
+    // First, before anything is given up: what the probe holds open (its --output, the
+    // directories it reads, what it inherited) is not the child's to write through.
+    close_all_but({keep_fd, ruleset_fd_});
     // no_new_privs first: from here no exec (of a tool, or by a vendor library) can gain
     // privileges, and Landlock may be enforced without CAP_SYS_ADMIN.
     if (no_new_privs_ && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return {"prctl(PR_SET_NO_NEW_PRIVS)", errno};
     if (const auto dropped = drop_capabilities(keep_); dropped.failed()) return dropped;
-    if (ruleset_fd_ >= 0) return landlock_enforce(ruleset_fd_);
+    if (ruleset_fd_ >= 0) {
+        if (const auto enforced = landlock_enforce(ruleset_fd_); enforced.failed()) return enforced;
+    }
+    // Last: the filter refuses setpgid, which the set-up above does not call.
+    if (syscall_filter_) return install_syscall_filter();
     return {};
 }
 

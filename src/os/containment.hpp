@@ -14,9 +14,11 @@ namespace rdmi {
 
 /// How contained the run's children are.
 enum class ContainmentState {
-    full,            ///< no_new_privs, capabilities dropped, Landlock covering every file write
-    partial,         ///< no_new_privs and capabilities dropped; Landlock missing, old or off
-    none,            ///< no no_new_privs: an exec could regain what was dropped
+    full,     ///< no_new_privs, capabilities dropped, the system call filter, Landlock covering
+              ///< every file write
+    partial,  ///< no_new_privs and capabilities dropped; Landlock or the filter missing, old or
+              ///< off
+    none,     ///< no no_new_privs: an exec could regain what was dropped
     not_applicable,  ///< nothing is loaded or run (--root, a replayed bundle)
 };
 
@@ -30,6 +32,9 @@ struct ContainmentSettings {
     std::string not_applicable_reason;
     /// False with --no-landlock: the opt-out for a node where the ruleset proves too tight.
     bool landlock = true;
+    /// The system call filter (os/syscall_filter.hpp); no option turns it off, tests whose
+    /// fixture tools set file modes do.
+    bool syscall_filter = true;
 };
 
 /// Replaces the process's settings (the default: applicable, Landlock on). Children started
@@ -87,10 +92,13 @@ class ChildContainment {
     ChildContainment& operator=(const ChildContainment&) = delete;
     ~ChildContainment();
 
-    /// In the forked child, before any vendor code runs or a tool is executed: no_new_privs,
-    /// the capability drop, then Landlock. Async-signal-safe. A failure means the child must
-    /// not go on: it is reported, never run around.
-    [[nodiscard]] ContainmentFailure apply() const noexcept;
+    /// In the forked child, before any vendor code runs or a tool is executed: every
+    /// descriptor from 3 up but `keep_fd` closed (the child's channel to the probe; -1 for
+    /// none), whatever the probe held or inherited: Landlock governs opens, never a write
+    /// through a descriptor already open. Then no_new_privs, the capability drop, Landlock,
+    /// and the system call filter (os/syscall_filter.hpp). Async-signal-safe. A failure means
+    /// the child must not go on: it is reported, never run around.
+    [[nodiscard]] ContainmentFailure apply(int keep_fd) const noexcept;
 
     /// "containment could not be applied: STEP: <strerror>", for a failure of apply() or of
     /// the preparation.
@@ -100,6 +108,7 @@ class ChildContainment {
     ChildContainment() = default;
     bool applicable_ = false;
     bool no_new_privs_ = false;
+    bool syscall_filter_ = false;
     CapabilityMask keep_ = 0;
     int ruleset_fd_ = -1;
     /// The ruleset could not be built although the kernel has Landlock: apply() says so.

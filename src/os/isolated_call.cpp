@@ -19,6 +19,7 @@
 
 #include "os/child_groups.hpp"
 #include "os/errno_gap.hpp"
+#include "os/isolated_worker.hpp"
 
 namespace rdmi {
 namespace {
@@ -40,10 +41,14 @@ void write_all(int fd, const std::string& data) {
 
 [[noreturn]] void child_main(int out_fd, const std::function<std::string()>& work,
                              std::string_view what, const ChildContainment& containment) {
-    // Vendor libraries print to stdout; stdout belongs to the JSON document.
-    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
-    if (const ContainmentFailure failure = containment.apply(); failure.failed()) {
+    // Vendor libraries print to stdout; stdout belongs to the JSON document. Stdin is the
+    // probe's: a terminal there would take input typed by vendor code (TIOCSTI).
+    const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd >= 0) {
+        ::dup2(null_fd, STDIN_FILENO);
+        ::dup2(null_fd, STDOUT_FILENO);
+    }
+    if (const ContainmentFailure failure = containment.apply(out_fd); failure.failed()) {
         write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
         ::_exit(0);
     }
@@ -90,6 +95,7 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     std::array<char, 16384>
         buf;  // NOLINT(cppcoreguidelines-pro-type-member-init): filled by the kernel
     bool timed_out = false;
+    bool too_large = false;
     while (true) {
         const auto left = deadline.remaining();
         if (left.count() == 0) {
@@ -104,10 +110,14 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) break;
         data.append(buf.data(), static_cast<std::size_t>(got));
+        if (data.size() > kMaxWorkerAnswer) {
+            too_large = true;
+            break;
+        }
     }
     ::close(fds[0]);
     int status = 0;
-    if (timed_out) {
+    if (timed_out || too_large) {
         ::kill(-pid, SIGKILL);
         ::kill(pid, SIGKILL);
     } else {
@@ -121,6 +131,11 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
     }
     if (!reap_within(pid, status, kKilledChildWaitMs)) timed_out = true;  // stuck in the kernel
     unregister_child_group(pid);
+    if (too_large) {
+        return make_gap(GapReason::error, std::string(what) + ": the child sent more than " +
+                                              std::to_string(kMaxWorkerAnswer) +
+                                              " bytes, more than a call may give");
+    }
     if (timed_out) {
         return make_gap(GapReason::timeout,
                         std::string(what) + ": did not return before the deadline");

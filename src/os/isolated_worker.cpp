@@ -61,12 +61,16 @@ void write_exact(int fd, std::string_view data) {
 }
 
 [[noreturn]] void worker_main(int fd, const ChildContainment& containment) {
-    // Vendor libraries print to stdout; stdout belongs to the JSON document.
-    const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    // Vendor libraries print to stdout; stdout belongs to the JSON document. Stdin is the
+    // probe's: a terminal there would take input typed by vendor code (TIOCSTI).
+    const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null_fd >= 0) {
+        ::dup2(null_fd, STDIN_FILENO);
+        ::dup2(null_fd, STDOUT_FILENO);
+    }
     // Contained before the first request: no vendor code runs in this process uncontained. A
     // child that cannot be contained answers every call with why, and runs none of them.
-    const ContainmentFailure failure = containment.apply();
+    const ContainmentFailure failure = containment.apply(fd);
     const std::string refusal = failure.failed() ? ChildContainment::describe(failure) : "";
     // Made before any task: once memory has run out, building it could fail again.
     std::string out_of_memory(kAnswerHeader, '\0');
@@ -231,6 +235,13 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
         if (answer.size() == kAnswerHeader && wanted == kAnswerHeader) {
             std::uint64_t size = 0;
             std::memcpy(&size, answer.data() + 1, sizeof size);
+            if (size > kMaxWorkerAnswer) {
+                end();
+                return make_gap(GapReason::error,
+                                std::string(what) + ": the child's answer announces " +
+                                    std::to_string(size) + " bytes, more than the " +
+                                    std::to_string(kMaxWorkerAnswer) + " a call may give");
+            }
             wanted += size;
         }
     }

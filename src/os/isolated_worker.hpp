@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,11 @@
 #include "core/result.hpp"
 
 namespace rdmi {
+
+/// The largest answer a call may give (the task's string); a child that announces or sends
+/// more is ended and the call gets a Gap: a planted library in the child cannot make the probe
+/// hold more than this.
+inline constexpr std::size_t kMaxWorkerAnswer = std::size_t{64} << 20U;
 
 /// Work the child runs: a plain function of the request bytes, so that nothing but bytes
 /// crosses between the processes (the child is a fork of this program: the function's address

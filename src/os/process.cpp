@@ -113,7 +113,7 @@ struct ChildExec {
         report_and_exit(exec.report_fd, "dup2", errno);
     }
     if (in > STDERR_FILENO) ::close(in);
-    if (const ContainmentFailure failure = containment.apply(); failure.failed())
+    if (const ContainmentFailure failure = containment.apply(exec.report_fd); failure.failed())
         report_and_exit(exec.report_fd, failure.step, failure.error);
     ::execve(exec.program, exec.argv, exec.envp);
     report_and_exit(exec.report_fd, "execve", errno);

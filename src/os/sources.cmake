@@ -32,5 +32,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/syscall_filter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/trust_cache.cpp
 )

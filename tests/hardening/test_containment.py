@@ -5,10 +5,18 @@ the user running the suite (root in CI), with real fixture libraries and tools:
 
   planted-library-write-refused   a library planted in a directory others may write, loaded
                         with --allow-untrusted-libs, tries to create a file in a directory root
-                        may write: refused under Landlock (its constructor ran: it says so on a
-                        descriptor the test passed), the report is whole and says containment "full";
+                        may write: refused under Landlock (its constructor ran: it says so in a
+                        UDP datagram to the test), the report is whole and says containment "full";
                         with --no-landlock the file appears (so the case can fail) and the
                         report says "partial" and why
+  planted-library-escapes   a planted library (escape.c) tries what uid 0 without capabilities
+                        could still do past Landlock's file writes: write through descriptors
+                        the probe held or inherited, chmod/chown/setxattr/utimes root's file,
+                        connect to a root-only UNIX socket, unshare a user namespace, set up an
+                        io_uring, setsid a daemon, TIOCSTI, x32 calls, signal or ptrace the
+                        probe: every one refused, the document whole
+  planted-library-floods   the planted library announces a 2^40-byte answer on its channel and
+                        streams it: the call gets a gap at 64 MiB, the run ends with its document
   no-new-privs-and-capabilities   the same library reads /proc/self/status in the worker child:
                         NoNewPrivs 1, no effective, ambient (and as root no bounding)
                         capabilities; a doca_caps tool sees the same in what it executes
@@ -28,6 +36,8 @@ import os
 import pwd
 import re
 import shutil
+import socket
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +57,7 @@ def test(fn):
     return fn
 
 
-def run(cfg, args, env=None, user=None, wrapper=None):
+def run(cfg, args, env=None, user=None, wrapper=None, stdin=subprocess.DEVNULL, pass_fds=()):
     base = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     base.update(env or {})
     preexec = None
@@ -59,35 +69,37 @@ def run(cfg, args, env=None, user=None, wrapper=None):
     argv = [str(cfg.binary), *args]
     if wrapper:
         argv = [str(wrapper), *argv]
-    said = None
-    pass_fds = ()
-    if base.get("RDMI_FIXTURE_MARKER"):
-        # The marker library says what it saw on a descriptor the test opened (marker.c).
-        said = Path(base["RDMI_FIXTURE_MARKER"] + ".said")
-        said.unlink(missing_ok=True)
-        fd = os.open(said, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        base["RDMI_FIXTURE_REPORT_FD"] = str(fd)
-        pass_fds = (fd,)
-    try:
+    # The planted libraries say what they saw in UDP datagrams (marker.c, escape.c): the
+    # contained child keeps no descriptor the test could pass it.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as said:
+        said.bind(("127.0.0.1", 0))
+        base["RDMI_FIXTURE_REPORT_PORT"] = str(said.getsockname()[1])
         proc = subprocess.run(argv, env=base, capture_output=True, timeout=60, preexec_fn=preexec,
-                              stdin=subprocess.DEVNULL, pass_fds=pass_fds)
-    finally:
-        for fd in pass_fds:
-            os.close(fd)
-    proc.said = said.read_bytes() if said else b""
-    doc = json.loads(proc.stdout) if "--json" in args else None
+                              stdin=stdin, pass_fds=pass_fds)
+        said.setblocking(False)
+        proc.said = b""
+        proc.said_lines = []
+        while True:
+            try:
+                datagram = said.recv(65536)
+            except BlockingIOError:
+                break
+            proc.said += datagram
+            proc.said_lines.append(datagram.decode(errors="replace").strip())
+    doc = json.loads(proc.stdout) if "--json" in args and proc.stdout.strip() else None
     return proc, doc
 
 
-def planted_verbs(cfg, scratch: Path):
-    """The fixture libibverbs (trusted directory) needing the marker library, planted in a
-    directory anyone may write: loaded only with --allow-untrusted-libs."""
+def planted_verbs(cfg, scratch: Path, planted="dep"):
+    """The fixture libibverbs (trusted directory) needing the marker library (or, `planted`
+    "escape", escape.c), planted in a directory anyone may write: loaded only with
+    --allow-untrusted-libs."""
     trusted = scratch / "trusted"
     evil = scratch / "evil"
     trusted.mkdir()
     evil.mkdir()
     shutil.copy2(cfg.fixtures / "trust/ibverbs/libibverbs.so.1", trusted / "libibverbs.so.1")
-    shutil.copy2(cfg.fixtures / "trust/dep/librdmi-fixture-dep.so.1", evil / "librdmi-fixture-dep.so.1")
+    shutil.copy2(cfg.fixtures / f"trust/{planted}/librdmi-fixture-dep.so.1", evil / "librdmi-fixture-dep.so.1")
     evil.chmod(0o777)
     target = scratch / "writable"  # the suite's user owns it: without Landlock the write succeeds
     target.mkdir()
@@ -143,6 +155,103 @@ def planted_library_write_refused(cfg, scratch):
         problems.append(f"--no-landlock: run.containment {got}, want partial naming the option")
     if b"--no-landlock" not in proc.stderr or b"warning" not in proc.stderr:
         problems.append(f"--no-landlock is not logged loudly: {proc.stderr[-400:]!r}")
+    return problems
+
+
+ESCAPES = "fds,chmod,chown,xattr,utimes,unix,userns,uring,setsid,tiocsti,x32chmod,kill,ptrace"
+
+
+@test
+def planted_library_escapes(cfg, scratch):
+    """What uid 0 without capabilities could still do outside Landlock's file writes: write
+    through descriptors the probe held or inherited (its stdin, a descriptor its caller passed),
+    change the mode, owner, attributes or times of root's files, talk to root's UNIX sockets
+    (the D-Bus system bus, /run/systemd/private), make a user namespace or an io_uring, start
+    a daemon that leaves the probe's process group, type into the terminal, or reach the probe."""
+    env, _ = planted_verbs(cfg, scratch, "escape")
+    target = scratch / "root-file"
+    target.write_text("root's\n")
+    target.chmod(0o600)
+    before = target.stat()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock_path = scratch / "bus"
+    listener.bind(str(sock_path))
+    sock_path.chmod(0o600)
+    listener.listen(4)
+    listener.setblocking(False)
+    env.update({"RDMI_FIXTURE_ESCAPE": ESCAPES, "RDMI_FIXTURE_TARGET": str(target),
+                "RDMI_FIXTURE_SOCKET": str(sock_path)})
+    stdin_file = scratch / "stdin"
+    passed_file = scratch / "passed"
+    output = scratch / "report.json"
+    problems = []
+    with open(stdin_file, "w+b") as stdin, open(passed_file, "wb") as passed:
+        proc, doc = run(cfg, ["report", "--json", "--timeout", "10", "--allow-untrusted-libs",
+                              "--output", str(output)], env, stdin=stdin, pass_fds=(passed.fileno(),))
+    said = {}
+    for line in proc.said_lines:  # the first of each: the constructor may run more than once
+        said.setdefault(line.rsplit(": ", 1)[0], line.rsplit(": ", 1)[-1])
+    if "ran" not in said:
+        return [f"the planted library's constructor did not run: {proc.stderr[-400:]!r}"]
+    if "done" not in said:
+        problems.append(f"the planted library did not finish its attempts: {proc.said_lines}")
+    for name, path in (("its stdin", stdin_file), ("a descriptor its caller passed", passed_file)):
+        if path.read_bytes():
+            problems.append(f"the planted library wrote into the probe's {name}: {path.read_bytes()!r}")
+    try:
+        document = json.loads(output.read_text())
+    except (OSError, ValueError) as e:
+        problems.append(f"--output is not the probe's document: {e}")
+    else:
+        if document.get("run", {}).get("containment", {}).get("state") != "full":
+            problems.append(f"run.containment {document.get('run', {}).get('containment')}")
+    after = target.stat()
+    if (after.st_mode, after.st_uid, after.st_mtime_ns) != (before.st_mode, before.st_uid, before.st_mtime_ns):
+        problems.append(f"root's file changed: mode {oct(after.st_mode)}, uid {after.st_uid}, "
+                        f"mtime {'changed' if after.st_mtime_ns != before.st_mtime_ns else 'same'}")
+    if os.listxattr(target):
+        problems.append(f"root's file gained extended attributes: {os.listxattr(target)}")
+    try:
+        conn, _ = listener.accept()
+        problems.append(f"the planted library connected to a root-only UNIX socket: {conn.recv(16)!r}")
+        conn.close()
+    except BlockingIOError:
+        pass
+    listener.close()
+    refused = ("Operation not permitted", "Permission denied", "Function not implemented")
+    for name in ("chmod", "chown", "xattr", "utimes", "unix", "userns", "uring", "setsid: daemon",
+                 "x32chmod", "kill", "ptrace"):
+        if name == "x32chmod" and name not in said:
+            continue  # not x86_64
+        if said.get(name) not in refused:
+            problems.append(f"{name}: {said.get(name)!r}, want it refused")
+    # stdin is not a terminal here: TIOCSTI fails either way; it must not succeed.
+    if said.get("tiocsti") == "ok":
+        problems.append("TIOCSTI succeeded")
+    return problems
+
+
+@test
+def planted_library_floods(cfg, scratch):
+    """A planted library in the worker child announces a 2^40-byte answer on its channel and
+    streams it: the probe ends that child at the answer limit (64 MiB), the call gets a gap,
+    and the run finishes with its document; before, the probe held every byte it was sent
+    until --timeout killed the run (exit 2, 1.2 GB in 10 s)."""
+    env, _ = planted_verbs(cfg, scratch, "escape")
+    env["RDMI_FIXTURE_ESCAPE"] = "flood"
+    import resource
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "30", "--allow-untrusted-libs"], env)
+    peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    problems = []
+    if b"ran: ok" not in proc.said:
+        return [f"the planted library's constructor did not run: {proc.stderr[-400:]!r}"]
+    if proc.returncode not in (0, 1, 3) or doc is None:
+        return [f"the run did not finish with its document: exit {proc.returncode}, {proc.stderr[-400:]!r}"]
+    if peak_kib > max(before, 400 * 1024):
+        problems.append(f"the probe grew to {peak_kib // 1024} MiB")
+    if "more than" not in json.dumps(verbs(doc)):
+        problems.append(f"the verbs gap does not name the answer limit: {json.dumps(verbs(doc))[:400]}")
     return problems
 
 

@@ -35,6 +35,7 @@ import json
 import os
 import pwd
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -54,12 +55,13 @@ def test(fn):
 def run(cfg, args, env=None, cwd=None, user=None):
     base = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     base.update(env or {})
-    pass_fds = ()
+    said = None
     if base.get("RDMI_FIXTURE_MARKER"):
-        # The marker library also reports on this descriptor (see loaded()).
-        said = os.open(base["RDMI_FIXTURE_MARKER"] + ".said", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        base["RDMI_FIXTURE_REPORT_FD"] = str(said)
-        pass_fds = (said,)
+        # The marker library also reports in UDP datagrams, kept in MARKER.said (see loaded()):
+        # the contained child keeps no descriptor the test could pass it.
+        said = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        said.bind(("127.0.0.1", 0))
+        base["RDMI_FIXTURE_REPORT_PORT"] = str(said.getsockname()[1])
     preexec = None
     if user and os.geteuid() == 0:
         def preexec():
@@ -68,10 +70,18 @@ def run(cfg, args, env=None, cwd=None, user=None):
             os.setuid(user.pw_uid)
     try:
         proc = subprocess.run([str(cfg.binary), *args], env=base, cwd=cwd, capture_output=True, timeout=60,
-                              preexec_fn=preexec, stdin=subprocess.DEVNULL, pass_fds=pass_fds)
+                              preexec_fn=preexec, stdin=subprocess.DEVNULL)
+        if said is not None:
+            said.setblocking(False)
+            with open(base["RDMI_FIXTURE_MARKER"] + ".said", "ab") as kept:
+                while True:
+                    try:
+                        kept.write(said.recv(65536))
+                    except BlockingIOError:
+                        break
     finally:
-        for fd in pass_fds:
-            os.close(fd)
+        if said is not None:
+            said.close()
     doc = None
     if "--json" in args and "--output" not in args:
         doc = json.loads(proc.stdout)
@@ -170,7 +180,7 @@ def tool_argv_env(cfg, scratch):
 
 def loaded(marker: Path, proc):
     """Whether the marker library's constructor ran since the last look: it writes the marker
-    file, and says so on the descriptor run() passed (MARKER.said), also when the contained
+    file, and says so in a datagram run() keeps (MARKER.said), also when the contained
     child may not write files (Landlock). Both are emptied for the next run."""
     said = Path(str(marker) + ".said")
     ran = marker.exists() or (said.exists() and "rdmi-fixture-marker: constructor ran" in said.read_text())
@@ -288,6 +298,7 @@ def closure_needed_origin(cfg, scratch):
         problems.append(f"the document does not name the writable directory: {text[:400]}")
     proc, doc = run(cfg, args + ["--allow-untrusted-libs"], {"RDMI_FIXTURE_MARKER": str(marker)},
                     cwd="/")
+    # Contained, the constructor cannot write the marker file: it says it ran (loaded()).
     if not loaded(marker, proc):
         problems.append("with --allow-untrusted-libs nothing was loaded: the test cannot fail")
     return problems
@@ -328,8 +339,7 @@ def tool_interpreter(cfg, scratch):
         problems.append("doca_caps ran through a program interpreter in a writable directory")
     if f"{evil}: writable by others" not in text or "PT_INTERP" not in text:
         problems.append(f"the report does not name the interpreter's directory: {text[:400]}")
-    # --no-landlock: the tool reports by writing a file, which the containment would refuse
-    # (this case is about the closure's vetting; test_containment.py about the containment).
+    # The tool says it ran by writing a file: Landlock would refuse it.
     proc, doc = run(cfg, args + ["--allow-untrusted-libs", "--no-landlock"])
     if not marker.exists():
         problems.append("with --allow-untrusted-libs the tool did not run: the test cannot fail")

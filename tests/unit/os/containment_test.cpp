@@ -155,7 +155,14 @@ TEST_CASE("a tool runs with no_new_privs and no capabilities, and what it execut
 }
 
 TEST_CASE("without Landlock (--no-landlock) the writes go through, the rest stays") {
-    const test::WithoutLandlock opt_out;
+    const ContainmentSettings saved = containment_settings();
+    ContainmentSettings no_landlock = saved;
+    no_landlock.landlock = false;  // what --no-landlock sets; the system call filter stays
+    configure_containment(no_landlock);
+    struct Restore {
+        ContainmentSettings settings;
+        ~Restore() { configure_containment(settings); }
+    } const restore{saved};
     test::TempTree tree;
     const std::string file = tree.host("/written");
     auto r = run_isolated([&file] { return self_report(file); }, Deadline(5s), "self-report");

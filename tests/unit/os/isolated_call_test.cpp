@@ -66,7 +66,13 @@ TEST_CASE("run_isolated returns on time when the child hangs") {
 TEST_CASE("run_isolated kills an overrunning child that left its process group") {
     // The child is killed through its process group and by its pid. A vendor library may move
     // the child to another group (setpgid); the group kill then misses it, and a parent that
-    // did not kill the pid itself would wait for the child's own end, deadline or not.
+    // did not kill the pid itself would wait for the child's own end, deadline or not. A
+    // contained child can do neither (its filter refuses setpgid, the pipe is closed in it):
+    // this is the uncontained case.
+    const ContainmentSettings saved = containment_settings();
+    ContainmentSettings uncontained = saved;
+    uncontained.applicable = false;
+    configure_containment(uncontained);
     std::array<int, 2> report{-1, -1};
     REQUIRE(::pipe(report.data()) == 0);
     const auto start = std::chrono::steady_clock::now();
@@ -79,6 +85,7 @@ TEST_CASE("run_isolated kills an overrunning child that left its process group")
         },
         Deadline(1s), "ibv_open_device mlx5_0");
     const auto took = std::chrono::steady_clock::now() - start;
+    configure_containment(saved);
     ::close(report[1]);
     char moved = 0;
     const auto got = ::read(report[0], &moved, 1);
