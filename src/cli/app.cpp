@@ -84,6 +84,10 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
                  "run the children that load vendor libraries and run tools without Landlock "
                  "(they keep no_new_privs and the capability drop; logged loudly): for a node "
                  "where the ruleset proves too tight");
+    app.add_flag("--no-syscall-filter", opts.no_syscall_filter,
+                 "run the children that load vendor libraries and run tools without the system "
+                 "call filter (they keep no_new_privs, the capability drop and Landlock; logged "
+                 "loudly): for a node where a vendor call needs what the filter refuses");
 }
 
 bool wants_json(int argc, const char* const* argv) {

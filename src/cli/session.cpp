@@ -135,6 +135,7 @@ void configure_run_containment(const GlobalOptions& options, bool live, bool rep
                                spdlog::logger& log) {
     ContainmentSettings settings;
     settings.landlock = !options.no_landlock;
+    settings.syscall_filter = !options.no_syscall_filter;
     if (replay) {
         settings.applicable = false;
         settings.not_applicable_reason =
@@ -143,10 +144,18 @@ void configure_run_containment(const GlobalOptions& options, bool live, bool rep
     } else if (!live) {
         settings.applicable = false;
         settings.not_applicable_reason = "--root: nothing is loaded or run";
-    } else if (options.no_landlock) {
-        log.warn(
-            "--no-landlock: the children that load vendor libraries and run tools as this user "
-            "are not under Landlock: they may write any file this user can");
+    } else {
+        if (options.no_landlock) {
+            log.warn(
+                "--no-landlock: the children that load vendor libraries and run tools as this "
+                "user are not under Landlock: they may write any file this user can");
+        }
+        if (options.no_syscall_filter) {
+            log.warn(
+                "--no-syscall-filter: the children that load vendor libraries and run tools as "
+                "this user are not under the system call filter: they may change the mode and "
+                "owner of this user's files and reach its UNIX sockets");
+        }
     }
     configure_containment(settings);
 }

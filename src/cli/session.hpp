@@ -40,6 +40,8 @@ struct GlobalOptions {
     bool allow_untrusted_libs = false;
     bool allow_foreign_links = false;  ///< follow links the owner rule refuses, each logged
     bool no_landlock = false;  ///< --no-landlock: the contained children run without Landlock
+    /// --no-syscall-filter: the contained children run without the system call filter
+    bool no_syscall_filter = false;
 };
 
 /// What a subcommand runs with.

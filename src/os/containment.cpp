@@ -158,8 +158,8 @@ ContainmentStatus containment_status() {
     status.state = ContainmentState::partial;
     if (!wanted.syscall_filter) {
         status.reasons.emplace_back(
-            "the system call filter is off: vendor code and tools may change the mode and owner "
-            "of root's files and reach root's UNIX sockets");
+            "the system call filter is off (--no-syscall-filter): vendor code and tools may "
+            "change the mode and owner of root's files and reach root's UNIX sockets");
     } else if (!kernel_has_syscall_filter()) {
         status.reasons.emplace_back(
             "the kernel has no system call filter (seccomp): vendor code and tools may change "

@@ -32,8 +32,9 @@ struct ContainmentSettings {
     std::string not_applicable_reason;
     /// False with --no-landlock: the opt-out for a node where the ruleset proves too tight.
     bool landlock = true;
-    /// The system call filter (os/syscall_filter.hpp); no option turns it off, tests whose
-    /// fixture tools set file modes do.
+    /// The system call filter (os/syscall_filter.hpp); false with --no-syscall-filter, the
+    /// opt-out for a node where a vendor call needs what it refuses (and in tests whose
+    /// fixture tools set file modes).
     bool syscall_filter = true;
 };
 

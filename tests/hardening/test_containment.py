@@ -232,6 +232,31 @@ def planted_library_escapes(cfg, scratch):
 
 
 @test
+def syscall_filter_opt_out(cfg, scratch):
+    """--no-syscall-filter, the opt-out for a node where a vendor call needs what the filter
+    refuses: the planted library's chmod of root's file now succeeds (so the filter was what
+    refused it, and the escapes case can fail), the run says partial naming the option, and
+    the option is logged loudly."""
+    env, _ = planted_verbs(cfg, scratch, "escape")
+    target = scratch / "root-file"
+    target.write_text("root's\n")
+    target.chmod(0o600)
+    env.update({"RDMI_FIXTURE_ESCAPE": "chmod", "RDMI_FIXTURE_TARGET": str(target)})
+    proc, doc = run(cfg, ["report", "--json", "--timeout", "10", "--allow-untrusted-libs",
+                          "--no-syscall-filter"], env)
+    problems = []
+    said = {line.rsplit(": ", 1)[0]: line.rsplit(": ", 1)[-1] for line in proc.said_lines}
+    if said.get("chmod") != "ok" or target.stat().st_mode & 0o7777 == 0o600:
+        problems.append(f"with --no-syscall-filter the chmod was still refused: {said.get('chmod')!r}")
+    got = containment(doc)
+    if got.get("state") != "partial" or "--no-syscall-filter" not in " ".join(got.get("reasons", [])):
+        problems.append(f"run.containment {got}, want partial naming --no-syscall-filter")
+    if b"--no-syscall-filter" not in proc.stderr or b"warning" not in proc.stderr:
+        problems.append(f"--no-syscall-filter is not logged loudly: {proc.stderr[-400:]!r}")
+    return problems
+
+
+@test
 def planted_library_floods(cfg, scratch):
     """A planted library in the worker child announces a 2^40-byte answer on its channel and
     streams it: the probe ends that child at the answer limit (64 MiB), the call gets a gap,
