@@ -13,7 +13,7 @@ def run_tests(tests, doc, fixtures=True, scratch_mode=0o755, extra_paths=()):
     name holds a -k substring (all without -k) and returns the exit code: 1 when one reported a
     problem or raised. With fixtures the scratch directories are made beside the fixtures (the
     build tree, readable by nobody); without, in the system's temporary directory. Each name of
-    `extra_paths` ("--no-landlock-exec") is one more required path option (cfg.no_landlock_exec)."""
+    `extra_paths` ("--refuse-syscalls-exec") is one more required path option (cfg.refuse_syscalls_exec)."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", type=Path, required=True)
     for option in extra_paths:

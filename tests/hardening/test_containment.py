@@ -21,7 +21,7 @@ the user running the suite (root in CI), with real fixture libraries and tools:
                         NoNewPrivs 1, no effective, ambient (and as root no bounding)
                         capabilities; a doca_caps tool sees the same in what it executes
   kernel-without-landlock   the probe under a seccomp filter that answers the landlock_* calls
-                        with ENOSYS (no_landlock_exec): containment "partial", the reason names
+                        with ENOSYS (refuse_syscalls_exec): containment "partial", the reason names
                         the missing Landlock, no_new_privs and the capability drop still hold
   device-refusal-is-containment   libibverbs opening its device node read-write outside what
                         Landlock grants: the verbs gap says the containment refused, not the
@@ -29,7 +29,7 @@ the user running the suite (root in CI), with real fixture libraries and tools:
   root-not-applicable   under --root nothing is loaded or run: containment "not_applicable"
   unprivileged-full     as nobody the children are contained the same way ("full")
 
-    test_containment.py --binary B --fixtures F --no-landlock-exec NLE [-k NAME]
+    test_containment.py --binary B --fixtures F --refuse-syscalls-exec RSE [-k NAME]
 """
 import json
 import os
@@ -68,7 +68,7 @@ def run(cfg, args, env=None, user=None, wrapper=None, stdin=subprocess.DEVNULL, 
             os.setuid(user.pw_uid)
     argv = [str(cfg.binary), *args]
     if wrapper:
-        argv = [str(wrapper), *argv]
+        argv = [*map(str, wrapper), *argv]
     # The planted libraries say what they saw in UDP datagrams (marker.c, escape.c): the
     # contained child keeps no descriptor the test could pass it.
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as said:
@@ -322,7 +322,7 @@ def kernel_without_landlock(cfg, scratch):
     env, marker = planted_verbs(cfg, scratch)
     problems = []
     proc, doc = run(cfg, ["report", "--json", "--timeout", "10", "--allow-untrusted-libs"], env,
-                    wrapper=cfg.no_landlock_exec)
+                    wrapper=[cfg.refuse_syscalls_exec, "ENOSYS", "landlock"])
     got = containment(doc)
     reasons = " ".join(got.get("reasons", []))
     if got.get("state") != "partial" or "no Landlock" not in reasons or "Function not implemented" not in reasons:
@@ -393,7 +393,7 @@ def unprivileged_full(cfg, scratch):
 
 
 def main():
-    return run_tests(TESTS, __doc__, extra_paths=("--no-landlock-exec",))
+    return run_tests(TESTS, __doc__, extra_paths=("--refuse-syscalls-exec",))
 
 
 if __name__ == "__main__":

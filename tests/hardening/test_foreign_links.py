@@ -28,7 +28,7 @@ stderr must say which link was followed.
                         read (untrusted, naming the directory's owner); the same link to a file
                         others may read is read
 
-    test_foreign_links.py --binary PATH --fixtures DIR --no-openat2-exec NOE
+    test_foreign_links.py --binary PATH --fixtures DIR --refuse-syscalls-exec RSE
                           --stall-preload SHIM [-k SUBSTRING]
 """
 
@@ -414,8 +414,8 @@ def no_openat2_swap(cfg, scratch):
                 return [f"{answer}: nobody could not swap the directory: {moved.stderr[:200]!r}"]
             return []
 
-        argv = [str(cfg.no_openat2_exec.resolve()), answer, str(cfg.binary), "--timeout", "60",
-                "report", "--json", "--doca-prefix", str(prefix)]
+        argv = [str(cfg.refuse_syscalls_exec.resolve()), answer, "openat2", str(cfg.binary),
+                "--timeout", "60", "report", "--json", "--doca-prefix", str(prefix)]
         proc, found = stalled_run(cfg, case, argv, "VERSION", swap)
         problems += found
         if leaks(proc.stdout_text, proc.stderr_text):
@@ -427,7 +427,7 @@ def no_openat2_swap(cfg, scratch):
 
 
 def main():
-    return run_tests(TESTS, __doc__, extra_paths=("--no-openat2-exec", "--stall-preload"))
+    return run_tests(TESTS, __doc__, extra_paths=("--refuse-syscalls-exec", "--stall-preload"))
 
 
 if __name__ == "__main__":

@@ -131,17 +131,18 @@ TEST_CASE("dlopen out of descriptors is exhaustion, not a missing library") {
           }) == 0);
 }
 
-TEST_CASE("fork and posix_spawn refused for want of processes are exhaustion") {
+TEST_CASE(
+    "a tool's fork and an isolated child's fork refused for want of processes are exhaustion") {
     if (::geteuid() != 0) return;  // RLIMIT_NPROC needs another user to bind: root ignores it
     CHECK(
         in_limited_child([] {
-            // nobody, allowed no process at all: every fork and spawn fails with EAGAIN.
+            // nobody, allowed no process at all: every fork fails with EAGAIN.
             if (::setgid(65534) != 0 || ::setuid(65534) != 0) return 10;
             const rlimit none{0, 0};
             if (::setrlimit(RLIMIT_NPROC, &none) != 0) return 11;
             const int spawn =
                 throws_exhaustion([] { (void)run_process({"/bin/true"}, Deadline(5s), 1024); },
-                                  EAGAIN, "/bin/true: posix_spawn");
+                                  EAGAIN, "/bin/true: fork");
             const int fork = throws_exhaustion(
                 [] { (void)run_isolated([] { return std::string("x"); }, Deadline(5s), "uname"); },
                 EAGAIN, "uname: fork");
