@@ -187,7 +187,7 @@ bool remove_tree_at(int parent_fd, const char* name) noexcept {
     const int fd = ::openat(parent_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return ::unlinkat(parent_fd, name, 0) == 0 || errno == ENOENT;
     (void)::fchmod(fd, 0700);
-    const bool ok = empty_dir(fd, 0);
+    const bool ok = empty_dir(fd);
     return ::unlinkat(parent_fd, name, AT_REMOVEDIR) == 0 && ok;
 }
 
