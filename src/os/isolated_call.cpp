@@ -42,9 +42,25 @@ void write_all(int fd, const std::string& data) {
                              std::string_view what, const ChildContainment& containment) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    // Without /dev/null vendor output would reach the document: no vendor code runs then.
+    if (null_fd < 0 || ::dup2(null_fd, STDOUT_FILENO) < 0) {
+        const int err = errno;
+        const std::string step = std::string(what) + ": open /dev/null";
+        write_all(out_fd, is_exhaustion(err)
+                              ? std::string(1, kExhausted) +
+                                    exhaustion_to_wire(ResourceExhausted(step, err))
+                              : std::string(1, kFailed) + step + ": " + std::strerror(err));
+        ::_exit(0);
+    }
     if (const ContainmentFailure failure = containment.apply(); failure.failed()) {
-        write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
+        // Out of descriptors or memory while containing: the run's want, not the call's.
+        if (is_exhaustion(failure.error)) {
+            write_all(out_fd, std::string(1, kExhausted) +
+                                  exhaustion_to_wire(ResourceExhausted(
+                                      std::string(what) + ": " + failure.step, failure.error)));
+        } else {
+            write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
+        }
         ::_exit(0);
     }
     std::string message;

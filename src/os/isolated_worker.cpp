@@ -63,11 +63,15 @@ void write_exact(int fd, std::string_view data) {
 [[noreturn]] void worker_main(int fd, const ChildContainment& containment) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document.
     const int null_fd = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
-    if (null_fd >= 0) ::dup2(null_fd, STDOUT_FILENO);
+    // Without /dev/null vendor output would reach the document: such a worker runs nothing.
+    ContainmentFailure failure{};
+    if (null_fd < 0 || ::dup2(null_fd, STDOUT_FILENO) < 0) failure = {"open /dev/null", errno};
     // Contained before the first request: no vendor code runs in this process uncontained. A
     // child that cannot be contained answers every call with why, and runs none of them.
-    const ContainmentFailure failure = containment.apply();
+    if (!failure.failed()) failure = containment.apply();
     const std::string refusal = failure.failed() ? ChildContainment::describe(failure) : "";
+    // Out of descriptors or memory while setting up: the run's want, answered as exhaustion.
+    const bool exhausted = failure.failed() && is_exhaustion(failure.error);
     // Made before any task: once memory has run out, building it could fail again.
     std::string out_of_memory(kAnswerHeader, '\0');
     out_of_memory.append(exhaustion_to_wire(ResourceExhausted("the isolated worker", ENOMEM)));
@@ -84,6 +88,9 @@ void write_exact(int fd, std::string_view data) {
         const auto task = reinterpret_cast<WorkerTask>(static_cast<std::uintptr_t>(header[0]));
         std::string answer(kAnswerHeader, '\0');
         try {
+            if (exhausted)
+                throw ResourceExhausted(std::string("the isolated worker: ") + failure.step,
+                                        failure.error);
             if (!refusal.empty()) throw std::runtime_error(refusal);
             answer.append(task(request));
             answer[0] = kAnswerValue;
