@@ -21,8 +21,9 @@
                        naming the file, the error document on stdout, no temporary left (before:
                        killed by SIGXFSZ, exit 153, the temporary left)
   signal-in-extraction-<SIG>
-                       SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2 (and SIGTERM) while a bundle is being
-                       extracted (the stall library blocks the archive's first read; the
+                       SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+                       SIGSTKFLT, SIGRTMIN, SIGRTMIN+5, SIGRTMAX (and SIGTERM) while a bundle is
+                       being extracted (the stall library blocks the archive's first read; the
                        private directory and the archive are open): exit 128+N, "interrupted by
                        SIG..." on stderr and in the error document, the private directory
                        removed (before: killed by the default action, the directory left)
@@ -273,7 +274,7 @@ def stalled_in_extraction(pid, bundle, private_parent):
     return sleeping and str(bundle) in fds and bool(private)
 
 
-def signal_in_extraction(cfg, scratch, sig):
+def signal_in_extraction(cfg, scratch, sig, name=None):
     if SLOW_READ_LIB is None:
         return ["--slow-read-lib not given"]
     bundle = scratch / "b.tar.gz"
@@ -288,7 +289,7 @@ def signal_in_extraction(cfg, scratch, sig):
     proc = subprocess.Popen([str(cfg.binary), "--root", str(bundle), "report", "--json",
                              "--timeout", "60"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    name = signal.Signals(sig).name
+    name = name or signal.Signals(sig).name
     problems = []
     try:
         end = time.monotonic() + 20
@@ -318,10 +319,18 @@ def signal_in_extraction(cfg, scratch, sig):
     return problems
 
 
-for _sig in (signal.SIGXCPU, signal.SIGALRM, signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM):
-    def _case(cfg, scratch, sig=_sig):
-        return signal_in_extraction(cfg, scratch, sig)
-    _case.__name__ = f"signal_in_extraction_{_sig.name}"
+# Every signal whose default action ends the process: the ones a time limit, a timer or a stray
+# kill sends, and the real-time signals (before: SIGVTALRM and the rest killed the run with no
+# message, the private directory left).
+_SIGNALS = [(s, s.name) for s in (signal.SIGXCPU, signal.SIGALRM, signal.SIGUSR1, signal.SIGUSR2,
+                                  signal.SIGVTALRM, signal.SIGPROF, signal.SIGIO, signal.SIGPWR,
+                                  signal.SIGSTKFLT, signal.SIGTERM)]
+_SIGNALS += [(signal.SIGRTMIN, "SIGRTMIN"), (signal.SIGRTMIN + 5, "SIGRTMIN+5"),
+             (signal.SIGRTMAX, f"SIGRTMIN+{signal.SIGRTMAX - signal.SIGRTMIN}")]
+for _sig, _name in _SIGNALS:
+    def _case(cfg, scratch, sig=_sig, name=_name):
+        return signal_in_extraction(cfg, scratch, sig, name)
+    _case.__name__ = f"signal_in_extraction_{_name.replace('+', '_')}"
     test(_case)
 
 
