@@ -16,6 +16,8 @@
                        many open files") and 8..16 (the same checks); the private directory
                        never left behind (before: left under 8..16, the removal ran out of
                        descriptors)
+  address-space        RLIMIT_AS 15..120 MiB on a replay and gather: the verdict or exit 2 naming
+                       ENOMEM/EAGAIN, never "libarchive" missing
   fsize-output, fsize-gather, fsize-stdout
                        `ulimit -f` smaller than the document: exit 2, "file too large (EFBIG ...)"
                        naming the file, the error document on stdout, no temporary left (before:
@@ -211,6 +213,58 @@ def nofile_replay(cfg, scratch):
         if left:
             problems.append(f"{label}: private directory left: {[p.name for p in left]}")
             subprocess.run(["rm", "-rf", *map(str, left)])
+    return problems
+
+
+@test
+def address_space(cfg, scratch):
+    """RLIMIT_AS (ulimit -v) from 15 to 120 MiB on a replay and on gather: the run's verdict or
+    exit 2 naming ENOMEM or EAGAIN on one line, the error document, never "libarchive" missing
+    (before: at about 50 MiB dlopen's "failed to map segment from shared object" read as
+    "install libarchive13"; a thread that could not start said "Resource temporarily
+    unavailable", bad_alloc "out of memory", neither naming an errno)."""
+    bundle = scratch / "b.tar.gz"
+    gathered = run(cfg, ["--root", fixture_root(cfg), "gather", "--output", str(bundle)])
+    if gathered.returncode != 0:
+        return [f"gather: exit {gathered.returncode}: {gathered.stderr[:200]!r}"]
+    tmp = scratch / "tmp"
+    tmp.mkdir()
+    env = base_env({"TMPDIR": str(tmp)})
+    cases = {"replay": ["--root", str(bundle), "report", "--json"],
+             "gather": ["--root", fixture_root(cfg), "gather", "--json", "--output",
+                        str(scratch / "g.tar.gz")]}
+    problems = []
+    for name, args in cases.items():
+        base = run(cfg, args, env=env)
+        want = json.loads(base.stdout).get("checks")
+        for mib in range(15, 121, 5):
+            def limit(mib=mib):
+                resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))
+            proc = subprocess.run([str(cfg.binary), *args], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  preexec_fn=limit, timeout=120)
+            label = f"{name} RLIMIT_AS {mib} MiB"
+            err = proc.stderr.decode(errors="replace")
+            if b"libarchive" in proc.stderr:
+                problems.append(f"{label}: says libarchive is missing: {err[:200]!r}")
+            if proc.returncode == 2:
+                if (len(err.strip().splitlines()) != 1 or "out of resources" not in err
+                        or not ("(ENOMEM)" in err or "(EAGAIN)" in err)):
+                    problems.append(f"{label}: stderr is not one line naming the errno: "
+                                    f"{err[:300]!r}")
+                try:
+                    if json.loads(proc.stdout)["error"]["exit_code"] != 2:
+                        problems.append(f"{label}: error document {proc.stdout[:200]!r}")
+                except (ValueError, KeyError, TypeError):
+                    problems.append(f"{label}: no error document: {proc.stdout[:200]!r}")
+            elif proc.returncode != base.returncode:
+                problems.append(f"{label}: exit {proc.returncode}, want {base.returncode} or 2")
+            elif json.loads(proc.stdout).get("checks") != want:
+                problems.append(f"{label}: another verdict")
+            left = list(tmp.iterdir())
+            if left:
+                problems.append(f"{label}: private directory left: {[p.name for p in left]}")
+                subprocess.run(["rm", "-rf", *map(str, left)])
     return problems
 
 
