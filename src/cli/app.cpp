@@ -1,6 +1,7 @@
 // CLI wiring: global options, the subcommand table, parse errors, the never-crash boundary.
 #include "cli/app.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 #include "cli/cli11.hpp"
 
@@ -335,6 +336,10 @@ int run(int argc, char** argv) {
     // Before anything is opened: a low soft limit costs nothing, and what the hard limit leaves
     // is exhaustion (exit 2), never "absent".
     (void)raise_open_file_limit();
+    // A parent that ignores SIGCHLD passes that on through exec: the kernel would then reap
+    // every child itself, each waitpid() fail with ECHILD, and a tool's answer read as
+    // "No child processes" (a skip). The probe waits for its children: the default it is.
+    ::signal(SIGCHLD, SIG_DFL);
     hold_standard_fds();
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.

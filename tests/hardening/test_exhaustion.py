@@ -10,6 +10,8 @@
   nofile-hard-live     a live report with the fixture DOCA prefix and libibverbs under 5..17: the
                        same checks, or exit 2 naming EMFILE (before: skips, "dlopen ... failed";
                        at 12 and 14 "containment could not be applied: open /dev/null")
+  sigchld-ignored      a live report started with SIGCHLD ignored: the same checks (before: the
+                       tools' answers "No child processes", a skip)
   nofile-check         `check` under 4 and 5: exit 2, not 3 (before: every requirement "skip")
   nofile-replay        a bundle replayed under 4..7 (exit 2 naming EMFILE, not "libarchive not
                        found", not the extraction's "entry path goes through ..., which is Too
@@ -171,6 +173,29 @@ def nofile_hard_live(cfg, scratch):
         problems += found
     if "exhausted" not in seen:
         problems.append("no limit tried ran out of descriptors: the test proves nothing")
+    return problems
+
+
+@test
+def sigchld_ignored(cfg, scratch):
+    """Started with SIGCHLD ignored (inherited through exec): the same checks as without (before:
+    the kernel reaped the tools, waitpid said ECHILD, doca_caps --version was "unreadable (No
+    child processes)" and contract-versions a skip)."""
+    env = base_env({"LD_LIBRARY_PATH": str(cfg.fixtures / "ibverbs")})
+    args = ["report", "--json", "--timeout", "30",
+            "--doca-prefix", str(cfg.fixtures / "prefixes" / "complete-3.3")]
+    base = run(cfg, args, env=env)
+    want = checks_of(base.stdout)
+    proc = subprocess.run([str(cfg.binary), *args], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    problems = []
+    if proc.returncode != base.returncode:
+        problems.append(f"exit {proc.returncode}, want {base.returncode}: {proc.stderr[:200]!r}")
+    got = checks_of(proc.stdout)
+    changed = {k: got.get(k) for k in want if got.get(k) != want[k]}
+    if changed:
+        problems.append(f"another verdict: {dict(list(changed.items())[:3])}")
     return problems
 
 
