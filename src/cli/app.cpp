@@ -336,6 +336,7 @@ int run(int argc, char** argv) {
     // Before anything is opened: a low soft limit costs nothing, and what the hard limit leaves
     // is exhaustion (exit 2), never "absent".
     (void)raise_open_file_limit();
+    leave_room_below_cpu_limit();
     // A parent that ignores SIGCHLD passes that on through exec: the kernel would then reap
     // every child itself, each waitpid() fail with ECHILD, and a tool's answer read as
     // "No child processes" (a skip). The probe waits for its children: the default it is.

@@ -31,6 +31,8 @@
                        private directory and the archive are open): exit 128+N, "interrupted by
                        SIG..." on stderr and in the error document, the private directory
                        removed (before: killed by the default action, the directory left)
+  cpu-limit-both       `ulimit -t 2` (soft = hard) while a replay spins: SIGXCPU ends it, cleaned
+                       up (before: SIGKILL at the hard limit, the private directory left)
 
     test_exhaustion.py --binary PATH --fixtures DIR --slow-read-lib SO [-k SUBSTRING]
 """
@@ -411,6 +413,38 @@ for _sig, _name in _SIGNALS:
         return signal_in_extraction(cfg, scratch, sig, name)
     _case.__name__ = f"signal_in_extraction_{_name.replace('+', '_')}"
     test(_case)
+
+
+@test
+def cpu_limit_both(cfg, scratch):
+    """`ulimit -t 2` (soft and hard alike) while a replay spins in its extraction: SIGXCPU ends
+    the run (exit 152, the error document, the private directory removed), not SIGKILL at the
+    hard limit (before: exit -9, no message, the directory left)."""
+    if SLOW_READ_LIB is None:
+        return ["--slow-read-lib not given"]
+    bundle = scratch / "b.tar.gz"
+    gathered = run(cfg, ["--root", fixture_root(cfg), "gather", "--output", str(bundle)])
+    if gathered.returncode != 0:
+        return [f"gather: exit {gathered.returncode}: {gathered.stderr[:200]!r}"]
+    tmp = scratch / "tmp"
+    tmp.mkdir()
+    env = base_env({"TMPDIR": str(tmp), "LD_PRELOAD": str(SLOW_READ_LIB),
+                    "SLOW_READ_PATH": str(bundle), "SLOW_READ_SPIN": "1",
+                    "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")})
+    proc = subprocess.run([str(cfg.binary), "--root", str(bundle), "report", "--json"], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (2, 2)))
+    problems = []
+    if proc.returncode != 128 + signal.SIGXCPU:
+        problems.append(f"exit {proc.returncode}, want {128 + signal.SIGXCPU}: "
+                        f"{proc.stderr[-200:]!r}")
+    if b"interrupted by SIGXCPU" not in proc.stderr:
+        problems.append(f"stderr does not say so: {proc.stderr[-200:]!r}")
+    left = list(tmp.iterdir())
+    if left:
+        problems.append(f"private directory left: {[p.name for p in left]}")
+    return problems
 
 
 def main():
