@@ -209,6 +209,12 @@ void install_interrupt_handlers(bool json) {
         if (old.sa_handler == SIG_IGN) continue;
         ::sigaction(sig, &action, nullptr);
     }
+    // A mask inherited through exec would hold them back for the whole run (a service
+    // manager's SIGTERM never delivered, then its SIGKILL): unblocked, once handled.
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (std::size_t i = 0; i < g_prepared_count; ++i) sigaddset(&handled, g_prepared[i].signal);
+    ::pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
     // Past ulimit -f a write fails with EFBIG, which names the file and removes the temporary,
     // instead of SIGXFSZ ending the run with neither.

@@ -31,6 +31,8 @@
                        private directory and the archive are open): exit 128+N, "interrupted by
                        SIG..." on stderr and in the error document, the private directory
                        removed (before: killed by the default action, the directory left)
+  signal-blocked-at-start
+                       SIGTERM, SIGINT blocked by the parent: still end the run, cleaned up
   cpu-limit-both       `ulimit -t 2` (soft = hard) while a replay spins: SIGXCPU ends it, cleaned
                        up (before: SIGKILL at the hard limit, the private directory left)
 
@@ -355,7 +357,7 @@ def stalled_in_extraction(pid, bundle, private_parent):
     return sleeping and str(bundle) in fds and bool(private)
 
 
-def signal_in_extraction(cfg, scratch, sig, name=None):
+def signal_in_extraction(cfg, scratch, sig, name=None, blocked=False):
     if SLOW_READ_LIB is None:
         return ["--slow-read-lib not given"]
     bundle = scratch / "b.tar.gz"
@@ -369,7 +371,9 @@ def signal_in_extraction(cfg, scratch, sig, name=None):
                     "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")})
     proc = subprocess.Popen([str(cfg.binary), "--root", str(bundle), "report", "--json",
                              "--timeout", "60"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            preexec_fn=(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {sig}))
+                            if blocked else None)
     name = name or signal.Signals(sig).name
     problems = []
     try:
@@ -413,6 +417,18 @@ for _sig, _name in _SIGNALS:
         return signal_in_extraction(cfg, scratch, sig, name)
     _case.__name__ = f"signal_in_extraction_{_name.replace('+', '_')}"
     test(_case)
+
+
+@test
+def signal_blocked_at_start(cfg, scratch):
+    """Started with SIGTERM and SIGINT blocked (a mask inherited through exec): each still ends
+    the run, cleaned up (before: held back for the whole run)."""
+    problems = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        sub = scratch / sig.name
+        sub.mkdir()
+        problems += signal_in_extraction(cfg, sub, sig, blocked=True)
+    return problems
 
 
 @test
