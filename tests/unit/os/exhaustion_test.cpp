@@ -131,7 +131,7 @@ TEST_CASE("dlopen out of descriptors is exhaustion, not a missing library") {
           }) == 0);
 }
 
-TEST_CASE("fork and posix_spawn refused for want of processes are exhaustion") {
+TEST_CASE("fork refused for want of processes is exhaustion (a tool, an isolated call)") {
     if (::geteuid() != 0) return;  // RLIMIT_NPROC needs another user to bind: root ignores it
     CHECK(
         in_limited_child([] {
@@ -141,7 +141,7 @@ TEST_CASE("fork and posix_spawn refused for want of processes are exhaustion") {
             if (::setrlimit(RLIMIT_NPROC, &none) != 0) return 11;
             const int spawn =
                 throws_exhaustion([] { (void)run_process({"/bin/true"}, Deadline(5s), 1024); },
-                                  EAGAIN, "/bin/true: posix_spawn");
+                                  EAGAIN, "/bin/true: fork");
             const int fork = throws_exhaustion(
                 [] { (void)run_isolated([] { return std::string("x"); }, Deadline(5s), "uname"); },
                 EAGAIN, "uname: fork");
