@@ -16,6 +16,7 @@
 
 #include "bundle/layout.hpp"
 #include "bundle/libarchive_api.hpp"
+#include "core/exhaustion.hpp"
 #include "os/activity.hpp"
 #include "os/rooted_fs.hpp"
 #include "os/unique_fd.hpp"
@@ -102,6 +103,13 @@ class Extractor {
         return Gap{GapReason::malformed, shown_ + ": " + one_line(why)};
     }
 
+    // A call on `what` (a name in the target) failed with `err`: running out of descriptors or
+    // memory is no fact about the bundle, so it ends the run (ResourceExhausted), never a
+    // refusal of the archive.
+    void exhausted(const std::string& what, int err) const {
+        throw_if_exhausted(shown_ + ": " + one_line(what, 160), err);
+    }
+
     // Checked before each entry and each block: a bundle that takes longer to extract than the
     // run may last (200,000 entries on a loaded machine, a slow disk) ends the run on time.
     [[nodiscard]] std::optional<Gap> past_deadline() const {
@@ -129,7 +137,11 @@ class Extractor {
             if (fd >= 0) return fd;
         }
         int fd = ::dup(into_);
-        if (fd < 0) return refuse(std::string("cannot open the target: ") + std::strerror(errno));
+        if (fd < 0) {
+            const int err = errno;
+            exhausted("the target", err);
+            return refuse(std::string("cannot open the target: ") + std::strerror(err));
+        }
         for (std::size_t i = 0; i < n; ++i) {
             const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
             int next = ::openat(fd, parts[i].c_str(), flags);
@@ -137,6 +149,7 @@ class Extractor {
                 if (::mkdirat(fd, parts[i].c_str(), 0700) != 0 && errno != EEXIST) {
                     const int err = errno;
                     ::close(fd);
+                    exhausted(parts[i], err);
                     return refuse("cannot create " + parts[i] + ": " + std::strerror(err));
                 }
                 next = ::openat(fd, parts[i].c_str(), flags);
@@ -144,6 +157,7 @@ class Extractor {
             const int err = errno;
             ::close(fd);
             if (next < 0) {
+                exhausted(parts[i], err);
                 return refuse(
                     "entry path goes through '" + parts[i] + "', which is " +
                     (err == ELOOP || err == ENOTDIR ? "not a directory" : std::strerror(err)));
@@ -190,8 +204,11 @@ class Extractor {
             if (std::strlen(target) > limits_.link_bytes)
                 return refuse(shown + ": link text longer than " +
                               std::to_string(limits_.link_bytes) + " bytes");
-            if (::symlinkat(target, dir_fd.get(), leaf.c_str()) != 0)
-                return refuse(shown + ": " + std::strerror(errno));
+            if (::symlinkat(target, dir_fd.get(), leaf.c_str()) != 0) {
+                const int err = errno;
+                exhausted(leaf, err);
+                return refuse(shown + ": " + std::strerror(err));
+            }
             return true;
         }
         if (la_.archive_entry_size_is_set(e) != 0 &&
@@ -202,9 +219,10 @@ class Extractor {
         const UniqueFd out(::openat(dir_fd.get(), leaf.c_str(),
                                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
         if (out.get() < 0) {
-            return refuse(
-                shown + ": " +
-                (errno == EEXIST ? std::string("duplicate entry") : std::strerror(errno)));
+            const int err = errno;
+            exhausted(leaf, err);
+            return refuse(shown + ": " +
+                          (err == EEXIST ? std::string("duplicate entry") : std::strerror(err)));
         }
         std::vector<char> buf(kBlock);
         std::uint64_t written = 0;
@@ -216,7 +234,10 @@ class Extractor {
                 n = la_.archive_read_data(a, buf.data(), buf.size());
             }
             if (n == 0) break;
-            if (n < 0) return refuse("truncated or corrupt: " + error_of(la_, a));
+            if (n < 0) {
+                exhausted_in(la_, a, shown_);
+                return refuse("truncated or corrupt: " + error_of(la_, a));
+            }
             total_ += static_cast<std::uint64_t>(n);
             written += static_cast<std::uint64_t>(n);
             if (total_ > limits_.extract_bytes) {
@@ -232,11 +253,21 @@ class Extractor {
                 const ssize_t w =
                     ::write(out.get(), buf.data() + done, static_cast<std::size_t>(n - done));
                 if (w < 0 && errno == EINTR) continue;
-                if (w <= 0) return refuse(shown + ": cannot write: " + std::strerror(errno));
+                if (w <= 0) {
+                    const int err = w < 0 ? errno : ENOSPC;
+                    exhausted(leaf, err);
+                    return refuse(shown + ": cannot write: " + std::strerror(err));
+                }
                 done += w;
             }
         }
         return true;
+    }
+
+    // libarchive's own allocation or descriptor failure (its errno): exhaustion, not a
+    // corrupt archive.
+    static void exhausted_in(const LibarchiveApi& la, archive* a, const std::string& path) {
+        throw_if_exhausted(path, la.archive_errno(a));
     }
 
     static std::string error_of(const LibarchiveApi& la, archive* a) {
@@ -262,14 +293,17 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
                                    const Deadline& deadline, const BundleLimits& limits,
                                    const LinkRule& links) {
     const UniqueFd into_fd(::open(into.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    if (into_fd.get() < 0)
-        return make_gap(GapReason::error, into + ": " + std::string(std::strerror(errno)));
+    if (into_fd.get() < 0) {
+        const int err = errno;
+        throw_if_exhausted(into, err);
+        return make_gap(GapReason::error, into + ": " + std::string(std::strerror(err)));
+    }
     // Loaded before anything is read: without libarchive there is nothing to replay.
     auto loaded = libarchive();
     if (!loaded) return Gap{loaded.gap().reason, archive_path + ": " + loaded.gap().message};
     const LibarchiveApi& la = **loaded;
     std::unique_ptr<archive, ReadCloser> a(la.archive_read_new(), ReadCloser{&la});
-    if (!a) return make_gap(GapReason::error, archive_path + ": libarchive: out of memory");
+    if (!a) throw ResourceExhausted(archive_path + ": libarchive", ENOMEM);
     la.archive_read_support_filter_gzip(a.get());
     la.archive_read_support_format_tar(a.get());
     // Like any file the probe reads: each link on the way judged by the owner rule, and only a
@@ -298,8 +332,10 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
         const activity::Scope reading(activity::Kind::reading, archive_path);
         opened = la.archive_read_open_fd(a.get(), file.get(), kBlock);
     }
-    if (opened != ARCHIVE_OK)
+    if (opened != ARCHIVE_OK) {
+        Extractor::exhausted_in(la, a.get(), archive_path);
         return extractor.refuse("not a tar.gz bundle: " + Extractor::error_of(la, a.get()));
+    }
     bool first = true;
     while (true) {
         if (auto late = extractor.past_deadline()) return *late;
@@ -311,6 +347,7 @@ Result<std::string> extract_bundle(const std::string& archive_path, const std::s
         }
         if (r == ARCHIVE_EOF) break;
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+            Extractor::exhausted_in(la, a.get(), archive_path);
             return extractor.refuse(
                 std::string(first ? "not a tar.gz bundle: " : "truncated or corrupt: ") +
                 Extractor::error_of(la, a.get()));

@@ -21,6 +21,7 @@ inline constexpr const char* kLibarchiveSoname = "libarchive.so.13";
 
 // Every function the bundle code calls: one list, so the table and its binding cannot differ.
 #define RDMI_LIBARCHIVE_FUNCTIONS(X)           \
+    X(archive_errno)                           \
     X(archive_error_string)                    \
     X(archive_filter_code)                     \
     X(archive_read_new)                        \

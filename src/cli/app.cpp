@@ -1,6 +1,7 @@
 // CLI wiring: global options, the subcommand table, parse errors, the never-crash boundary.
 #include "cli/app.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 #include "cli/cli11.hpp"
 
@@ -17,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include "build_info.hpp"
@@ -188,7 +190,8 @@ void write_out_of_memory_document() noexcept {
     std::fputs("\",\n    \"version\": \"", stdout);
     std::fputs(build_info::kVersion, stdout);
     std::fputs(
-        "\"\n  },\n  \"error\": {\n    \"message\": \"internal error: out of memory\",\n"
+        "\"\n  },\n  \"error\": {\n    \"message\": \"internal error: out of resources: memory: "
+        "Cannot allocate memory (ENOMEM)\",\n"
         "    \"exit_code\": 2\n  }\n}\n",
         stdout);
     std::fflush(stdout);
@@ -306,6 +309,17 @@ int guarded(const std::function<int()>& body, bool json) {
             // Out of descriptors, memory or processes: no verdict can be trusted, so none is
             // given (the documents' "absent" and "skip" would be a statement about the system).
             return fail_usage(json, "internal error: out of resources: " + e.message());
+        } catch (const std::system_error& e) {
+            // A thread that could not be started (EAGAIN), or another call's exhaustion.
+            const int err = e.code().category() == std::generic_category() ||
+                                    e.code().category() == std::system_category()
+                                ? e.code().value()
+                                : 0;
+            if (is_exhaustion(err) || err == EAGAIN) {
+                return fail_usage(json, "internal error: out of resources: " +
+                                            ResourceExhausted(e.what(), err).message());
+            }
+            return fail_usage(json, std::string("internal error: ") + e.what());
         } catch (const std::exception& e) {
             return fail_usage(json, std::string("internal error: ") + e.what());
         } catch (...) {
@@ -313,7 +327,10 @@ int guarded(const std::function<int()>& body, bool json) {
         }
     } catch (...) {
         // bad_alloc, or anything thrown while reporting the first error: no allocation here.
-        std::fputs("rdmi-probe: internal error: out of memory\n", stderr);  // NOLINT(cert-err33-c)
+        std::fputs(  // NOLINT(cert-err33-c)
+            "rdmi-probe: internal error: out of resources: memory: Cannot allocate memory "
+            "(ENOMEM)\n",
+            stderr);
         if (json) write_out_of_memory_document();
         return kExitUsage;
     }
@@ -323,6 +340,11 @@ int run(int argc, char** argv) {
     // Before anything is opened: a low soft limit costs nothing, and what the hard limit leaves
     // is exhaustion (exit 2), never "absent".
     (void)raise_open_file_limit();
+    leave_room_below_cpu_limit();
+    // A parent that ignores SIGCHLD passes that on through exec: the kernel would then reap
+    // every child itself, each waitpid() fail with ECHILD, and a tool's answer read as
+    // "No child processes" (a skip). The probe waits for its children: the default it is.
+    ::signal(SIGCHLD, SIG_DFL);
     hold_standard_fds();
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.

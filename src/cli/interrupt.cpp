@@ -24,18 +24,32 @@ namespace {
 std::atomic<int> g_owner{0};
 
 // The message of each member of kInterruptSignals, in its order.
-constexpr std::array<const char*, 8> kInterruptMessages{
-    "interrupted by SIGINT",  "interrupted by SIGTERM", "interrupted by SIGHUP",
-    "interrupted by SIGQUIT", "interrupted by SIGXCPU", "interrupted by SIGALRM",
-    "interrupted by SIGUSR1", "interrupted by SIGUSR2"};
+constexpr std::array<const char*, 13> kInterruptMessages{
+    "interrupted by SIGINT",   "interrupted by SIGTERM", "interrupted by SIGHUP",
+    "interrupted by SIGQUIT",  "interrupted by SIGXCPU", "interrupted by SIGALRM",
+    "interrupted by SIGUSR1",  "interrupted by SIGUSR2", "interrupted by SIGVTALRM",
+    "interrupted by SIGPROF",  "interrupted by SIGIO",   "interrupted by SIGPWR",
+    "interrupted by SIGSTKFLT"};
 static_assert(std::size(kInterruptSignals) == kInterruptMessages.size());
 
 struct Prepared {
-    int signal;
+    int signal = 0;
+    std::string message;   // "interrupted by SIGRTMIN+3"
     std::string line;      // for stderr
     std::string document;  // for stdout, or empty without --json
 };
-std::array<Prepared, kInterruptMessages.size()> g_prepared{};
+// kInterruptSignals, then SIGRTMIN..SIGRTMAX (at most 32 of them).
+std::array<Prepared, kInterruptMessages.size() + 32> g_prepared{};
+std::size_t g_prepared_count = 0;
+
+// The message of `signal`, one of for_each_interrupt_signal()'s.
+std::string message_of(int signal) {
+    for (std::size_t i = 0; i < kInterruptMessages.size(); ++i) {
+        if (kInterruptSignals[i] == signal) return kInterruptMessages[i];
+    }
+    const int above = signal - SIGRTMIN;
+    return "interrupted by SIGRTMIN" + (above == 0 ? std::string() : "+" + std::to_string(above));
+}
 
 void write_all(int fd, std::string_view text) noexcept {
     while (!text.empty()) {
@@ -56,7 +70,8 @@ void on_interrupt(int signal) {
     const bool mine = claim_output(OutputOwner::interrupt) ||
                       hand_over_output(OutputOwner::output_file, OutputOwner::interrupt);
     if (mine || claim_output(OutputOwner::document)) {
-        for (const auto& p : g_prepared) {
+        for (std::size_t i = 0; i < g_prepared_count; ++i) {
+            const Prepared& p = g_prepared[i];
             if (p.signal != signal) continue;
             write_all(STDERR_FILENO, p.line);
             if (mine) write_all(STDOUT_FILENO, p.document);
@@ -141,7 +156,7 @@ void install_bus_error_handler(bool json) {
     action.sa_sigaction = &on_bus_error;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
-    for (const int sig : kInterruptSignals) sigaddset(&action.sa_mask, sig);
+    for_each_interrupt_signal([&action](int sig) { sigaddset(&action.sa_mask, sig); });
     ::sigaction(SIGBUS, &action, nullptr);
 }
 
@@ -161,6 +176,9 @@ bool hand_over_output(OutputOwner from, OutputOwner to) noexcept {
 }
 
 const char* interrupt_message(int signal) noexcept {
+    for (std::size_t i = 0; i < g_prepared_count; ++i) {
+        if (g_prepared[i].signal == signal) return g_prepared[i].message.c_str();
+    }
     for (std::size_t i = 0; i < kInterruptMessages.size(); ++i) {
         if (kInterruptSignals[i] == signal) return kInterruptMessages[i];
     }
@@ -168,24 +186,35 @@ const char* interrupt_message(int signal) noexcept {
 }
 
 void install_interrupt_handlers(bool json) {
-    for (std::size_t i = 0; i < g_prepared.size(); ++i) {
-        Prepared& p = g_prepared[i];
-        p.signal = kInterruptSignals[i];
-        p.line = std::string("rdmi-probe: ") + kInterruptMessages[i] + "\n";
-        p.document = json ? error_document(kInterruptMessages[i], 128 + p.signal) : std::string();
-    }
+    g_prepared_count = 0;
+    for_each_interrupt_signal([json](int sig) {
+        if (g_prepared_count == g_prepared.size()) return;
+        Prepared& p = g_prepared[g_prepared_count++];
+        p.signal = sig;
+        p.message = message_of(sig);
+        p.line = "rdmi-probe: " + p.message + "\n";
+        p.document = json ? error_document(p.message, 128 + sig) : std::string();
+    });
     struct sigaction action {};
     action.sa_handler = &on_interrupt;
     sigemptyset(&action.sa_mask);
     // While one handler runs, the others wait: one message, one exit.
-    for (const auto& p : g_prepared) sigaddset(&action.sa_mask, p.signal);
-    for (const auto& p : g_prepared) {
+    for (std::size_t i = 0; i < g_prepared_count; ++i)
+        sigaddset(&action.sa_mask, g_prepared[i].signal);
+    for (std::size_t i = 0; i < g_prepared_count; ++i) {
+        const int sig = g_prepared[i].signal;
         struct sigaction old {};
-        ::sigaction(p.signal, nullptr, &old);
+        ::sigaction(sig, nullptr, &old);
         // A run started with the signal ignored (nohup, a background job) keeps it ignored.
         if (old.sa_handler == SIG_IGN) continue;
-        ::sigaction(p.signal, &action, nullptr);
+        ::sigaction(sig, &action, nullptr);
     }
+    // A mask inherited through exec would hold them back for the whole run (a service
+    // manager's SIGTERM never delivered, then its SIGKILL): unblocked, once handled.
+    sigset_t handled;
+    sigemptyset(&handled);
+    for (std::size_t i = 0; i < g_prepared_count; ++i) sigaddset(&handled, g_prepared[i].signal);
+    ::pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
     // Past ulimit -f a write fails with EFBIG, which names the file and removes the temporary,
     // instead of SIGXFSZ ending the run with neither.

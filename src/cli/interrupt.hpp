@@ -29,10 +29,11 @@ bool claim_output(OutputOwner who) noexcept;
 /// own it. Lock-free and async-signal-safe.
 bool hand_over_output(OutputOwner from, OutputOwner to) noexcept;
 
-/// Installs the handlers of the interrupt signals (os/child_groups.hpp kInterruptSignals:
-/// SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2; kill every child group,
-/// remove a pending --output temporary and a replay's private directory, print "interrupted by
-/// SIGINT" on stderr and, when `json`, the error document on stdout, _exit(128+N)), ignores
+/// Installs the handlers of the interrupt signals (os/child_groups.hpp
+/// for_each_interrupt_signal: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1,
+/// SIGUSR2, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN..SIGRTMAX; kill every child
+/// group, remove a pending --output temporary and a replay's private directory, print "interrupted
+/// by SIGINT" on stderr and, when `json`, the error document on stdout, _exit(128+N)), ignores
 /// SIGPIPE (a closed stdout is seen as EPIPE and ends the run quietly with kExitBrokenPipe) and
 /// SIGXFSZ (a write past ulimit -f fails with EFBIG: a named write error, exit 2).
 void install_interrupt_handlers(bool json);

@@ -31,7 +31,7 @@ std::atomic<bool> g_has_pending{false};
 sigset_t interrupt_set() {
     sigset_t set;
     sigemptyset(&set);
-    for (const int sig : kInterruptSignals) sigaddset(&set, sig);
+    for_each_interrupt_signal([&set](int sig) { sigaddset(&set, sig); });
     return set;
 }
 
@@ -52,7 +52,7 @@ void block_interrupts_in_this_thread() {
 }
 
 void reset_interrupts_in_child() {
-    for (const int sig : kInterruptSignals) ::signal(sig, SIG_DFL);
+    for_each_interrupt_signal([](int sig) { ::signal(sig, SIG_DFL); });
     for (const int sig : {SIGPIPE, SIGXFSZ}) ::signal(sig, SIG_DFL);
     const sigset_t set = interrupt_set();
     ::pthread_sigmask(SIG_UNBLOCK, &set, nullptr);

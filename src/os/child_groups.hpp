@@ -11,10 +11,21 @@ namespace rdmi {
 
 /// The signals that end a run the way SIGTERM does (cli/interrupt.cpp handles them): the
 /// terminal's and the service manager's (SIGINT, SIGTERM, SIGHUP, SIGQUIT), the CPU time limit
-/// (SIGXCPU, ulimit -t), a timer or a stray kill (SIGALRM, SIGUSR1, SIGUSR2: their default
-/// action ends the process too, which would leave the temporaries behind).
-inline constexpr int kInterruptSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
-                                            SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2};
+/// (SIGXCPU, ulimit -t), a timer or a stray kill (SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF,
+/// SIGIO, SIGPWR, SIGSTKFLT: the default action of each ends the process too, which would
+/// leave the temporaries behind).
+inline constexpr int kInterruptSignals[] = {SIGINT,  SIGTERM, SIGHUP,   SIGQUIT,   SIGXCPU,
+                                            SIGALRM, SIGUSR1, SIGUSR2,  SIGVTALRM, SIGPROF,
+                                            SIGIO,   SIGPWR,  SIGSTKFLT};
+
+/// Calls `f(signal)` for every signal that ends a run the way SIGTERM does: kInterruptSignals,
+/// then the real-time signals SIGRTMIN..SIGRTMAX (their default action ends the process; the two
+/// below SIGRTMIN are the C library's own and are left alone). Async-signal-safe when `f` is.
+template <class F>
+void for_each_interrupt_signal(F&& f) {
+    for (const int sig : kInterruptSignals) f(sig);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) f(sig);
+}
 
 /// Blocks the interrupt signals (kInterruptSignals) in the calling thread for its lifetime, so that
 /// a child started meanwhile is registered before the handler can run (the handler runs on the main

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <sys/mman.h>
 
 #include <cerrno>
 #include <cstring>
@@ -26,6 +27,21 @@ int exhaustion_in(std::string_view message) {
     return 0;
 }
 
+// glibc names no errno when a segment of the object cannot be mapped (elf/dl-load.c reaches
+// `lose` with errval 0): out of address space (ulimit -v) or of mappings, a reservation of a
+// size larger than any library it maps fails the same way, where a noexec mount or a broken
+// file leave it possible.
+constexpr std::string_view kMapSegment = "failed to map segment from shared object";
+
+bool address_space_exhausted() {
+    constexpr std::size_t kProbe = std::size_t{256} << 20U;
+    void* at =
+        ::mmap(nullptr, kProbe, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (at == MAP_FAILED) return errno == ENOMEM;
+    ::munmap(at, kProbe);
+    return false;
+}
+
 }  // namespace
 
 Result<DynamicLibrary> DynamicLibrary::open(const std::string& path_or_soname) {
@@ -41,6 +57,8 @@ Result<DynamicLibrary> DynamicLibrary::open(const std::string& path_or_soname) {
             if (what.ends_with(": ")) what.remove_suffix(2);
             throw ResourceExhausted(what, exhausted);
         }
+        if (std::string_view(err).ends_with(kMapSegment) && address_space_exhausted())
+            throw ResourceExhausted(err, ENOMEM);
         return make_gap(GapReason::error, err);
     }
     return DynamicLibrary(handle);

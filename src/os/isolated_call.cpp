@@ -44,12 +44,25 @@ void write_all(int fd, const std::string& data) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document. Stdin is the
     // probe's: a terminal there would take input typed by vendor code (TIOCSTI).
     const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null_fd >= 0) {
-        ::dup2(null_fd, STDIN_FILENO);
-        ::dup2(null_fd, STDOUT_FILENO);
+    // Without /dev/null vendor output would reach the document: no vendor code runs then.
+    if (null_fd < 0 || ::dup2(null_fd, STDIN_FILENO) < 0 || ::dup2(null_fd, STDOUT_FILENO) < 0) {
+        const int err = errno;
+        const std::string step = std::string(what) + ": open /dev/null";
+        write_all(out_fd, is_exhaustion(err)
+                              ? std::string(1, kExhausted) +
+                                    exhaustion_to_wire(ResourceExhausted(step, err))
+                              : std::string(1, kFailed) + step + ": " + std::strerror(err));
+        ::_exit(0);
     }
     if (const ContainmentFailure failure = containment.apply(out_fd); failure.failed()) {
-        write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
+        // Out of descriptors or memory while containing: the run's want, not the call's.
+        if (is_exhaustion(failure.error)) {
+            write_all(out_fd, std::string(1, kExhausted) +
+                                  exhaustion_to_wire(ResourceExhausted(
+                                      std::string(what) + ": " + failure.step, failure.error)));
+        } else {
+            write_all(out_fd, std::string(1, kFailed) + ChildContainment::describe(failure));
+        }
         ::_exit(0);
     }
     std::string message;

@@ -64,14 +64,16 @@ void write_exact(int fd, std::string_view data) {
     // Vendor libraries print to stdout; stdout belongs to the JSON document. Stdin is the
     // probe's: a terminal there would take input typed by vendor code (TIOCSTI).
     const int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null_fd >= 0) {
-        ::dup2(null_fd, STDIN_FILENO);
-        ::dup2(null_fd, STDOUT_FILENO);
-    }
+    // Without /dev/null vendor output would reach the document: such a worker runs nothing.
+    ContainmentFailure failure{};
+    if (null_fd < 0 || ::dup2(null_fd, STDIN_FILENO) < 0 || ::dup2(null_fd, STDOUT_FILENO) < 0)
+        failure = {"open /dev/null", errno};
     // Contained before the first request: no vendor code runs in this process uncontained. A
     // child that cannot be contained answers every call with why, and runs none of them.
-    const ContainmentFailure failure = containment.apply(fd);
+    if (!failure.failed()) failure = containment.apply(fd);
     const std::string refusal = failure.failed() ? ChildContainment::describe(failure) : "";
+    // Out of descriptors or memory while setting up: the run's want, answered as exhaustion.
+    const bool exhausted = failure.failed() && is_exhaustion(failure.error);
     // Made before any task: once memory has run out, building it could fail again.
     std::string out_of_memory(kAnswerHeader, '\0');
     out_of_memory.append(exhaustion_to_wire(ResourceExhausted("the isolated worker", ENOMEM)));
@@ -88,6 +90,9 @@ void write_exact(int fd, std::string_view data) {
         const auto task = reinterpret_cast<WorkerTask>(static_cast<std::uintptr_t>(header[0]));
         std::string answer(kAnswerHeader, '\0');
         try {
+            if (exhausted)
+                throw ResourceExhausted(std::string("the isolated worker: ") + failure.step,
+                                        failure.error);
             if (!refusal.empty()) throw std::runtime_error(refusal);
             answer.append(task(request));
             answer[0] = kAnswerValue;

@@ -37,4 +37,13 @@ void restore_open_file_limit_in_child() noexcept {
     (void)::setrlimit(RLIMIT_NOFILE, &limit);
 }
 
+void leave_room_below_cpu_limit() noexcept {
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_CPU, &limit) != 0) return;
+    if (limit.rlim_max == RLIM_INFINITY || limit.rlim_cur != limit.rlim_max) return;
+    if (limit.rlim_max < 2) return;
+    limit.rlim_cur = limit.rlim_max - 1;
+    (void)::setrlimit(RLIMIT_CPU, &limit);
+}
+
 }  // namespace rdmi

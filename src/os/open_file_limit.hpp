@@ -17,4 +17,11 @@ rlim_t raise_open_file_limit() noexcept;
 /// Async-signal-safe; does nothing when raise_open_file_limit() changed nothing.
 void restore_open_file_limit_in_child() noexcept;
 
+/// bash's `ulimit -t N` sets the soft RLIMIT_CPU and the hard one alike; reaching both at once,
+/// the kernel sends SIGKILL (the hard limit is checked first), never SIGXCPU, and nothing is
+/// cleaned up: children, the --output temporary, a replay's private directory stay. With equal
+/// limits of 2 s or more the soft one is lowered by a second, so that SIGXCPU ends the run
+/// first, as SIGTERM does. A limit of 1 s leaves no room (soft 0 would fire at once).
+void leave_room_below_cpu_limit() noexcept;
+
 }  // namespace rdmi

@@ -16,6 +16,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/exhaustion.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
 #include "os/unique_fd.hpp"
@@ -232,8 +233,18 @@ Result<std::string> make_private_child(int parent_fd, const std::string& parent)
         const UniqueFd made(
             ::openat(parent_fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
         struct stat st {};
-        if (made.get() < 0 || ::fstat(made.get(), &st) != 0 || st.st_uid != ::geteuid() ||
-            ::fchmod(made.get(), 0700) != 0) {
+        const bool seen = made.get() >= 0 && ::fstat(made.get(), &st) == 0;
+        if (!seen) {
+            // Out of descriptors (or memory) between the mkdirat and the open: the directory is
+            // ours and empty; it is removed (rmdir removes nothing else) and the run ends as
+            // exhaustion, not as a TMPDIR to change.
+            const int err = errno;
+            if (is_exhaustion(err)) {
+                (void)::unlinkat(parent_fd, name.c_str(), AT_REMOVEDIR);
+                throw ResourceExhausted("cannot create a private directory in " + parent, err);
+            }
+        }
+        if (!seen || st.st_uid != ::geteuid() || ::fchmod(made.get(), 0700) != 0) {
             return Gap{GapReason::error,
                        private_dir_refusal(parent, "the directory " + name + " it made changed")};
         }

@@ -101,7 +101,7 @@ struct ChildExec {
     defaults.sa_handler = SIG_DFL;
     // The probe's handlers and what it ignores (SIGPIPE, SIGXFSZ: an ignored signal stays
     // ignored across exec) are its own, not the tool's.
-    for (const int sig : kInterruptSignals) ::sigaction(sig, &defaults, nullptr);
+    for_each_interrupt_signal([&defaults](int sig) { ::sigaction(sig, &defaults, nullptr); });
     for (const int sig : {SIGPIPE, SIGXFSZ}) ::sigaction(sig, &defaults, nullptr);
     sigset_t none;
     sigemptyset(&none);
@@ -205,6 +205,10 @@ Result<StartedProcess> start_process(const std::vector<std::string>& argv) {
         // The StartedProcess reaps the child (which has exited, or is about to) as it goes.
         if (std::string_view(failure.step.data()) == "execve")
             return gap_from_errno(program, failure.error);
+        // The child's set-up ran out of descriptors or memory (open /dev/null, the
+        // containment): the run's want, not the tool's (before: "containment could not be
+        // applied", and the tool's datum a gap).
+        throw_if_exhausted(program + ": " + failure.step.data(), failure.error);
         return make_gap(
             GapReason::error,
             program + ": " + ChildContainment::describe({failure.step.data(), failure.error}));

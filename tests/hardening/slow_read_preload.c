@@ -5,6 +5,8 @@
  *   SLOW_READ_PATH=<host path>   the file whose reads stall (compared with the descriptor's
  *                                /proc/self/fd link, so however the file was opened)
  *   SLOW_READ_SECONDS=<s>        how long each such read sleeps first (default 600)
+ *   SLOW_READ_SPIN=1             spin on the CPU instead of sleeping (until a signal ends the
+ *                                process): a run that reaches its CPU time limit (ulimit -t)
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -31,6 +33,11 @@ static int is_slow(int fd) {
 }
 
 static void stall(void) {
+    const char* spin = getenv("SLOW_READ_SPIN");
+    if (spin != NULL && strcmp(spin, "1") == 0) {
+        for (volatile unsigned long i = 0;; i = i + 1) {
+        }
+    }
     const char* text = getenv("SLOW_READ_SECONDS");
     const double seconds = text != NULL ? atof(text) : 600.0;
     struct timespec left = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};

@@ -7,22 +7,34 @@
                        (before: "DOCA not found", "no /sys/bus/pci/devices", exit 1)
   nofile-soft-report   only the soft limit low (`ulimit -Sn 4`): raised to the hard one at start,
                        the same checks as without a limit
-  nofile-hard-live     a live report with the fixture DOCA prefix and libibverbs under 5..14: the
-                       same checks, or exit 2 naming EMFILE (before: skips, "dlopen ... failed")
+  nofile-hard-live     a live report with the fixture DOCA prefix and libibverbs under 5..17: the
+                       same checks, or exit 2 naming EMFILE (before: skips, "dlopen ... failed";
+                       at 12 and 14 "containment could not be applied: open /dev/null")
+  sigchld-ignored      a live report started with SIGCHLD ignored: the same checks (before: the
+                       tools' answers "No child processes", a skip)
   nofile-check         `check` under 4 and 5: exit 2, not 3 (before: every requirement "skip")
-  nofile-replay        a bundle replayed under 4, 5 (exit 2 naming EMFILE, not "libarchive not
-                       found") and 8..16 (the same checks); the private directory never left
-                       behind (before: left under 8..16, the removal ran out of descriptors)
+  nofile-replay        a bundle replayed under 4..7 (exit 2 naming EMFILE, not "libarchive not
+                       found", not the extraction's "entry path goes through ..., which is Too
+                       many open files") and 8..16 (the same checks); the private directory
+                       never left behind (before: left under 8..16, the removal ran out of
+                       descriptors)
+  address-space        RLIMIT_AS 15..120 MiB on a replay and gather: the verdict or exit 2 naming
+                       ENOMEM/EAGAIN, never "libarchive" missing
   fsize-output, fsize-gather, fsize-stdout
                        `ulimit -f` smaller than the document: exit 2, "file too large (EFBIG ...)"
                        naming the file, the error document on stdout, no temporary left (before:
                        killed by SIGXFSZ, exit 153, the temporary left)
   signal-in-extraction-<SIG>
-                       SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2 (and SIGTERM) while a bundle is being
-                       extracted (the stall library blocks the archive's first read; the
+                       SIGXCPU, SIGALRM, SIGUSR1, SIGUSR2, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+                       SIGSTKFLT, SIGRTMIN, SIGRTMIN+5, SIGRTMAX (and SIGTERM) while a bundle is
+                       being extracted (the stall library blocks the archive's first read; the
                        private directory and the archive are open): exit 128+N, "interrupted by
                        SIG..." on stderr and in the error document, the private directory
                        removed (before: killed by the default action, the directory left)
+  signal-blocked-at-start
+                       SIGTERM, SIGINT blocked by the parent: still end the run, cleaned up
+  cpu-limit-both       `ulimit -t 2` (soft = hard) while a replay spins: SIGXCPU ends it, cleaned
+                       up (before: SIGKILL at the hard limit, the private directory left)
 
     test_exhaustion.py --binary PATH --fixtures DIR --slow-read-lib SO [-k SUBSTRING]
 """
@@ -156,13 +168,38 @@ def nofile_hard_live(cfg, scratch):
     base = run(cfg, args, env=env)
     want = checks_of(base.stdout)
     problems, seen = [], set()
-    for n in (5, 6, 9, 12, 14):
+    # Every limit from 5 to 17: at 12 and 14 a tool's child ran out opening /dev/null, which read
+    # as "containment could not be applied" and the tool's version as unreadable (skip).
+    for n in range(5, 18):
         kind, found = same_or_exhausted(f"live nofile {n}", run(cfg, args, nofile=(n, n), env=env),
                                         want, base.returncode)
         seen.add(kind)
         problems += found
     if "exhausted" not in seen:
         problems.append("no limit tried ran out of descriptors: the test proves nothing")
+    return problems
+
+
+@test
+def sigchld_ignored(cfg, scratch):
+    """Started with SIGCHLD ignored (inherited through exec): the same checks as without (before:
+    the kernel reaped the tools, waitpid said ECHILD, doca_caps --version was "unreadable (No
+    child processes)" and contract-versions a skip)."""
+    env = base_env({"LD_LIBRARY_PATH": str(cfg.fixtures / "ibverbs")})
+    args = ["report", "--json", "--timeout", "30",
+            "--doca-prefix", str(cfg.fixtures / "prefixes" / "complete-3.3")]
+    base = run(cfg, args, env=env)
+    want = checks_of(base.stdout)
+    proc = subprocess.run([str(cfg.binary), *args], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, timeout=120,
+                          preexec_fn=lambda: signal.signal(signal.SIGCHLD, signal.SIG_IGN))
+    problems = []
+    if proc.returncode != base.returncode:
+        problems.append(f"exit {proc.returncode}, want {base.returncode}: {proc.stderr[:200]!r}")
+    got = checks_of(proc.stdout)
+    changed = {k: got.get(k) for k in want if got.get(k) != want[k]}
+    if changed:
+        problems.append(f"another verdict: {dict(list(changed.items())[:3])}")
     return problems
 
 
@@ -190,11 +227,12 @@ def nofile_replay(cfg, scratch):
     base = run(cfg, args, env=env)
     want = checks_of(base.stdout)
     problems = []
-    # 6 and 7 run out inside the extraction, which names the entry it could not create.
-    for n in (4, 5, 8, 10, 12, 16):
+    # 6 and 7 run out inside the extraction: exhaustion too, never "which is Too many open
+    # files" as a refusal of the bundle or the archive's EMFILE as "not found".
+    for n in (4, 5, 6, 7, 8, 10, 12, 16):
         proc = run(cfg, args, nofile=(n, n), env=env)
         label = f"replay nofile {n}"
-        if n <= 5:
+        if n <= 7:
             problems += exhaustion_problems(label, proc)
         else:
             problems += same_or_exhausted(label, proc, want, base.returncode)[1]
@@ -204,6 +242,58 @@ def nofile_replay(cfg, scratch):
         if left:
             problems.append(f"{label}: private directory left: {[p.name for p in left]}")
             subprocess.run(["rm", "-rf", *map(str, left)])
+    return problems
+
+
+@test
+def address_space(cfg, scratch):
+    """RLIMIT_AS (ulimit -v) from 15 to 120 MiB on a replay and on gather: the run's verdict or
+    exit 2 naming ENOMEM or EAGAIN on one line, the error document, never "libarchive" missing
+    (before: at about 50 MiB dlopen's "failed to map segment from shared object" read as
+    "install libarchive13"; a thread that could not start said "Resource temporarily
+    unavailable", bad_alloc "out of memory", neither naming an errno)."""
+    bundle = scratch / "b.tar.gz"
+    gathered = run(cfg, ["--root", fixture_root(cfg), "gather", "--output", str(bundle)])
+    if gathered.returncode != 0:
+        return [f"gather: exit {gathered.returncode}: {gathered.stderr[:200]!r}"]
+    tmp = scratch / "tmp"
+    tmp.mkdir()
+    env = base_env({"TMPDIR": str(tmp)})
+    cases = {"replay": ["--root", str(bundle), "report", "--json"],
+             "gather": ["--root", fixture_root(cfg), "gather", "--json", "--output",
+                        str(scratch / "g.tar.gz")]}
+    problems = []
+    for name, args in cases.items():
+        base = run(cfg, args, env=env)
+        want = json.loads(base.stdout).get("checks")
+        for mib in range(15, 121, 5):
+            def limit(mib=mib):
+                resource.setrlimit(resource.RLIMIT_AS, (mib << 20, mib << 20))
+            proc = subprocess.run([str(cfg.binary), *args], env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                  preexec_fn=limit, timeout=120)
+            label = f"{name} RLIMIT_AS {mib} MiB"
+            err = proc.stderr.decode(errors="replace")
+            if b"libarchive" in proc.stderr:
+                problems.append(f"{label}: says libarchive is missing: {err[:200]!r}")
+            if proc.returncode == 2:
+                if (len(err.strip().splitlines()) != 1 or "out of resources" not in err
+                        or not ("(ENOMEM)" in err or "(EAGAIN)" in err)):
+                    problems.append(f"{label}: stderr is not one line naming the errno: "
+                                    f"{err[:300]!r}")
+                try:
+                    if json.loads(proc.stdout)["error"]["exit_code"] != 2:
+                        problems.append(f"{label}: error document {proc.stdout[:200]!r}")
+                except (ValueError, KeyError, TypeError):
+                    problems.append(f"{label}: no error document: {proc.stdout[:200]!r}")
+            elif proc.returncode != base.returncode:
+                problems.append(f"{label}: exit {proc.returncode}, want {base.returncode} or 2")
+            elif json.loads(proc.stdout).get("checks") != want:
+                problems.append(f"{label}: another verdict")
+            left = list(tmp.iterdir())
+            if left:
+                problems.append(f"{label}: private directory left: {[p.name for p in left]}")
+                subprocess.run(["rm", "-rf", *map(str, left)])
     return problems
 
 
@@ -267,7 +357,7 @@ def stalled_in_extraction(pid, bundle, private_parent):
     return sleeping and str(bundle) in fds and bool(private)
 
 
-def signal_in_extraction(cfg, scratch, sig):
+def signal_in_extraction(cfg, scratch, sig, name=None, blocked=False):
     if SLOW_READ_LIB is None:
         return ["--slow-read-lib not given"]
     bundle = scratch / "b.tar.gz"
@@ -281,8 +371,10 @@ def signal_in_extraction(cfg, scratch, sig):
                     "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")})
     proc = subprocess.Popen([str(cfg.binary), "--root", str(bundle), "report", "--json",
                              "--timeout", "60"], env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-    name = signal.Signals(sig).name
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                            preexec_fn=(lambda: signal.pthread_sigmask(signal.SIG_BLOCK, {sig}))
+                            if blocked else None)
+    name = name or signal.Signals(sig).name
     problems = []
     try:
         end = time.monotonic() + 20
@@ -312,11 +404,63 @@ def signal_in_extraction(cfg, scratch, sig):
     return problems
 
 
-for _sig in (signal.SIGXCPU, signal.SIGALRM, signal.SIGUSR1, signal.SIGUSR2, signal.SIGTERM):
-    def _case(cfg, scratch, sig=_sig):
-        return signal_in_extraction(cfg, scratch, sig)
-    _case.__name__ = f"signal_in_extraction_{_sig.name}"
+# Every signal whose default action ends the process: the ones a time limit, a timer or a stray
+# kill sends, and the real-time signals (before: SIGVTALRM and the rest killed the run with no
+# message, the private directory left).
+_SIGNALS = [(s, s.name) for s in (signal.SIGXCPU, signal.SIGALRM, signal.SIGUSR1, signal.SIGUSR2,
+                                  signal.SIGVTALRM, signal.SIGPROF, signal.SIGIO, signal.SIGPWR,
+                                  signal.SIGSTKFLT, signal.SIGTERM)]
+_SIGNALS += [(signal.SIGRTMIN, "SIGRTMIN"), (signal.SIGRTMIN + 5, "SIGRTMIN+5"),
+             (signal.SIGRTMAX, f"SIGRTMIN+{signal.SIGRTMAX - signal.SIGRTMIN}")]
+for _sig, _name in _SIGNALS:
+    def _case(cfg, scratch, sig=_sig, name=_name):
+        return signal_in_extraction(cfg, scratch, sig, name)
+    _case.__name__ = f"signal_in_extraction_{_name.replace('+', '_')}"
     test(_case)
+
+
+@test
+def signal_blocked_at_start(cfg, scratch):
+    """Started with SIGTERM and SIGINT blocked (a mask inherited through exec): each still ends
+    the run, cleaned up (before: held back for the whole run)."""
+    problems = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        sub = scratch / sig.name
+        sub.mkdir()
+        problems += signal_in_extraction(cfg, sub, sig, blocked=True)
+    return problems
+
+
+@test
+def cpu_limit_both(cfg, scratch):
+    """`ulimit -t 2` (soft and hard alike) while a replay spins in its extraction: SIGXCPU ends
+    the run (exit 152, the error document, the private directory removed), not SIGKILL at the
+    hard limit (before: exit -9, no message, the directory left)."""
+    if SLOW_READ_LIB is None:
+        return ["--slow-read-lib not given"]
+    bundle = scratch / "b.tar.gz"
+    gathered = run(cfg, ["--root", fixture_root(cfg), "gather", "--output", str(bundle)])
+    if gathered.returncode != 0:
+        return [f"gather: exit {gathered.returncode}: {gathered.stderr[:200]!r}"]
+    tmp = scratch / "tmp"
+    tmp.mkdir()
+    env = base_env({"TMPDIR": str(tmp), "LD_PRELOAD": str(SLOW_READ_LIB),
+                    "SLOW_READ_PATH": str(bundle), "SLOW_READ_SPIN": "1",
+                    "ASAN_OPTIONS": "verify_asan_link_order=0:" + os.environ.get("ASAN_OPTIONS", "")})
+    proc = subprocess.run([str(cfg.binary), "--root", str(bundle), "report", "--json"], env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL, timeout=60,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_CPU, (2, 2)))
+    problems = []
+    if proc.returncode != 128 + signal.SIGXCPU:
+        problems.append(f"exit {proc.returncode}, want {128 + signal.SIGXCPU}: "
+                        f"{proc.stderr[-200:]!r}")
+    if b"interrupted by SIGXCPU" not in proc.stderr:
+        problems.append(f"stderr does not say so: {proc.stderr[-200:]!r}")
+    left = list(tmp.iterdir())
+    if left:
+        problems.append(f"private directory left: {[p.name for p in left]}")
+    return problems
 
 
 def main():

@@ -35,7 +35,7 @@
   race-socket-swap  (root) nobody's socket, swapped for a link to a root-only socket right
                     after the probe's first look: the root-only socket gets nothing
   bundle-foreign-owner   (root) gather --output to nobody's file or FIFO: refused (exit 2)
-  file-size-limit   a document larger than RLIMIT_FSIZE: exit 2 (File too large), no temporary
+  file-size-limit   a document larger than RLIMIT_FSIZE: exit 2 (EFBIG named), no temporary
                     left, the old file kept
   hard-links-foreign-owner   (root) a file owned by nobody with two names: refused (exit 2),
                     never written in place; both names keep their content
@@ -788,8 +788,8 @@ def file_size_limit(cfg, scratch):
                           capture_output=True, timeout=120, stdin=subprocess.DEVNULL,
                           preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (65536, 65536)))
     problems = []
-    if proc.returncode != 2 or b"File too large" not in proc.stderr:
-        problems.append(f"exit {proc.returncode} (want 2, 'File too large'): {proc.stderr[:200]!r}")
+    if proc.returncode != 2 or b"(EFBIG" not in proc.stderr:
+        problems.append(f"exit {proc.returncode} (want 2, '(EFBIG'): {proc.stderr[:200]!r}")
     if path.read_text() != "old":
         problems.append("the old file was replaced by a partial one")
     leftovers = [p.name for p in scratch.iterdir() if p.name.startswith(".")]

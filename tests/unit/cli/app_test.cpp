@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 #include "support/temp_tree.hpp"
 
@@ -82,9 +83,26 @@ TEST_CASE("a non-standard exception is caught too") {
 TEST_CASE("out of memory is reported without allocating, still as valid JSON") {
     auto r = capture([]() -> int { throw std::bad_alloc(); }, true);
     CHECK(r.code == 2);
-    CHECK(r.err == "rdmi-probe: internal error: out of memory\n");
+    CHECK(
+        r.err ==
+        "rdmi-probe: internal error: out of resources: memory: Cannot allocate memory (ENOMEM)\n");
     const auto doc = nlohmann::json::parse(r.out);
-    CHECK(doc["error"]["message"] == "internal error: out of memory");
+    CHECK(doc["error"]["message"] ==
+          "internal error: out of resources: memory: Cannot allocate memory (ENOMEM)");
+}
+
+TEST_CASE("a thread that could not be started is exhaustion, naming EAGAIN") {
+    auto r = capture(
+        []() -> int {
+            throw std::system_error(std::make_error_code(std::errc::resource_unavailable_try_again),
+                                    "thread");
+        },
+        true);
+    CHECK(r.code == 2);
+    CHECK(r.err.find("internal error: out of resources: ") != std::string::npos);
+    CHECK(r.err.find("(EAGAIN)") != std::string::npos);
+    const auto doc = nlohmann::json::parse(r.out);
+    CHECK(doc["error"]["exit_code"] == 2);
 }
 
 }  // namespace rdmi::cli

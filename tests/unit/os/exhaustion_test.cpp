@@ -131,8 +131,7 @@ TEST_CASE("dlopen out of descriptors is exhaustion, not a missing library") {
           }) == 0);
 }
 
-TEST_CASE(
-    "a tool's fork and an isolated child's fork refused for want of processes are exhaustion") {
+TEST_CASE("fork refused for want of processes is exhaustion (a tool, an isolated call)") {
     if (::geteuid() != 0) return;  // RLIMIT_NPROC needs another user to bind: root ignores it
     CHECK(
         in_limited_child([] {
