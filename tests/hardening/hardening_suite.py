@@ -49,6 +49,32 @@ def run_tests(tests, doc, fixtures=True, scratch_mode=0o755, extra_paths=()):
     return 1 if failed else 0
 
 
+def run_ctx_cases(cases, make_ctx, prefix):
+    """Parses --binary --fixtures [-k SUBSTRING...] and runs every case(ctx) whose name holds a
+    -k substring (all without -k), each with make_ctx(binary, fixtures, scratch) over a scratch
+    directory of its own. A case returns its problems; those starting with "SKIP" are reported
+    but fail nothing. Prints a line per case and the count; returns the exit code."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--binary", required=True, type=Path)
+    ap.add_argument("--fixtures", required=True, type=Path)
+    ap.add_argument("-k", action="append", default=[])
+    args = ap.parse_args()
+    failed = 0
+    for fn in cases:
+        if args.k and not any(k in fn.__name__ for k in args.k):
+            continue
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            problems = fn(make_ctx(args.binary.resolve(), args.fixtures.resolve(), Path(tmp)))
+        skipped = [p for p in problems if p.startswith("SKIP")]
+        real = [p for p in problems if not p.startswith("SKIP")]
+        print(f"{'FAIL' if real else 'SKIP' if skipped else 'ok  '} {fn.__name__}")
+        for p in real + skipped:
+            print(f"    {p}")
+        failed += bool(real)
+    print(f"{len(cases)} cases, {failed} failed")
+    return 1 if failed else 0
+
+
 def load_sysfs_builder(source):
     """tests/fixtures/sysfs/make_sysfs_root.py of the source tree `source`, as a module."""
     spec = importlib.util.spec_from_file_location(

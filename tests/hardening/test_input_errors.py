@@ -20,14 +20,14 @@ what an unprivileged user cannot read.
 Exits 1 when a case breaks.
 """
 
-import argparse
 import json
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+from hardening_suite import run_ctx_cases
 
 CASES = []
 PREFIX = "prefixes/complete-3.3"
@@ -524,25 +524,7 @@ def unreadable_infiniband_class(ctx):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--binary", required=True, type=Path)
-    ap.add_argument("--fixtures", required=True, type=Path)
-    ap.add_argument("-k", action="append", default=[])
-    args = ap.parse_args()
-    failed = 0
-    for fn in CASES:
-        if args.k and not any(k in fn.__name__ for k in args.k):
-            continue
-        with tempfile.TemporaryDirectory(prefix="rdmi-input-") as tmp:
-            problems = fn(Ctx(args.binary.resolve(), args.fixtures.resolve(), Path(tmp)))
-        skipped = [p for p in problems if p.startswith("SKIP")]
-        real = [p for p in problems if not p.startswith("SKIP")]
-        print(f"{'FAIL' if real else 'SKIP' if skipped else 'ok  '} {fn.__name__}")
-        for p in real + skipped:
-            print(f"    {p}")
-        failed += bool(real)
-    print(f"{len(CASES)} cases, {failed} failed")
-    return 1 if failed else 0
+    return run_ctx_cases(CASES, Ctx, "rdmi-input-")
 
 
 if __name__ == "__main__":
