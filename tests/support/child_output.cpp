@@ -47,4 +47,14 @@ ChildOutput run_in_child(const std::function<void()>& body) {
     return r;
 }
 
+int exit_status_in_child(const std::function<int()>& body) {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) _exit(body());
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
 }  // namespace rdmi::test

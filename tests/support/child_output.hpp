@@ -19,4 +19,8 @@ struct ChildOutput {
 /// child _exits 0 when `body` returns.
 ChildOutput run_in_child(const std::function<void()>& body);
 
+/// Runs `body` in a forked child (so limits it sets stay there) and returns the status it
+/// _exits with; a child that does not exit normally fails the test.
+int exit_status_in_child(const std::function<int()>& body);
+
 }  // namespace rdmi::test

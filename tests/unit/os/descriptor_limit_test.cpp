@@ -10,6 +10,7 @@
 
 #include "os/dir_fd_cache.hpp"
 #include "os/rooted_fs.hpp"
+#include "support/child_output.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
@@ -55,21 +56,10 @@ int read_all(const RootedFs& fs) {
     return failures;
 }
 
-// Runs `body` in a child; its exit status.
-int in_child(const std::function<int()>& body) {
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) _exit(body());
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
-
 }  // namespace
 
 TEST_CASE("the directory cache takes at most a quarter of the descriptor limit") {
-    CHECK(in_child([] {
+    CHECK(test::exit_status_in_child([] {
               set_soft_limit(40);
               const DirFdCache small;
               set_soft_limit(3);
@@ -84,7 +74,7 @@ TEST_CASE("under ulimit -n 40 every file is read, in both resolutions") {
     fill(tree);
     for (auto resolution : {RootedFs::Resolution::kernel, RootedFs::Resolution::userspace}) {
         CAPTURE(static_cast<int>(resolution));
-        CHECK(in_child([&] {
+        CHECK(test::exit_status_in_child([&] {
                   set_soft_limit(limit_leaving(40));
                   auto fs = RootedFs::open(tree.root(), resolution);
                   return fs.ok() ? std::min(read_all(*fs), 100) : 101;
@@ -95,7 +85,7 @@ TEST_CASE("under ulimit -n 40 every file is read, in both resolutions") {
 TEST_CASE("out of descriptors, the directory cache gives its own back and the read is retried") {
     test::TempTree tree;
     fill(tree);
-    CHECK(in_child([&] {
+    CHECK(test::exit_status_in_child([&] {
               // The cache is sized under the usual limit and filled; then the limit drops to
               // leave two descriptors free, and a read of a directory's file needs three (the
               // directory, the file's O_PATH descriptor, the file opened to read).

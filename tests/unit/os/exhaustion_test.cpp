@@ -20,23 +20,13 @@
 #include "os/isolated_worker.hpp"
 #include "os/private_dir.hpp"
 #include "os/process.hpp"
+#include "support/child_output.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
 namespace {
 
 using namespace std::chrono_literals;
-
-// Runs `body` in a forked child; its exit status (the parent's limits stay untouched).
-int in_limited_child(const std::function<int()>& body) {
-    const pid_t child = ::fork();
-    REQUIRE(child >= 0);
-    if (child == 0) _exit(body());
-    int status = 0;
-    REQUIRE(::waitpid(child, &status, 0) == child);
-    REQUIRE(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
 
 // The soft descriptor limit set so that exactly `spare` descriptor numbers are free below it.
 bool leave_only_free_descriptors(int spare) {
@@ -124,7 +114,7 @@ TEST_CASE("dlopen out of descriptors is exhaustion, not a missing library") {
     // open it (before: a gap, which the verbs probe reported as "libibverbs not usable").
     const std::string library = std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs/libibverbs.so.1";
     REQUIRE(::access(library.c_str(), R_OK) == 0);
-    CHECK(in_limited_child([&] {
+    CHECK(test::exit_status_in_child([&] {
               if (!leave_only_free_descriptors(0)) return 10;
               return throws_exhaustion([&] { (void)DynamicLibrary::open(library); }, EMFILE,
                                        library);
@@ -134,7 +124,7 @@ TEST_CASE("dlopen out of descriptors is exhaustion, not a missing library") {
 TEST_CASE("fork refused for want of processes is exhaustion (a tool, an isolated call)") {
     if (::geteuid() != 0) return;  // RLIMIT_NPROC needs another user to bind: root ignores it
     CHECK(
-        in_limited_child([] {
+        test::exit_status_in_child([] {
             // nobody, allowed no process at all: every fork fails with EAGAIN.
             if (::setgid(65534) != 0 || ::setuid(65534) != 0) return 10;
             const rlimit none{0, 0};
@@ -167,7 +157,7 @@ TEST_CASE("a private directory is removed with two free descriptors, however dee
     // A directory left without permissions is made writable and emptied too.
     REQUIRE(::chmod((dir->path() + "/d/d").c_str(), 0) == 0);
     const std::string top = dir->path();
-    CHECK(in_limited_child([&] {
+    CHECK(test::exit_status_in_child([&] {
               if (!leave_only_free_descriptors(2)) return 10;
               return remove_tree(top.c_str()) ? 0 : 1;
           }) == 0);
