@@ -134,6 +134,21 @@ def plain_build_only(fn):
     return wrapper
 
 
+def limit_sweep(limits, run_at, want_checks, want_exit):
+    """Runs run_at(n) -> (label, proc) for each hard descriptor limit n: each run gives the
+    unlimited run's verdicts or exhaustion, and at least one runs out (else the sweep proves
+    nothing)."""
+    problems, seen = [], set()
+    for n in limits:
+        label, proc = run_at(n)
+        kind, found = same_or_exhausted(label, proc, want_checks, want_exit)
+        seen.add(kind)
+        problems += found
+    if "exhausted" not in seen:
+        problems.append("no limit tried ran out of descriptors: the test proves nothing")
+    return problems
+
+
 def hard_limit():
     return resource.getrlimit(resource.RLIMIT_NOFILE)[1]
 
@@ -148,15 +163,9 @@ def nofile_hard_report(cfg, scratch):
     args = ["report", "--root", fixture_root(cfg), "--json"]
     base = run(cfg, args)
     want = checks_of(base.stdout)
-    problems, seen = [], set()
-    for n in (4, 5, 6, 7):
-        kind, found = same_or_exhausted(f"nofile {n}:{n}", run(cfg, args, nofile=(n, n)), want,
-                                        base.returncode)
-        seen.add(kind)
-        problems += found
-    if "exhausted" not in seen:
-        problems.append("no limit tried ran out of descriptors: the test proves nothing")
-    return problems
+    return limit_sweep(
+        (4, 5, 6, 7), lambda n: (f"nofile {n}:{n}", run(cfg, args, nofile=(n, n))), want,
+        base.returncode)
 
 
 @test
@@ -183,17 +192,11 @@ def nofile_hard_live(cfg, scratch):
             "--doca-prefix", str(cfg.fixtures / "prefixes" / "complete-3.3")]
     base = run(cfg, args, env=env)
     want = checks_of(base.stdout)
-    problems, seen = [], set()
     # Every limit from 5 to 17: at 12 and 14 a tool's child ran out opening /dev/null, which read
     # as "containment could not be applied" and the tool's version as unreadable (skip).
-    for n in range(5, 18):
-        kind, found = same_or_exhausted(f"live nofile {n}", run(cfg, args, nofile=(n, n), env=env),
-                                        want, base.returncode)
-        seen.add(kind)
-        problems += found
-    if "exhausted" not in seen:
-        problems.append("no limit tried ran out of descriptors: the test proves nothing")
-    return problems
+    return limit_sweep(
+        range(5, 18), lambda n: (f"live nofile {n}", run(cfg, args, nofile=(n, n), env=env)),
+        want, base.returncode)
 
 
 @test
