@@ -18,7 +18,7 @@ import sys
 LAYERS = [
     ["core"],
     ["os"],
-    ["pkgconfig", "headers", "api", "compat", "contract", "bundle"],
+    ["pkgconfig", "headers", "api", "compat", "contract", "bundle", "packages"],
     ["elf"],
     ["sysfs"],
     ["host"],
