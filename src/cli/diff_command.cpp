@@ -62,7 +62,7 @@ class DiffCommand final : public Command {
                               b->path,
                               document_name(a->document),
                               document_name(b->document),
-                              diff::ignored_fields(options),
+                              diff::ignored_fields(options, a->kind->name),
                               diff::compare(a->document, b->document, options),
                               std::nullopt};
         if (a->kind->name == "symbols")

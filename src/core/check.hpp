@@ -49,6 +49,18 @@ enum class Status { pass, fail, skip, info, warn };
 /// The stable JSON name of a status.
 std::string_view to_string(Status status);
 
+/// What a check's remediation is to the fix plan, beyond its words. Most fixes belong to their
+/// own check and need nothing here. A fix that several checks share for one cause names itself,
+/// so that its step keeps one id whatever set of checks it resolves on a given host; a fix that
+/// nothing else can help before (no NVIDIA device at all) says so, so that it comes first.
+struct Remedy {
+    /// A stable kebab-case name of the remediation ("install-doca"), a literal; empty: the step
+    /// is named after its first check.
+    std::string_view key;
+    /// Every other step waits for this one: without it, following them gains nothing.
+    bool precondition = false;
+};
+
 /// One finding: a stable kebab-case id from the finding catalog, a verdict, one line of
 /// explanation, the fix, and the sources it was derived from.
 struct Check {
@@ -57,6 +69,7 @@ struct Check {
     std::string message;
     std::string remediation;  ///< empty when there is nothing to do
     std::vector<Provenance> sources;
+    Remedy remedy{};  ///< what the remediation is to the fix plan (its identity, its precedence)
 };
 
 /// Counts of checks by status.

@@ -49,6 +49,8 @@ Check dpa_verdict(const DevicesFacts& facts) {
         check.remediation =
             "run on a host with a BlueField-3 or ConnectX-7/8/9, or on the "
             "BlueField's Arm side";
+        // Nothing else the plan says helps RDMI on this host: it comes before installing DOCA.
+        check.remedy = {"nvidia-device", true};
         return check;
     }
     std::vector<std::string> possible;
@@ -97,6 +99,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
         check.message = "RDMI on the DPA is not possible here: no DPA-capable device (found " +
                         join(without_dpa) + "; a DPA needs BlueField-3 or ConnectX-7/8/9)";
         check.remediation = "use a BlueField-3 or ConnectX-7 or later";
+        check.remedy = {"dpa-device", true};
         return check;
     }
     if (const auto& unread = facts.inventory.rdma_class_gap; unread && !any_rdma) {

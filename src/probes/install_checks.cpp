@@ -15,17 +15,31 @@ Check make(FindingId id, Status status, std::string message, std::string remedia
                  std::move(sources)};
 }
 
+// A fix that several checks share for one cause: its words and the fix plan's name for it.
+struct SharedFix {
+    std::string text;
+    Remedy remedy;
+};
+
+Check make(FindingId id, Status status, std::string message, const SharedFix& fix,
+           std::vector<Provenance> sources) {
+    Check check = make(std::move(id), status, std::move(message), fix.text, std::move(sources));
+    check.remedy = fix.remedy;
+    return check;
+}
+
 // One wording for "DOCA is not here at all", so that the fix plan gives the checks this one cause
 // fails or skips (prefix, modules, versions, headers, tools) as one step.
-constexpr const char* kInstallDoca =
-    "install the DOCA SDK, or pass --doca-prefix DIR where it is installed";
-constexpr const char* kRelayoutDoca =
+const SharedFix kInstallDoca{
+    "install the DOCA SDK, or pass --doca-prefix DIR where it is installed", {"install-doca"}};
+const SharedFix kRelayoutDoca{
     "reinstall DOCA; expected lib/<triplet>/pkgconfig, lib64/pkgconfig or "
-    "infrastructure/lib/pkgconfig";
+    "infrastructure/lib/pkgconfig",
+    {"reinstall-doca-layout"}};
 
 // The fix of "DOCA is not where it should be", worded as the prefix check words it, so that the
 // checks this cause skips join the prefix check's step in the fix plan instead of a second one.
-std::string doca_fix(const InstallFacts& facts) {
+const SharedFix& doca_fix(const InstallFacts& facts) {
     return facts.prefix_exists && facts.layout == DocaLayout::none ? kRelayoutDoca : kInstallDoca;
 }
 
@@ -54,27 +68,32 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
         if (!module.found) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
-            checks.push_back(
-                make(id, Status::fail,
-                     unreadable ? module.gap->message
-                                : module.name + ".pc not found on the pkg-config search path",
-                     unreadable ? unreadable_fix(module.name + ".pc", module.gap)
-                     : facts.prefix_exists
-                         ? "install the DOCA development package that ships " + module.name + ".pc"
-                         : std::string(kInstallDoca),
-                     {from}));
+            const SharedFix fix =
+                unreadable ? SharedFix{unreadable_fix(module.name + ".pc", module.gap), {}}
+                : facts.prefix_exists
+                    ? SharedFix{"install the DOCA development package that ships " + module.name +
+                                    ".pc",
+                                {}}
+                    : kInstallDoca;
+            checks.push_back(make(id, Status::fail,
+                                  unreadable
+                                      ? module.gap->message
+                                      : module.name + ".pc not found on the pkg-config search path",
+                                  fix, {from}));
             continue;
         }
         if (!module.on_search_path) {
+            // The directory comes from the probed tree: quoted, so pasting the fix runs nothing
+            // a directory name spells. Its step is named without the directory, which differs
+            // between hosts and layouts.
+            const SharedFix path_fix{"export PKG_CONFIG_PATH=" + shell_word(facts.pc_dir) +
+                                         "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}",
+                                     {"pkg-config-path"}};
             checks.push_back(make(id, Status::fail,
                                   module.name + " " + module.version +
                                       " is only in DOCA's pc dir " + facts.pc_dir +
                                       ", not on the pkg-config search path",
-                                  // The directory comes from the probed tree: quoted, so pasting
-                                  // the fix runs nothing a directory name spells.
-                                  "export PKG_CONFIG_PATH=" + shell_word(facts.pc_dir) +
-                                      "${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}",
-                                  {from}));
+                                  path_fix, {from}));
         } else {
             checks.push_back(make(id, Status::pass,
                                   module.name + " " + module.version + " (" + module.pc_path + ")",
@@ -98,7 +117,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
 }
 
 Check version_check(Finding id, const std::string& what, const VersionMatch& match,
-                    const std::string& no_doca_fix) {
+                    const SharedFix& no_doca_fix) {
     // The verdict is match_state()'s, the same rule env's `consistent` and check use.
     std::vector<Provenance> sources;
     std::vector<std::string> listing;

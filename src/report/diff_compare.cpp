@@ -52,6 +52,18 @@ Json compared_extension(const Json& x) {
     return out;
 }
 
+// A report's fix-plan step numbers its place in the plan. Steps are matched by their id, so a
+// step that moved up because an earlier one went away has not changed: one removal reads as
+// one, not as a renumbering of every later step.
+constexpr std::string_view kPlanPointer = "/fix_plan";
+constexpr std::string_view kPlanPosition = "step";
+
+Json without_plan_position(const Json& step) {
+    Json copy = step;
+    if (copy.is_object()) copy.erase(std::string(kPlanPosition));
+    return copy;
+}
+
 // Numbers by the number they spell (the JSON library compares an integer with a double as two
 // doubles: 2^64 + 1 equalled 2^64); anything else as the JSON library compares it.
 bool same_scalar(const Json& a, const Json& b) {
@@ -187,6 +199,9 @@ class Comparer {
             auto other = in_b.find(id);
             if (other == in_b.end()) {
                 changes_.push_back(Change{at(id), ChangeKind::removed, item, std::nullopt});
+            } else if (pointer == kPlanPointer && !options_.all) {
+                walk(without_plan_position(item), without_plan_position(*other->second), at(id),
+                     false);
             } else {
                 walk(item, *other->second, at(id), false);
             }
@@ -245,7 +260,7 @@ std::string_view to_string(ChangeKind kind) {
     return "changed";
 }
 
-std::vector<std::string> ignored_fields(const Options& options) {
+std::vector<std::string> ignored_fields(const Options& options, std::string_view kind) {
     if (options.all) return {};
     // Spelled from the list compare() uses, so that the document never calls a compared
     // member ignored.
@@ -256,6 +271,9 @@ std::vector<std::string> ignored_fields(const Options& options) {
     }
     std::vector<std::string> out{"/x_rdmi_probe (all but " + kept + ")"};
     for (auto field : kRunFields) out.emplace_back(field);
+    if (kind == "report")
+        out.push_back(std::string(kPlanPointer) + "/*/" + std::string(kPlanPosition) +
+                      " (steps are matched by id)");
     return out;
 }
 

@@ -33,8 +33,10 @@ struct Options {
 };
 
 /// The fields ignored unless Options::all: the top-level x_rdmi_probe, and any member named
-/// generated_at, snapshot_at or duration_ms (they differ on every run).
-std::vector<std::string> ignored_fields(const Options& options);
+/// generated_at, snapshot_at or duration_ms (they differ on every run); in a `kind` "report",
+/// also each fix-plan step's number (steps are matched by id, so a step that only moved up is
+/// unchanged).
+std::vector<std::string> ignored_fields(const Options& options, std::string_view kind = {});
 
 /// Every difference between two documents, in document order (A's, then what only B has).
 std::vector<Change> compare(const Json& a, const Json& b, const Options& options);

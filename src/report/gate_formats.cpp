@@ -2,6 +2,7 @@
 #include "report/gate_formats.hpp"
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "report/terminal_text.hpp"
@@ -31,12 +32,17 @@ bool fails(const GateReport& gate, const Check& c) {
 std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     std::string out;
     const bool quiet = style.verbosity < 0;
+    // A fix is printed once, at the first check shown that needs it: with no DOCA, four
+    // requirements would otherwise print "install the DOCA SDK" four times.
+    std::map<std::string, std::string> fixed_by;  // fix text -> the check id it was printed at
     for (const auto& c : gate.checks) {
         if (quiet && !fails(gate, c)) continue;
         out += text::paint(style, c.status, text::status_label(c.status)) + "  " +
                text::terminal_safe(c.id.str()) + "  " + text::terminal_safe(c.message) + "\n";
-        if (c.status != Status::pass && !c.remediation.empty())
-            out += "      fix: " + text::terminal_safe(c.remediation) + "\n";
+        if (c.status == Status::pass || c.remediation.empty()) continue;
+        const auto [first, inserted] = fixed_by.emplace(c.remediation, c.id.str());
+        out += inserted ? "      fix: " + text::terminal_safe(c.remediation) + "\n"
+                        : "      fix: as for " + text::terminal_safe(first->second) + " above\n";
     }
     // Quiet is failures only, as in the report: the exit code carries the verdict.
     if (!quiet) {

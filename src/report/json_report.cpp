@@ -81,6 +81,7 @@ Json fix_plan(const std::vector<Check>& checks) {
     int number = 0;
     for (const auto& step : plan_fixes(checks)) {
         steps.push_back(object({{"step", ++number},
+                                {"id", step.id},
                                 {"action", step.action},
                                 {"resolves", step.resolves},
                                 {"fixes_failure", step.fixes_failure}}));

@@ -38,7 +38,10 @@ std::string report(const TextStyle& style, const Facts& report) {
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
-    out += render_checks(style, checks);
+    // Quiet prints no plan: its fix lines then carry the text.
+    const std::vector<FixStep> steps = plan_fixes(checks);
+    const bool plan_printed = style.verbosity >= 0 && !steps.empty();
+    out += render_checks(style, checks, plan_printed ? &steps : nullptr);
     if (style.verbosity >= 0 && report.devices) {
         // The reason names sysfs entries (functions, rdma devices, port states): escaped, so a
         // line feed in a device name cannot start a line of its own.
@@ -51,8 +54,8 @@ std::string report(const TextStyle& style, const Facts& report) {
                     0, 4) +
                "\n";
     }
-    if (const auto steps = plan_fixes(checks); style.verbosity >= 0 && !steps.empty()) {
-        out += "\nWhat to do (the step that resolves the most first):\n";
+    if (plan_printed) {
+        out += "\nWhat to do (in this order):\n";
         int number = 0;
         for (const auto& step : steps) {
             std::string ids;

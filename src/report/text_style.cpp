@@ -83,7 +83,7 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
     return out;
 }
 
-std::string render_check(const TextStyle& style, const Check& check) {
+std::string render_check(const TextStyle& style, const Check& check, std::size_t plan_step) {
     // Messages carry probed strings (device names, versions, paths): a line feed in one must
     // not start a line that looks like another check.
     const std::string id = terminal_safe(check.id.str());
@@ -103,8 +103,10 @@ std::string render_check(const TextStyle& style, const Check& check) {
         (check.status == Status::fail || check.status == Status::skip ||
          check.status == Status::warn || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
-        // A fix is often a command to paste: it is never wrapped.
-        line += "fix: " + terminal_safe(check.remediation) + "\n";
+        // A fix is often a command to paste: it is never wrapped. One that the plan carries is
+        // printed there once (a cause that fails ten checks would print it ten times here).
+        line += plan_step > 0 ? "fix: step " + std::to_string(plan_step) + "\n"
+                              : "fix: " + terminal_safe(check.remediation) + "\n";
     }
     if (style.verbosity > 0) {
         for (const auto& source : check.sources) {
@@ -115,7 +117,8 @@ std::string render_check(const TextStyle& style, const Check& check) {
     return line;
 }
 
-std::string render_checks(const TextStyle& style, const std::vector<Check>& checks) {
+std::string render_checks(const TextStyle& style, const std::vector<Check>& checks,
+                          const std::vector<FixStep>* plan) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
         if (style.verbosity < 0 && check.status != Status::fail) continue;
@@ -125,7 +128,8 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
         return rank(a->status) < rank(b->status);
     });
     std::string out;
-    for (const Check* check : ordered) out += render_check(style, *check);
+    for (const Check* check : ordered)
+        out += render_check(style, *check, plan != nullptr ? step_number(*plan, *check) : 0);
     return out;
 }
 

@@ -1,6 +1,8 @@
 // Tests for the field-by-field comparison.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/json_input.hpp"
 #include "report/diff_document.hpp"
 
@@ -41,6 +43,33 @@ TEST_CASE("the ignored list excepts exactly the x_rdmi_probe members compare() c
         const bool excepted = ignored.find("/x_rdmi_probe/" + key) != std::string::npos;
         CHECK(compared == excepted);
     }
+}
+
+TEST_CASE("removing a report's first fix-plan step is one removal, not a renumbering") {
+    // The steps as two runs of the same host write them, before and after its NVIDIA device
+    // was fitted: every later step moved up by one.
+    Json a = Json::parse(R"({"fix_plan": [
+        {"step": 1, "id": "nvidia-device", "action": "run on a host with a BlueField-3",
+         "resolves": ["rdmi-dpa-device"], "fixes_failure": true},
+        {"step": 2, "id": "install-doca", "action": "install the DOCA SDK",
+         "resolves": ["doca-prefix", "dpacc"], "fixes_failure": true},
+        {"step": 3, "id": "hugepages", "action": "reserve hugepages",
+         "resolves": ["hugepages"], "fixes_failure": false}]})");
+    Json b = Json::parse(R"({"fix_plan": [
+        {"step": 1, "id": "install-doca", "action": "install the DOCA SDK",
+         "resolves": ["doca-prefix", "dpacc"], "fixes_failure": true},
+        {"step": 2, "id": "hugepages", "action": "reserve hugepages",
+         "resolves": ["hugepages"], "fixes_failure": false}]})");
+    auto changes = compare(a, b, {});
+    REQUIRE(changes.size() == 1);
+    CHECK(changes[0].pointer == "/fix_plan/[id=nvidia-device]");
+    CHECK(changes[0].kind == ChangeKind::removed);
+    // --all compares every field, the step numbers too; the ignored list says they were not.
+    CHECK(compare(a, b, Options{true}).size() == 3);
+    const auto ignored = ignored_fields({}, "report");
+    CHECK(std::find(ignored.begin(), ignored.end(), "/fix_plan/*/step (steps are matched by id)") !=
+          ignored.end());
+    CHECK(ignored_fields({}, "doca-env").size() == ignored.size() - 1);
 }
 
 TEST_CASE("changed, added and removed fields with JSON pointers") {
