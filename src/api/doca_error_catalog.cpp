@@ -1,6 +1,8 @@
 // The error catalog's data. Names, numbers and descriptions are those of doca_error.h; the layer,
-// meaning and checks are this project's reading of them for DPA and RDMI code, and the call
-// causes are the lifecycle rules of DOCA's context, DPA, mmap and RDMI documentation.
+// meaning and checks are this project's reading of them for DPA and RDMI code. A call cause is
+// "documented" when the call's header lists that error with that meaning, else "inferred" from
+// the lifecycle rules of DOCA's context, DPA, mmap and RDMI documentation
+// (docs/reference/error-codes.md#call-causes).
 #include "api/doca_error_catalog.hpp"
 
 #include <algorithm>
@@ -67,9 +69,11 @@ const std::array<Row, 32> kRows{{
      {kAll, kHost, kKernel}},
     /* 2 NOT_PERMITTED */
     {L::below_doca,
-     "the OS or the device refused the operation: device files, capabilities (CAP_NET_RAW, "
-     "CAP_SYS_RAWIO) or a firmware setting",
-     {kHost, kAll, kDeviceCaps}},
+     "the operation is not permitted: on an object in the wrong state "
+     "(doca_mmap_dev_get_dpa_handle "
+     "on an mmap not started), or refused by the OS or the device (device files, capabilities "
+     "such as CAP_NET_RAW, a firmware setting)",
+     {kHost, kOrder, kDeviceCaps}},
     /* 3 IN_USE */
     {L::lifecycle_order,
      "the object is still referenced: tear down in reverse order (stop, destroy children, then "
@@ -113,9 +117,12 @@ const std::array<Row, 32> kRows{{
      "the connection is still being set up: wait for it before posting",
      {kWrite, kLink, kOrder}},
     /* 14 NOT_CONNECTED */
-    {L::data_path,
-     "no connection, or (doca_verbs_context_create) the device could not be opened",
-     {kLink, kHost, kWrite}},
+    {L::configuration,
+     "not connected to what it needs, not a link problem: from doca_ctx_start, the context has "
+     "no progress engine and no DPA or GPU datapath (usually a missing "
+     "doca_ctx_set_datapath_on_dpa); from doca_dev_open or doca_verbs_context_create, the device "
+     "could not be opened",
+     {kOrder, kHost, kDeviceCaps}},
     /* 15 NO_LOCK */
     {L::transient,
      "a lock could not be taken: another thread or process holds it",
@@ -322,49 +329,66 @@ std::vector<std::string> closest_error_names(std::string_view query, std::size_t
 }
 
 const std::vector<CallCause>& call_causes() {
+    constexpr auto D = CauseBasis::documented;
+    constexpr auto I = CauseBasis::inferred;
     static const std::vector<CallCause> causes{
-        {"doca_rdmi_connection_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix},
-        {"doca_rdmi_poster_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix},
-        {"doca_rdma_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix},
+        {"doca_rdmi_connection_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
+        {"doca_rdmi_poster_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
+        {"doca_rdma_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
         {"doca_ctx_set_datapath_on_dpa", 18,
          "called after doca_ctx_start: the datapath is configuration",
-         "set the DPA datapath between create and doca_ctx_start"},
-        {"doca_ctx_start", 18,
-         "the context was already started, or its DPA context (doca_ctx_set_datapath_on_dpa) was "
-         "not started first",
-         "start the DPA context (doca_dpa_start) before any context on its datapath; start once"},
+         "set the DPA datapath between create and doca_ctx_start", D, "doca_ctx.h"},
+        {"doca_ctx_start", 14,
+         "the context is connected to no progress engine and has no DPA or GPU datapath: usually "
+         "doca_ctx_set_datapath_on_dpa was not called (not a network link problem)",
+         "call doca_ctx_set_datapath_on_dpa (or connect the context to a progress engine) before "
+         "doca_ctx_start",
+         D, "doca_ctx.h"},
         {"doca_rdma_get_dpa_handle", 18,
          "asked before doca_ctx_start, or the context is not on the DPA datapath",
-         "call doca_ctx_set_datapath_on_dpa before start, and take handles after start"},
+         "call doca_ctx_set_datapath_on_dpa before start, and take handles after start", D,
+         "doca_rdma.h"},
         {"doca_rdmi_connection_get_dpa_handle", 18,
          "asked before doca_ctx_start, or the connection is not on the DPA datapath",
-         "take DPA handles after doca_ctx_start, from a context set on the DPA datapath"},
+         "take DPA handles after doca_ctx_start, from a context set on the DPA datapath", I, ""},
         {"doca_rdmi_poster_get_dpa_handle", 18,
          "asked before doca_ctx_start, or the poster is not on the DPA datapath",
-         "take DPA handles after doca_ctx_start, from a context set on the DPA datapath"},
+         "take DPA handles after doca_ctx_start, from a context set on the DPA datapath", I, ""},
         {"doca_dpa_completion_get_dpa_handle", 18, "asked before doca_dpa_completion_start",
-         "start the completion, then take its handle"},
-        {"doca_mmap_dev_get_dpa_handle", 18, "asked before doca_mmap_start (a local mmap)",
-         "start the mmap, then take its handle; an mmap from doca_mmap_create_from_export needs "
-         "no start"},
+         "start the completion, then take its handle", I, ""},
+        {"doca_mmap_dev_get_dpa_handle", 2, "the mmap is not started, or was stopped",
+         "start the mmap (doca_mmap_start), then take its handle", D, "doca_mmap.h"},
         {"doca_dpa_set_app", 18, "called after doca_dpa_start",
-         "set the DPA application between doca_dpa_create and doca_dpa_start"},
-        {"doca_dpa_start", 18,
-         "no DPA application was set (doca_dpa_set_app), or the context was already started",
-         "doca_dpa_create, doca_dpa_set_app, then doca_dpa_start once"},
+         "set the DPA application between doca_dpa_create and doca_dpa_start", I, ""},
         {"doca_dpa_cap_is_supported", 4,
          "the device has no DPA (not a BlueField-3 or ConnectX-7+ function exposing it)",
-         "pick a PF of a DPA-capable device: rdmi-probe caps lists them"},
+         "pick a PF of a DPA-capable device: rdmi-probe caps lists them", I, ""},
         {"doca_dpa_create", 4, "the device has no DPA",
-         "ask doca_dpa_cap_is_supported first and pick a device that answers DOCA_SUCCESS"},
+         "ask doca_dpa_cap_is_supported first and pick a device that answers DOCA_SUCCESS", I, ""},
         {"doca_rdma_cap_task_write_is_supported", 4, "the device cannot post RDMA writes",
-         "pick another device; rdmi-probe caps lists them"},
+         "pick another device; rdmi-probe caps lists them", I, ""},
+        {"doca_dev_open", 14, "the device could not be opened (not a network link problem)",
+         "check that mlx5_core, mlx5_ib and ib_uverbs are loaded and the device files are "
+         "accessible (rdmi-probe state)",
+         D, "doca_dev.h"},
         {"doca_dev_close", 3, "objects made on the device are still alive",
-         "destroy every context, mmap and DPA context of the device before closing it"},
+         "destroy every context, mmap and DPA context of the device before closing it", D,
+         "doca_dev.h"},
         {"doca_verbs_context_create", 14, "the device could not be opened",
-         "check that ib_uverbs is loaded and the device file is accessible (rdmi-probe state)"},
+         "check that ib_uverbs is loaded and the device file is accessible (rdmi-probe state)", D,
+         "doca_verbs.h"},
     };
     return causes;
+}
+
+std::string_view to_string(CauseBasis basis) {
+    return basis == CauseBasis::documented ? "documented" : "inferred";
+}
+
+std::string basis_text(const CallCause& cause) {
+    if (cause.basis == CauseBasis::documented)
+        return "documented in " + std::string(cause.documented_in);
+    return "inferred from the lifecycle (the call's documentation lists no cause for this error)";
 }
 
 std::optional<CallCause> find_call_cause(std::string_view call, int number) {

@@ -46,13 +46,27 @@ struct ErrorEntry {
     std::array<ErrorCheck, 3> checks;
 };
 
+/// Where a call cause comes from: the call's own documentation, or this project's reading of
+/// the object lifecycle when the documentation lists no cause for that error.
+enum class CauseBasis { documented, inferred };
+
+/// "documented" or "inferred".
+std::string_view to_string(CauseBasis basis);
+
 /// A cause specific to one call and one error.
 struct CallCause {
     std::string_view call;  ///< "doca_rdmi_connection_dpa_completion_attach"
     int number = 0;
     std::string_view cause;  ///< "attached after doca_ctx_start"
     std::string_view fix;
+    CauseBasis basis = CauseBasis::inferred;
+    /// The header that lists this error for this call ("doca_mmap.h"); "" when inferred.
+    std::string_view documented_in;
 };
+
+/// One line saying where `cause` comes from ("documented in doca_mmap.h", "inferred from the
+/// lifecycle ...").
+std::string basis_text(const CallCause& cause);
 
 /// Every entry, in number order (0..31).
 const std::vector<ErrorEntry>& error_entries();

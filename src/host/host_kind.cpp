@@ -11,8 +11,8 @@ using sysfs::DeviceInventory;
 using sysfs::find_product;
 using sysfs::Function;
 using sysfs::FunctionKind;
+using sysfs::FunctionRole;
 using sysfs::is_representor;
-using sysfs::kBlueFieldManagementId;
 using sysfs::provenance_of;
 namespace {
 
@@ -25,11 +25,11 @@ bool ends_with(std::string_view text, std::string_view suffix) {
 bool is_bluefield_nic(const Function& fn) {
     if (fn.kind != FunctionKind::pf || !fn.device.ok()) return false;
     const auto product = find_product(*fn.device.value);
-    return product && product->bluefield && product->device_id != kBlueFieldManagementId;
+    return product && product->bluefield && product->role == FunctionRole::network;
 }
 
 bool is_management(const Function& fn) {
-    return fn.device.ok() && *fn.device.value == kBlueFieldManagementId;
+    return fn.device.ok() && sysfs::role_of(*fn.device.value) == FunctionRole::management;
 }
 
 std::string mode_command(const DeviceInventory& devices) {

@@ -17,7 +17,10 @@ std::vector<DeviceSummary> summarize_devices(const sysfs::DeviceInventory& inven
 
     std::vector<DeviceSummary> out;
     for (const auto& fn : inventory.functions) {
-        if (fn.device.ok() && *fn.device.value == sysfs::kBlueFieldManagementId) continue;
+        // Management interfaces and other NVIDIA functions that are no RDMA NICs are listed
+        // apart (devices_text), never counted or judged as NICs.
+        if (fn.device.ok() && sysfs::role_of(*fn.device.value) != sysfs::FunctionRole::network)
+            continue;
         DeviceSummary row;
         row.function = fn.name;
         row.kind = std::string(sysfs::to_string(fn.kind));

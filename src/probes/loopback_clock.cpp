@@ -1,5 +1,7 @@
-// The DPA timer's rate is not published: the clock kernel's ticks over the host's wall time
-// bound it from below, and a budget converted with a lower bound can only end the wait early.
+// The DPA timer's rate: DOCA 3.3's time_sync application reads __dpa_thread_time() as
+// microseconds in a DPA RPC, but no sample states the unit for a kernel-launch kernel
+// (docs/loopback.md). So the clock kernel's ticks over the host's wall time bound it from below,
+// and a budget converted with a lower bound can only end the wait early.
 #include "probes/loopback_clock.hpp"
 
 #include <algorithm>

@@ -109,8 +109,10 @@ constexpr std::string_view kNoteImport =
     "for a peer's buffer, posted with FLUSH | OPTIMIZE_REPORTS; never run on hardware";
 constexpr std::string_view kNoteRunTime =
     "unconfirmed: the kernel bounds its own wait by a poll count (2^22) and by DPA timer ticks "
-    "(__dpa_thread_time), converted from time with a rate measured against the host clock because "
-    "the rate is not published; the host's wait is bounded by doca_dpa_get_kernel_max_run_time";
+    "(__dpa_thread_time), converted from time with a rate measured against the host clock (a "
+    "lower bound); DOCA 3.3's time_sync application reads __dpa_thread_time() as microseconds in "
+    "a DPA RPC on the BlueField, a unit no sample states for a kernel-launch kernel, so the probe "
+    "still measures; the host's wait is bounded by doca_dpa_get_kernel_max_run_time";
 
 bool failed(const LoopbackStep& step) {
     return step.outcome == StepOutcome::fail || step.outcome == StepOutcome::timeout;

@@ -20,6 +20,9 @@ namespace rdmi {
 namespace {
 
 constexpr unsigned kMaxLanes = 32;
+// PCIE_LNK_WIDTH_UNKNOWN (0xff) as max_link_width prints it
+// (docs/reference/sysfs-formats.md#pcie-link).
+constexpr std::string_view kUnknownWidth = "255";
 
 // Figures as the messages print them: "16.0 GT/s x16".
 std::string speed_text(double gts) {
@@ -343,6 +346,13 @@ Result<LinkSpeed> parse_link_speed(std::string_view bytes) {
 Result<unsigned> parse_link_width(std::string_view bytes) {
     auto line = sysfs::attr_line(bytes);
     if (!line) return line.gap();
+    // pcie_get_width_cap() answers PCIE_LNK_WIDTH_UNKNOWN when the Link Capabilities register
+    // reads 0, and max_link_width prints it as a number: the kernel does not know the width.
+    if (*line == kUnknownWidth) {
+        return Gap{GapReason::not_applicable,
+                   "link width 255: the kernel's unknown width (the device's Link Capabilities "
+                   "register read 0)"};
+    }
     auto number = sysfs::parse_decimal(*line, kMaxLanes);
     if (!number) {
         return sysfs::malformed("not a lane count 0.." + std::to_string(kMaxLanes) + ": " +

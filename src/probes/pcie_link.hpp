@@ -33,7 +33,8 @@ struct LinkSpeed {
 /// gap; anything else that does not parse is malformed.
 Result<LinkSpeed> parse_link_speed(std::string_view bytes);
 
-/// Parses `current_link_width` / `max_link_width`: a lane count 1..32 (0: not trained).
+/// Parses `current_link_width` / `max_link_width`: a lane count 1..32 (0: not trained; 255:
+/// the kernel does not know the width).
 Result<unsigned> parse_link_width(std::string_view bytes);
 
 /// The upstream port of a function: the PCI bridge above it in /sys/devices (above its card's

@@ -56,6 +56,8 @@ Json function(const sysfs::Function& f) {
          {"subsystem_vendor", sv(f.subsystem_vendor, [](std::uint32_t v) { return hex(v); })},
          {"subsystem_device", sv(f.subsystem_device, [](std::uint32_t v) { return hex(v); })},
          {"product", sv(f.product)},
+         {"role",
+          f.device.ok() ? Json(sysfs::to_string(sysfs::role_of(*f.device.value))) : Json(nullptr)},
          {"numa_node", sv(f.numa_node)},
          {"driver", sv(f.driver)},
          {"sriov_totalvfs", sv(f.sriov_totalvfs)},

@@ -35,6 +35,23 @@ std::string row(const DeviceSummary& s) {
     return line + "\n";
 }
 
+// NVIDIA functions that are no RDMA NICs: named, so that an unfamiliar device id is not taken
+// for a missing NIC, and never counted among the NICs above.
+std::string other_functions(const sysfs::DeviceInventory& inventory) {
+    std::string out;
+    for (const auto& fn : inventory.functions) {
+        if (!fn.device.ok()) continue;
+        const auto role = sysfs::role_of(*fn.device.value);
+        if (role == sysfs::FunctionRole::network) continue;
+        out += "  " + terminal_safe(fn.name) + "  " +
+               terminal_safe(fn.product.value.value_or("NVIDIA function")) + "  (" +
+               (role == sysfs::FunctionRole::management ? "BlueField management interface"
+                                                        : "NVIDIA function") +
+               ", not an RDMA NIC: not counted)\n";
+    }
+    return out;
+}
+
 std::string verbs_details(const VerbsFacts& verbs) {
     std::string out;
     for (const auto& d : verbs.devices) {
@@ -90,6 +107,7 @@ std::string devices(const TextStyle& style, const DevicesFacts& facts) {
     out += "):\n";
     if (facts.summary.empty()) out += "  none (no NVIDIA networking device)\n";
     for (const auto& s : facts.summary) out += row(s);
+    out += other_functions(facts.inventory);
     if (style.verbosity > 0) {
         out += verbs_details(facts.verbs);
         out += doca_details(facts.doca);

@@ -13,12 +13,19 @@ json::Json call_json(const DocaErrorQuery& q) {
         return json::object({{"name", *q.call},
                              {"known", doca::known_call(*q.call)},
                              {"cause", nullptr},
-                             {"fix", nullptr}});
+                             {"fix", nullptr},
+                             {"basis", nullptr},
+                             {"documented_in", nullptr}});
     }
-    return json::object({{"name", *q.call},
-                         {"known", true},
-                         {"cause", std::string(q.cause->cause)},
-                         {"fix", std::string(q.cause->fix)}});
+    const bool documented = q.cause->basis == doca::CauseBasis::documented;
+    return json::object(
+        {{"name", *q.call},
+         {"known", true},
+         {"cause", std::string(q.cause->cause)},
+         {"fix", std::string(q.cause->fix)},
+         {"basis", std::string(doca::to_string(q.cause->basis))},
+         {"documented_in",
+          documented ? json::Json(std::string(q.cause->documented_in)) : json::Json(nullptr)}});
 }
 
 }  // namespace
@@ -32,7 +39,7 @@ std::string doca_error_json(const DocaErrorQuery& q) {
     }
     const json::Json doc = json::object({
         {"schema", kDocaErrorSchemaId},
-        {"schema_version", "1.0.0"},
+        {"schema_version", kDocaErrorSchemaVersion},
         {"tool",
          json::object({{"name", build_info::kToolName}, {"version", build_info::kVersion}})},
         {"query", q.query},
@@ -58,6 +65,7 @@ std::string doca_error_text(const DocaErrorQuery& q) {
         if (q.cause) {
             out += "  " + *q.call + " returning " + std::string(q.entry.name) + ": " +
                    std::string(q.cause->cause) + "\n";
+            out += "  basis:   " + doca::basis_text(*q.cause) + "\n";
             out += "  fix:     " + std::string(q.cause->fix) + "\n";
         } else if (doca::known_call(*q.call)) {
             out += "  " + *q.call + ": no specific cause recorded for this error\n";

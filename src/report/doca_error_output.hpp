@@ -11,6 +11,8 @@ namespace rdmi::report {
 
 /// The $id of the error-explanation schema.
 inline constexpr const char* kDocaErrorSchemaId = "urn:rdmi-probe:schema:doca-error";
+/// 1.1 added call.basis and call.documented_in.
+inline constexpr const char* kDocaErrorSchemaVersion = "1.1.0";
 
 /// What `error` was asked and found.
 struct DocaErrorQuery {

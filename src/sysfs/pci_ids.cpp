@@ -1,5 +1,5 @@
-// The device-id table: kernel mlx5_core_pci_table and pci.ids
-// (docs/reference/sysfs-formats.md#pci-ids); DPA per the dpacc -mcpu targets
+// The device-id table: kernel mlx5_core_pci_table and pci.ids, and the NVIDIA functions that are
+// no RDMA NICs (docs/reference/sysfs-formats.md#pci-ids); DPA per the dpacc -mcpu targets
 // nv-dpa-bf3/cx7/cx8/cx9 (docs/reference/sysfs-formats.md#dpa-devices).
 #include "sysfs/pci_ids.hpp"
 
@@ -12,9 +12,12 @@ namespace {
 constexpr DpaSupport kYes = DpaSupport::yes;
 constexpr DpaSupport kNo = DpaSupport::no;
 constexpr DpaSupport kUnknown = DpaSupport::unknown;
+constexpr FunctionRole kManagement = FunctionRole::management;
+constexpr FunctionRole kOther = FunctionRole::other;
+constexpr std::string_view kNotNic = "not an RDMA NIC";
 
 // VF rows say "no": a VF's DPA is its PF's, which the caller looks up instead.
-constexpr std::array<PciProduct, 27> kProducts = {{
+constexpr std::array<PciProduct, 36> kProducts = {{
     {0x1011, "Connect-IB", false, false, kNo, ""},
     {0x1012, "Connect-IB VF", true, false, kNo, ""},
     {0x1013, "ConnectX-4", false, false, kNo, ""},
@@ -32,19 +35,33 @@ constexpr std::array<PciProduct, 27> kProducts = {{
     {0x101f, "ConnectX-6 Lx", false, false, kNo, ""},
     {0x1021, "ConnectX-7", false, false, kYes, ""},
     {0x1023, "ConnectX-8", false, false, kYes, ""},
+    {0x1024, "ConnectX-8 PCIe Switch", false, false, kNo, kNotNic, kOther},
     {0x1025, "ConnectX-9", false, false, kYes, ""},
     {0x1027, "ConnectX-10", false, false, kUnknown, "unconfirmed"},
+    {0x1028, "ConnectX-10 Trusted Network Control Memory", false, false, kNo, kNotNic, kOther},
+    {0x2100, "CX8 Data Direct Interface", false, false, kNo, kNotNic, kOther},
     {0x2101, "ConnectX-10 NVLink-C2C", false, false, kUnknown, "unconfirmed"},
+    {0x6001, "NVMe SNAP Controller", false, false, kNo, kNotNic, kOther},
     {0xa2d2, "BlueField integrated ConnectX-5 network controller", false, true, kNo, ""},
     {0xa2d3, "BlueField multicore SoC family VF", true, true, kNo, ""},
     {0xa2d6, "BlueField-2 integrated ConnectX-6 Dx network controller", false, true, kNo, ""},
     {0xa2d9, "BlueField-3 Lx integrated ConnectX-7 network controller", false, true, kUnknown,
      "unconfirmed"},
     {0xa2dc, "BlueField-3 integrated ConnectX-7 network controller", false, true, kYes, ""},
-    {0xa2df, "BlueField-4 integrated ConnectX-8 network controller", false, true, kUnknown,
-     "unconfirmed"},
+    {0xa2df, "BlueField-4 integrated network controller", false, true, kUnknown, "unconfirmed"},
+    // The DPU's auxiliary communication channel is no management interface either.
+    {0xc2d1, "BlueField DPU Family Auxiliary Communication Channel", false, true, kNo, kNotNic,
+     kOther},
+    {0xc2d2, "BlueField SoC Management Interface", false, true, kNo,
+     "management function, not an mlx5 device", kManagement},
+    {0xc2d3, "BlueField-2 SoC Management Interface", false, true, kNo,
+     "management function, not an mlx5 device", kManagement},
+    {0xc2d4, "BlueField-3 Lx SoC Management Interface", false, true, kNo,
+     "management function, not an mlx5 device", kManagement},
     {0xc2d5, "BlueField-3 SoC Management Interface", false, true, kNo,
-     "management function, not an mlx5 device"},
+     "management function, not an mlx5 device", kManagement},
+    {0xc2d6, "BlueField-4 SoC Management Interface", false, true, kNo,
+     "management function, not an mlx5 device", kManagement},
 }};
 
 }  // namespace
@@ -59,6 +76,23 @@ std::string_view to_string(DpaSupport support) {
             return "unknown";
     }
     return "unknown";
+}
+
+std::string_view to_string(FunctionRole role) {
+    switch (role) {
+        case FunctionRole::network:
+            return "network";
+        case FunctionRole::management:
+            return "management";
+        case FunctionRole::other:
+            return "other";
+    }
+    return "other";
+}
+
+FunctionRole role_of(std::uint32_t device_id) {
+    const auto product = find_product(device_id);
+    return product ? product->role : FunctionRole::network;
 }
 
 std::optional<PciProduct> find_product(std::uint32_t device_id) {

@@ -10,8 +10,15 @@ namespace rdmi::sysfs {
 /// PCI vendor id of Mellanox Technologies / NVIDIA Networking.
 inline constexpr std::uint32_t kMellanoxVendorId = 0x15b3;
 
-/// PCI device id of the BlueField-3 SoC management interface (rshim; not an mlx5 function).
-inline constexpr std::uint32_t kBlueFieldManagementId = 0xc2d5;
+/// What a function is to the probe: only network functions are RDMA NICs.
+enum class FunctionRole {
+    network,     ///< an mlx5 network function (ConnectX, BlueField integrated controller)
+    management,  ///< a BlueField SoC management interface (rshim/DMA), seen from the host
+    other,       ///< an NVIDIA function that is no RDMA NIC (switch, SNAP, Data Direct, ...)
+};
+
+/// "network", "management" or "other".
+std::string_view to_string(FunctionRole role);
 
 /// Whether a device has a Data Path Accelerator.
 enum class DpaSupport { yes, no, unknown };
@@ -27,9 +34,14 @@ struct PciProduct {
     bool bluefield = false;  ///< a BlueField (integrated NIC or SoC function)
     DpaSupport dpa = DpaSupport::no;
     std::string_view dpa_note;  ///< why, when not plainly yes/no ("unconfirmed")
+    FunctionRole role = FunctionRole::network;
 };
 
 /// The row for `device_id` (vendor 0x15b3), or nullopt when the id is not in the table.
 std::optional<PciProduct> find_product(std::uint32_t device_id);
+
+/// The role of `device_id`; an id the table does not know counts as a network function, so
+/// that a newer NIC is still shown and judged.
+FunctionRole role_of(std::uint32_t device_id);
 
 }  // namespace rdmi::sysfs

@@ -10,6 +10,8 @@
 
 namespace rdmi::doca {
 
+constexpr auto npos = std::string::npos;
+
 TEST_CASE("every doca_error_t value has a name, a description, a layer and its checks") {
     const auto& entries = error_entries();
     REQUIRE(entries.size() == 32);
@@ -79,6 +81,54 @@ TEST_CASE("call causes: the RDMI attach after start, and nothing invented for ot
         CHECK(find_error(std::to_string(c.number)).has_value());
         CHECK_FALSE(c.fix.empty());
     }
+}
+
+TEST_CASE("descriptions are doca_error.h's own text") {
+    const auto& entries = error_entries();
+    CHECK(entries[14].description == "Not Connected");
+    CHECK(entries[22].description == "An unexpected scenario was detected");
+    // NOT_CONNECTED is a missing progress engine, datapath or device, not a network link.
+    CHECK(entries[14].layer != ErrorLayer::data_path);
+    for (const auto& check : entries[14].checks) CHECK(check.command.find("port-active") == npos);
+}
+
+TEST_CASE("call causes: what the headers document, and no BAD_STATE they do not list") {
+    const auto mmap = find_call_cause("doca_mmap_dev_get_dpa_handle", 2);
+    REQUIRE(mmap.has_value());
+    CHECK(mmap->basis == CauseBasis::documented);
+    CHECK(mmap->documented_in == "doca_mmap.h");
+    CHECK(std::string(mmap->cause).find("not started") != npos);
+    CHECK_FALSE(find_call_cause("doca_mmap_dev_get_dpa_handle", 18).has_value());
+
+    const auto start = find_call_cause("doca_ctx_start", 14);
+    REQUIRE(start.has_value());
+    CHECK(start->documented_in == "doca_ctx.h");
+    CHECK(std::string(start->cause).find("progress engine") != npos);
+    CHECK(std::string(start->fix).find("doca_ctx_set_datapath_on_dpa") != npos);
+    CHECK_FALSE(find_call_cause("doca_ctx_start", 18).has_value());
+    CHECK_FALSE(find_call_cause("doca_dpa_start", 18).has_value());
+
+    const auto open = find_call_cause("doca_dev_open", 14);
+    REQUIRE(open.has_value());
+    CHECK(open->documented_in == "doca_dev.h");
+    CHECK(std::string(open->cause).find("could not be opened") != npos);
+}
+
+TEST_CASE("every call cause says whether it is documented (and where) or inferred") {
+    for (const auto& c : call_causes()) {
+        CAPTURE(c.call);
+        if (c.basis == CauseBasis::documented) {
+            CHECK(c.documented_in.ends_with(".h"));
+            CHECK(basis_text(c) == "documented in " + std::string(c.documented_in));
+        } else {
+            CHECK(c.documented_in.empty());
+            CHECK(basis_text(c).starts_with("inferred from the lifecycle"));
+        }
+    }
+    CHECK(find_call_cause("doca_rdmi_connection_dpa_completion_attach", 18)->basis ==
+          CauseBasis::inferred);
+    CHECK(to_string(CauseBasis::documented) == "documented");
+    CHECK(to_string(CauseBasis::inferred) == "inferred");
 }
 
 TEST_CASE("layer names are stable and distinct") {

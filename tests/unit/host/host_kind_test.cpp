@@ -131,6 +131,22 @@ TEST_CASE("classify_host: without the architecture, markers decide; nothing mean
     CHECK(c.bf_mode_command.empty());
 }
 
+TEST_CASE("classify_host: any BlueField SoC management interface counts, the aux channel not") {
+    const auto c = classify("nvidia-non-nics");
+    // 0000:09:00.0 is a BlueField-2 SoC management interface (0xc2d3), .1 the DPU auxiliary
+    // communication channel (0xc2d1): only the first is evidence of a DPU.
+    CHECK(
+        has_fact(c.host_kind_evidence,
+                 "BlueField management function 0000:09:00.0 (seen from the host side of a DPU)"));
+    CHECK_FALSE(
+        has_fact(c.host_kind_evidence,
+                 "BlueField management function 0000:09:00.1 (seen from the host side of a DPU)"));
+    CHECK_FALSE(has_fact(c.host_kind_evidence,
+                         "BlueField network function 0000:09:00.1 (BlueField DPU Family Auxiliary "
+                         "Communication Channel)"));
+    CHECK(c.bf_mode_command.empty());  // no BlueField network function to ask
+}
+
 TEST_CASE("classify_host: an aarch64 server with a BlueField card but no SoC markers is a host") {
     const auto fs = test::sysfs_fixture("bf3-host-dpu");
     PlatformFacts platform = scan_platform(fs, std::nullopt);

@@ -5,7 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <string>
 #include <vector>
+
+#include "probes/loopback_run.hpp"
 
 namespace rdmi::loopback {
 
@@ -80,6 +83,23 @@ TEST_CASE("the bound's description names the rate, the ticks and the time, or th
     CHECK(none.ticks == 0);
     CHECK(none.description.find("did not advance in 2 timed launch(es)") != std::string::npos);
     CHECK(none.description.find("poll count only") != std::string::npos);
+}
+
+// DOCA 3.3's time_sync application reads __dpa_thread_time() as microseconds: the note must not
+// say that no rate is published, and must say why the probe still measures one.
+TEST_CASE("the time-bound note states the published microsecond rate and where it applies") {
+    for (const char* step : {"dpa-clock", "write"}) {
+        CAPTURE(step);
+        std::string note;
+        for (const auto& n : unconfirmed_notes(step, false)) {
+            if (n.find("__dpa_thread_time") != std::string::npos) note = n;
+        }
+        REQUIRE_FALSE(note.empty());
+        CHECK(note.find("not published") == std::string::npos);
+        CHECK(note.find("microseconds") != std::string::npos);
+        CHECK(note.find("time_sync") != std::string::npos);
+        CHECK(note.find("lower bound") != std::string::npos);
+    }
 }
 
 }  // namespace rdmi::loopback

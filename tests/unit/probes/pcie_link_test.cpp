@@ -282,6 +282,33 @@ TEST_CASE("pcie-link: a port without link attributes leaves the card's maximum, 
                            "/max_link_speed") != std::string::npos);
 }
 
+// The kernel prints PCIE_LNK_WIDTH_UNKNOWN (255) as max_link_width when a device's Link
+// Capabilities register reads 0: an unknown maximum, not a malformed file.
+TEST_CASE("pcie-link: a max_link_width of 255 is the kernel's unknown width, not malformed") {
+    Root root("bf3-arm");
+    root.link(kPf0, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "255");
+    root.link(kPf1, "16.0 GT/s PCIe", "16", "16.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "255");
+    const auto facts = root.probe();
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK(pf0.status == Status::skip);
+    REQUIRE(pf0.max_width.gap);
+    CHECK(pf0.max_width.gap->reason == GapReason::not_applicable);
+    CHECK(pf0.message ==
+          "0000:03:00.0: /sys/bus/pci/devices/0000:03:00.0/max_link_width: link width 255: the "
+          "kernel's unknown width (the device's Link Capabilities register read 0)");
+    // The port's unknown maximum leaves the card's own, and the message says why.
+    const auto& pf1 = link_of(facts, "0000:03:00.1");
+    CHECK(pf1.status == Status::pass);
+    REQUIRE(pf1.port);
+    CHECK(pf1.port->max_width.gap->reason == GapReason::not_applicable);
+    CHECK(pf1.message.find("its upstream port's maximum is unknown: " + std::string(kPort) +
+                           "/max_link_width: link width 255: the kernel's unknown width") !=
+          std::string::npos);
+    CHECK(pf1.message.find("malformed") == std::string::npos);
+    CHECK(pf1.message.find("not a lane count") == std::string::npos);
+}
+
 TEST_CASE("pcie-link: link speed and width parsers") {
     CHECK(parse_link_speed("8.0 GT/s\n")->gts == doctest::Approx(8.0));
     CHECK(parse_link_speed("2.5 GT/s")->gts == doctest::Approx(2.5));
@@ -299,7 +326,9 @@ TEST_CASE("pcie-link: link speed and width parsers") {
     CHECK(*parse_link_width("16\n") == 16);
     CHECK(*parse_link_width("1") == 1);
     CHECK(parse_link_width("0").gap().reason == GapReason::not_applicable);
-    for (const char* bad : {"", "x16", "33", "-1", "16 lanes", "99999999999999999999"}) {
+    CHECK(parse_link_width("255\n").gap().reason == GapReason::not_applicable);
+    for (const char* bad :
+         {"", "x16", "33", "254", "256", "-1", "16 lanes", "99999999999999999999"}) {
         CAPTURE(bad);
         CHECK(parse_link_width(bad).gap().reason == GapReason::malformed);
     }
