@@ -243,7 +243,9 @@ Result<std::optional<Replay>> open_replay(std::unique_ptr<Fs>& root, const Bundl
                 answers.insert_or_assign(key, Result<std::string>(gap_of(a.at("gap"))));
             }
         }
-        if (live) replay.answers = std::make_unique<CapturedAnswers>(std::move(answers));
+        // A --root gather records the rpm records' answers too: its replay reads them instead
+        // of loading librpm, and is otherwise the --root run it was.
+        replay.answers = std::make_unique<CapturedAnswers>(std::move(answers), live);
     } catch (const std::exception& e) {
         return Gap{GapReason::malformed, shown_captured + ": " + e.what()};
     }

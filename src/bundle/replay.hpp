@@ -55,8 +55,9 @@ class BundleFs final : public Fs {
 
 /// A bundle opened for replay.
 struct Replay {
-    std::unique_ptr<Fs> fs;                ///< a BundleFs
-    std::unique_ptr<LiveAnswers> answers;  ///< the captured answers (a live gather), or null
+    std::unique_ptr<Fs> fs;  ///< a BundleFs
+    /// The captured answers: all of a live gather's; of a --root gather, its rpm records' only.
+    std::unique_ptr<LiveAnswers> answers;
     std::map<std::string, std::string, std::less<>> env;  ///< the variables set when gathered
     std::string doca_prefix;  ///< the gathered run's --doca-prefix, or empty
 };

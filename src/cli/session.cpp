@@ -96,8 +96,7 @@ std::chrono::milliseconds timeout_of(const GlobalOptions& options) {
 // within the run's deadline.
 Result<std::string> extract_root(const std::string& archive, std::unique_ptr<PrivateDir>& dir,
                                  const Deadline& deadline, const LinkRule& links) {
-    const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): before threads
-    const std::string parent = tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
+    const std::string parent = default_private_parent();
     // PrivateDir refuses a parent another user could swap the extracted root in.
     auto made = PrivateDir::create(parent);
     if (!made) return Gap{made.gap().reason, "--root " + archive + ": " + made.gap().message};
@@ -228,6 +227,8 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     std::unique_ptr<Session> session(
         new Session(resolved, std::move(log), std::move(links), std::move(clock)));
     session->extracted_ = std::move(extracted);
+    // At most one private directory exists at a time: the extraction's, when there is one.
+    if (session->extracted_) session->private_dir_->share(*session->extracted_);
     configure_run_containment(resolved, live, replay.has_value(), session->log());
     if (replay) {
         session->fs_ = std::move(replay->fs);
@@ -258,7 +259,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      progress_ ? *progress_ : Progress::none(),
                      answers,
                      worker_,
-                     trust_cache_};
+                     trust_cache_,
+                     private_dir_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }

@@ -148,6 +148,10 @@ class Session {
     GlobalOptions options_;
     /// A bundle archive given to --root, extracted; removed last (the Fs below reads it).
     std::unique_ptr<PrivateDir> extracted_;
+    /// The run's private directory for probes (an rpm database's copy): the extraction's, or
+    /// one made on first use; destroyed before `extracted_`.
+    std::shared_ptr<RunPrivateDir> private_dir_ =
+        std::make_shared<RunPrivateDir>(default_private_parent());
     std::unique_ptr<Fs> fs_;
     ProcessEnv env_;
     std::unique_ptr<Env> probe_env_;        ///< a bundle's environment, or null: env_

@@ -125,6 +125,7 @@ CapabilityMask capabilities_kept(ContainedWork work) {
     switch (work) {
         case ContainedWork::library_calls:
         case ContainedWork::tool:
+        case ContainedWork::package_database:
             return 0;
         case ContainedWork::loopback:
             return capability_bit(CAP_IPC_LOCK) | capability_bit(CAP_NET_RAW) |
@@ -200,10 +201,13 @@ std::string containment_refusal_note() {
 }
 
 ChildContainment ChildContainment::prepare(ContainedWork work,
-                                           const std::vector<std::string>& writable_files) {
+                                           const std::vector<std::string>& writable_files,
+                                           const std::vector<std::string>& writable_dirs) {
     ChildContainment prepared;
     const ContainmentSettings& wanted = settings();
-    prepared.applicable_ = wanted.applicable;
+    // "Not applicable" means nothing of the root is loaded; the package database's reader is
+    // this machine's own librpm, loaded under --root too, so it is always contained.
+    prepared.applicable_ = wanted.applicable || work == ContainedWork::package_database;
     if (!prepared.applicable_) return prepared;
     prepared.no_new_privs_ = kernel_has_no_new_privs();
     // Installing a filter needs no_new_privs (or CAP_SYS_ADMIN, which the drop removed).
@@ -216,6 +220,7 @@ ChildContainment ChildContainment::prepare(ContainedWork work,
     if (landlock.abi == 0) return prepared;  // the status says partial, and why
     auto grants = vendor_write_grants(mounts_text());
     for (const auto& file : writable_files) grants.push_back({file, false, false});
+    for (const auto& dir : writable_dirs) grants.push_back({dir, true, false});
     const LandlockRuleset ruleset = build_landlock_ruleset(landlock.abi, grants);
     prepared.ruleset_fd_ = ruleset.fd;
     prepared.prepare_failure_ = ruleset.failure;

@@ -50,6 +50,9 @@ enum class ContainedWork {
     library_calls,  ///< the worker: library versions, verbs and DOCA capability queries
     loopback,       ///< the DPA loopback: creates DPA, RDMA and memory objects, registers memory
     tool,           ///< an installed tool run for its --version
+    /// This machine's librpm reading a private copy of the probed system's rpm database: the
+    /// one library a --root run loads, so it is contained under --root too.
+    package_database,
 };
 
 /// The capabilities a child doing `work` keeps (of those the probe holds).
@@ -83,9 +86,12 @@ std::string containment_refusal_note();
 class ChildContainment {
   public:
     /// For a child doing `work`; `writable_files` are files it must still be able to write
-    /// (the loopback's --trace file, created by the parent).
+    /// (the loopback's --trace file, created by the parent); `writable_dirs` are directories
+    /// it may also create and remove files in (the private copy of an rpm database, beside
+    /// which SQLite makes its -wal and -shm files).
     static ChildContainment prepare(ContainedWork work,
-                                    const std::vector<std::string>& writable_files = {});
+                                    const std::vector<std::string>& writable_files = {},
+                                    const std::vector<std::string>& writable_dirs = {});
 
     ChildContainment(ChildContainment&& other) noexcept;
     ChildContainment& operator=(ChildContainment&&) = delete;

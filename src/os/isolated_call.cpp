@@ -91,8 +91,8 @@ Result<std::string> run_isolated(const std::function<std::string()>& work, const
                                  std::string_view what, const ContainmentRequest& containment) {
     std::array<int, 2> fds{-1, -1};
     if (::pipe2(fds.data(), O_CLOEXEC) != 0) return gap_from_errno(what, errno);
-    const ChildContainment prepared =
-        ChildContainment::prepare(containment.work, containment.writable_files);
+    const ChildContainment prepared = ChildContainment::prepare(
+        containment.work, containment.writable_files, containment.writable_dirs);
     const pid_t pid = fork_isolated_child(fds[0]);
     if (pid == 0) child_main(fds[1], work, what, prepared);
     if (pid < 0) {

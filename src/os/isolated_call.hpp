@@ -18,6 +18,8 @@ struct ContainmentRequest {
     ContainedWork work = ContainedWork::library_calls;
     /// Files the child must still be able to write (created by the caller).
     std::vector<std::string> writable_files;
+    /// Directories the child may create, write and remove files in (made by the caller).
+    std::vector<std::string> writable_dirs;
 };
 
 /// Runs `work` in a forked child whose stdout is /dev/null and returns the string it produced.

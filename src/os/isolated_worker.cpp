@@ -140,7 +140,8 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
     std::array<int, 2> fds{-1, -1};
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds.data()) != 0)
         return gap_from_errno(what, errno);
-    const ChildContainment containment = ChildContainment::prepare(ContainedWork::library_calls);
+    const ChildContainment containment = ChildContainment::prepare(
+        containment_.work, containment_.writable_files, containment_.writable_dirs);
     const pid_t pid = fork_isolated_child(fds[0]);
     if (pid == 0) worker_main(fds[1], containment);
     ::close(fds[1]);

@@ -8,9 +8,11 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
+#include "os/isolated_call.hpp"
 
 namespace rdmi {
 
@@ -33,6 +35,10 @@ using WorkerTask = std::string (*)(std::string_view request);
 class IsolatedWorker {
   public:
     IsolatedWorker() = default;
+    /// A worker whose children are contained for `containment` instead of library_calls (the
+    /// rpm database reader, which writes beside its private copy of the database).
+    explicit IsolatedWorker(ContainmentRequest containment)
+        : containment_(std::move(containment)) {}
     ~IsolatedWorker();
     IsolatedWorker(const IsolatedWorker&) = delete;
     IsolatedWorker& operator=(const IsolatedWorker&) = delete;
@@ -66,6 +72,7 @@ class IsolatedWorker {
     void end();
     Gap ended_gap(std::string_view what);
 
+    ContainmentRequest containment_;
     pid_t pid_ = -1;
     int socket_ = -1;    ///< the probe's end of the socket pair; -1 when no child runs
     bool used_ = false;  ///< the running child has been sent a call

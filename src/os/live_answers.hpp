@@ -30,6 +30,10 @@ class LiveAnswers {
     /// questions are then asked although the root is not the live one.
     [[nodiscard]] virtual bool captured() const { return false; }
 
+    /// True when the answers are read from a bundle, also one gathered under --root: such a
+    /// run asks live-only questions of this machine itself (the rpm records' librpm) only.
+    [[nodiscard]] virtual bool replayed() const { return captured(); }
+
     /// "captured" when the answers are replayed, else `live_kind` ("api", "command"): the
     /// provenance kind of a datum that came from a live answer.
     [[nodiscard]] std::string kind(const std::string& live_kind) const {
@@ -63,13 +67,19 @@ class RecordingAnswers final : public LiveAnswers {
 /// Replays captured answers; a key that was never captured is a not_applicable gap.
 class CapturedAnswers final : public LiveAnswers {
   public:
-    explicit CapturedAnswers(std::map<std::string, Result<std::string>, std::less<>> answers)
-        : answers_(std::move(answers)) {}
+    /// `live`: the bundle was gathered on the live root (its live-only questions are asked
+    /// again, and answered from here); false for one gathered under --root, whose only
+    /// answers are those of this machine's own librpm.
+    explicit CapturedAnswers(std::map<std::string, Result<std::string>, std::less<>> answers,
+                             bool live = true)
+        : answers_(std::move(answers)), live_(live) {}
     [[nodiscard]] Result<std::string> answer(const std::string& key, const Ask& ask) const override;
-    [[nodiscard]] bool captured() const override { return true; }
+    [[nodiscard]] bool captured() const override { return live_; }
+    [[nodiscard]] bool replayed() const override { return true; }
 
   private:
     std::map<std::string, Result<std::string>, std::less<>> answers_;
+    bool live_ = true;
 };
 
 }  // namespace rdmi

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -290,6 +291,43 @@ PrivateDir::~PrivateDir() {
     if (owner_ == 0 || owner_ != static_cast<int>(::getpid())) return;
     if (g_has_dir.exchange(false)) (void)remove_tree_at(parent_fd_, base_name(path_).data());
     ::close(parent_fd_);
+}
+
+void RunPrivateDir::share(const PrivateDir& owned) {
+    const std::scoped_lock lock(mutex_);
+    shared_ = owned.path();
+}
+
+Result<std::string> RunPrivateDir::new_directory(std::string_view stem) {
+    const std::scoped_lock lock(mutex_);
+    if (shared_.empty() && !own_) {
+        auto made = PrivateDir::create(parent_);
+        if (!made) return made.gap();
+        own_.emplace(std::move(made).value());
+    }
+    const std::string base = shared_.empty() ? own_->path() : shared_;
+    const std::string path = join_path(base, std::string(stem) + "." + std::to_string(++made_));
+    if (::mkdir(path.c_str(), 0700) != 0) return gap_from_errno("cannot create " + path, errno);
+    return path;
+}
+
+std::string default_private_parent() {
+    const char* tmp = std::getenv("TMPDIR");  // NOLINT(concurrency-mt-unsafe): read, never set
+    return tmp != nullptr && *tmp == '/' ? tmp : "/tmp";
+}
+
+Result<bool> write_new_file(const std::string& dir, std::string_view name, std::string_view bytes) {
+    const std::string path = join_path(dir, name);
+    UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (fd.get() < 0) return gap_from_errno("cannot create " + path, errno);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd.get(), bytes.data() + done, bytes.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return gap_from_errno("cannot write " + path, n < 0 ? errno : ENOSPC);
+        done += static_cast<std::size_t>(n);
+    }
+    return true;
 }
 
 }  // namespace rdmi

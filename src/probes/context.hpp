@@ -15,6 +15,7 @@
 #include "os/isolated_worker.hpp"
 #include "os/live_answers.hpp"
 #include "os/load_closure.hpp"
+#include "os/private_dir.hpp"
 
 namespace spdlog {
 class logger;
@@ -41,6 +42,9 @@ struct ProbeContext {
     /// What the run's trust checks learnt of the host's files (facts, never verdicts), shared
     /// by every copy of this context.
     std::shared_ptr<TrustCache> trust_cache = std::make_shared<TrustCache>();
+    /// The run's private directory (made on first use), shared by every copy of this context.
+    std::shared_ptr<RunPrivateDir> private_dir =
+        std::make_shared<RunPrivateDir>(default_private_parent());
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).
@@ -64,6 +68,10 @@ struct ProbeContext {
     /// trusted-library rule (--allow-untrusted-libs lets it through with a logged warning).
     [[nodiscard]] Result<std::string> loadable(const std::string& path,
                                                LoadKind kind = LoadKind::library) const;
+    /// The same gate for a library of this machine itself, named by its host path (librpm,
+    /// which reads a copy of a root's rpm database): allowed under --root too, since nothing
+    /// of the root is loaded; never in a replayed bundle, whose answers are captured.
+    [[nodiscard]] Result<std::string> host_library_loadable(const std::string& host_path) const;
     /// The same gate before an external program is run ("<why>; not run"): the program and
     /// the libraries it needs, resolved without the loader variables run_process() drops.
     [[nodiscard]] Result<std::string> runnable(const std::string& path) const;

@@ -21,7 +21,7 @@ constexpr std::chrono::milliseconds kChildMargin{750};
 
 // The child writes one file of its own: the --trace file the command created.
 ContainmentRequest loopback_containment(const LoopbackOptions& options) {
-    ContainmentRequest request{ContainedWork::loopback, {}};
+    ContainmentRequest request{ContainedWork::loopback, {}, {}};
     if (!options.trace_path.empty()) request.writable_files.push_back(options.trace_path);
     return request;
 }

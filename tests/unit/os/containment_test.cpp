@@ -104,7 +104,7 @@ TEST_CASE("the loopback child keeps CAP_IPC_LOCK, CAP_NET_RAW and CAP_SYS_RAWIO,
             if (fd >= 0) ::close(fd);
             return appended + " " + self_report(other);
         },
-        Deadline(5s), "loopback self-report", {ContainedWork::loopback, {trace}});
+        Deadline(5s), "loopback self-report", {ContainedWork::loopback, {trace}, {}});
     REQUIRE_MESSAGE(r.ok(), r.gap().message);
     CHECK(r->rfind("appended ", 0) == 0);
     CHECK(r->find("NoNewPrivs=1 ") != std::string::npos);
@@ -116,6 +116,38 @@ TEST_CASE("the loopback child keeps CAP_IPC_LOCK, CAP_NET_RAW and CAP_SYS_RAWIO,
         CHECK(r->find("CapBnd=" + kept + " ") != std::string::npos);
     }
     if (kernel_has_full_landlock()) CHECK(r->find(" Permission denied") != std::string::npos);
+}
+
+TEST_CASE("the rpm database reader is contained under --root too, writing only its copy's dir") {
+    const ContainmentSettings saved = containment_settings();
+    configure_containment({false, "--root: nothing is loaded or run", true});
+    struct Restore {
+        ContainmentSettings settings;
+        ~Restore() { configure_containment(settings); }
+    } const restore{saved};
+    test::TempTree tree;
+    tree.mkdir("/copy");
+    const std::string beside_copy = tree.host("/copy/rpmdb.sqlite-shm");
+    const std::string elsewhere = tree.host("/elsewhere");
+    ContainmentRequest request;
+    request.work = ContainedWork::package_database;
+    request.writable_dirs = {tree.host("/copy")};
+    auto r = run_isolated(
+        [&] {
+            const int fd =
+                ::open(beside_copy.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            const std::string made = fd >= 0 ? "made" : std::strerror(errno);  // NOLINT
+            if (fd >= 0) ::close(fd);
+            return made + " " + self_report(elsewhere);
+        },
+        Deadline(5s), "rpm reader self-report", request);
+    REQUIRE_MESSAGE(r.ok(), r.gap().message);
+    CHECK(r->rfind("made ", 0) == 0);
+    CHECK(r->find("NoNewPrivs=1 CapEff=0000000000000000 ") != std::string::npos);
+    if (kernel_has_full_landlock()) {
+        CHECK(r->find(" Permission denied") != std::string::npos);
+        CHECK(::access(elsewhere.c_str(), F_OK) != 0);
+    }
 }
 
 TEST_CASE("the library worker child is contained before its first call") {

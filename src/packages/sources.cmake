@@ -1,0 +1,4 @@
+target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/rpm_library.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rpm_records.cpp
+)
