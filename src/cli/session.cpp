@@ -258,7 +258,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      progress_ ? *progress_ : Progress::none(),
                      answers,
                      worker_,
-                     trust_cache_};
+                     trust_cache_,
+                     packages_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }

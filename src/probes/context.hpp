@@ -15,6 +15,7 @@
 #include "os/isolated_worker.hpp"
 #include "os/live_answers.hpp"
 #include "os/load_closure.hpp"
+#include "packages/package_database.hpp"
 
 namespace spdlog {
 class logger;
@@ -41,6 +42,9 @@ struct ProbeContext {
     /// What the run's trust checks learnt of the host's files (facts, never verdicts), shared
     /// by every copy of this context.
     std::shared_ptr<TrustCache> trust_cache = std::make_shared<TrustCache>();
+    /// The probed system's package database, opened only when a fix needs a file's owner or
+    /// integrity is asked for; shared by every copy of this context.
+    std::shared_ptr<PackageDatabase> packages = std::make_shared<PackageDatabase>();
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).
