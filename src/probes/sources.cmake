@@ -8,6 +8,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_files.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install_integrity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_packages.cpp
