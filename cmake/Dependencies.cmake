@@ -31,7 +31,7 @@ if(RDMI_PROBE_STATIC_DEPS)
   find_package(fmt 8 REQUIRED)
   find_library(RDMI_LIBPKGCONF_A NAMES libpkgconf.a REQUIRED)
   find_library(RDMI_LIBELF_A NAMES libelf.a REQUIRED)
-  # nettle has no dependencies; only its SHA-256 is pulled in.
+  # nettle has no dependencies; only its SHA-256 and MD5 (dpkg digests) are pulled in.
   find_library(RDMI_LIBNETTLE_A NAMES libnettle.a REQUIRED)
   # zlib stays shared by default, though linking it in would save a shared object at every start
   # (18,000 instructions and 5 page faults of `--version`): it inflates sections of untrusted ELF

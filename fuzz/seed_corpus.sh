@@ -3,7 +3,7 @@
 # fixtures are not built). Usage: seed_corpus.sh SOURCE_DIR CORPUS_DIR [FIXTURE_BUILD_DIR]
 set -uo pipefail
 src=$1 out=$2 fixtures=${3:-}
-mkdir -p "$out"/{fuzz_elf,fuzz_archive,fuzz_header,fuzz_sysfs,fuzz_pc,fuzz_ld_cache,fuzz_json,fuzz_redact}
+mkdir -p "$out"/{fuzz_elf,fuzz_archive,fuzz_header,fuzz_sysfs,fuzz_pc,fuzz_ld_cache,fuzz_json,fuzz_redact,fuzz_dpkg_status}
 n=0
 seed() {  # seed TARGET FILE [PREFIX_BYTE_OCTAL]: copies files up to 1 MiB under a unique name
   local target=$1 file=$2 prefix=${3:-}
@@ -42,6 +42,11 @@ while IFS= read -r -d '' f; do seed fuzz_header "$f"; done < <(find "$src/tests/
 while IFS= read -r -d '' f; do seed fuzz_json "$f"; done < <(find "$src/schemas" "$src/tests/cli/cases" -name '*.json' -print0 | head -z -n 60)
 while IFS= read -r -d '' f; do seed fuzz_pc "$f"; done < <(find /usr/lib/x86_64-linux-gnu/pkgconfig /usr/share/pkgconfig -name '*.pc' -print0 2>/dev/null | head -z -n 40)
 seed fuzz_ld_cache /etc/ld.so.cache
+# dpkg status files: the fixture roots' and this machine's (under the 1 MiB seed cap).
+if [[ -n $fixtures && -d $fx ]]; then
+  while IFS= read -r -d '' f; do seed fuzz_dpkg_status "$f"; done < <(find "$fx" -path '*var/lib/dpkg/status' -type f -print0 | head -z -n 20)
+fi
+seed fuzz_dpkg_status /var/lib/dpkg/status
 while IFS= read -r -d '' f; do seed fuzz_redact "$f"; done < <(find "$src/tests/cli/cases" -name '*.json' -print0 | head -z -n 20)
 for f in /usr/lib/x86_64-linux-gnu/libpkgconf.so.3 /usr/lib/x86_64-linux-gnu/libelf.so.1; do
   seed fuzz_elf "$(readlink -f "$f")"

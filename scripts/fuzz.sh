@@ -22,7 +22,7 @@ if ! grep -qs '^RDMI_PROBE_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
 fi
 cmake --build "$build" -j2 --target fuzz_all >/dev/null || exit 2
 targets=("$@")
-(( ${#targets[@]} )) || targets=(fuzz_elf fuzz_archive fuzz_header fuzz_sysfs fuzz_pc fuzz_ld_cache fuzz_json fuzz_redact)
+(( ${#targets[@]} )) || targets=(fuzz_elf fuzz_archive fuzz_header fuzz_sysfs fuzz_pc fuzz_ld_cache fuzz_json fuzz_redact fuzz_dpkg_status)
 logs=$build/fuzz/logs
 mkdir -p "$logs"
 status=0

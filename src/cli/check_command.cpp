@@ -79,6 +79,9 @@ class CheckCommand final : public Command {
         sub.add_flag("--require-pcie-link", opts_.given.require_pcie_link,
                      "every NVIDIA PF's (or the required device's) PCIe link runs at the speed "
                      "and width card and slot can reach; below is a warning");
+        sub.add_flag("--require-integrity", opts_.given.require_integrity,
+                     "the DOCA headers, libraries, .pc files and tools the install checks judge "
+                     "have the md5 their package recorded (reads the package database)");
         sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
                      "a warning (costs performance or robustness, does not stop RDMI) fails the "
                      "gate: exit 1 and result fail");
@@ -251,6 +254,12 @@ class CheckCommand final : public Command {
             collect(ctx, {ProbeId::pcie_link}, collected);
             facts.pcie_link = &*collected.pcie_link;
             facts.pci_bus_present = collected.system->pci_bus_present;
+        }
+        if (gate::needs_integrity(policy)) {
+            ProbeRequest wanted;
+            wanted.integrity = true;
+            collect(ctx, {ProbeId::install_integrity}, collected, wanted);
+            facts.integrity = &*collected.install_integrity;
         }
         return gate::evaluate(policy, facts);
     }

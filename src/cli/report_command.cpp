@@ -38,6 +38,10 @@ class ReportCommand final : public Command {
                            "(node_exporter textfile collector) or nfd (Node Feature Discovery "
                            "feature file); --json with another format is a usage error")
                 ->check(CLI::IsMember({"text", "json", "prometheus", "nfd"}));
+        sub.add_flag("--integrity", integrity_,
+                     "also compare the DOCA headers, libraries, .pc files and tools with the md5 "
+                     "their package recorded (check install-integrity; reads the package "
+                     "database, and hashes each file within --timeout)");
     }
 
     int run(const Session& session) override {
@@ -49,6 +53,12 @@ class ReportCommand final : public Command {
         warn_unread_name(session);
         Facts report;
         collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
+        if (integrity_) {
+            ProbeRequest request;
+            request.integrity = true;
+            collect(session.probe_context(), {ProbeId::install_integrity}, report, request,
+                    OnProbeError::record);
+        }
         session.release_worker();
         report.run = session.run_info();
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
@@ -108,6 +118,7 @@ class ReportCommand final : public Command {
 
     std::string format_ = "text";
     CLI::Option* format_option_ = nullptr;
+    bool integrity_ = false;
 };
 
 }  // namespace

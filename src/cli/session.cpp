@@ -260,7 +260,8 @@ ProbeContext Session::probe_context(const Fs& fs, const Env& env,
                      answers,
                      worker_,
                      trust_cache_,
-                     private_dir_};
+                     private_dir_,
+                     packages_};
     if (!options_.doca_prefix.empty()) ctx.doca_prefix = options_.doca_prefix;
     return ctx;
 }

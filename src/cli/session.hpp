@@ -167,6 +167,8 @@ class Session {
     std::shared_ptr<IsolatedWorker> worker_ = std::make_shared<IsolatedWorker>();
     /// The run's trust checks share what they learn of the host's files.
     std::shared_ptr<TrustCache> trust_cache_ = std::make_shared<TrustCache>();
+    /// The run's one lazily opened package database (every context of the run shares it).
+    std::shared_ptr<PackageDatabase> packages_ = std::make_shared<PackageDatabase>();
     /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
     std::unique_ptr<Watchdog> watchdog_;
 };

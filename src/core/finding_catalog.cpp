@@ -53,20 +53,23 @@ constexpr std::array kRows{
     Row{F::rdmi_headers,
         {"rdmi-headers", "report (install probe)",
          "The five DOCA RDMI headers are in DOCA's include directory.",
-         "A partial install: reinstall the DOCA RDMI development package."}},
+         "A partial install: reinstall the package the check names (the one whose file list "
+         "has the header, from the dpkg database), else the DOCA RDMI development package."}},
     Row{F::library,
         {"library-<module>", "report (install probe)",
          "The shared object behind the module is there and is a readable ELF file (its "
          "soname is reported).",
-         "Reinstall the runtime package of the module: its .pc file resolves but the "
-         "library is missing or damaged."}},
+         "Reinstall the package the check names (the one whose file list has the library), "
+         "else the runtime package of the module: its .pc file resolves but the library is "
+         "missing or damaged."}},
     Row{F::rdmi_samples,
         {"rdmi-samples", "report (install probe)",
          "Information: where DOCA's RDMI samples are, if installed.",
          "Install the DOCA samples package to get them."}},
     Row{F::dpacc,
         {"dpacc", "report (install probe)", "The DPA compiler is installed, and its version.",
-         "Install the DOCA package that ships dpacc; it is needed to build DPA kernels."}},
+         "Install the DOCA package that ships dpacc (reinstall the one the check names when "
+         "the dpkg database still lists it); it is needed to build DPA kernels."}},
     Row{F::doca_caps,
         {"doca-caps", "report (install probe)",
          "Information: doca_caps is installed (one of the contract's version sources).",

@@ -15,6 +15,10 @@ bool needs_pcie_link(const Policy& policy) {
     return policy.require_pcie_link;
 }
 
+bool needs_integrity(const Policy& policy) {
+    return policy.require_integrity;
+}
+
 std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
     std::vector<Check> checks;
     if (facts.install != nullptr) checks = install_gate(policy, *facts.install);
@@ -30,6 +34,8 @@ std::vector<Check> evaluate(const Policy& policy, const GateFacts& facts) {
         checks.push_back(pcie_link_gate(policy, *facts.pcie_link, facts.devices,
                                         facts.pci_bus_present, facts.live));
     }
+    // The probe's own verdict: the gate selects nothing within it.
+    if (facts.integrity != nullptr) checks.push_back(facts.integrity->check);
     return checks;
 }
 

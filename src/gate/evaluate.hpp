@@ -9,6 +9,7 @@
 #include "gate/policy.hpp"
 #include "probes/devices.hpp"
 #include "probes/install.hpp"
+#include "probes/install_integrity.hpp"
 #include "probes/pcie_link.hpp"
 #include "probes/symbols.hpp"
 
@@ -20,6 +21,7 @@ struct GateFacts {
     const Result<SymbolsFacts>* symbols = nullptr;  ///< when symbols or an app are required
     const DevicesFacts* devices = nullptr;          ///< when devices are required
     const PcieLinkFacts* pcie_link = nullptr;       ///< when the PCIe links are required
+    const IntegrityFacts* integrity = nullptr;      ///< when integrity is required
     /// Whether /sys/bus/pci/devices exists (the system probe's answer); read with pcie_link.
     bool pci_bus_present = true;
     bool live = true;  ///< false under --root
@@ -41,6 +43,8 @@ bool needs_symbols(const Policy& policy);
 bool needs_devices(const Policy& policy);
 /// Whether the policy needs the pcie-link probe.
 bool needs_pcie_link(const Policy& policy);
+/// Whether the policy needs the install-integrity probe.
+bool needs_integrity(const Policy& policy);
 
 /// min-version, max-version, exact-version, module-<name>, consistent-versions. Pure.
 std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install);

@@ -154,6 +154,7 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "require_port_active") return set_bool(p.require_port_active);
     if (key == "require_consistent") return set_bool(p.require_consistent);
     if (key == "require_pcie_link") return set_bool(p.require_pcie_link);
+    if (key == "require_integrity") return set_bool(p.require_integrity);
     return r.at(where, "unknown key \"" + key + "\"");
 }
 
@@ -162,7 +163,7 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
 bool Policy::empty() const {
     return !min_version && !max_version && !exact_version && modules.empty() && symbols.empty() &&
            stable.empty() && app.empty() && !device && !require_dpa && !require_port_active &&
-           !require_consistent && !require_pcie_link;
+           !require_consistent && !require_pcie_link && !require_integrity;
 }
 
 Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
@@ -243,6 +244,7 @@ void merge_policy(Policy& base, const Policy& extra) {
     base.require_port_active = base.require_port_active || extra.require_port_active;
     base.require_consistent = base.require_consistent || extra.require_consistent;
     base.require_pcie_link = base.require_pcie_link || extra.require_pcie_link;
+    base.require_integrity = base.require_integrity || extra.require_integrity;
 }
 
 }  // namespace rdmi::gate

@@ -41,6 +41,8 @@ struct Policy {
     /// The (required) device's PCIe links run at what card and slot can reach; a link below
     /// is a warning, not a failure (it costs bandwidth, RDMI still runs).
     bool require_pcie_link = false;
+    /// The judged install files have the md5 their package recorded (install-integrity).
+    bool require_integrity = false;
 
     /// True when there is nothing to check.
     [[nodiscard]] bool empty() const;

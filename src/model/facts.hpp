@@ -19,6 +19,7 @@
 #include "probes/doca_caps.hpp"
 #include "probes/environment.hpp"
 #include "probes/install.hpp"
+#include "probes/install_integrity.hpp"
 #include "probes/loopback.hpp"
 #include "probes/pcie_link.hpp"
 #include "probes/samples.hpp"
@@ -52,7 +53,9 @@ namespace rdmi {
     PROBE(samples, SamplesFacts)                                                                \
     PROBE(loopback, LoopbackVerdict)                                                            \
     /* each PF's trained PCIe link against what card and slot can reach */                      \
-    PROBE(pcie_link, PcieLinkFacts)
+    PROBE(pcie_link, PcieLinkFacts)                                                             \
+    /* the judged install files against their package's md5 (report --integrity) */             \
+    PROBE(install_integrity, IntegrityFacts)
 
 /// Every probe, in registry order.
 enum class ProbeId : std::uint8_t {
@@ -103,6 +106,9 @@ struct ProbeRequest {
     std::optional<SymbolsRequest> symbols;
     /// The loopback's options; the loopback probe runs only when they are given.
     std::optional<LoopbackOptions> loopback;
+    /// Whether the install's files are compared with their package's md5 (report --integrity):
+    /// the install-integrity probe runs only when asked.
+    bool integrity = false;
 };
 
 /// One probe's row.
@@ -267,6 +273,25 @@ inline constexpr ProbeRow kProbeRows[] = {
          // Only where a link was judged: trees without link attributes report as before.
          if (!facts.pcie_link || !facts.pcie_link->check) return std::nullopt;
          return pcie_link_json(*facts.pcie_link);
+     }},
+    {.id = ProbeId::install_integrity,
+     .name = "install-integrity",
+     .title = "install files against their package's md5",
+     .reads = "the package database (var/lib/dpkg) and the judged install files",
+     .depends_on = rows::kInstall,
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
+             if (request.integrity && facts.install)
+                 facts.install_integrity = probe_install_integrity(ctx, *facts.install);
+         },
+     .checks =
+         [](const Facts& facts, std::vector<Check>& out) {
+             if (facts.install_integrity) out.push_back(facts.install_integrity->check);
+         },
+     .findings = kInstallIntegrityFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         if (!facts.install_integrity) return std::nullopt;
+         return install_integrity_json(*facts.install_integrity);
      }},
 };
 

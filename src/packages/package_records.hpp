@@ -19,12 +19,15 @@ struct InstalledPackage {
     std::string name;     ///< "doca-sdk-rdmi" (dpkg: without its ":arch" qualifier)
     std::string version;  ///< as recorded ("3.3.0047-1")
     std::string arch;     ///< "amd64", "arm64", "all", "x86_64", "noarch"; empty when unrecorded
+    /// "installed"; otherwise the manager's own word for an unfinished install whose files
+    /// are partly on disk (dpkg: "half-installed", "unpacked", "half-configured").
+    std::string state = "installed";
 };
 
 /// A file as a package lists it.
 struct FileRecord {
     InstalledPackage package;
-    std::string path;              ///< the path as the package lists it ("/lib/x86_64-linux-gnu/…")
+    std::string path;  ///< the path as the package lists it ("/lib/x86_64-linux-gnu/…")
     std::string digest_algorithm;  ///< "md5", "sha256", …; empty when no digest is recorded
     std::string digest;            ///< lowercase hex; empty when no digest is recorded
 };

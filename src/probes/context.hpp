@@ -16,6 +16,7 @@
 #include "os/live_answers.hpp"
 #include "os/load_closure.hpp"
 #include "os/private_dir.hpp"
+#include "packages/package_database.hpp"
 
 namespace spdlog {
 class logger;
@@ -45,6 +46,14 @@ struct ProbeContext {
     /// The run's private directory (made on first use), shared by every copy of this context.
     std::shared_ptr<RunPrivateDir> private_dir =
         std::make_shared<RunPrivateDir>(default_private_parent());
+    /// The probed system's package database, opened only when a fix needs a file's owner or
+    /// integrity is asked for; shared by every copy of this context.
+    std::shared_ptr<PackageDatabase> packages = std::make_shared<PackageDatabase>();
+
+    /// The probed system's package records (dpkg's, else rpm's), opened on the first call and
+    /// shared by every copy of this context: only a fix that needs a file's owner, or the
+    /// integrity check, calls it.
+    [[nodiscard]] const Result<std::shared_ptr<const PackageRecords>>& package_records() const;
 
     /// Live calls (dlopen, subprocesses, device opens) happen only on the live root, or are
     /// answered from a bundle's capture (answers.captured()).

@@ -27,6 +27,7 @@ InstallFacts probe_install(const ProbeContext& ctx) {
     install::probe_modules(ctx, pc, facts);
     install::probe_files(ctx, facts);
     install::probe_versions(ctx, facts);
+    install::name_packages(ctx, facts);
     facts.checks = install::derive_checks(facts);
     return facts;
 }

@@ -55,6 +55,12 @@ struct ModuleFacts {
     std::vector<std::string> library_names;  ///< the -l names of its Libs
     std::vector<UnresolvedRequirement> unresolved;
     std::optional<Gap> gap;  ///< why it was not found (or could not be read)
+    /// When it was not found in an install that exists: the package database's fix (which
+    /// package lists the .pc in DOCA's own directory); "" otherwise.
+    std::string package_fix;
+    /// When its version disagrees with the RDMI stack's: "libdoca-sdk-dpa-dev (version
+    /// 3.2.1025-1)", the installed package that lists its .pc; "" when none does or not asked.
+    std::string owner;
 };
 
 /// One source of a DOCA version ("doca-common.pc", "applications/VERSION", ...).
@@ -84,6 +90,9 @@ struct InstalledFile {
     std::optional<Gap> gap;
     std::string detail;    ///< e.g. the soname of a library, the version line of a tool
     std::string resolved;  ///< in-root path after symlinks (libraries), "" when not resolved
+    /// The fix the package database gives for this file when it is missing or damaged (which
+    /// package to reinstall, with the command); "" when the file is fine or was not asked about.
+    std::string package_fix;
 };
 
 /// Everything the install probe learned.

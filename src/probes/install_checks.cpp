@@ -70,6 +70,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
             const SharedFix fix =
                 unreadable ? SharedFix{unreadable_fix(module.name + ".pc", module.gap), {}}
+                : !module.package_fix.empty() ? SharedFix{module.package_fix, {}}
                 : facts.prefix_exists
                     ? SharedFix{"install the DOCA development package that ships " + module.name +
                                     ".pc",
@@ -116,8 +117,27 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
     return checks;
 }
 
+std::string join_nonempty(const std::vector<std::string>& parts) {
+    std::vector<std::string> kept;
+    for (const auto& part : parts) {
+        if (!part.empty()) kept.push_back(part);
+    }
+    return join(kept, "; ");
+}
+
+// Which package each module of another release came from ("doca-dpa.pc is from
+// libdoca-sdk-dpa-dev (version 3.2.1025-1)"), as the package database says.
+std::string module_owners(const InstallFacts& facts) {
+    std::vector<std::string> owners;
+    for (const auto& module : facts.stack) {
+        if (!module.owner.empty())
+            owners.push_back(module.name + ".pc is from package " + module.owner);
+    }
+    return join(owners, ", ");
+}
+
 Check version_check(Finding id, const std::string& what, const VersionMatch& match,
-                    const SharedFix& no_doca_fix) {
+                    const SharedFix& no_doca_fix, const std::string& owners = "") {
     // The verdict is match_state()'s, the same rule env's `consistent` and check use.
     std::vector<Provenance> sources;
     std::vector<std::string> listing;
@@ -141,7 +161,7 @@ Check version_check(Finding id, const std::string& what, const VersionMatch& mat
     const bool rdmi_stack = id == Finding::rdmi_stack_versions;
     if (state == MatchState::disagree) {
         return make(id, Status::fail, what + " disagree: " + describe_match(match),
-                    match_fix(match, rdmi_stack), sources);
+                    join_nonempty({match_fix(match, rdmi_stack), owners}), sources);
     }
     // Only "nothing could be read" makes this DOCA's absence: versions that were read are judged
     // as env's `consistent` and check --require-consistent judge them, even when DOCA's prefix
@@ -180,9 +200,17 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
                     "DOCA not found; RDMI headers not looked for", doca_fix(facts), {});
     }
     if (!missing.empty()) {
+        // One fix per package: five headers of one package are one reinstall.
+        std::vector<std::string> fixes;
+        for (const auto& header : facts.headers) {
+            if (header.present) continue;
+            const std::string fix =
+                header.package_fix.empty() ? std::string(kReinstallRdmiDev) : header.package_fix;
+            if (std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) fixes.push_back(fix);
+        }
         return make(Finding::rdmi_headers, Status::fail,
-                    "missing in " + facts.include_dir + ": " + join(missing),
-                    "partial install: reinstall the DOCA RDMI development package", sources);
+                    "missing in " + facts.include_dir + ": " + join(missing), join(fixes, "; "),
+                    sources);
     }
     std::vector<std::string> unread;
     for (const auto& header : facts.headers) {
@@ -206,22 +234,20 @@ std::vector<Check> library_checks(const InstallFacts& facts) {
     for (const auto& lib : facts.libraries) {
         const FindingId id(Finding::library, lib.name);
         if (lib.present && lib.gap) {
-            checks.push_back(
-                make(id, Status::fail, lib.gap->message,
-                     "the library file is damaged: reinstall the runtime package of " + lib.name,
-                     {{"file", lib.path}}));
+            checks.push_back(make(
+                id, Status::fail, lib.gap->message,
+                lib.package_fix.empty() ? reinstall_runtime_fix(lib.name, true) : lib.package_fix,
+                {{"file", lib.path}}));
         } else if (lib.present) {
             checks.push_back(
                 make(id, Status::pass,
                      lib.path + (lib.detail.empty() ? "" : " (soname " + lib.detail + ")"), "",
                      {{"file", lib.path}}));
         } else {
-            checks.push_back(make(id, Status::fail,
-                                  lib.gap ? lib.gap->message : lib.path + ": missing",
-                                  "the .pc file resolves but its library is missing: reinstall the "
-                                  "runtime package of " +
-                                      lib.name,
-                                  {{"file", lib.path}}));
+            checks.push_back(make(
+                id, Status::fail, lib.gap ? lib.gap->message : lib.path + ": missing",
+                lib.package_fix.empty() ? reinstall_runtime_fix(lib.name, false) : lib.package_fix,
+                {{"file", lib.path}}));
         }
     }
     return checks;
@@ -244,7 +270,8 @@ Check tool_check(const InstallFacts& facts, const InstalledFile& tool, Finding i
                     doca_fix(facts), {});
     }
     return make(id, when_missing, tool.name + " not found (" + purpose + ")",
-                "install the DOCA package that ships " + tool.name, {{"file", tool.path}});
+                tool.package_fix.empty() ? install_tool_fix(tool.name) : tool.package_fix,
+                {{"file", tool.path}});
 }
 
 }  // namespace
@@ -255,7 +282,7 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
     const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
     for (auto& check : module_checks(facts)) checks.push_back(std::move(check));
     checks.push_back(version_check(Finding::rdmi_stack_versions, "RDMI stack versions",
-                                   facts.stack_versions, doca_fix(facts)));
+                                   facts.stack_versions, doca_fix(facts), module_owners(facts)));
     checks.push_back(version_check(Finding::contract_versions, "DOCA version sources",
                                    facts.contract_versions, doca_fix(facts)));
     checks.push_back(headers_check(facts, doca_found));

@@ -6,7 +6,6 @@
 #include "os/process.hpp"
 #include "probes/install_parts.hpp"
 #include "probes/library_lookup.hpp"
-#include "probes/rpm_records_context.hpp"
 #include "probes/symbols.hpp"
 #include "probes/tool_runner.hpp"
 
@@ -105,12 +104,6 @@ void probe_files(const ProbeContext& ctx, InstallFacts& facts) {
         }
         facts.headers.push_back(std::move(file));
     }
-    std::vector<std::string> missing;
-    for (const auto& header : facts.headers) {
-        if (!header.present && header.gap && header.gap->reason == GapReason::not_found)
-            missing.push_back(header.path);
-    }
-    log_rpm_owners_of_missing(ctx, missing);
     for (const auto& module : facts.stack) {
         if (!module.found || module.libdir.empty()) continue;
         InstalledFile lib = find_module_library(ctx.fs, module.name, module.libdir);

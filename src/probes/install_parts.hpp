@@ -2,12 +2,21 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pkgconfig/pkgconfig.hpp"
 #include "probes/install.hpp"
 
 namespace rdmi::install {
+
+/// Today's fixes when no package can be named (no database, or no package lists the file).
+inline constexpr std::string_view kReinstallRdmiDev =
+    "partial install: reinstall the DOCA RDMI development package";
+/// The same for a library: `name` is the module ("doca-rdmi").
+std::string reinstall_runtime_fix(const std::string& name, bool damaged);
+/// The same for a tool ("dpacc").
+std::string install_tool_fix(const std::string& name);
 
 /// Chooses the DOCA prefix (--doca-prefix, else doca-common's prefix, else /opt/mellanox/doca)
 /// and finds its layout and pkg-config directory.
@@ -31,6 +40,10 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts);
 
 /// Decides which present sources agree (the majority) and which disagree or are absent.
 VersionMatch match_versions(std::vector<VersionSource> sources);
+
+/// For each RDMI header, library or tool that is missing or damaged, the fix the package
+/// database words (probes/package_fix.hpp); the database is opened only when one is.
+void name_packages(const ProbeContext& ctx, InstallFacts& facts);
 
 /// Derives the install checks from the collected facts.
 std::vector<Check> derive_checks(const InstallFacts& facts);

@@ -41,3 +41,11 @@ void log_rpm_owners_of_missing(const ProbeContext& ctx, const std::vector<std::s
 }
 
 }  // namespace rdmi
+
+namespace rdmi {
+
+const Result<std::shared_ptr<const PackageRecords>>& ProbeContext::package_records() const {
+    return packages->open(fs, deadline, [this] { return open_rpm_records(*this); });
+}
+
+}  // namespace rdmi

@@ -8,10 +8,13 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_files.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install_integrity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_modules.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install_packages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_lookup.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/package_fix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_clock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_journal.cpp

@@ -6,6 +6,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/environment_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/package_fix_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_clock_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_fake.cpp

@@ -1,0 +1,54 @@
+// The install-integrity probe (opt-in: report --integrity): the files the install probe judges
+// (headers, libraries, .pc files, tools) compared with the md5 their package recorded, so that a
+// file changed after install (a local edit, a bad copy, tampering) is named. It reports; it never
+// repairs anything.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/check.hpp"
+#include "core/json_common.hpp"
+#include "probes/context.hpp"
+#include "probes/install.hpp"
+
+namespace rdmi {
+
+inline constexpr FindingInfo kInstallIntegrityFindings[] = {
+    {"install-integrity", "report --integrity (install-integrity probe); check --require-integrity",
+     "The DOCA headers, libraries, .pc files and tools the install checks judge have the md5 "
+     "their package recorded when it was installed.",
+     "Find out who changed the file (a local edit, a partial copy, tampering); the package's "
+     "copy comes back with the reinstall command the message names."},
+};
+
+/// One judged file.
+struct IntegrityFile {
+    std::string role;  ///< "header", "library", "pkg-config", "tool"
+    std::string path;  ///< in-root path hashed (a library's real file)
+    std::string package;
+    std::string version;
+    std::string recorded;  ///< the md5 the package recorded; "" when it records none
+    std::string actual;    ///< the md5 of the file now; "" when not hashed
+    /// "matches", "differs", "unrecorded" (no package lists it, or no digest), "unreadable"
+    std::string verdict;
+    std::string reinstall;   ///< the manager's command for the package, when it differs
+    std::optional<Gap> gap;  ///< why it was not hashed
+};
+
+/// What the integrity probe learned.
+struct IntegrityFacts {
+    std::vector<IntegrityFile> files;
+    std::optional<Gap> database;  ///< why there are no records to compare with
+    Check check{kInstallIntegrityFindings[0], Status::skip, "", "", {}};
+};
+
+/// Compares the files `install` found with the run's package database; bounded by the run's
+/// deadline (checked between files and while hashing).
+IntegrityFacts probe_install_integrity(const ProbeContext& ctx, const InstallFacts& install);
+
+/// The report's install_integrity section.
+json::Json install_integrity_json(const IntegrityFacts& facts);
+
+}  // namespace rdmi
