@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rdmi::sysfs {
@@ -31,5 +32,14 @@ struct PciProduct {
 
 /// The row for `device_id` (vendor 0x15b3), or nullopt when the id is not in the table.
 std::optional<PciProduct> find_product(std::uint32_t device_id);
+
+/// The products whose rows say DPA "yes", as every message and fix names them ("BlueField-3 or
+/// ConnectX-7/8/9"): generated from the table's DPA column, so that no wording can name a
+/// product the column does not.
+std::string dpa_products_text();
+
+/// In `text`, every `{dpa-devices}` replaced by dpa_products_text() (the catalog's texts, which
+/// a lower layer writes, carry the placeholder).
+std::string with_dpa_products(std::string_view text);
 
 }  // namespace rdmi::sysfs
