@@ -13,6 +13,7 @@
 #include "model/registry.hpp"
 #include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
+#include "sysfs/net_attrs.hpp"
 #include "sysfs/pci_ids.hpp"
 #include "unit/sysfs/sysfs_fixture.hpp"
 
@@ -138,6 +139,27 @@ TEST_CASE("an Ethernet port DOWN because its netdev is administratively down: ip
     CHECK(port.remediation ==
           "mlx5_0 port 1 is DOWN: its netdev ens1f0np0 is administratively down; ip link set "
           "ens1f0np0 up");
+}
+
+TEST_CASE("a netdev whose flags do not read: the Ethernet fix names both causes, claims neither") {
+    CHECK(*sysfs::parse_netdev_flags("0x1003\n") == 0x1003U);
+    for (const char* bad : {"", "zz", "0x1ffffffff", "-1"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(sysfs::parse_netdev_flags(bad).ok());
+    }
+    DevicesFacts facts = facts_of("split-devices");
+    for (auto& netdev : facts.inventory.netdevs) {
+        netdev.flags = Sourced<std::uint32_t>::missing({GapReason::malformed, "flags: junk"},
+                                                       {"sysfs", "flags"});
+    }
+    gate::Policy policy;
+    policy.require_port_active = true;
+    policy.device = "0000:03:00.0";
+    const Check port = find(gate::devices_gate(policy, facts, false), "port-active");
+    CHECK(port.remediation ==
+          "mlx5_0 port 1 is DOWN: ip link set ens1f0np0 up if it is administratively down; "
+          "otherwise connect the cable and check the link (mlxlink -d 0000:03:00.0, ibstat "
+          "mlx5_0 1)");
 }
 
 TEST_CASE("a port physically down keeps the cable and the link check, naming the function") {
