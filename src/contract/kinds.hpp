@@ -20,7 +20,7 @@ struct DocumentKind {
 };
 
 /// The version every contract schema and x_rdmi_probe extension declares.
-inline constexpr std::string_view kContractSchemaVersion = "1.1.0";
+inline constexpr std::string_view kContractSchemaVersion = "1.2.0";
 
 /// The doca-env schema id.
 inline constexpr std::string_view kDocaEnvSchema = "urn:rdmi-probe:schema:doca-env";

@@ -78,9 +78,10 @@ constexpr std::array kRows{
         {"rdmi-dpa-device", "report (devices probe)",
          "Which devices can run RDMI on the DPA, or why none can (no NVIDIA device, no "
          "DPA-capable one, no driver, no RDMA device, port down).",
-         "Run on a host with a BlueField-3 or ConnectX-7 or later (or on the BlueField's "
-         "Arm side); load mlx5_core and mlx5_ib and bring a port up (an InfiniBand port "
-         "needs a subnet manager)."}},
+         "Run on a host with a {dpa-devices} (the devices with a DPA), or on the BlueField's "
+         "Arm side; load mlx5_core and mlx5_ib; a port physically up but not ACTIVE needs a "
+         "subnet manager (InfiniBand: sminfo, opensm) or its netdev up (Ethernet: ip link set "
+         "NETDEV up)."}},
     Row{F::driver_mlx5_core,
         {"driver-mlx5-core", "report (devices probe)",
          "The mlx5_core kernel module is loaded (built in or as a module).",
@@ -226,11 +227,14 @@ constexpr std::array kRows{
          "Run on a host with the device, or check that mlx5_core is loaded."}},
     Row{F::dpa,
         {"dpa", "check --require-dpa", "The required device has a DPA.",
-         "DOCA RDMI needs a DPA: a BlueField-3 or ConnectX-8; a skip means rerun on the "
+         "DOCA RDMI needs a DPA, which only a {dpa-devices} has; a skip means rerun on the "
          "live host with DOCA installed."}},
     Row{F::port_active,
         {"port-active", "check --require-port-active", "The required device has an ACTIVE port.",
-         "Load mlx5_ib, then connect the cable / bring the link up (ibstat, mlxlink)."}},
+         "Load mlx5_ib. A port physically up (phys_state LinkUp) but not ACTIVE waits for "
+         "configuration: on InfiniBand a subnet manager (sminfo; opensm), on Ethernet its "
+         "netdev (ip link set NETDEV up); only a port physically down needs its cable and "
+         "link checked (mlxlink -d PCI)."}},
 };
 
 constexpr bool catalog_in_enum_order() {

@@ -4,6 +4,8 @@
 
 #include "core/text.hpp"
 #include "gate/evaluate.hpp"
+#include "probes/port_fix.hpp"
+#include "sysfs/pci_ids.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -51,7 +53,8 @@ Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*
     if (rows.empty()) {
         check.status = Status::fail;
         check.message = "no " + wanted(which) + " found, so no DPA";
-        check.remediation = "run on a host with a BlueField-3 or ConnectX-7 or newer";
+        check.remediation =
+            "run on a host with a " + sysfs::dpa_products_text() + " (the devices with a DPA)";
         return check;
     }
     std::vector<std::string> yes;
@@ -79,12 +82,21 @@ Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*
     }
     check.status = Status::fail;
     check.message = "no DPA on " + labels(rows);
-    check.remediation = "DOCA RDMI needs a DPA: a BlueField-3 or ConnectX-8";
+    check.remediation = "DOCA RDMI needs a DPA, which only a " + sysfs::dpa_products_text() +
+                        " has: run on a host with one";
     return check;
 }
 
-Check port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows,
-                 const std::optional<Gap>& unread) {
+// The rdma devices of `rows`, for the fix that names their ports.
+std::vector<std::string> rdma_devices_of(const std::vector<const DeviceSummary*>& rows) {
+    std::vector<std::string> out;
+    for (const auto* row : rows)
+        out.insert(out.end(), row->rdma_devices.begin(), row->rdma_devices.end());
+    return out;
+}
+
+Check port_check(const DevicesFacts& devices, const std::string& which,
+                 const std::vector<const DeviceSummary*>& rows, const std::optional<Gap>& unread) {
     Check check{Finding::port_active, Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
     std::vector<std::string> active;
     std::vector<std::string> other;
@@ -108,8 +120,13 @@ Check port_check(const std::string& which, const std::vector<const DeviceSummary
     check.status = Status::fail;
     check.message =
         other.empty() ? "no RDMA port on " + wanted(which) : "no port is ACTIVE: " + join(other);
-    check.remediation = other.empty() ? "load mlx5_ib so the device has RDMA ports"
-                                      : "connect the cable / bring the link up (ibstat, mlxlink)";
+    if (other.empty()) {
+        check.remediation = "load mlx5_ib so the device has RDMA ports";
+    } else {
+        check.remediation = port_down_fix(devices.inventory, rdma_devices_of(rows));
+        if (check.remediation.empty())
+            check.remediation = "connect the cable / bring the link up (ibstat, mlxlink)";
+    }
     return check;
 }
 
@@ -120,23 +137,24 @@ bool has_dpa(const DeviceSummary& row) {
 // --require-dpa with --require-port-active: both must hold on one device, since an RDMI DPA
 // kernel posts through the port of the function whose DPA runs it. The port is judged only on
 // the DPA-capable functions; an active port elsewhere is named as the closest miss.
-Check one_device_port_check(const std::string& which, const std::vector<const DeviceSummary*>& rows,
+Check one_device_port_check(const DevicesFacts& devices, const std::string& which,
+                            const std::vector<const DeviceSummary*>& rows,
                             const std::optional<Gap>& unread) {
     std::vector<const DeviceSummary*> dpa_rows;
     for (const auto* row : rows) {
         if (has_dpa(*row)) dpa_rows.push_back(row);
     }
-    if (dpa_rows.empty()) return port_check(which, rows, unread);  // dpa_check says why
+    if (dpa_rows.empty()) return port_check(devices, which, rows, unread);  // dpa_check says why
     std::vector<std::string> both;
     for (const auto* row : dpa_rows) {
         if (row->port_active) both.push_back(label(*row));
     }
     if (!both.empty()) {
-        Check check = port_check(which, dpa_rows, unread);
+        Check check = port_check(devices, which, dpa_rows, unread);
         check.message = "DPA and an ACTIVE port on one device: " + join(both);
         return check;
     }
-    Check check = port_check(which, dpa_rows, unread);
+    Check check = port_check(devices, which, dpa_rows, unread);
     if (check.status == Status::skip) return check;  // the ports were never seen
     std::vector<std::string> elsewhere;
     for (const auto* row : rows) {
@@ -147,8 +165,9 @@ Check one_device_port_check(const std::string& which, const std::vector<const De
         " (" + check.message + ")";
     if (!elsewhere.empty())
         check.message += "; an ACTIVE port only on " + join(elsewhere) + ", which has no DPA";
+    // port_check's fix already names each DPA-capable port and its cause.
     check.remediation = "bring up the link of a DPA-capable function (" + labels(dpa_rows) +
-                        "): connect the cable, check ibstat / mlxlink";
+                        "): " + check.remediation;
     return check;
 }
 
@@ -184,9 +203,9 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
     if (policy.require_port_active) {
         const auto& unread = devices.inventory.rdma_class_gap;
         if (policy.require_dpa) {
-            checks.push_back(one_device_port_check(which, rows, unread));
+            checks.push_back(one_device_port_check(devices, which, rows, unread));
         } else {
-            checks.push_back(port_check(which, rows, unread));
+            checks.push_back(port_check(devices, which, rows, unread));
         }
     }
     return checks;

@@ -33,8 +33,18 @@ Check pcie_link_gate(const Policy& policy, const PcieLinkFacts& links, const Dev
         std::vector<std::string> names;
         for (const auto* row : select_devices(*devices, which)) names.push_back(row->function);
         if (names.empty()) return link_skip("no device " + which + " found, so no link of it");
+        // The verdict is per link: a named function brings the other functions on its link,
+        // so that a sibling that disagrees is named rather than hidden.
+        std::vector<std::string> link_ids;
         for (const auto& link : links.links) {
-            if (std::find(names.begin(), names.end(), link.function) != names.end())
+            if (!link.link_id.empty() &&
+                std::find(names.begin(), names.end(), link.function) != names.end())
+                link_ids.push_back(link.link_id);
+        }
+        for (const auto& link : links.links) {
+            if (std::find(names.begin(), names.end(), link.function) != names.end() ||
+                (!link.link_id.empty() &&
+                 std::find(link_ids.begin(), link_ids.end(), link.link_id) != link_ids.end()))
                 selected.push_back(link);
         }
     } else {

@@ -1,9 +1,12 @@
 // The probe registry's collector, and the catalog and checks its rows make whole.
 #include "model/registry.hpp"
 
+#include <deque>
 #include <exception>
 #include <new>
 #include <string>
+
+#include "sysfs/pci_ids.hpp"
 
 namespace rdmi {
 
@@ -41,16 +44,30 @@ static_assert(kRows.size() <= 32, "Facts::collected has one bit per probe");
 
 // check_catalog()'s list: the rows' own entries go before "<probe>-probe", after the enum's
 // entries of the report probes, where the catalog (and README) list a report probe's checks.
+// An entry whose fix names the devices with a DPA carries a placeholder (the catalog's layer
+// cannot see the product table): its copy with the table's wording, kept for the program's
+// life, so that `--explain`, `--list-checks` and the README name exactly the table's products.
+const FindingInfo* with_products(const FindingInfo* info) {
+    if (info->fix.find("{dpa-devices}") == std::string_view::npos) return info;
+    static std::deque<std::string> texts;
+    static std::deque<FindingInfo> entries;
+    texts.push_back(sysfs::with_dpa_products(info->fix));
+    FindingInfo copy = *info;
+    copy.fix = texts.back();
+    entries.push_back(copy);
+    return &entries.back();
+}
+
 std::vector<const FindingInfo*> make_catalog() {
     std::vector<const FindingInfo*> out;
     const FindingInfo* before = &finding_info(Finding::probe_error);
     for (const FindingInfo* info : finding_catalog()) {
         if (info == before) {
             for (const auto& row : kRows) {
-                for (const auto& own : row.findings) out.push_back(&own);
+                for (const auto& own : row.findings) out.push_back(with_products(&own));
             }
         }
-        out.push_back(info);
+        out.push_back(with_products(info));
     }
     return out;
 }

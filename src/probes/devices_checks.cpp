@@ -4,6 +4,8 @@
 
 #include "core/text.hpp"
 #include "probes/devices.hpp"
+#include "probes/port_fix.hpp"
+#include "sysfs/pci_ids.hpp"
 
 namespace rdmi {
 namespace {
@@ -46,9 +48,8 @@ Check dpa_verdict(const DevicesFacts& facts) {
         check.message =
             "RDMI on the DPA is not possible here: no NVIDIA networking device "
             "(PCI vendor 0x15b3) in /sys/bus/pci/devices";
-        check.remediation =
-            "run on a host with a BlueField-3 or ConnectX-7/8/9, or on the "
-            "BlueField's Arm side";
+        check.remediation = "run on a host with a " + sysfs::dpa_products_text() +
+                            " (the devices with a DPA), or on the BlueField's Arm side";
         // Nothing else the plan says helps RDMI on this host: it comes before installing DOCA.
         check.remedy = {"nvidia-device", true};
         return check;
@@ -56,6 +57,10 @@ Check dpa_verdict(const DevicesFacts& facts) {
     std::vector<std::string> possible;
     std::vector<std::string> blocked;
     std::vector<std::string> without_dpa;
+    // What blocks the DPA-capable functions, for a fix that names only those causes.
+    bool no_driver = false;
+    bool no_rdma = false;
+    std::vector<std::string> ports_down;
     bool any_dpa = false;
     bool any_rdma = false;
     bool doca_answered = false;
@@ -74,10 +79,13 @@ Check dpa_verdict(const DevicesFacts& facts) {
         const std::string label =
             row.function + (row.rdma_devices.empty() ? "" : " (" + join(row.rdma_devices) + ")");
         if (!driver) {
+            no_driver = true;
             blocked.push_back(label + ": no driver (mlx5_core not bound)");
         } else if (row.rdma_devices.empty()) {
+            no_rdma = true;
             blocked.push_back(label + ": no RDMA device (mlx5_ib not loaded?)");
         } else if (!row.port_active) {
+            ports_down.insert(ports_down.end(), row.rdma_devices.begin(), row.rdma_devices.end());
             blocked.push_back(label + ": port " +
                               (row.port_state.empty() ? "state unknown" : row.port_state));
         } else {
@@ -96,9 +104,10 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     if (!any_dpa) {
+        const std::string products = sysfs::dpa_products_text();
         check.message = "RDMI on the DPA is not possible here: no DPA-capable device (found " +
-                        join(without_dpa) + "; a DPA needs BlueField-3 or ConnectX-7/8/9)";
-        check.remediation = "use a BlueField-3 or ConnectX-7 or later";
+                        join(without_dpa) + "; a DPA needs a " + products + ")";
+        check.remediation = "run on a host with a " + products + " (the devices with a DPA)";
         check.remedy = {"dpa-device", true};
         return check;
     }
@@ -110,9 +119,14 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     check.message = "RDMI on the DPA is not possible here: " + join(blocked, "; ");
-    check.remediation =
-        "load mlx5_core/mlx5_ib and bring a port up (ip link set <netdev> up; "
-        "an InfiniBand port needs a subnet manager)";
+    std::vector<std::string> steps;
+    if (no_driver) steps.emplace_back("modprobe mlx5_core (as root)");
+    if (no_rdma) steps.emplace_back("modprobe mlx5_ib (as root)");
+    if (!ports_down.empty()) {
+        std::string ports = port_down_fix(facts.inventory, ports_down);
+        steps.push_back(ports.empty() ? "bring a port up (ibstat, mlxlink)" : std::move(ports));
+    }
+    check.remediation = join(steps, "; ");
     return check;
 }
 

@@ -74,6 +74,12 @@ std::optional<std::string> port_address(const std::string& device_path) {
     return name;
 }
 
+// "0000:03:00" for "0000:03:00.1": the device whose functions share a link.
+std::string device_of(const std::string& address) {
+    const auto dot = address.find_last_of('.');
+    return dot == std::string::npos ? address : address.substr(0, dot);
+}
+
 std::string parent_dir(const std::string& path) {
     return path.substr(0, path.find_last_of('/'));
 }
@@ -132,14 +138,26 @@ void judge(PcieLink& link) {
                                 ": another slot, not a reseat, gives it more"
                           : "";
     const bool trained_low = cur_gts < reach_gts - 0.01 || cur_width < reach_width;
+    link.trained_low = trained_low;
     if (trained_low) {
         const double ratio =
             (lane_rate(cur_gts) * cur_width) / (lane_rate(reach_gts) * reach_width);
         link.status = Status::warn;
+        // A reseat helps only a link that trained below what the slot's port can do; when the
+        // port's maximum is unknown, the slot or a riser may be all there is.
+        link.upstream_unknown = !port_note.empty() || !link.port;
+        const std::string cause =
+            link.upstream_unknown
+                ? "; the slot or riser may limit it" +
+                      (link.port
+                           ? port_note
+                           : std::string(" (no upstream port above it to read a maximum from)"))
+                : "; its upstream port " + link.port->address +
+                      " can do more: reseat the card or check the slot's lanes and BIOS "
+                      "bifurcation" +
+                      (link.slot_limited ? "; and " + slot_text : "");
         link.message = who + " runs at " + figures(cur_gts, cur_width) + " of " +
-                       figures(reach_gts, reach_width) + ": " + share_text(ratio) +
-                       "; reseat the card or check the slot's lanes and BIOS bifurcation" +
-                       (link.slot_limited ? "; and " + slot_text : "") + port_note;
+                       figures(reach_gts, reach_width) + ": " + share_text(ratio) + cause;
         return;
     }
     if (link.slot_limited) {
@@ -211,6 +229,7 @@ PcieLink read_link(const Fs& fs, const sysfs::Function& fn,
             link.current_speed = link.max_speed = Sourced<LinkSpeed>::missing(why, found.source);
             link.current_width = link.max_width = Sourced<unsigned>::missing(why, found.source);
             judge(link);
+            link.link_id = device_of(fn.name);
             return link;
         }
         const std::string& edge = *found.value;
@@ -248,63 +267,12 @@ PcieLink read_link(const Fs& fs, const sysfs::Function& fn,
         }
     }
     judge(link);
+    link.link_id =
+        link.port ? link.port->address : device_of(actual.substr(actual.find_last_of('/') + 1));
     return link;
 }
 
-std::vector<Provenance> sources_of(const PcieLink& link) {
-    std::vector<Provenance> out{link.current_speed.source, link.current_width.source,
-                                link.max_speed.source, link.max_width.source};
-    if (link.port) {
-        out.push_back(link.port->max_speed.source);
-        out.push_back(link.port->max_width.source);
-    }
-    return out;
-}
-
 }  // namespace
-
-// One check for all functions: warn when any warns (a skip's reason is still listed), else
-// skip when any could not be judged, else pass.
-std::optional<Check> pcie_link_check(const std::vector<PcieLink>& links) {
-    std::vector<const PcieLink*> judged;
-    for (const auto& link : links) {
-        if (link.status) judged.push_back(&link);
-    }
-    if (judged.empty()) return std::nullopt;
-    const auto any = [&judged](Status s) {
-        return std::any_of(judged.begin(), judged.end(),
-                           [s](const PcieLink* l) { return *l->status == s; });
-    };
-    Check check{kPcieLinkFindings[0], Status::pass, "", "", {}};
-    check.status = any(Status::warn)   ? Status::warn
-                   : any(Status::skip) ? Status::skip
-                                       : Status::pass;
-    std::string message;
-    for (const auto* link : judged) {
-        // A passing function is named only when everything passes.
-        if (check.status != Status::pass && *link->status == Status::pass) continue;
-        if (!message.empty()) message += "; ";
-        message += *link->status == Status::skip ? "not judged: " + link->message : link->message;
-        for (auto& source : sources_of(*link)) {
-            // Functions behind one port share its files: each file is listed once.
-            const bool listed =
-                std::any_of(check.sources.begin(), check.sources.end(),
-                            [&source](const Provenance& p) { return p.ref == source.ref; });
-            if (!listed) check.sources.push_back(std::move(source));
-        }
-    }
-    check.message = std::move(message);
-    if (check.status == Status::warn) {
-        const bool slot = std::any_of(judged.begin(), judged.end(),
-                                      [](const PcieLink* l) { return l->slot_limited; });
-        check.remediation = slot ? "Move a slot-limited card to a slot with the card's lanes "
-                                   "and generation; reseat a card trained below its maximum "
-                                   "and check the slot's lanes and the BIOS bifurcation."
-                                 : "Reseat the card; check the slot's lanes and the BIOS "
-                                   "bifurcation and PCIe generation settings.";
-    }
-    return check;
-}
 
 Result<LinkSpeed> parse_link_speed(std::string_view bytes) {
     auto line = sysfs::attr_line(bytes);
@@ -416,7 +384,16 @@ Json pcie_link_json(const PcieLinkFacts& facts) {
                     {"slot_limited", link.slot_limited}},
                    13));
     }
-    return object({{"functions", std::move(functions)}});
+    Json links = Json::array();
+    for (const auto& group : group_pcie_links(facts.links)) {
+        links.push_back(object({{"id", group.id},
+                                {"upstream_port", group.port ? Json(*group.port) : Json(nullptr)},
+                                {"functions", group.functions},
+                                {"status", to_string(group.status)},
+                                {"functions_agree", group.functions_agree},
+                                {"message", group.message}}));
+    }
+    return object({{"functions", std::move(functions)}, {"links", std::move(links)}});
 }
 
 PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory) {

@@ -17,9 +17,12 @@ namespace rdmi {
 /// The probe's catalog entry (its registry row lists it): the `pcie-link` check.
 inline constexpr FindingInfo kPcieLinkFindings[] = {
     {"pcie-link", "report (pcie-link probe); check --require-pcie-link",
-     "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can reach.",
-     "Reseat a card trained below its maximum and check the slot's lanes and BIOS bifurcation; "
-     "move a card its slot limits to a faster slot."},
+     "Every PCIe link of an NVIDIA card (one verdict per link: the PFs behind one upstream "
+     "port share it) runs at the speed and width its card and slot can reach.",
+     "Reseat a card only when its slot's port can do more than the link trained at (check the "
+     "slot's lanes and BIOS bifurcation); when the port's maximum is unknown, the slot or riser "
+     "may be the limit: read it first (lspci -vv, LnkCap); move a card its slot limits to a "
+     "faster slot."},
 };
 
 /// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.
@@ -67,7 +70,31 @@ struct PcieLink {
     std::optional<double> reach_gts;
     std::optional<unsigned> reach_width;
     bool slot_limited = false;  ///< the port's maximum is below the card's
+    bool trained_low = false;   ///< runs below what card and port reach (or the card, when
+                                ///< the port's maximum is unknown)
+    /// Trained low while its upstream port's maximum is unknown (or there is no port above
+    /// it): the slot or a riser may be the limit, so a reseat is not the sure fix.
+    bool upstream_unknown = false;
+    /// The PCIe link it is on: its slot's upstream port, or (on a root bus, no port above)
+    /// its own device address without the function number. Functions with one id share one
+    /// physical link; a Socket Direct or multi-host card has one per link. Empty: not judged.
+    std::string link_id;
 };
+
+/// One PCIe link and its one verdict: the judged functions behind one upstream port.
+struct PcieLinkGroup {
+    std::string id;                      ///< the functions' link_id
+    std::optional<std::string> port;     ///< the upstream port's address, when there is one
+    std::vector<std::string> functions;  ///< in the inventory's order
+    Status status = Status::pass;        ///< the worst of its functions' (warn, skip, pass)
+    /// The verdict in words; when its functions disagree, each one's figures, named.
+    std::string message;
+    bool functions_agree = true;  ///< every function reports the same figures and verdict
+};
+
+/// The judged functions of `links` grouped by the link they share, in the order each link's
+/// first function appears. Pure.
+std::vector<PcieLinkGroup> group_pcie_links(const std::vector<PcieLink>& links);
 
 /// What the pcie-link probe found.
 struct PcieLinkFacts {
@@ -77,16 +104,18 @@ struct PcieLinkFacts {
     std::optional<Check> check;
 };
 
-/// The `pcie-link` check over `links` (all of a run's, or the ones a gate selected): warn
-/// when any warns, else skip when any could not be judged, else pass; each warning and skip
-/// named with its figures and its files. nullopt when none of them was judged. Pure.
+/// The `pcie-link` check over `links` (all of a run's, or the ones a gate selected): one
+/// verdict per link (group_pcie_links); warn when any link warns, else skip when any could not
+/// be judged, else pass; each warning and skip named with its figures and its files. nullopt
+/// when none of them was judged. Pure.
 std::optional<Check> pcie_link_check(const std::vector<PcieLink>& links);
 
 /// Reads the link attributes of every function in `inventory` through `fs`. Pure but for reads.
 PcieLinkFacts read_pcie_links(const Fs& fs, const sysfs::DeviceInventory& inventory);
 
 /// The report's `pcie_link` section: per function, the figures with their provenance, the
-/// upstream port, the reach and the verdict. Pure.
+/// upstream port, the reach and the verdict; per link, its functions and its one verdict.
+/// Pure.
 json::Json pcie_link_json(const PcieLinkFacts& facts);
 
 /// The probe: read_pcie_links over the system probe's inventory.

@@ -24,6 +24,8 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback_verdict.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pcie_link.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pcie_link_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/port_fix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rpm_records_context.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols.cpp

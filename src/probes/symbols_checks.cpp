@@ -1,5 +1,6 @@
 // The checks a symbols audit yields. Ids are interface: symbols-exported, symbols-stability,
 // symbols-agreement, loader-path, symbols-runtime, app-resolves, app-experimental.
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -36,17 +37,45 @@ std::string header_ref(const LibraryAudit& audit, const std::string& name) {
     return "a scanned header";
 }
 
-// The release both the module's .pc and the library's file name (libdoca_rdmi.so.3.3.0047)
-// name, when they name the same one; nullopt when either is silent or they differ.
-std::optional<std::string> same_release(const SymbolsFacts& facts) {
-    const auto pc = parse_doca_version(facts.module_version);
+// The DOCA release the library's file name carries (libdoca_rdmi.so.3.3.0047), if it does.
+std::optional<DocaVersion> library_release(const SymbolsFacts& facts) {
     const std::string file =
         facts.library.real_path.empty() ? facts.library.path : facts.library.real_path;
     const auto so = file.rfind(".so.");
-    if (!pc || so == std::string::npos) return std::nullopt;
-    const auto lib = parse_doca_version(file.substr(so + 4));
-    if (!lib || !same_doca_version(*pc, *lib)) return std::nullopt;
-    return pc->to_string();
+    if (so == std::string::npos) return std::nullopt;
+    return parse_doca_version(file.substr(so + 4));
+}
+
+// The fix for functions the installed headers declare and the library does not export: the
+// report's audit (rdmi-symbols-exported) and an application's check (app-resolves) word it
+// the same, with the header's release (its module's .pc) and the library's (its file name).
+// A library no newer than its header lacks what the header promises: the library is older
+// than its header, and building "against the installed headers" is what fails. Only a
+// library newer than its header points at a mixed install the other way round.
+std::string header_ahead_fix(const SymbolsFacts& facts, const std::vector<std::string>& names) {
+    const auto header = parse_doca_version(facts.module_version);
+    const auto library = library_release(facts);
+    const std::string lib = library_label(facts);
+    const std::string header_text =
+        "header: " + (header ? "DOCA " + header->to_string() : "release unknown, no .pc names it");
+    const std::string library_text =
+        lib + ": " + (library ? "DOCA " + library->to_string() : "release unknown");
+    if (header && library && compare_doca_versions(*library, *header) > 0) {
+        return "the headers and the library come from different DOCA releases (" + header_text +
+               "; " + library_text + "): reinstall the module's packages at one version";
+    }
+    std::string fix =
+        "the library is older than its header (" + header_text + "; " + library_text + "): ";
+    if (header && library && same_doca_version(*header, *library)) {
+        // One release on both sides: reinstalling would not help.
+        return fix + "the header declares what this release does not implement; do not call " +
+               some(names) + " on DOCA " + header->to_string() +
+               " (wait for a release whose library exports it)";
+    }
+    return fix +
+           "install the library of the headers' release (reinstall the module's packages "
+           "at one version), or do not call " +
+           some(names);
 }
 
 Check exported_check(const SymbolsFacts& facts, Finding id) {
@@ -68,18 +97,7 @@ Check exported_check(const SymbolsFacts& facts, Finding id) {
         check.message = std::to_string(audit.declared_not_exported.size()) +
                         " declared in the headers but not exported by " + library_label(facts) +
                         " (link will fail): " + some(where);
-        if (auto release = same_release(facts)) {
-            // One release on both sides: not a mixed install, so reinstalling would not help.
-            check.message += "; the headers' module and the library are both DOCA " + *release;
-            check.remediation = "declared but not implemented in the library of DOCA " + *release +
-                                ": the header is ahead of the implementation; do not call " +
-                                some(audit.declared_not_exported) +
-                                " on this release (wait for one whose library exports it)";
-        } else {
-            check.remediation =
-                "the headers and the library come from different DOCA releases: reinstall the "
-                "module's packages at one version";
-        }
+        check.remediation = header_ahead_fix(facts, audit.declared_not_exported);
         return check;
     }
     check.message = "every declaration with prefix '" + audit.prefix + "' is exported by " +
@@ -251,7 +269,17 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         resolves.status = Status::fail;
         resolves.message = std::to_string(missing.size()) + " needed by " + *facts.application +
                            " not provided by " + library_label(facts) + ": " + some(missing);
-        resolves.remediation = app_fix(app.missing_versions, facts.module_version);
+        // A missing function the installed header declares is the install's own fault: the
+        // same fix as the report's rdmi-symbols-exported, not "build against the headers".
+        std::vector<std::string> declared;
+        for (const auto& name : app.missing) {
+            const auto& lacking = facts.audit.declared_not_exported;
+            if (std::find(lacking.begin(), lacking.end(), name) != lacking.end())
+                declared.push_back(name);
+        }
+        resolves.remediation = declared.empty()
+                                   ? app_fix(app.missing_versions, facts.module_version)
+                                   : header_ahead_fix(facts, declared);
     } else {
         resolves.message = std::to_string(app.dependencies.size()) +
                            " doca_* dependencies checked; none would fail to resolve";

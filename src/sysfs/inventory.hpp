@@ -89,6 +89,9 @@ struct NetDev {
     std::string function;    ///< the owning Function's name
     Sourced<std::uint32_t> mtu;
     Sourced<std::string> operstate;
+    /// IFF_* bits: whether it is administratively up (kNetdevAdminUp), which operstate does
+    /// not tell apart from "no carrier".
+    Sourced<std::uint32_t> flags;
     Sourced<std::string> address;         ///< MAC (or 20-byte IPoIB address)
     Sourced<std::string> phys_port_name;  ///< only switchdev-mode ports have one
     Sourced<std::string> phys_switch_id;

@@ -43,6 +43,14 @@ Result<std::uint32_t> parse_mtu(std::string_view bytes) {
     return static_cast<std::uint32_t>(*value);
 }
 
+Result<std::uint32_t> parse_netdev_flags(std::string_view bytes) {
+    auto line = attr_line(bytes);
+    if (!line) return line.gap();
+    auto value = parse_hex(*line, 0xffffffffU);
+    if (!value) return value.gap();
+    return static_cast<std::uint32_t>(*value);
+}
+
 Result<std::string> parse_operstate(std::string_view bytes) {
     auto line = attr_line(bytes);
     if (!line) return line.gap();

@@ -1,4 +1,5 @@
-// Parsers for netdev attributes under /sys/class/net (mtu, operstate, address, phys_port_name).
+// Parsers for netdev attributes under /sys/class/net (mtu, operstate, flags, address,
+// phys_port_name).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,13 @@ Result<std::uint32_t> parse_mtu(std::string_view bytes);
 /// `operstate`: one of RFC 2863's names as the kernel prints them ("up", "down",
 /// "lowerlayerdown", "dormant", "testing", "notpresent", "unknown").
 Result<std::string> parse_operstate(std::string_view bytes);
+
+/// `flags`: the interface's IFF_* bits as the kernel prints them ("0x1003", net-sysfs.c
+/// `flags_show`). Bit 0x1 (IFF_UP) is the administrative state `ip link set ... up` sets.
+Result<std::uint32_t> parse_netdev_flags(std::string_view bytes);
+
+/// IFF_UP in a netdev's `flags`: administratively up.
+inline constexpr std::uint32_t kNetdevAdminUp = 0x1;
 
 /// `address`: colon-separated hex bytes (6 for Ethernet, 20 for IPoIB), lower case.
 Result<std::string> parse_hw_address(std::string_view bytes);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 namespace rdmi::sysfs {
 namespace {
@@ -100,6 +101,62 @@ std::optional<PciProduct> find_product(std::uint32_t device_id) {
                                   [&](const PciProduct& p) { return p.device_id == device_id; });
     if (it == kProducts.end()) return std::nullopt;
     return *it;
+}
+
+namespace {
+
+// "BlueField-3" for "BlueField-3 integrated ConnectX-7 network controller": the product, not
+// the NIC inside it.
+std::string_view product_word(std::string_view name) {
+    return name.substr(0, name.find(' '));
+}
+
+}  // namespace
+
+std::string dpa_products_text() {
+    // Family -> generations in table order: "ConnectX" -> {"7", "8", "9"}.
+    std::vector<std::pair<std::string, std::vector<std::string>>> families;
+    for (const auto& row : kProducts) {
+        if (row.dpa != DpaSupport::yes || row.virtual_function) continue;
+        const std::string_view word = product_word(row.name);
+        const auto dash = word.rfind('-');
+        const std::string family(word.substr(0, dash));
+        const std::string generation(dash == std::string_view::npos ? "" : word.substr(dash + 1));
+        auto it = std::find_if(families.begin(), families.end(),
+                               [&family](const auto& f) { return f.first == family; });
+        if (it == families.end()) {
+            families.push_back({family, {}});
+            it = families.end() - 1;
+        }
+        if (std::find(it->second.begin(), it->second.end(), generation) == it->second.end())
+            it->second.push_back(generation);
+    }
+    std::sort(families.begin(), families.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::string out;
+    for (std::size_t i = 0; i < families.size(); ++i) {
+        if (i > 0) out += i + 1 == families.size() ? " or " : ", ";
+        out += families[i].first;
+        for (std::size_t g = 0; g < families[i].second.size(); ++g) {
+            if (families[i].second[g].empty()) continue;
+            out += (g == 0 ? "-" : "/") + families[i].second[g];
+        }
+    }
+    return out;
+}
+
+std::string with_dpa_products(std::string_view text) {
+    static constexpr std::string_view kPlaceholder = "{dpa-devices}";
+    std::string out;
+    std::size_t from = 0;
+    for (auto at = text.find(kPlaceholder); at != std::string_view::npos;
+         at = text.find(kPlaceholder, from)) {
+        out.append(text.substr(from, at - from));
+        out += dpa_products_text();
+        from = at + kPlaceholder.size();
+    }
+    out.append(text.substr(from));
+    return out;
 }
 
 }  // namespace rdmi::sysfs

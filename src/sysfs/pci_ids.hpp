@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rdmi::sysfs {
@@ -43,5 +44,14 @@ std::optional<PciProduct> find_product(std::uint32_t device_id);
 /// The role of `device_id`; an id the table does not know counts as a network function, so
 /// that a newer NIC is still shown and judged.
 FunctionRole role_of(std::uint32_t device_id);
+
+/// The products whose rows say DPA "yes", as every message and fix names them ("BlueField-3 or
+/// ConnectX-7/8/9"): generated from the table's DPA column, so that no wording can name a
+/// product the column does not.
+std::string dpa_products_text();
+
+/// In `text`, every `{dpa-devices}` replaced by dpa_products_text() (the catalog's texts, which
+/// a lower layer writes, carry the placeholder).
+std::string with_dpa_products(std::string_view text);
 
 }  // namespace rdmi::sysfs

@@ -25,6 +25,7 @@ void scan_netdevs(const Fs& fs, DeviceInventory& inventory) {
             nd.function = fn.name;
             nd.mtu = dir.get<std::uint32_t>("mtu", parse_mtu);
             nd.operstate = dir.get<std::string>("operstate", parse_operstate);
+            nd.flags = dir.get<std::uint32_t>("flags", parse_netdev_flags);
             nd.address = dir.get<std::string>("address", parse_hw_address);
             nd.phys_port_name = dir.get<std::string>("phys_port_name", parse_line);
             nd.phys_switch_id = dir.get<std::string>("phys_switch_id", parse_line);

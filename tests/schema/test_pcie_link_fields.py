@@ -73,6 +73,14 @@ def main(argv: list[str]) -> int:
             mutated(state, lambda d: fn(0)(d)["upstream_port"].pop("address")), state_schema, False),
         "pcie_link without functions": (
             mutated(state, lambda d: d["x_rdmi_probe"].update(pcie_link={})), state_schema, False),
+        "pcie_link without its links": (
+            mutated(state, lambda d: d["x_rdmi_probe"]["pcie_link"].pop("links")), state_schema, False),
+        "a link without its functions": (
+            mutated(state, lambda d: d["x_rdmi_probe"]["pcie_link"]["links"][0].pop("functions")),
+            state_schema, False),
+        "a link whose status is not_applicable": (
+            mutated(state, lambda d: d["x_rdmi_probe"]["pcie_link"]["links"][0].update(
+                status="not_applicable")), state_schema, False),
         "pcie_link inside the contract's devices": (
             mutated(state, lambda d: d["devices"][0].update(pcie_link={"functions": []})), state_schema, False),
         "a policy asking for the links": ({"schema_version": 1, "require_pcie_link": True}, policy_schema, True),

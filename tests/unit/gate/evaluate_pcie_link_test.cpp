@@ -66,10 +66,13 @@ TEST_CASE("gate pcie-link: a link below what card and slot reach warns, naming t
     Gate gate("degraded-link");
     const Check check = gate.judge(links());
     CHECK(check.status == Status::warn);
+    // One link behind port 0000:00:01.0: PF0 trained low, PF1 at its best; both named.
     CHECK(check.message ==
-          "0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe bandwidth; "
-          "reseat the card or check the slot's lanes and BIOS bifurcation");
-    CHECK(check.remediation.starts_with("Reseat the card"));
+          "0000:03:00.0 and 0000:03:00.1 share one link (upstream port 0000:00:01.0) but "
+          "disagree: 0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe "
+          "bandwidth; its upstream port 0000:00:01.0 can do more: reseat the card or check the "
+          "slot's lanes and BIOS bifurcation; 0000:03:00.1 runs at 32.0 GT/s x16, its maximum");
+    CHECK(check.remediation.starts_with("Reseat a card"));
     REQUIRE_FALSE(check.sources.empty());
     CHECK(check.sources.front().ref == "/sys/bus/pci/devices/0000:03:00.0/current_link_speed");
     // Warn is the contract's pass, or fail under --fail-on-warn: never skip.
@@ -81,7 +84,9 @@ TEST_CASE("gate pcie-link: a card its slot holds back warns as slot-limited") {
     Gate gate("slot-limited");
     const Check check = gate.judge(links());
     CHECK(check.status == Status::warn);
-    CHECK(check.message.starts_with("0000:03:00.0 runs at 16.0 GT/s x8, limited by its slot"));
+    CHECK(
+        check.message.starts_with("0000:03:00.0 and 0000:03:00.1, one link (upstream port "
+                                  "0000:00:01.0), runs at 16.0 GT/s x8, limited by its slot"));
     CHECK(check.remediation.starts_with("Move a slot-limited card"));
 }
 
@@ -90,14 +95,17 @@ TEST_CASE("gate pcie-link: every link at its best passes") {
     const Check check = gate.judge(links());
     CHECK(check.status == Status::pass);
     CHECK(check.message ==
-          "0000:03:00.0 runs at 32.0 GT/s x16, its maximum; 0000:03:00.1 runs at 32.0 GT/s x16, "
-          "its maximum");
+          "0000:03:00.0 and 0000:03:00.1, one link (upstream port 0000:00:01.0), runs at 32.0 "
+          "GT/s x16, its maximum");
 }
 
-TEST_CASE("gate pcie-link: --require-device narrows the judgement to that device's functions") {
+TEST_CASE("gate pcie-link: --require-device narrows the judgement to that device's links") {
     Gate gate("degraded-link");
-    // PF1 (mlx5_1) trained at its best; PF0 is the degraded one.
-    CHECK(gate.judge(links("mlx5_1")).status == Status::pass);
+    // PF1 (mlx5_1) trained at its best, but PF0 on the same link did not: the verdict is the
+    // link's, and names both.
+    const Check pf1 = gate.judge(links("mlx5_1"));
+    CHECK(pf1.status == Status::warn);
+    CHECK(pf1.message.starts_with("0000:03:00.0 and 0000:03:00.1 share one link"));
     CHECK(gate.judge(links("ens1f0np0")).status == Status::warn);
     CHECK(gate.judge(links("0000:03:00.0")).status == Status::warn);
     // The management function is no RDMA device, so --require-device does not select it (the
@@ -110,6 +118,16 @@ TEST_CASE("gate pcie-link: --require-device narrows the judgement to that device
     CHECK(absent.message == "cannot be checked: no device mlx5_9 found, so no link of it");
     // Any device (--require-device without a name): every function, as without it.
     CHECK(gate.judge(links("")).status == Status::warn);
+}
+
+TEST_CASE("gate pcie-link: a Socket Direct card's links are judged apart") {
+    // PF0 (mlx5_0) on port 0000:00:01.0 at its best; PF1 (mlx5_1) on 0000:80:01.0 at half.
+    Gate gate("socket-direct");
+    CHECK(gate.judge(links("mlx5_0")).status == Status::pass);
+    const Check pf1 = gate.judge(links("mlx5_1"));
+    CHECK(pf1.status == Status::warn);
+    CHECK(pf1.message.starts_with("0000:83:00.0 runs at 16.0 GT/s x8 of 32.0 GT/s x8"));
+    CHECK(gate.judge(links()).status == Status::warn);
 }
 
 TEST_CASE("gate pcie-link: no link attributes, no device, no PCI bus: skip with the reason") {
@@ -148,7 +166,9 @@ TEST_CASE("gate pcie-link: an unreadable figure is a skip with its file, and a f
                     "Unknown\n");
     const Check check = gate.judge(links());
     CHECK(check.status == Status::skip);
-    CHECK(check.message.starts_with("not judged: 0000:03:00.0: "));
+    CHECK(
+        check.message.starts_with("not judged: 0000:03:00.0 and 0000:03:00.1 share one link "
+                                  "(upstream port 0000:00:01.0) but disagree: 0000:03:00.0: "));
     CHECK(check.message.find("current_link_speed") != std::string::npos);
     CHECK(check.remediation.find("current_link_*") != std::string::npos);
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -80,9 +81,10 @@ TEST_CASE("pcie-link: every PF at the maximum of card and port passes, with prov
     REQUIRE(facts.check);
     CHECK(facts.check->id == "pcie-link");
     CHECK(facts.check->status == Status::pass);
+    // Both PFs are behind one port: one link, one verdict.
     CHECK(facts.check->message ==
-          "0000:03:00.0 runs at 16.0 GT/s x16, its maximum; 0000:03:00.1 runs at 16.0 GT/s x16, "
-          "its maximum");
+          "0000:03:00.0 and 0000:03:00.1, one link (upstream port 0000:00:01.0), runs at 16.0 "
+          "GT/s x16, its maximum");
     const auto& pf0 = link_of(facts, "0000:03:00.0");
     CHECK(pf0.status == Status::pass);
     CHECK(pf0.current_speed.value->text == "16.0 GT/s PCIe");
@@ -105,14 +107,16 @@ TEST_CASE("pcie-link: a link trained below what card and port reach warns with t
     const auto facts = root.probe();
     REQUIRE(facts.check);
     CHECK(facts.check->status == Status::warn);
-    // Only the function that warns is named; the passing one is not.
-    CHECK(facts.check->message ==
-          "0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe bandwidth; "
-          "reseat the card or check the slot's lanes and BIOS bifurcation");
-    CHECK(facts.check->remediation.find("Reseat") != std::string::npos);
+    // The port can do more than PF0 trained at: a reseat is the fix. PF1 on the same link
+    // disagrees, and is named with its figures (its files are the link's evidence too).
+    CHECK(link_of(facts, "0000:03:00.0").message ==
+          "0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe bandwidth; its "
+          "upstream port 0000:00:01.0 can do more: reseat the card or check the slot's lanes "
+          "and BIOS bifurcation");
+    CHECK(facts.check->remediation.starts_with("Reseat"));
     CHECK(link_of(facts, "0000:03:00.1").status == Status::pass);
     CHECK(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.0/current_link_speed"));
-    CHECK_FALSE(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.1/current_link_speed"));
+    CHECK(has_source(*facts.check, "/sys/bus/pci/devices/0000:03:00.1/current_link_speed"));
 }
 
 TEST_CASE("pcie-link: lanes lost and an older generation are priced by their data rate") {
@@ -136,8 +140,9 @@ TEST_CASE("pcie-link: a share that is no simple fraction is given in percent") {
     root.link(kPf0, "16.0 GT/s PCIe", "12", "16.0 GT/s PCIe", "16");
     root.port("16.0 GT/s PCIe", "16");
     CHECK(link_of(root.probe(), "0000:03:00.0")
-              .message.starts_with("0000:03:00.0 runs at 16.0 GT/s x12 of 16.0 GT/s x16: about "
-                                   "75% of its PCIe bandwidth; reseat"));
+              .message.starts_with(
+                  "0000:03:00.0 runs at 16.0 GT/s x12 of 16.0 GT/s x16: about "
+                  "75% of its PCIe bandwidth; its upstream port 0000:00:01.0 can do more: reseat"));
 }
 
 TEST_CASE("pcie-link: a card faster than its slot is slot-limited, not told to reseat") {
@@ -174,7 +179,8 @@ TEST_CASE("pcie-link: trained below a slot that is itself slower than the card s
     CHECK(pf0.status == Status::warn);
     CHECK(
         pf0.message.starts_with("0000:03:00.0 runs at 8.0 GT/s x8 of 16.0 GT/s x8: half its "
-                                "PCIe bandwidth; reseat"));
+                                "PCIe bandwidth; its upstream port 0000:00:01.0 can do more: "
+                                "reseat"));
     CHECK(
         pf0.message.ends_with("bifurcation; and its slot (upstream port 0000:00:01.0) reaches "
                               "only 16.0 GT/s x8 of the card's 32.0 GT/s x16: another slot, not "
@@ -195,7 +201,10 @@ TEST_CASE("pcie-link: an Unknown speed is a skip that says why") {
           "\"Unknown\" (link down or not trained)");
     REQUIRE(facts.check);
     CHECK(facts.check->status == Status::skip);
-    CHECK(facts.check->message.starts_with("not judged: 0000:03:00.0: "));
+    // PF1 on the same link was judged: the link's functions disagree, each one named.
+    CHECK(facts.check->message.starts_with(
+        "not judged: 0000:03:00.0 and 0000:03:00.1 share one link (upstream port 0000:00:01.0) "
+        "but disagree: 0000:03:00.0: "));
 }
 
 TEST_CASE("pcie-link: VFs have no link attributes and are not applicable, not counted") {
@@ -307,6 +316,69 @@ TEST_CASE("pcie-link: a max_link_width of 255 is the kernel's unknown width, not
           std::string::npos);
     CHECK(pf1.message.find("malformed") == std::string::npos);
     CHECK(pf1.message.find("not a lane count") == std::string::npos);
+}
+
+TEST_CASE("pcie-link: two PFs behind one upstream port are one link, their disagreement named") {
+    // degraded-link: PF0 trained at 16.0 GT/s x16, PF1 at 32.0 GT/s x16, both below the port
+    // 0000:00:01.0 that reaches 32.0 GT/s x16.
+    Root root("degraded-link");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    CHECK(facts.check->message ==
+          "0000:03:00.0 and 0000:03:00.1 share one link (upstream port 0000:00:01.0) but "
+          "disagree: 0000:03:00.0 runs at 16.0 GT/s x16 of 32.0 GT/s x16: half its PCIe "
+          "bandwidth; its upstream port 0000:00:01.0 can do more: reseat the card or check the "
+          "slot's lanes and BIOS bifurcation; 0000:03:00.1 runs at 32.0 GT/s x16, its maximum");
+    const auto groups = group_pcie_links(facts.links);
+    REQUIRE(groups.size() == 1);
+    CHECK(groups[0].id == "0000:00:01.0");
+    CHECK(groups[0].functions == std::vector<std::string>{"0000:03:00.0", "0000:03:00.1"});
+    CHECK_FALSE(groups[0].functions_agree);
+    CHECK(groups[0].status == Status::warn);
+}
+
+TEST_CASE("pcie-link: functions of one link that agree get one verdict, named once") {
+    Root root("full-link");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::pass);
+    CHECK(facts.check->message ==
+          "0000:03:00.0 and 0000:03:00.1, one link (upstream port 0000:00:01.0), runs at 32.0 "
+          "GT/s x16, its maximum");
+}
+
+TEST_CASE("pcie-link: a Socket Direct card's two links keep two verdicts") {
+    // PF0 on port 0000:00:01.0 at its maximum, PF1 on port 0000:80:01.0 at half of it.
+    Root root("socket-direct");
+    const auto facts = root.probe();
+    const auto groups = group_pcie_links(facts.links);
+    REQUIRE(groups.size() == 2);
+    CHECK(groups[0].id == "0000:00:01.0");
+    CHECK(groups[0].status == Status::pass);
+    CHECK(groups[1].id == "0000:80:01.0");
+    CHECK(groups[1].status == Status::warn);
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    CHECK(facts.check->message ==
+          "0000:83:00.0 runs at 16.0 GT/s x8 of 32.0 GT/s x8: half its PCIe bandwidth; its "
+          "upstream port 0000:80:01.0 can do more: reseat the card or check the slot's lanes "
+          "and BIOS bifurcation");
+}
+
+TEST_CASE("pcie-link: trained low under a port whose maximum is unknown: the slot, not a reseat") {
+    Root root("unknown-slot");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    CHECK(facts.check->message.starts_with(
+        "0000:03:00.0 and 0000:03:00.1, one link (upstream port 0000:00:01.0), runs at 16.0 GT/s "
+        "x16 of 32.0 GT/s x16: half its PCIe bandwidth; the slot or riser may limit it (its "
+        "upstream port's maximum is unknown: "));
+    CHECK(facts.check->message.find("reseat") == std::string::npos);
+    CHECK(facts.check->remediation ==
+          "The slot or riser may be the limit where the upstream port's maximum is unknown: read "
+          "what it can do (lspci -vv -s 0000:00:01.0: LnkCap) before reseating.");
 }
 
 TEST_CASE("pcie-link: link speed and width parsers") {

@@ -416,10 +416,20 @@ TEST_CASE("declared but not exported by a library of the same release: not a mix
     CHECK(same.message.find("doca_rdmi_connection_get_app_rq_info (doca_rdmi_connection.h:212)") !=
           std::string::npos);
     CHECK(same.remediation.find("different DOCA releases") == std::string::npos);
-    CHECK(same.remediation.find("the header is ahead of the implementation") != std::string::npos);
-    CHECK(same.remediation.find("DOCA 3.3.0047") != std::string::npos);
-    // Another release on the library's side: then the mixed install is the likely cause.
+    CHECK(same.remediation ==
+          "the library is older than its header (header: DOCA 3.3.0047; "
+          "libdoca_rdmi.so.3: DOCA 3.3.0047): the header declares what this release does not "
+          "implement; do not call doca_rdmi_connection_get_app_rq_info on DOCA 3.3.0047 (wait "
+          "for a release whose library exports it)");
+    // An older library under a newer header: the same words, with both releases.
     facts.library.real_path = "/opt/lib/libdoca_rdmi.so.3.2.1025";
+    CHECK(exported().remediation ==
+          "the library is older than its header (header: DOCA 3.3.0047; "
+          "libdoca_rdmi.so.3: DOCA 3.2.1025): install the library of the headers' release "
+          "(reinstall the module's packages at one version), or do not call "
+          "doca_rdmi_connection_get_app_rq_info");
+    // Only a library newer than its header is a mixed install the other way round.
+    facts.library.real_path = "/opt/lib/libdoca_rdmi.so.3.4.0010";
     CHECK(exported().remediation.find("different DOCA releases") != std::string::npos);
 }
 
