@@ -19,7 +19,8 @@ inline constexpr FindingInfo kPcieLinkFindings[] = {
     {"pcie-link", "report (pcie-link probe); check --require-pcie-link",
      "Every NVIDIA PF's PCIe link runs at the speed and width its card and slot can reach.",
      "Reseat a card trained below its maximum and check the slot's lanes and BIOS bifurcation; "
-     "move a card its slot limits to a faster slot."},
+     "move a card its slot limits to a faster slot.",
+     Purposes::run},
 };
 
 /// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.
