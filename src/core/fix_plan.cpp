@@ -13,13 +13,14 @@ std::vector<FixStep> plan_fixes(const std::vector<Check>& checks) {
         auto step = std::find_if(steps.begin(), steps.end(),
                                  [&](const FixStep& s) { return s.action == check.remediation; });
         if (step == steps.end()) {
-            steps.push_back(FixStep{check.remediation, {}, false});
+            steps.push_back(FixStep{check.remediation, {}, false, Purposes::none});
             step = steps.end() - 1;
         }
         if (std::find(step->resolves.begin(), step->resolves.end(), check.id.str()) ==
             step->resolves.end())
             step->resolves.push_back(check.id.str());
         step->fixes_failure = step->fixes_failure || check.status == Status::fail;
+        step->purposes = step->purposes | check.id.info().purposes;
     }
     // stable_sort keeps discovery order among equals: the probes run install, devices, symbols.
     std::stable_sort(steps.begin(), steps.end(), [](const FixStep& a, const FixStep& b) {

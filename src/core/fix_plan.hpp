@@ -11,9 +11,10 @@ namespace rdmi {
 
 /// One step of the plan: one action, and the checks it resolves.
 struct FixStep {
-    std::string action;                 ///< the remediation, one command or one precise action
-    std::vector<std::string> resolves;  ///< check ids, in the order the run reported them
-    bool fixes_failure = false;         ///< at least one of them failed (not only skipped)
+    std::string action;                  ///< the remediation, one command or one precise action
+    std::vector<std::string> resolves;   ///< check ids, in the order the run reported them
+    bool fixes_failure = false;          ///< at least one of them failed (not only skipped)
+    Purposes purposes = Purposes::none;  ///< the union of the purposes of the checks it resolves
 };
 
 /// Groups the failed and skipped checks by their remediation (checks with the same fix are one

@@ -83,10 +83,11 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
     return out;
 }
 
-std::string render_check(const TextStyle& style, const Check& check) {
+std::string render_check(const TextStyle& style, const Check& check, PurposeTag tag) {
     // Messages carry probed strings (device names, versions, paths): a line feed in one must
     // not start a line that looks like another check.
-    const std::string id = terminal_safe(check.id.str());
+    std::string id = terminal_safe(check.id.str());
+    if (tag == PurposeTag::shown) id += " [" + purposes_text(check.id.info().purposes) + "]";
     std::string line = paint(style, check.status, status_label(check.status));
     line.append(kIdColumn - status_label(check.status).size(), ' ');
     line += id;
@@ -115,7 +116,8 @@ std::string render_check(const TextStyle& style, const Check& check) {
     return line;
 }
 
-std::string render_checks(const TextStyle& style, const std::vector<Check>& checks) {
+std::string render_checks(const TextStyle& style, const std::vector<Check>& checks,
+                          PurposeTag tag) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
         if (style.verbosity < 0 && check.status != Status::fail) continue;
@@ -125,7 +127,7 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
         return rank(a->status) < rank(b->status);
     });
     std::string out;
-    for (const Check* check : ordered) out += render_check(style, *check);
+    for (const Check* check : ordered) out += render_check(style, *check, tag);
     return out;
 }
 

@@ -25,11 +25,16 @@ std::string paint(const TextStyle& style, Status status, std::string_view text);
 std::string wrap(const TextStyle& style, std::string_view text, std::size_t first_column,
                  std::size_t indent);
 
+/// Whether a check's line names the purposes it answers ("dpacc [build]"): the report's do.
+enum class PurposeTag : bool { hidden, shown };
+
 /// One check as text: "FAIL  id  message", then "fix:" and (verbose) "from:" lines.
-std::string render_check(const TextStyle& style, const Check& check);
+std::string render_check(const TextStyle& style, const Check& check,
+                         PurposeTag tag = PurposeTag::hidden);
 
 /// Checks ordered failures first, then skips, passes, info; quiet shows failures only.
-std::string render_checks(const TextStyle& style, const std::vector<Check>& checks);
+std::string render_checks(const TextStyle& style, const std::vector<Check>& checks,
+                          PurposeTag tag = PurposeTag::hidden);
 
 /// "Result: FAIL (2 failed, 1 skipped, 5 passed, 1 info)".
 std::string render_verdict(const TextStyle& style, const std::vector<Check>& checks);
