@@ -124,6 +124,13 @@ class CheckCommand final : public Command {
                                                " (check --list-checks gives each check's)");
             }
         }
+        if (opts_.policy.empty() && !opts_.for_purposes.empty()) {
+            // Said, not refused: the run still judges what the flags ask for.
+            session.log().warn(
+                "check: --for {} filters a --policy file's requirements; there is "
+                "none, and flags are always judged",
+                opts_.for_purposes);
+        }
         auto extra = flags(session.link_rule());
         if (!extra) return fail_input(session, extra.gap().message);
         gate::merge_policy(policy, *extra);
