@@ -173,7 +173,19 @@ def man_entry(e):
     return f".TP\n{tag}\n{desc}"
 
 
-def render_man(model, template, version, datadir):
+def man_checks(catalog):
+    """The CHECKS section's list: each catalog entry, the questions it answers and its meaning."""
+    out = []
+    for f in catalog["findings"]:
+        purposes = ", ".join(f.get("purposes") or ["none"])
+        # A placeholder in capitals ("module-NAME"): "<probe>-probe" would read as an option.
+        spelled = re.sub(r"<([a-z]+)>", lambda m: m.group(1).upper(), f["id"])
+        meaning = re.sub(r"<([a-z]+)>", lambda m: m.group(1).upper(), f["meaning"])
+        out.append(f".TP\n.B {roff(spelled)}\n({purposes}) {roff(meaning)}")
+    return "\n".join(out)
+
+
+def render_man(model, template, version, datadir, catalog=None):
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     when = datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc) if epoch \
         else datetime.datetime.now(datetime.timezone.utc)
@@ -206,6 +218,8 @@ def render_man(model, template, version, datadir):
             .replace("@DATE@", when.strftime("%Y-%m-%d"))
             .replace("@VERSION@", version).replace("@DATADIR@", datadir)
             .replace("@GLOBAL_OPTIONS@", glob).replace("@SUBCOMMANDS@", "\n".join(subs)))
+    if catalog is not None:
+        page = page.replace("@CHECKS@", man_checks(catalog))
     return page
 
 
@@ -446,7 +460,9 @@ def md_text(text):
 def render_troubleshooting(catalog):
     lines = []
     for f in catalog["findings"]:
-        line = f"* **`{f['id']}`** — *{md_text(f['emitted_by'])}*. {md_text(f['meaning'])}"
+        purposes = ", ".join(f.get("purposes") or ["none"])
+        line = (f"* **`{f['id']}`** — *{md_text(f['emitted_by'])}*; for {purposes}. "
+                f"{md_text(f['meaning'])}")
         if f["fix"]:
             line += f" **Fix:** {md_text(f['fix'])}"
         lines.append(line)
@@ -655,9 +671,12 @@ def self_test():
     expect("(auto always never)" in zsh, "zsh values")
     catalog = {"findings": [
         {"id": "doca-prefix", "emitted_by": "report", "meaning": "Where <prefix> is.",
-         "fix": "Install it."},
-        {"id": "module-<name>", "emitted_by": "report", "meaning": "A module.", "fix": None}]}
+         "fix": "Install it.", "purposes": ["run", "build"]},
+        {"id": "module-<name>", "emitted_by": "report", "meaning": "A module.", "fix": None,
+         "purposes": ["build"]}]}
     section = render_troubleshooting(catalog)
+    expect("*report*; for run, build." in section and "*report*; for build." in section,
+           "each entry names its purposes")
     expect(troubleshooting_ids(section) == ["doca-prefix", "module-<name>"],
            f"ids parsed back: {troubleshooting_ids(section)}")
     expect("&lt;prefix&gt;" in section, "placeholders escaped for Markdown")
@@ -810,7 +829,8 @@ def main():
     model = collect(args.binary)
     if args.mode == "man":
         with open(args.template, encoding="utf-8") as f:
-            page = render_man(model, f.read(), args.version, args.datadir)
+            catalog = json.loads(run_help(args.binary, "check", "--list-checks", "--json"))
+            page = render_man(model, f.read(), args.version, args.datadir, catalog)
         problems = check_man(model, page)
         if problems:  # the template mentions an option the program lacks
             print("\n".join(problems), file=sys.stderr)

@@ -35,6 +35,7 @@ struct CheckOptions {
     bool strict_contract = false;
     bool list_checks = false;
     std::string explain;
+    std::string for_purposes;  ///< --for: "run", "build", "all"; empty for the policy's own
 };
 
 class CheckCommand final : public Command {
@@ -47,6 +48,12 @@ class CheckCommand final : public Command {
 
     void add_options(CLI::App& sub) override {
         sub.add_option("--policy", opts_.policy, "requirements from FILE (JSON; flags add to it)");
+        sub.add_option("--for", opts_.for_purposes,
+                       "judge only the --policy FILE requirements that answer this question: "
+                       "run (an installed RDMI application can run here), build (one can be "
+                       "built here) or all (default; the file's \"for\" when it has one); "
+                       "flags are always judged")
+            ->check(CLI::IsMember({"run", "build", "all"}));
         sub.add_option("--min-version", opts_.min_version,
                        "the RDMI stack's matched version is at least V");
         sub.add_option("--max-version", opts_.max_version, "... at most V");
@@ -108,6 +115,24 @@ class CheckCommand final : public Command {
             auto loaded = load_policy(opts_.policy, session.link_rule());
             if (!loaded) return fail_input(session, loaded.gap().message);
             policy = std::move(loaded).value();
+            const Purposes wanted = opts_.for_purposes.empty()
+                                        ? policy.for_purposes.value_or(Purposes::both)
+                                        : *parse_for(opts_.for_purposes);
+            gate::keep_purposes(policy, wanted);
+            if (policy.empty() && !extra_flags_given()) {
+                return fail_input(session, "check: --policy " + opts_.policy +
+                                               ": none of its "
+                                               "requirements answers --for " +
+                                               std::string(for_name(wanted)) +
+                                               " (check --list-checks gives each check's)");
+            }
+        }
+        if (opts_.policy.empty() && !opts_.for_purposes.empty()) {
+            // Said, not refused: the run still judges what the flags ask for.
+            session.log().warn(
+                "check: --for {} filters a --policy file's requirements; there is "
+                "none, and flags are always judged",
+                opts_.for_purposes);
         }
         auto extra = flags(session.link_rule());
         if (!extra) return fail_input(session, extra.gap().message);
@@ -262,6 +287,16 @@ class CheckCommand final : public Command {
             facts.integrity = &*collected.install_integrity;
         }
         return gate::evaluate(policy, facts);
+    }
+
+    // Whether the command line itself asks for something to be judged.
+    [[nodiscard]] bool extra_flags_given() const {
+        const gate::Policy& g = opts_.given;
+        return !opts_.min_version.empty() || !opts_.max_version.empty() ||
+               !opts_.exact_version.empty() || !opts_.modules.empty() || !g.symbols.empty() ||
+               !g.stable.empty() || !g.app.empty() ||
+               (device_option_ != nullptr && device_option_->count() > 0) || g.require_dpa ||
+               g.require_port_active || g.require_consistent || g.require_pcie_link;
     }
 
     // --format json counts as --json for the error document.

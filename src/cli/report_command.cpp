@@ -42,6 +42,13 @@ class ReportCommand final : public Command {
                      "also compare the DOCA headers, libraries, .pc files and tools with the md5 "
                      "their package recorded (check install-integrity; reads the package "
                      "database, and hashes each file within --timeout)");
+        for_option_ =
+            sub.add_option("--for", for_,
+                           "the question the verdict answers: run (an installed RDMI application "
+                           "can run here), build (one and its DPA kernels can be built here) or "
+                           "all (default); the checks, result and exit code are those of its "
+                           "checks; text and json only (prometheus and nfd carry both)")
+                ->check(CLI::IsMember({"run", "build", "all"}));
     }
 
     int run(const Session& session) override {
@@ -50,6 +57,13 @@ class ReportCommand final : public Command {
             return format_conflict(session);
         }
         if (json) format_ = "json";
+        if (for_option_ != nullptr && for_option_->count() > 0 &&
+            (format_ == "prometheus" || format_ == "nfd")) {
+            return usage_error(session,
+                               "report: --for chooses the checks of a text or JSON "
+                               "report; --format " +
+                                   format_ + " carries every purpose's verdict (give no --for)");
+        }
         warn_unread_name(session);
         Facts report;
         collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
@@ -61,6 +75,7 @@ class ReportCommand final : public Command {
         }
         session.release_worker();
         report.run = session.run_info();
+        report.run.for_purposes = parse_for(for_).value_or(Purposes::both);
         const int exit_code = exit_code_for(overall_status(report_checks(report)));
         if (format_ == "json") {
             json::Json document = json::report(report);
@@ -88,11 +103,18 @@ class ReportCommand final : public Command {
     // formats, and JSON written over a Prometheus textfile or an NFD feature file would make
     // its reader reject the whole file (every rdmi metric, or every label of the node, gone).
     [[nodiscard]] int format_conflict(const Session& session) const {
-        const std::string message = "report: --json asks for the JSON report and --format " +
-                                    format_ +
-                                    " for another document; give one of them (--json is "
-                                    "--format json); --output not written";
+        return usage_error(session, "report: --json asks for the JSON report and --format " +
+                                        format_ +
+                                        " for another document; give one of them (--json is "
+                                        "--format json)");
+    }
+
+    [[nodiscard]] static int usage_error(const Session& session, const std::string& problem) {
+        const std::string message = problem + "; --output not written";
         session.log().error("{}", message);
+        // --json asked for a document, and gets one even for a usage error; a Prometheus or
+        // NFD run's stdout may be its collector's file, so it gets none.
+        if (!session.options().json) return kExitUsage;
         const std::string document = error_document(message, kExitUsage);
         std::fwrite(document.data(), 1, document.size(), stdout);  // NOLINT(cert-err33-c)
         std::fflush(stdout);                                       // NOLINT(cert-err33-c)
@@ -119,6 +141,8 @@ class ReportCommand final : public Command {
     std::string format_ = "text";
     CLI::Option* format_option_ = nullptr;
     bool integrity_ = false;
+    std::string for_ = "all";
+    CLI::Option* for_option_ = nullptr;
 };
 
 }  // namespace

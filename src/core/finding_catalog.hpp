@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/purpose.hpp"
+
 namespace rdmi {
 
 /// One catalogued finding. The order is the catalog's (and the README's) order.
@@ -75,6 +77,9 @@ struct FindingInfo {
     std::string_view emitted_by;  ///< the command (and probe or option) that emits it
     std::string_view meaning;     ///< one line: what the check answers
     std::string_view fix;         ///< how to fix a failure or skip; empty when never judged
+    /// The questions the check answers: run (an installed application can run here), build
+    /// (one can be built here) or both; never none. README.md, "Run and build", gives the rule.
+    Purposes purposes;
 };
 
 /// The entries of enum Finding, in its order (without the registry rows' own entries).

@@ -33,7 +33,7 @@ std::vector<FixStep> plan_fixes(const std::vector<Check>& checks) {
         auto step = std::find_if(steps.begin(), steps.end(),
                                  [&](const FixStep& s) { return s.action == check.remediation; });
         if (step == steps.end()) {
-            steps.push_back(FixStep{check.id.str(), check.remediation, {}, false, false});
+            steps.push_back(FixStep{check.id.str(), check.remediation, {}, false, false, Purposes::none});
             keyed.push_back(false);
             step = steps.end() - 1;
         }
@@ -48,6 +48,7 @@ std::vector<FixStep> plan_fixes(const std::vector<Check>& checks) {
             step->resolves.push_back(check.id.str());
         step->fixes_failure = step->fixes_failure || check.status == Status::fail;
         step->precondition = step->precondition || check.remedy.precondition;
+        step->purposes = step->purposes | check.id.info().purposes;
     }
     make_ids_unique(steps);
     // stable_sort keeps discovery order among equals: the probes run install, devices, symbols.

@@ -21,6 +21,7 @@ struct FixStep {
     std::vector<std::string> resolves;  ///< check ids, in the order the run reported them
     bool fixes_failure = false;         ///< at least one of them failed (not only skipped)
     bool precondition = false;          ///< a check of it declares every other step waits for it
+    Purposes purposes = Purposes::none;  ///< the union of the purposes of the checks it resolves
 };
 
 /// Groups the failed and skipped checks by their remediation (checks with the same fix are one

@@ -9,6 +9,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/json_input.cpp
   ${CMAKE_CURRENT_LIST_DIR}/md5.cpp
   ${CMAKE_CURRENT_LIST_DIR}/progress.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/purpose.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sha256.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shell_word.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text.cpp

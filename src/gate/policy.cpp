@@ -7,9 +7,11 @@
 #include <array>
 #include <utility>
 
+#include "core/finding_catalog.hpp"
 #include "core/json_input.hpp"
 #include "core/json_strict.hpp"
 #include "core/text.hpp"
+#include "probes/pcie_link.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -155,6 +157,13 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "require_consistent") return set_bool(p.require_consistent);
     if (key == "require_pcie_link") return set_bool(p.require_pcie_link);
     if (key == "require_integrity") return set_bool(p.require_integrity);
+    if (key == "for") {
+        auto v = r.string(value, where);
+        if (!v) return v.gap();
+        p.for_purposes = parse_for(*v);
+        if (!p.for_purposes) return r.at(where, "expected \"run\", \"build\" or \"all\"");
+        return true;
+    }
     return r.at(where, "unknown key \"" + key + "\"");
 }
 
@@ -226,6 +235,27 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
         if (auto ok = apply(reader, key, value, policy); !ok) return ok.gap();
     }
     return policy;
+}
+
+void keep_purposes(Policy& policy, Purposes wanted) {
+    auto kept = [&](Finding finding) { return answers(finding_info(finding).purposes, wanted); };
+    if (!kept(Finding::min_version)) policy.min_version.reset();
+    if (!kept(Finding::max_version)) policy.max_version.reset();
+    if (!kept(Finding::exact_version)) policy.exact_version.reset();
+    if (!kept(Finding::module)) policy.modules.clear();
+    if (!kept(Finding::symbol)) policy.symbols.clear();
+    if (!kept(Finding::stable)) policy.stable.clear();
+    // The experimental audit needs the application: both go, or the app alone.
+    if (!kept(Finding::app_experimental)) {
+        policy.forbid_experimental = false;
+        policy.allow_experimental.clear();
+    }
+    if (!kept(Finding::app_resolves) && !policy.forbid_experimental) policy.app.clear();
+    if (!kept(Finding::device)) policy.device.reset();
+    if (!kept(Finding::dpa)) policy.require_dpa = false;
+    if (!kept(Finding::port_active)) policy.require_port_active = false;
+    if (!kept(Finding::consistent_versions)) policy.require_consistent = false;
+    if (!answers(kPcieLinkFindings[0].purposes, wanted)) policy.require_pcie_link = false;
 }
 
 void merge_policy(Policy& base, const Policy& extra) {

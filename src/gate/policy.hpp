@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/purpose.hpp"
 #include "core/result.hpp"
 #include "core/version.hpp"
 
@@ -43,6 +44,9 @@ struct Policy {
     bool require_pcie_link = false;
     /// The judged install files have the md5 their package recorded (install-integrity).
     bool require_integrity = false;
+    /// The policy file's "for": the purposes of its requirements that a run judges (the
+    /// command line's --for overrides it; flags are judged whatever it says).
+    std::optional<Purposes> for_purposes;
 
     /// True when there is nothing to check.
     [[nodiscard]] bool empty() const;
@@ -58,6 +62,10 @@ Result<DocaVersion> parse_gate_version(std::string_view text);
 /// reads no more). The Gap (malformed) names `path` and either the line and column of a syntax
 /// error or the JSON pointer of the offending value, and says what is wrong.
 Result<Policy> parse_policy(std::string_view bytes, std::string_view path);
+
+/// Drops the requirements of `policy` whose check answers none of `wanted` (README, "Run and
+/// build"): what `check --for` does to a policy file's set, never to the flags'.
+void keep_purposes(Policy& policy, Purposes wanted);
 
 /// Adds `extra` (the command line's requirements) to `base`.
 void merge_policy(Policy& base, const Policy& extra);

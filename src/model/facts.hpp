@@ -81,6 +81,9 @@ struct RunInfo {
     double timeout_s = 0;
     /// How the children that load vendor libraries and run tools were contained.
     ContainmentStatus containment;
+    /// The question the report answers (`report --for`): its checks, result and exit code are
+    /// those of the checks of these purposes.
+    Purposes for_purposes = Purposes::both;
 };
 
 /// A probe that stopped with an unexpected error; the others still ran.

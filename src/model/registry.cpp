@@ -125,7 +125,10 @@ void collect(const ProbeContext& ctx, std::initializer_list<ProbeId> wanted, Fac
     collect(ctx, std::span<const ProbeId>(wanted.begin(), wanted.size()), facts, request, on_error);
 }
 
-std::vector<Check> report_checks(const Facts& facts) {
+namespace {
+
+// Every check of the report, whatever the run's --for.
+std::vector<Check> all_report_checks(const Facts& facts) {
     std::vector<Check> out;
     for (const auto& row : kRows) {
         if (!collected(facts, row.id)) continue;
@@ -142,6 +145,25 @@ std::vector<Check> report_checks(const Facts& facts) {
         if (!failed && row.checks != nullptr) row.checks(facts, out);
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<Check> report_checks(const Facts& facts) {
+    return checks_for(all_report_checks(facts), facts.run.for_purposes);
+}
+
+std::vector<Check> checks_for(const std::vector<Check>& checks, Purposes wanted) {
+    std::vector<Check> out;
+    for (const auto& check : checks) {
+        if (answers(check.id.info().purposes, wanted)) out.push_back(check);
+    }
+    return out;
+}
+
+bool ready_for(const Facts& facts, Purposes wanted) {
+    const Status result = overall_status(checks_for(all_report_checks(facts), wanted));
+    return result != Status::fail && result != Status::skip;
 }
 
 std::span<const FindingInfo* const> check_catalog() {

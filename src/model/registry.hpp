@@ -57,8 +57,16 @@ inline constexpr auto kReportProbes = [] {
 }();
 
 /// The report's checks: every collected probe's checks in registry order, a failed
-/// "<id>-probe" check where a probe stopped with an error. Pure.
+/// "<id>-probe" check where a probe stopped with an error; of those, the ones that answer
+/// `facts.run.for_purposes` (`report --for`). Pure.
 std::vector<Check> report_checks(const Facts& facts);
+
+/// The checks of `checks` that answer any of `wanted`, in their order.
+std::vector<Check> checks_for(const std::vector<Check>& checks, Purposes wanted);
+
+/// Whether `report --for wanted` exits 0 on these facts (whatever the run's own --for):
+/// no check of that purpose failed or was skipped. Pure.
+bool ready_for(const Facts& facts, Purposes wanted);
 
 /// The whole finding catalog, in its order: enum Finding's entries, with the rows' own entries
 /// (in registry order) after the report probes' and before "<probe>-probe".

@@ -22,7 +22,8 @@ inline constexpr FindingInfo kPcieLinkFindings[] = {
      "Reseat a card only when its slot's port can do more than the link trained at (check the "
      "slot's lanes and BIOS bifurcation); when the port's maximum is unknown, the slot or riser "
      "may be the limit: read it first (lspci -vv, LnkCap); move a card its slot limits to a "
-     "faster slot."},
+     "faster slot.",
+     Purposes::run},
 };
 
 /// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.

@@ -15,12 +15,13 @@ std::string catalog_json(const FindingInfo* only) {
             {{"id", info->id},
              {"pattern", is_pattern(*info)},
              {"emitted_by", info->emitted_by},
+             {"purposes", purpose_names(info->purposes)},
              {"meaning", info->meaning},
              {"fix", info->fix.empty() ? json::Json(nullptr) : json::Json(info->fix)}}));
     }
     return json::dump(json::object(
         {{"schema", kFindingsSchemaId},
-         {"schema_version", "1.0.0"},
+         {"schema_version", "1.1.0"},
          {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
          {"findings", std::move(list)}}));
 }
@@ -30,6 +31,8 @@ std::string finding_text(const text::TextStyle& style, const FindingInfo& info) 
     std::string out = std::string(info.id) + "  [" + std::string(info.emitted_by) + "]\n";
     out.append(kIndent, ' ');
     out += text::wrap(style, info.meaning, kIndent, kIndent) + "\n";
+    out.append(kIndent, ' ');
+    out += "for: " + purposes_text(info.purposes) + "\n";
     if (!info.fix.empty()) {
         out.append(kIndent, ' ');
         out += "fix: " + text::wrap(style, info.fix, kIndent + 5, kIndent + 5) + "\n";

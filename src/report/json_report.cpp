@@ -84,9 +84,26 @@ Json fix_plan(const std::vector<Check>& checks) {
                                 {"id", step.id},
                                 {"action", step.action},
                                 {"resolves", step.resolves},
-                                {"fixes_failure", step.fixes_failure}}));
+                                {"fixes_failure", step.fixes_failure},
+                                {"purposes", purpose_names(step.purposes)}}));
     }
     return steps;
+}
+
+// The report's checks, each with the purposes it answers (the shared check shape has none: the
+// other documents' checks answer the question their command asks).
+Json report_check_list(const std::vector<Check>& list) {
+    Json out = checks(list);
+    for (std::size_t i = 0; i < list.size(); ++i)
+        out[i]["purposes"] = purpose_names(list[i].id.info().purposes);
+    return out;
+}
+
+// The run, with the question this report answers (`report --for`).
+Json report_run(const RunInfo& run) {
+    Json out = run_info(run);
+    out["for"] = std::string(for_name(run.for_purposes));
+    return out;
 }
 
 }  // namespace
@@ -155,10 +172,10 @@ Json report(const Facts& report) {
     Json out = object({{"schema", kReportSchemaId},
                        {"schema_version", kReportSchemaVersion},
                        {"tool", tool()},
-                       {"run", run_info(report.run)},
+                       {"run", report_run(report.run)},
                        {"result", to_string(overall_status(all_checks))},
                        {"summary", status_counts(count_statuses(all_checks))},
-                       {"checks", checks(all_checks)}},
+                       {"checks", report_check_list(all_checks)}},
                       kMembersAfterChecks + probe_registry().size());
     out["install"] = report.install ? install(*report.install) : Json(nullptr);
     out["devices"] = report.devices ? devices(*report.devices) : Json(nullptr);

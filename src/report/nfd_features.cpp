@@ -104,8 +104,11 @@ std::optional<std::string_view> label_value_problem(std::string_view value) {
 std::string features(const Facts& facts) {
     const Status result = overall_status(report_checks(facts));
     const std::pair<std::string_view, Value> lines[] = {
-        // Exactly when `rdmi-probe report` exits 0.
-        {"ready", boolean(result == Status::pass || result == Status::warn)},
+        // Exactly when `rdmi-probe report --for run` exits 0: a label that schedules workloads
+        // answers whether one can run here, not whether one could be built.
+        {"ready", boolean(ready_for(facts, Purposes::run))},
+        // Exactly when `rdmi-probe report --for build` exits 0.
+        {"build-ready", boolean(ready_for(facts, Purposes::build))},
         {"result", of(std::string(to_string(result)))},
         {"doca-version", doca_version(facts)},
         {"versions-consistent", versions_consistent(facts)},

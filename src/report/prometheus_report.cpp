@@ -98,6 +98,21 @@ Family check_status(const Facts& facts) {
     return f;
 }
 
+// Both series always: a missing one would read as "no data" where the answer is known.
+Family ready(const Facts& facts) {
+    Family f{"rdmi_probe_ready",
+             "1 when `rdmi-probe report --for <purpose>` exits 0 (no check of that purpose failed "
+             "or was skipped), else 0; purpose run: an installed RDMI application can run here, "
+             "build: one and its DPA kernels can be built here.",
+             {},
+             {},
+             {}};
+    for (Purposes purpose : {Purposes::run, Purposes::build}) {
+        f.add({{"purpose", std::string(for_name(purpose))}}, flag(ready_for(facts, purpose)));
+    }
+    return f;
+}
+
 Family info(const Facts& facts) {
     Family f{"rdmi_probe_info",
              "Constant 1; the labels carry rdmi-probe's version and the DOCA version it found "
@@ -325,7 +340,7 @@ bool usable_label_value(std::string_view value) {
 std::string report(const Facts& facts) {
     std::string out;
     for (const Family& family :
-         {check_status(facts), info(facts), dpa_capable(facts), port_active(facts),
+         {check_status(facts), ready(facts), info(facts), dpa_capable(facts), port_active(facts),
           versions_consistent(facts), experimental_symbols(facts), containment(facts),
           run_duration(facts), last_run(facts)}) {
         out += family.render();

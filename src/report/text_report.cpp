@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <utility>
+
 #include "build_info.hpp"
 #include "core/fix_plan.hpp"
 #include "model/registry.hpp"
@@ -28,6 +30,29 @@ std::string install_facts(const InstallFacts& facts) {
     return out;
 }
 
+// The title's end: which question a `report --for` run answers.
+std::string readiness_question(Purposes wanted) {
+    if (wanted == Purposes::run) return ", for run only (can an installed application run?)";
+    if (wanted == Purposes::build)
+        return ", for build only (can an application and its DPA kernels be built?)";
+    return "";
+}
+
+// The two questions a plain report answers, each with the command that answers it alone (its
+// exit code is the verdict a fleet or a CI job uses).
+std::string readiness_lines(const Facts& report) {
+    std::string out;
+    const std::pair<Purposes, std::string_view> questions[] = {
+        {Purposes::run, "Run an installed RDMI application here"},
+        {Purposes::build, "Build an RDMI application and its DPA kernels here"},
+    };
+    for (const auto& [purpose, question] : questions) {
+        out += fmt::format("{}: {} (report --for {})\n", question,
+                           ready_for(report, purpose) ? "ready" : "not ready", for_name(purpose));
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string report(const TextStyle& style, const Facts& report) {
@@ -35,13 +60,14 @@ std::string report(const TextStyle& style, const Facts& report) {
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
     if (!report.run.live) out += " of root " + terminal_safe(report.run.root);
+    out += readiness_question(report.run.for_purposes);
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
     // Quiet prints no plan: its fix lines then carry the text.
     const std::vector<FixStep> steps = plan_fixes(checks);
     const bool plan_printed = style.verbosity >= 0 && !steps.empty();
-    out += render_checks(style, checks, plan_printed ? &steps : nullptr);
+    out += render_checks(style, checks, plan_printed ? &steps : nullptr, PurposeTag::shown);
     if (style.verbosity >= 0 && report.devices) {
         // The reason names sysfs entries (functions, rdma devices, port states): escaped, so a
         // line feed in a device name cannot start a line of its own.
@@ -64,7 +90,11 @@ std::string report(const TextStyle& style, const Facts& report) {
             // paste: escaped like a check's fix, and never wrapped (a command cut after
             // "export" would paste as two commands).
             out += fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
-                   wrap(style, "     resolves: " + terminal_safe(ids), 0, 15) + "\n";
+                   wrap(style,
+                        "     resolves: " + terminal_safe(ids) + " [" +
+                            purposes_text(step.purposes) + "]",
+                        0, 15) +
+                   "\n";
         }
     }
     if (style.verbosity >= 0) {
@@ -72,6 +102,7 @@ std::string report(const TextStyle& style, const Facts& report) {
         std::string verdict = render_verdict(style, checks);
         verdict.insert(verdict.size() - 1, timing);
         out += "\n" + verdict;
+        if (report.run.for_purposes == Purposes::both) out += readiness_lines(report);
     }
     return out;
 }

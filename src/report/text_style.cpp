@@ -83,10 +83,12 @@ std::string wrap(const TextStyle& style, std::string_view text, std::size_t firs
     return out;
 }
 
-std::string render_check(const TextStyle& style, const Check& check, std::size_t plan_step) {
+std::string render_check(const TextStyle& style, const Check& check, std::size_t plan_step,
+                         PurposeTag tag) {
     // Messages carry probed strings (device names, versions, paths): a line feed in one must
     // not start a line that looks like another check.
-    const std::string id = terminal_safe(check.id.str());
+    std::string id = terminal_safe(check.id.str());
+    if (tag == PurposeTag::shown) id += " [" + purposes_text(check.id.info().purposes) + "]";
     std::string line = paint(style, check.status, status_label(check.status));
     line.append(kIdColumn - status_label(check.status).size(), ' ');
     line += id;
@@ -118,7 +120,7 @@ std::string render_check(const TextStyle& style, const Check& check, std::size_t
 }
 
 std::string render_checks(const TextStyle& style, const std::vector<Check>& checks,
-                          const std::vector<FixStep>* plan) {
+                          const std::vector<FixStep>* plan, PurposeTag tag) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
         if (style.verbosity < 0 && check.status != Status::fail) continue;
@@ -129,7 +131,7 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
     });
     std::string out;
     for (const Check* check : ordered)
-        out += render_check(style, *check, plan != nullptr ? step_number(*plan, *check) : 0);
+        out += render_check(style, *check, plan != nullptr ? step_number(*plan, *check) : 0, tag);
     return out;
 }
 

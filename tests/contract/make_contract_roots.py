@@ -23,6 +23,8 @@ MARKER = ".rdmi-contract-root"
 # name: (DOCA scenario, sysfs scenario, version-matrix file or None, DOCA prefix in the root)
 ROOTS = {
     "both-host": ("complete-3.3", "bf3-host-dpu", "valid.json", "/opt/mellanox/doca"),
+    # run vs build: a healthy BlueField-3 host that runs RDMI applications but cannot build them
+    "both-run-only": ("run-only-3.3", "full-link", "valid.json", "/opt/mellanox/doca"),
     "both-dpu": ("bluefield-3.3", "bf3-arm", None, "/opt/mellanox/doca"),
     "both-vfs-legacy": ("legacy-2.10", "cx7-vfs", None, "/opt/mellanox/doca"),
     "both-empty": ("no-doca", "empty", None, "/opt/mellanox/doca"),

@@ -65,8 +65,9 @@ TEST_CASE("FindingId: fixed ids and filled patterns; misuse is a logic error") {
 }
 
 TEST_CASE("FindingId from an entry declared outside enum Finding") {
-    static constexpr FindingInfo kFixed{"made-up", "test", "A made-up check.", ""};
-    static constexpr FindingInfo kPattern{"made-up-<x>", "test", "A made-up pattern.", ""};
+    static constexpr FindingInfo kFixed{"made-up", "test", "A made-up check.", "", Purposes::run};
+    static constexpr FindingInfo kPattern{"made-up-<x>", "test", "A made-up pattern.", "",
+                                          Purposes::run};
     const FindingId fixed(kFixed);
     CHECK(fixed == "made-up");
     CHECK(&fixed.info() == &kFixed);

@@ -159,6 +159,22 @@ TEST_CASE("step_number points a check at the step carrying its fix, and only a p
     // A warning's fix is not in the plan: its line keeps the text.
     CHECK(step_number(steps, make(Finding::hugepages, Status::warn, kInstallDoca)) == 0);
     CHECK(step_number(steps, make(Finding::hugepages, Status::fail, "")) == 0);
+
+TEST_CASE("a step answers the union of the purposes of the checks it resolves") {
+    const std::string reinstall = "reinstall the DOCA runtime";
+    const std::vector<Check> checks = {
+        make(Finding::dpacc, Status::fail, "install dpacc"),
+        make(Finding::rdmi_headers, Status::fail, reinstall),
+        make(Finding::uverbs_access, Status::fail, reinstall),
+        make(Finding::driver_mlx5_ib, Status::skip, "modprobe mlx5_ib"),
+    };
+    const auto steps = plan_fixes(checks);
+    REQUIRE(steps.size() == 3);
+    CHECK(steps[0].action == reinstall);
+    CHECK(steps[0].purposes == Purposes::both);
+    CHECK(steps[1].action == "install dpacc");
+    CHECK(steps[1].purposes == Purposes::build);
+    CHECK(steps[2].purposes == Purposes::run);
 }
 
 }  // namespace rdmi

@@ -147,6 +147,45 @@ TEST_CASE("the whole catalog: enum Finding's entries with the rows' own before <
     CHECK(find_check("no-such-check") == nullptr);
 }
 
+TEST_CASE("every catalog entry answers run, build or both, wherever it is declared") {
+    for (const FindingInfo* info : check_catalog()) {
+        CHECK_MESSAGE(info->purposes != Purposes::none, info->id);
+        CHECK_MESSAGE(answers(info->purposes, Purposes::both), info->id);
+    }
+    // The rule's anchors (README, "Run and build"): a compiler only builds, a driver only runs,
+    // a missing library stops both.
+    CHECK(finding_info(Finding::dpacc).purposes == Purposes::build);
+    CHECK(finding_info(Finding::module).purposes == Purposes::build);
+    CHECK(finding_info(Finding::uverbs_access).purposes == Purposes::run);
+    CHECK(finding_info(Finding::library).purposes == Purposes::both);
+    CHECK(find_check("pcie-link")->purposes == Purposes::run);
+}
+
+TEST_CASE("report --for: the checks, and the readiness, of one purpose") {
+    Facts facts;
+    facts.install.emplace();
+    facts.install->checks = {
+        Check{FindingId(Finding::dpacc), Status::fail, "no dpacc", "install it", {}},
+        Check{FindingId(Finding::doca_caps), Status::pass, "doca_caps", "", {}},
+        Check{FindingId(Finding::library, "doca-rdmi"), Status::pass, "lib", "", {}}};
+    facts.collected |= std::uint32_t{1} << static_cast<unsigned>(ProbeId::install);
+    auto ids = [](const std::vector<Check>& checks) {
+        std::vector<std::string> out;
+        for (const auto& c : checks) out.push_back(c.id.str());
+        return out;
+    };
+    CHECK(ids(report_checks(facts)) ==
+          std::vector<std::string>{"dpacc", "doca-caps", "library-doca-rdmi"});
+    facts.run.for_purposes = Purposes::run;
+    CHECK(ids(report_checks(facts)) == std::vector<std::string>{"doca-caps", "library-doca-rdmi"});
+    facts.run.for_purposes = Purposes::build;
+    CHECK(ids(report_checks(facts)) == std::vector<std::string>{"dpacc", "library-doca-rdmi"});
+    // Readiness does not depend on the run's own --for.
+    CHECK(ready_for(facts, Purposes::run));
+    CHECK_FALSE(ready_for(facts, Purposes::build));
+    CHECK_FALSE(ready_for(facts, Purposes::both));
+}
+
 TEST_CASE("a probe runs once per run, however often it is asked for") {
     Tree tree;
     const auto fs = tree.fs();

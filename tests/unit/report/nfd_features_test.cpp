@@ -80,27 +80,49 @@ TEST_CASE("a complete picture: every key with its value") {
     check_well_formed(text);
     CHECK(text.starts_with("# rdmi-probe "));
     for (const char* line :
-         {"rdmi.nvidia.com/ready=true", "rdmi.nvidia.com/result=pass",
-          "rdmi.nvidia.com/doca-version=3.3.0105", "rdmi.nvidia.com/versions-consistent=false",
-          "rdmi.nvidia.com/dpa=true", "rdmi.nvidia.com/port-active=true",
-          "rdmi.nvidia.com/host-kind=host"}) {
+         {"rdmi.nvidia.com/ready=true", "rdmi.nvidia.com/build-ready=true",
+          "rdmi.nvidia.com/result=pass", "rdmi.nvidia.com/doca-version=3.3.0105",
+          "rdmi.nvidia.com/versions-consistent=false", "rdmi.nvidia.com/dpa=true",
+          "rdmi.nvidia.com/port-active=true", "rdmi.nvidia.com/host-kind=host"}) {
         CHECK_MESSAGE(has_line(text, line), line);
     }
 }
 
-TEST_CASE("ready is false exactly when the report would not exit 0") {
+TEST_CASE("ready is false exactly when report --for run would not exit 0") {
     for (auto [status, ready, result] :
          {std::tuple{Status::pass, "true", "pass"}, std::tuple{Status::warn, "true", "warn"},
           std::tuple{Status::info, "true", "pass"}, std::tuple{Status::fail, "false", "fail"},
           std::tuple{Status::skip, "false", "skip"}}) {
         Facts facts;
-        facts.install = install_with("3.3.0105", {check(Finding::dpacc, status)});
+        facts.install = install_with("3.3.0105", {check(Finding::doca_caps, status)});
         mark_collected(facts, ProbeId::install);
         const std::string text = features(facts);
         check_well_formed(text);
         CHECK(has_line(text, std::string("rdmi.nvidia.com/ready=") + ready));
         CHECK(has_line(text, std::string("rdmi.nvidia.com/result=") + result));
     }
+}
+
+TEST_CASE("ready answers whether an application runs; build-ready whether one can be built") {
+    // A healthy host without the DPA compiler and with its .pc files off the search path: what
+    // fails stops a build, not a workload, so the node must stay schedulable.
+    Facts facts;
+    facts.install = install_with(
+        "3.3.0105", {check(Finding::doca_caps, Status::pass), check(Finding::dpacc, Status::fail),
+                     check(Finding::rdmi_samples, Status::skip)});
+    mark_collected(facts, ProbeId::install);
+    std::string text = features(facts);
+    check_well_formed(text);
+    CHECK(has_line(text, "rdmi.nvidia.com/ready=true"));
+    CHECK(has_line(text, "rdmi.nvidia.com/build-ready=false"));
+    CHECK(has_line(text, "rdmi.nvidia.com/result=fail"));
+
+    // And the other way round: a run check failing makes the node unready, whatever builds.
+    facts.install = install_with(
+        "3.3.0105", {check(Finding::doca_caps, Status::fail), check(Finding::dpacc, Status::pass)});
+    text = features(facts);
+    CHECK(has_line(text, "rdmi.nvidia.com/ready=false"));
+    CHECK(has_line(text, "rdmi.nvidia.com/build-ready=true"));
 }
 
 TEST_CASE("what is unknown is left out, and a comment says why") {

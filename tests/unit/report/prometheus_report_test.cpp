@@ -133,6 +133,32 @@ TEST_CASE("each check is a complete state set: all five statuses, 1 only for its
     }
 }
 
+TEST_CASE("ready: one series per purpose, always, 1 exactly when report --for it exits 0") {
+    Facts facts = minimal();
+    // No check at all: nothing failed, so both are ready, and both series are still written.
+    std::string text = report(facts);
+    check_well_formed(text);
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="run"} 1)"));
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="build"} 1)"));
+
+    facts.install = install_with(
+        "3.3.0105", {check(Finding::doca_caps, Status::warn), check(Finding::dpacc, Status::fail)});
+    mark_collected(facts, ProbeId::install);
+    text = report(facts);
+    check_well_formed(text);
+    CHECK(samples_of(text, "rdmi_probe_ready").size() == 2);
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="run"} 1)"));
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="build"} 0)"));
+
+    // A skip is not ready either (report exits 3); library-<module> answers both questions.
+    facts.install = install_with(
+        "3.3.0105", {check(Finding::dpacc, Status::pass),
+                     Check{FindingId(Finding::library, "doca-rdmi"), Status::skip, "m", "", {}}});
+    text = report(facts);
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="run"} 0)"));
+    CHECK(has_line(text, R"(rdmi_probe_ready{purpose="build"} 0)"));
+}
+
 TEST_CASE("a check id listed twice is exported once: two equal series would spoil the file") {
     Facts facts = minimal();
     facts.install = install_with(
