@@ -4,12 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
 #include "core/json_input.hpp"
 #include "core/json_strict.hpp"
 #include "core/text.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -154,6 +156,16 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "require_port_active") return set_bool(p.require_port_active);
     if (key == "require_consistent") return set_bool(p.require_consistent);
     if (key == "require_pcie_link") return set_bool(p.require_pcie_link);
+    if (key == "waive_sources") {
+        std::vector<std::string> names;
+        if (auto ok = set_strings(names); !ok) return ok;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (auto ok = check_waived_source(names[i]); !ok)
+                return r.at(where + "/" + std::to_string(i), ok.gap().message);
+        }
+        p.waive_sources = std::move(names);
+        return true;
+    }
     return r.at(where, "unknown key \"" + key + "\"");
 }
 
@@ -200,6 +212,12 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
     return req;
 }
 
+Result<bool> check_waived_source(std::string_view name) {
+    if (find_waivable(name) != nullptr) return true;
+    return malformed("\"" + std::string(name) + "\" is not a version source a waiver can name (" +
+                     waivable_names() + ")");
+}
+
 Result<DocaVersion> parse_gate_version(std::string_view text) {
     const std::string spelled(text);
     if (!text.empty() && text == trim(text, kBlanks)) {
@@ -243,6 +261,11 @@ void merge_policy(Policy& base, const Policy& extra) {
     base.require_port_active = base.require_port_active || extra.require_port_active;
     base.require_consistent = base.require_consistent || extra.require_consistent;
     base.require_pcie_link = base.require_pcie_link || extra.require_pcie_link;
+    for (const auto& name : extra.waive_sources) {
+        if (std::find(base.waive_sources.begin(), base.waive_sources.end(), name) ==
+            base.waive_sources.end())
+            base.waive_sources.push_back(name);
+    }
 }
 
 }  // namespace rdmi::gate

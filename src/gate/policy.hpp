@@ -41,6 +41,9 @@ struct Policy {
     /// The (required) device's PCIe links run at what card and slot can reach; a link below
     /// is a warning, not a failure (it costs bandwidth, RDMI still runs).
     bool require_pcie_link = false;
+    /// Version sources (kWaivableSources names) left out of the consistency match for this
+    /// run, in the order given; only with require_consistent.
+    std::vector<std::string> waive_sources;
 
     /// True when there is nothing to check.
     [[nodiscard]] bool empty() const;
@@ -48,6 +51,9 @@ struct Policy {
 
 /// Parses "doca-verbs>=3.2", "doca-rdmi = 3.3.0", "doca-dpa". A malformed Gap says what is wrong.
 Result<ModuleRequirement> parse_module_requirement(std::string_view text);
+
+/// Whether `name` is a source a waiver may name; a malformed Gap lists the names that are.
+Result<bool> check_waived_source(std::string_view name);
 
 /// Parses a gate version ("3.2" = 3.2.0, "3.3.0", "3.3.0105"); a malformed Gap otherwise.
 Result<DocaVersion> parse_gate_version(std::string_view text);

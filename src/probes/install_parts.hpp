@@ -32,6 +32,10 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts);
 /// Decides which present sources agree (the majority) and which disagree or are absent.
 VersionMatch match_versions(std::vector<VersionSource> sources);
 
+/// doca-version-files: <prefix>/VERSION against applications/VERSION (pass when they name one
+/// release, warn when two, info when one of them is not there to compare).
+Check version_files_check(const InstallFacts& facts);
+
 /// Derives the install checks from the collected facts.
 std::vector<Check> derive_checks(const InstallFacts& facts);
 
