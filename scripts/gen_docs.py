@@ -6,8 +6,9 @@
   gen_docs.py --binary B zsh   --out FILE
   gen_docs.py --binary B check-man MANPAGE   options in --help vs options in the man page
   gen_docs.py --binary B --fixtures F readme README.md
-                                   rewrite README.md's generated sections: Troubleshooting (from
-                                   `check --list-checks --json`) and the BlueField-3 host samples
+                                   rewrite README.md's generated sections: Troubleshooting and
+                                   the consistency rule (from `check --list-checks --json`), and
+                                   the BlueField-3 host samples
                                    (the report on the fixture root F/roots/both-host)
   gen_docs.py --binary B --fixtures F check-readme README.md
                                    fail when those sections disagree with the program
@@ -469,6 +470,15 @@ def render_troubleshooting(catalog):
     return "\n".join(lines)
 
 
+def render_consistency_rule(catalog):
+    """The rule, word for word as the program states it (the consistent-versions meaning, which
+    is also check --require-consistent's help and env's x_rdmi_probe.consistency.rule)."""
+    for f in catalog["findings"]:
+        if f["id"] == "consistent-versions":
+            return f"> {md_text(f['meaning'])}"
+    raise SystemExit("gen_docs: the catalog has no consistent-versions entry")
+
+
 def troubleshooting_ids(section):
     """The ids a Troubleshooting section documents, in order."""
     return re.findall(r"^\* \*\*`([^`]+)`\*\*", section, re.MULTILINE)
@@ -522,6 +532,7 @@ def generated_sections(binary, fixtures):
     catalog = json.loads(run_help(binary, "check", "--list-checks", "--json"))
     return {
         "troubleshooting": render_troubleshooting(catalog),
+        "consistency-rule": render_consistency_rule(catalog),
         "sample-report-text": render_sample_text(binary, fixtures),
         "sample-report-json": render_sample_json(binary, fixtures),
     }, catalog

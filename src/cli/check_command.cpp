@@ -7,12 +7,14 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
+#include "core/consistency_rule.hpp"
 #include "core/json_common.hpp"
 #include "core/json_input.hpp"
 #include "core/text.hpp"
 #include "gate/evaluate.hpp"
 #include "gate/policy.hpp"
 #include "model/registry.hpp"
+#include "probes/version_consistency.hpp"
 #include "report/findings_output.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
@@ -29,6 +31,7 @@ struct CheckOptions {
     std::string exact_version;
     std::vector<std::string> modules;
     std::vector<std::string> allow;
+    std::vector<std::string> waive;
     std::string device;
     bool fail_on_warn = false;
     std::string format = "text";
@@ -80,9 +83,14 @@ class CheckCommand final : public Command {
         sub.add_flag("--require-port-active", opts_.given.require_port_active,
                      "the (required) device has an ACTIVE port; with --require-dpa, on the "
                      "same device as the DPA");
+        // The rule's one text (core/consistency_rule.hpp), so help and man say what is judged.
         sub.add_flag("--require-consistent", opts_.given.require_consistent,
-                     "both four-way version matches hold (RDMI stack; DOCA version sources): "
-                     "passes exactly when env says version.consistent true");
+                     std::string(kConsistencyRule));
+        sub.add_option("--waive-source", opts_.waive,
+                       "with --require-consistent: leave version source NAME out of the match "
+                       "for this run (repeatable; the document records it): one of " +
+                           waivable_names())
+            ->type_name("NAME");
         sub.add_flag("--require-pcie-link", opts_.given.require_pcie_link,
                      "every NVIDIA PF's (or the required device's) PCIe link runs at the speed "
                      "and width card and slot can reach; below is a warning");
@@ -146,6 +154,11 @@ class CheckCommand final : public Command {
             return fail_input(session, "check: --allow-experimental needs --forbid-experimental");
         if (policy.forbid_experimental && policy.app.empty())
             return fail_input(session, "check: --forbid-experimental needs --app");
+        if (!policy.waive_sources.empty() && !policy.require_consistent) {
+            return fail_input(session,
+                              "check: --waive-source needs --require-consistent (a waiver only "
+                              "changes the version consistency match)");
+        }
         // The application is the user's file, like the policy: a path on this machine, relative
         // to the working directory, even under --root (which is only where DOCA is probed).
         auto user_fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
@@ -163,6 +176,7 @@ class CheckCommand final : public Command {
         gate.checks = evaluate(session, policy, *user_fs);
         session.release_worker();
         gate.fail_on_warn = opts_.fail_on_warn;
+        gate.waived_sources = policy.waive_sources;
         gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
         run.root = session.fs().root();
@@ -237,6 +251,11 @@ class CheckCommand final : public Command {
             auto m = gate::parse_module_requirement(text);
             if (!m) return Gap{GapReason::malformed, "--require-module " + m.gap().message};
             p.modules.push_back(std::move(m).value());
+        }
+        for (const auto& name : opts_.waive) {
+            if (auto ok = gate::check_waived_source(name); !ok)
+                return Gap{GapReason::malformed, "--waive-source " + ok.gap().message};
+            p.waive_sources.push_back(name);
         }
         auto allowed = experimental_allow_list(opts_.allow, links);
         if (!allowed) return allowed.gap();

@@ -5,6 +5,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "core/consistency_rule.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -55,6 +57,14 @@ constexpr std::array kRows{
          "doca_caps --version and, on a BlueField, the BFB release.",
          "Reinstall DOCA from one release (and the BFB matching it on a DPU); install "
          "or repair the sources reported absent.",
+         P::both}},
+    Row{F::doca_version_files,
+        {"doca-version-files", "report (install probe)",
+         "<prefix>/VERSION (the version DOCA's samples and applications build read) and "
+         "applications/VERSION name the same DOCA release; outside the contract's four-way "
+         "match.",
+         "Reinstall DOCA from one release, so that the file another release left is "
+         "rewritten.",
          P::both}},
     Row{F::rdmi_headers,
         {"rdmi-headers", "report (install probe)",
@@ -230,10 +240,7 @@ constexpr std::array kRows{
          "The RDMI stack's matched version is exactly the required one.",
          "Install the required DOCA version.", P::both}},
     Row{F::consistent_versions,
-        {"consistent-versions", "check --require-consistent",
-         "Both version matches hold: the RDMI stack's modules, and the DOCA version "
-         "sources.",
-         "Reinstall DOCA from one release (and the BFB matching it on a DPU).", P::both}},
+        {"consistent-versions", "check --require-consistent", kConsistencyRule, kConsistencyFix, P::both}},
     Row{F::symbol,
         {"symbol-<name>", "check --require-symbol", "libdoca_rdmi exports the symbol.",
          "Install a DOCA release that provides it, or stop using it.", P::both}},

@@ -23,6 +23,7 @@ enum class Finding : std::uint8_t {
     module_requires,
     rdmi_stack_versions,
     contract_versions,
+    doca_version_files,
     rdmi_headers,
     library,
     rdmi_samples,

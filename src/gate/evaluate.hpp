@@ -35,6 +35,9 @@ struct GateReport {
     /// the exit code both come from it, so they cannot disagree.
     Status result = Status::pass;
     bool fail_on_warn = false;  ///< --fail-on-warn: a warning fails the gate
+    /// The version sources --waive-source (or the policy's waive_sources) left out of the
+    /// consistency match: the document records them.
+    std::vector<std::string> waived_sources;
 };
 
 /// Whether the policy needs the symbols probe.

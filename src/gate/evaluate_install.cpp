@@ -208,27 +208,53 @@ std::string match_summary(const VersionMatch& match, const std::string& label) {
     return out;
 }
 
-Check consistent_check(const InstallFacts& install) {
+// The sources a waiver left out, as the messages name them: "doca_caps (doca_caps --version)".
+std::string waived_text(const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& name : names) {
+        const WaivableSource* entry = find_waivable(name);
+        out.push_back(entry == nullptr ? name : name + " (" + std::string(entry->source) + ")");
+    }
+    return out.empty() ? "" : "; waived: " + join(out);
+}
+
+Check consistent_check(const InstallFacts& probed, const std::vector<std::string>& waived) {
     Check check{
-        Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
+        Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", probed.pc_dir}}};
     // judge_consistency() is the one definition env's version.consistent and the report's
-    // version checks use too: pass here exactly when env says true, and fail whenever either
-    // match disagrees, as the report's checks do. A disagreement is decided before asking why
-    // the stack has no single version: with doca-verbs.pc at 3.3.105 and doca-rdmi.pc
-    // unparseable the report failed while this skipped (exit 3, which a gate may let through).
+    // version checks use too, and its combined state decides: agree passes, disagree fails,
+    // incomplete skips. A disagreement is decided before asking why the stack has no single
+    // version: with doca-verbs.pc at 3.3.105 and doca-rdmi.pc unparseable the report failed
+    // while this skipped (exit 3, which a gate may let through).
+    const InstallFacts install = waive_sources(probed, waived);
     const Consistency verdict = judge_consistency(install);
-    if (verdict.consistent) {
-        check.message = "consistent: " + match_summary(install.stack_versions, "RDMI stack") +
-                        "; " + match_summary(install.contract_versions, "DOCA version sources");
-        return check;
+    const std::string waiver = waived_text(waived);
+    switch (verdict.state) {
+        case ConsistencyState::agree:
+            check.message =
+                "consistent: " + match_summary(install.stack_versions, "RDMI stack") + "; " +
+                match_summary(install.contract_versions, "DOCA version sources") + waiver;
+            return check;
+        case ConsistencyState::disagree:
+            check.status = Status::fail;
+            check.message = "disagree: " + verdict.reason + waiver;
+            break;
+        case ConsistencyState::incomplete: {
+            check.status = Status::skip;
+            // No DOCA at all, or a stack that cannot be read: say so, and the fix is DOCA's.
+            std::optional<Gap> gap;
+            if (auto why = unevaluable(install, gap)) {
+                check.message = "incomplete: " + *why + waiver;
+                check.remediation = gap && gap->reason == GapReason::malformed
+                                        ? "reinstall the module from a DOCA release: its .pc "
+                                          "Version is not a DOCA version"
+                                        : fix_for(gap);
+                return check;
+            }
+            check.message = "incomplete: " + verdict.reason + waiver;
+            break;
+        }
     }
-    const bool fails =
-        verdict.stack == MatchState::disagree || verdict.contract == MatchState::disagree;
-    if (!fails) {
-        if (auto version = stack_version(install, check); !version) return check;
-    }
-    check.status = fails ? Status::fail : Status::skip;
-    check.message = "not consistent: " + verdict.reason;
     std::vector<std::string> fixes;
     if (verdict.stack != MatchState::agree)
         fixes.push_back(match_fix(install.stack_versions, true));
@@ -254,7 +280,8 @@ std::vector<Check> install_gate(const Policy& policy, const InstallFacts& instal
             version_check(install, Finding::exact_version, "=", *policy.exact_version));
     }
     for (const auto& req : policy.modules) checks.push_back(module_check(install, req));
-    if (policy.require_consistent) checks.push_back(consistent_check(install));
+    if (policy.require_consistent)
+        checks.push_back(consistent_check(install, policy.waive_sources));
     return checks;
 }
 

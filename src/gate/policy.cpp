@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "core/json_strict.hpp"
 #include "core/text.hpp"
 #include "probes/pcie_link.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -164,6 +166,16 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
         if (!p.for_purposes) return r.at(where, "expected \"run\", \"build\" or \"all\"");
         return true;
     }
+    if (key == "waive_sources") {
+        std::vector<std::string> names;
+        if (auto ok = set_strings(names); !ok) return ok;
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            if (auto ok = check_waived_source(names[i]); !ok)
+                return r.at(where + "/" + std::to_string(i), ok.gap().message);
+        }
+        p.waive_sources = std::move(names);
+        return true;
+    }
     return r.at(where, "unknown key \"" + key + "\"");
 }
 
@@ -208,6 +220,12 @@ Result<ModuleRequirement> parse_module_requirement(std::string_view text) {
     if (!digit)
         return malformed("\"" + std::string(text) + "\": \"" + req.version + "\" is not a version");
     return req;
+}
+
+Result<bool> check_waived_source(std::string_view name) {
+    if (find_waivable(name) != nullptr) return true;
+    return malformed("\"" + std::string(name) + "\" is not a version source a waiver can name (" +
+                     waivable_names() + ")");
 }
 
 Result<DocaVersion> parse_gate_version(std::string_view text) {
@@ -275,6 +293,11 @@ void merge_policy(Policy& base, const Policy& extra) {
     base.require_consistent = base.require_consistent || extra.require_consistent;
     base.require_pcie_link = base.require_pcie_link || extra.require_pcie_link;
     base.require_integrity = base.require_integrity || extra.require_integrity;
+    for (const auto& name : extra.waive_sources) {
+        if (std::find(base.waive_sources.begin(), base.waive_sources.end(), name) ==
+            base.waive_sources.end())
+            base.waive_sources.push_back(name);
+    }
 }
 
 }  // namespace rdmi::gate

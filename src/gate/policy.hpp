@@ -47,6 +47,9 @@ struct Policy {
     /// The policy file's "for": the purposes of its requirements that a run judges (the
     /// command line's --for overrides it; flags are judged whatever it says).
     std::optional<Purposes> for_purposes;
+    /// Version sources (kWaivableSources names) left out of the consistency match for this
+    /// run, in the order given; only with require_consistent.
+    std::vector<std::string> waive_sources;
 
     /// True when there is nothing to check.
     [[nodiscard]] bool empty() const;
@@ -54,6 +57,9 @@ struct Policy {
 
 /// Parses "doca-verbs>=3.2", "doca-rdmi = 3.3.0", "doca-dpa". A malformed Gap says what is wrong.
 Result<ModuleRequirement> parse_module_requirement(std::string_view text);
+
+/// Whether `name` is a source a waiver may name; a malformed Gap lists the names that are.
+Result<bool> check_waived_source(std::string_view name);
 
 /// Parses a gate version ("3.2" = 3.2.0, "3.3.0", "3.3.0105"); a malformed Gap otherwise.
 Result<DocaVersion> parse_gate_version(std::string_view text);

@@ -106,6 +106,10 @@ struct InstallFacts {
     std::vector<ModuleFacts> doca_modules;  ///< every doca-*.pc in pc_dir
     VersionMatch stack_versions;            ///< the four .pc versions + runtime library
     VersionMatch contract_versions;  ///< doca-common.pc, applications/VERSION, doca_caps, BFB
+    /// <prefix>/VERSION, the file DOCA's samples and applications build read as DOCA's version;
+    /// outside both four-way matches (the contract names applications/VERSION), compared with
+    /// applications/VERSION by the doca-version-files check.
+    VersionSource version_file;
     std::string include_dir;
     std::vector<InstalledFile> headers;
     std::vector<InstalledFile> libraries;

@@ -285,6 +285,7 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
                                    facts.stack_versions, doca_fix(facts), module_owners(facts)));
     checks.push_back(version_check(Finding::contract_versions, "DOCA version sources",
                                    facts.contract_versions, doca_fix(facts)));
+    if (doca_found) checks.push_back(version_files_check(facts));
     checks.push_back(headers_check(facts, doca_found));
     for (auto& check : library_checks(facts)) checks.push_back(std::move(check));
     if (facts.samples.present) {

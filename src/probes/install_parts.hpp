@@ -44,6 +44,9 @@ VersionMatch match_versions(std::vector<VersionSource> sources);
 /// For each RDMI header, library or tool that is missing or damaged, the fix the package
 /// database words (probes/package_fix.hpp); the database is opened only when one is.
 void name_packages(const ProbeContext& ctx, InstallFacts& facts);
+/// doca-version-files: <prefix>/VERSION against applications/VERSION (pass when they name one
+/// release, warn when two, info when one of them is not there to compare).
+Check version_files_check(const InstallFacts& facts);
 
 /// Derives the install checks from the collected facts.
 std::vector<Check> derive_checks(const InstallFacts& facts);

@@ -147,6 +147,9 @@ void probe_versions(const ProbeContext& ctx, InstallFacts& facts) {
     const std::string& prefix = *facts.prefix.value;
     std::vector<VersionSource> contract;
     contract.push_back(facts.stack_versions.sources[0]);
+    const std::string top_file = join_path(prefix, "VERSION");
+    facts.version_file =
+        source_of("VERSION", read_first_line(ctx.fs, top_file, {"file", top_file}));
     const std::string version_file = join_path(prefix, "applications/VERSION");
     contract.push_back(source_of("applications/VERSION",
                                  read_first_line(ctx.fs, version_file, {"file", version_file})));

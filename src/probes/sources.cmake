@@ -12,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_packages.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install_version_files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install_versions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/library_lookup.cpp
   ${CMAKE_CURRENT_LIST_DIR}/package_fix.cpp

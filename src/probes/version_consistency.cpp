@@ -1,10 +1,12 @@
-// The one rule for "consistent": both four-way matches agree, every applicable source present.
+// The one rule for "consistent": one combined state over both four-way matches, and the
+// waivers that leave a source out of them for one run.
 #include "probes/version_consistency.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "core/text.hpp"
+#include "probes/install_parts.hpp"
 
 namespace rdmi {
 namespace {
@@ -14,6 +16,33 @@ std::string quoted(const std::string& text) {
     constexpr std::size_t kShown = 40;
     if (text.size() <= kShown) return "'" + text + "'";
     return "'" + text.substr(0, kShown) + "...' (" + std::to_string(text.size()) + " bytes)";
+}
+
+// The command that leaves `src` out of the match for one run; "" for a source no waiver names.
+std::string waiver_command(const VersionSource& src) {
+    for (const auto& entry : kWaivableSources) {
+        if (entry.source == src.name) {
+            return "rdmi-probe check --require-consistent --waive-source " +
+                   std::string(entry.name);
+        }
+    }
+    return "";
+}
+
+// What to put back for an absent source: the file or tool where it was looked for.
+std::string missing_thing(const VersionSource& src) {
+    if (src.name == "runtime") return "libdoca_common";
+    if (src.name == "bfb") return "/etc/mlnx-release (the BFB's release file)";
+    std::string ref = src.raw.source.ref;
+    if (ref.ends_with(" --version")) ref.resize(ref.size() - 10);
+    return ref.empty() ? src.name : ref;
+}
+
+std::string restore_fix(const VersionSource& src, const std::string& release) {
+    std::string step = "restore " + missing_thing(src) + " from DOCA " + release;
+    if (auto waive = waiver_command(src); !waive.empty())
+        step += ", or leave it out of the match: " + waive;
+    return step;
 }
 
 }  // namespace
@@ -157,7 +186,7 @@ std::string match_fix(const VersionMatch& match, bool rdmi_stack) {
         for (const auto& name : *list) {
             if (name.ends_with(".pc")) {
                 modules.push_back(name.substr(0, name.size() - 3));
-            } else {
+            } else if (list != &match.absent) {
                 others.push_back(name);
             }
         }
@@ -173,6 +202,13 @@ std::string match_fix(const VersionMatch& match, bool rdmi_stack) {
         steps.push_back(
             unreadable_fix(name, it == match.sources.end() ? std::nullopt : it->raw.gap));
     }
+    // A source that is not there cannot "agree": it is restored, or left out of the match.
+    for (const auto& name : match.absent) {
+        if (name.ends_with(".pc")) continue;
+        const auto it = std::find_if(match.sources.begin(), match.sources.end(),
+                                     [&](const VersionSource& s) { return s.name == name; });
+        if (it != match.sources.end()) steps.push_back(restore_fix(*it, agreed));
+    }
     if (!others.empty()) {
         if (rdmi_stack) {
             steps.push_back("reinstall DOCA " + agreed + " so that " + join(others, ", ") +
@@ -187,11 +223,31 @@ std::string match_fix(const VersionMatch& match, bool rdmi_stack) {
     return join(steps, "; ");
 }
 
+std::string_view to_string(ConsistencyState state) {
+    switch (state) {
+        case ConsistencyState::agree:
+            return "agree";
+        case ConsistencyState::disagree:
+            return "disagree";
+        case ConsistencyState::incomplete:
+            return "incomplete";
+    }
+    return "incomplete";
+}
+
+ConsistencyState combined_state(MatchState stack, MatchState contract) {
+    if (stack == MatchState::disagree || contract == MatchState::disagree)
+        return ConsistencyState::disagree;
+    if (stack == MatchState::agree && contract == MatchState::agree) return ConsistencyState::agree;
+    return ConsistencyState::incomplete;
+}
+
 Consistency judge_consistency(const InstallFacts& install) {
     Consistency out;
     out.stack = match_state(install.stack_versions);
     out.contract = match_state(install.contract_versions);
-    out.consistent = out.stack == MatchState::agree && out.contract == MatchState::agree;
+    out.state = combined_state(out.stack, out.contract);
+    out.consistent = out.state == ConsistencyState::agree;
     if (out.consistent) {
         out.reason = "both four-way matches hold: the RDMI stack " +
                      describe_match(install.stack_versions) + "; the DOCA version sources " +
@@ -206,6 +262,40 @@ Consistency judge_consistency(const InstallFacts& install) {
         why.push_back("DOCA version sources " + std::string(to_string(out.contract)) + ": " +
                       describe_match(install.contract_versions));
     out.reason = join(why, "; ");
+    return out;
+}
+
+const WaivableSource* find_waivable(std::string_view name) {
+    for (const auto& entry : kWaivableSources) {
+        if (entry.name == name) return &entry;
+    }
+    return nullptr;
+}
+
+std::string waivable_names() {
+    std::vector<std::string> names;
+    for (const auto& entry : kWaivableSources) names.emplace_back(entry.name);
+    return join(names, ", ");
+}
+
+InstallFacts waive_sources(const InstallFacts& install, const std::vector<std::string>& names) {
+    InstallFacts out = install;
+    if (names.empty()) return out;
+    for (VersionMatch* match : {&out.stack_versions, &out.contract_versions}) {
+        std::vector<VersionSource> sources = match->sources;
+        for (auto& src : sources) {
+            for (const auto& name : names) {
+                const WaivableSource* entry = find_waivable(name);
+                if (entry == nullptr || entry->source != src.name) continue;
+                // Not applicable is what the match already leaves out (the BFB on a host).
+                src.raw = Sourced<std::string>::missing(
+                    {GapReason::not_applicable, "waived by --waive-source " + name},
+                    src.raw.source);
+                src.version.reset();
+            }
+        }
+        *match = install::match_versions(std::move(sources));
+    }
     return out;
 }
 

@@ -2,11 +2,14 @@
 // four-way match, and of the install as a whole. Every view (report, env, check, diff) uses it.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/check.hpp"
+#include "core/consistency_rule.hpp"
 #include "probes/install.hpp"
 
 namespace rdmi {
@@ -57,28 +60,68 @@ std::string describe_match(const VersionMatch& match);
 /// gives both checks one step); else "make X readable (see its gap)".
 std::string unreadable_fix(const std::string& name, const std::optional<Gap>& gap);
 
-/// The one action that makes a match agree: for the RDMI stack "install doca-dpa from DOCA
-/// 3.3.0105 (...)", for the contract's sources the release to reinstall; "" when it agrees.
+/// The actions that make a match agree: for the RDMI stack "install doca-dpa from DOCA
+/// 3.3.0105 (...)", for the contract's sources the release to reinstall; a source that is
+/// absent is to be restored or waived, never told to "agree". "" when it agrees.
 std::string match_fix(const VersionMatch& match, bool rdmi_stack);
 
-/// The rule, in one sentence, for documents that report the verdict.
-inline constexpr std::string_view kConsistencyRule =
-    "consistent only when both four-way matches agree: the RDMI stack (doca-common.pc, "
-    "doca-verbs.pc, doca-dpa.pc, doca-rdmi.pc, the runtime library) and the DOCA version "
-    "sources (doca-common.pc, applications/VERSION, doca_caps --version, the BFB); every "
-    "source that applies here must be present and parse as a DOCA version, at least two per "
-    "match; absent, unreadable or unparseable is not consistent (state incomplete), two "
-    "versions that differ is not consistent (state disagree)";
-
-/// The install's consistency: true only when both four-way matches agree.
-struct Consistency {
-    bool consistent = false;
-    MatchState stack = MatchState::too_few;
-    MatchState contract = MatchState::too_few;
-    std::string reason;  ///< one line: why it is (not) consistent
+/// The install's one consistency state over both four-way matches. The names are part of the
+/// JSON interface (x_rdmi_probe.consistency.state) and of the NFD and Prometheus outputs.
+enum class ConsistencyState {
+    agree,       ///< both matches agree
+    disagree,    ///< either match disagrees
+    incomplete,  ///< neither disagrees, but one is incomplete or has too few sources
 };
 
-/// The single definition of "consistent" (the README's "Version consistency" states it).
+std::string_view to_string(ConsistencyState state);
+
+/// The three states, in the order the outputs list them.
+inline constexpr std::array kConsistencyStates = {
+    ConsistencyState::agree, ConsistencyState::disagree, ConsistencyState::incomplete};
+
+/// disagree if either match disagrees; else incomplete if either is incomplete or too_few;
+/// else agree.
+ConsistencyState combined_state(MatchState stack, MatchState contract);
+
+/// The install's consistency: one state, and the contract's boolean (state == agree).
+struct Consistency {
+    ConsistencyState state = ConsistencyState::incomplete;
+    bool consistent = false;  ///< state == agree
+    MatchState stack = MatchState::too_few;
+    MatchState contract = MatchState::too_few;
+    std::string reason;  ///< one line: why it is in its state, naming the sources
+};
+
+/// The single definition of "consistent" (kConsistencyRule states it).
 Consistency judge_consistency(const InstallFacts& install);
+
+/// A version source `check --waive-source NAME` may leave out of the match.
+struct WaivableSource {
+    std::string_view name;    ///< what the user types (a module, or env's version key)
+    std::string_view source;  ///< the VersionSource it names
+};
+
+/// Every source a waiver may name. The list is the one that --waive-source's help, its usage
+/// error and the policy file's waive_sources accept.
+inline constexpr std::array<WaivableSource, 8> kWaivableSources = {{
+    {"doca-common", "doca-common.pc"},
+    {"doca-verbs", "doca-verbs.pc"},
+    {"doca-dpa", "doca-dpa.pc"},
+    {"doca-rdmi", "doca-rdmi.pc"},
+    {"runtime", "runtime"},
+    {"applications_version", "applications/VERSION"},
+    {"doca_caps", "doca_caps --version"},
+    {"bfb", "bfb"},
+}};
+
+/// The entry `name` names; nullptr when none does.
+const WaivableSource* find_waivable(std::string_view name);
+
+/// "doca-common, doca-verbs, ..., bfb": the names a waiver accepts, for help and errors.
+std::string waivable_names();
+
+/// `install` with the named sources (kWaivableSources names) taken out of both matches: each
+/// becomes not applicable ("waived by --waive-source NAME") and the matches are judged again.
+InstallFacts waive_sources(const InstallFacts& install, const std::vector<std::string>& names);
 
 }  // namespace rdmi

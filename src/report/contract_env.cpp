@@ -55,6 +55,9 @@ void versions(Document& doc, const InstallFacts& install) {
     detail["rdmi_stack_match"] = json::version_match(install.stack_versions);
     detail["contract_sources_match"] = json::version_match(install.contract_versions);
     doc.extension["consistency"] = std::move(detail);
+    // <prefix>/VERSION is in neither match (the contract names applications/VERSION); it is
+    // reported beside them, with where it was read.
+    doc.extension["version_file"] = json::version_source(install.version_file);
 }
 
 const InstalledFile* library_file(const InstallFacts& install, const std::string& name) {

@@ -84,7 +84,7 @@ Json to_json(const Outcome& outcome) {
     }
     return json::object(
         {{"schema", contract::kDiffSchema},
-         {"schema_version", contract::kContractSchemaVersion},
+         {"schema_version", contract::kDiffSchemaVersion},
          {"tool", {{"name", build_info::kToolName}, {"version", build_info::kVersion}}},
          {"kind", outcome.kind},
          {"a", input(outcome.a_path, outcome.a_document)},

@@ -6,6 +6,7 @@
 
 #include "contract/kinds.hpp"
 #include "core/json_common.hpp"
+#include "probes/version_consistency.hpp"
 
 namespace rdmi::json {
 
@@ -25,6 +26,16 @@ contract::Document check_document(const gate::GateReport& gate) {
                     {"remediation", c.remediation.empty() ? contract::Json(nullptr)
                                                           : contract::Json(c.remediation)}}));
         if (!c.sources.empty()) doc.source("/checks/" + std::to_string(i), c.sources.front());
+    }
+    if (!gate.waived_sources.empty()) {
+        contract::Json waived = contract::Json::array();
+        for (const auto& name : gate.waived_sources) {
+            const WaivableSource* entry = find_waivable(name);
+            waived.push_back(object(
+                {{"name", name},
+                 {"source", entry == nullptr ? std::string() : std::string(entry->source)}}));
+        }
+        doc.extension["waived_sources"] = std::move(waived);
     }
     doc.body = object({{"library", kValidateLibrary},
                        {"spec_path", gate.spec_path},

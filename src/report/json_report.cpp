@@ -151,6 +151,7 @@ Json install(const InstallFacts& facts) {
                    {"stack_versions", version_match(facts.stack_versions)},
                    {"contract_versions", version_match(facts.contract_versions)},
                    {"consistency", consistency(facts)},
+                   {"version_file", version_source(facts.version_file)},
                    {"include_dir", string_or_null(facts.include_dir)},
                    {"headers", files(facts.headers)},
                    {"libraries", files(facts.libraries)},

@@ -49,6 +49,13 @@ Value versions_consistent(const Facts& facts) {
     return boolean(judge_consistency(*facts.install).consistent);
 }
 
+// The combined state behind versions-consistent: whether "false" means two sources disagree or
+// one is missing (a node missing doca_caps is not a node with two DOCA releases).
+Value versions_consistency(const Facts& facts) {
+    if (!facts.install) return omit("the install probe did not run");
+    return of(std::string(to_string(judge_consistency(*facts.install).state)));
+}
+
 // Whether the devices probe looked at a PCI bus whose RDMA devices it could list.
 std::string_view devices_unknown(const Facts& facts) {
     if (!facts.devices) return "the devices probe did not run";
@@ -112,6 +119,7 @@ std::string features(const Facts& facts) {
         {"result", of(std::string(to_string(result)))},
         {"doca-version", doca_version(facts)},
         {"versions-consistent", versions_consistent(facts)},
+        {"versions-consistency", versions_consistency(facts)},
         {"dpa", dpa(facts)},
         {"port-active", port_active(facts)},
         {"host-kind", host_kind(facts)},

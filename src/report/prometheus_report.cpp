@@ -216,6 +216,23 @@ Family versions_consistent(const Facts& facts) {
     return f;
 }
 
+Family versions_consistency(const Facts& facts) {
+    Family f{"rdmi_probe_doca_versions_consistency",
+             "State set of the combined DOCA version consistency: 1 for the install's state, 0 "
+             "for the others (agree, disagree, incomplete); consistent is agree.",
+             {},
+             {},
+             {}};
+    if (!facts.install) {
+        f.omit("the install probe did not run");
+        return f;
+    }
+    const ConsistencyState state = judge_consistency(*facts.install).state;
+    for (ConsistencyState each : kConsistencyStates)
+        f.add({{"state", std::string(to_string(each))}}, flag(each == state));
+    return f;
+}
+
 // "doca_rdmi" for ".../libdoca_rdmi.so.3": the name the library is linked by (-ldoca_rdmi), the
 // same across DOCA releases, unlike the soname.
 std::string library_stem(const std::string& path) {
@@ -341,7 +358,7 @@ std::string report(const Facts& facts) {
     std::string out;
     for (const Family& family :
          {check_status(facts), ready(facts), info(facts), dpa_capable(facts), port_active(facts),
-          versions_consistent(facts), experimental_symbols(facts), containment(facts),
+          versions_consistent(facts), versions_consistency(facts), experimental_symbols(facts), containment(facts),
           run_duration(facts), last_run(facts)}) {
         out += family.render();
     }

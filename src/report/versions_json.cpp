@@ -5,16 +5,18 @@
 
 namespace rdmi::json {
 
+Json version_source(const VersionSource& src) {
+    Json entry = object({{"name", src.name},
+                         {"state", std::string(to_string(source_state(src)))},
+                         {"raw", sourced(src.raw)}},
+                        4);
+    entry["normalized"] = src.version ? Json(src.version->to_string()) : Json(nullptr);
+    return entry;
+}
+
 Json version_match(const VersionMatch& match) {
     Json sources = Json::array();
-    for (const auto& src : match.sources) {
-        Json entry = object({{"name", src.name},
-                             {"state", std::string(to_string(source_state(src)))},
-                             {"raw", sourced(src.raw)}},
-                            4);
-        entry["normalized"] = src.version ? Json(src.version->to_string()) : Json(nullptr);
-        sources.push_back(std::move(entry));
-    }
+    for (const auto& src : match.sources) sources.push_back(version_source(src));
     return object({{"consistent", match.consistent},
                    {"state", std::string(to_string(match_state(match)))},
                    {"agreed", match.agreed ? Json(match.agreed->to_string()) : Json(nullptr)},
@@ -28,6 +30,7 @@ Json version_match(const VersionMatch& match) {
 Json consistency(const InstallFacts& install) {
     const Consistency verdict = judge_consistency(install);
     return object({{"consistent", verdict.consistent},
+                   {"state", std::string(to_string(verdict.state))},
                    {"rdmi_stack", std::string(to_string(verdict.stack))},
                    {"contract_sources", std::string(to_string(verdict.contract))},
                    {"reason", verdict.reason},

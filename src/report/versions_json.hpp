@@ -7,6 +7,9 @@
 
 namespace rdmi::json {
 
+/// One version source: name, state, the raw text with its provenance, the normalised version.
+Json version_source(const VersionSource& src);
+
 /// One match: its state, the version agreed on, the sources by state, and each source.
 Json version_match(const VersionMatch& match);
 

@@ -158,7 +158,7 @@ TEST_CASE("consistent-versions") {
     auto fail = only(install_gate(p, contract));
     CHECK(fail.status == Status::fail);
     CHECK(fail.message ==
-          "not consistent: DOCA version sources disagree: applications/VERSION is 3.2.1025 "
+          "disagree: DOCA version sources disagree: applications/VERSION is 3.2.1025 "
           "while the rest say 3.3.0105");
     // An absent applications/VERSION leaves the contract's match incomplete: not consistent,
     // and not a failure either (skip), the same verdict env's version.consistent gives.

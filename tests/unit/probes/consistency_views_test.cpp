@@ -90,6 +90,15 @@ TEST_CASE("env report and check agree on consistent over 20000 generated install
         if (env.contract == MatchState::disagree) CHECK(contract_check.status == Status::fail);
         if (stack_check.status == Status::fail || contract_check.status == Status::fail)
             CHECK(gate[0].status == Status::fail);
+        // The combined state decides check --require-consistent: agree passes, disagree
+        // fails, incomplete skips and says so (never "not consistent").
+        const Status expected = env.state == ConsistencyState::agree      ? Status::pass
+                                : env.state == ConsistencyState::disagree ? Status::fail
+                                                                          : Status::skip;
+        CHECK(gate[0].status == expected);
+        CHECK(env.consistent == (env.state == ConsistencyState::agree));
+        if (env.state == ConsistencyState::incomplete)
+            CHECK(gate[0].message.starts_with("incomplete: "));
         // Whatever is not consistent says what to do.
         if (!env.consistent) CHECK_FALSE(gate[0].remediation.empty());
         consistent_seen += env.consistent ? 1 : 0;

@@ -1,4 +1,5 @@
 target_sources(rdmi_probe_tests PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/consistency_state_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/consistency_views_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/context_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_choice_test.cpp
