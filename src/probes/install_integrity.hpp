@@ -20,7 +20,10 @@ inline constexpr FindingInfo kInstallIntegrityFindings[] = {
      "The DOCA headers, libraries, .pc files and tools the install checks judge have the md5 "
      "their package recorded when it was installed.",
      "Find out who changed the file (a local edit, a partial copy, tampering); the package's "
-     "copy comes back with the reinstall command the message names."},
+     "copy comes back with the reinstall command the message names.",
+     // Libraries and tools are the run's, headers and .pc files the build's: the check judges
+     // both kinds of file at once.
+     Purposes::both},
 };
 
 /// One judged file.

@@ -90,9 +90,10 @@ std::string report(const TextStyle& style, const Facts& report) {
             // paste: escaped like a check's fix, and never wrapped (a command cut after
             // "export" would paste as two commands).
             out += fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
+                   // The purposes before the list, so that they do not read as the last id's.
                    wrap(style,
-                        "     resolves: " + terminal_safe(ids) + " [" +
-                            purposes_text(step.purposes) + "]",
+                        "     resolves (" + purposes_text(step.purposes) +
+                            "): " + terminal_safe(ids),
                         0, 15) +
                    "\n";
         }

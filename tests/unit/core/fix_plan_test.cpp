@@ -159,6 +159,7 @@ TEST_CASE("step_number points a check at the step carrying its fix, and only a p
     // A warning's fix is not in the plan: its line keeps the text.
     CHECK(step_number(steps, make(Finding::hugepages, Status::warn, kInstallDoca)) == 0);
     CHECK(step_number(steps, make(Finding::hugepages, Status::fail, "")) == 0);
+}
 
 TEST_CASE("a step answers the union of the purposes of the checks it resolves") {
     const std::string reinstall = "reinstall the DOCA runtime";
