@@ -96,7 +96,7 @@ class CheckCommand final : public Command {
                      "and width card and slot can reach; below is a warning");
         sub.add_flag("--require-integrity", opts_.given.require_integrity,
                      "the DOCA headers, libraries, .pc files and tools the install checks judge "
-                     "have the md5 their package recorded (reads the package database)");
+                     "have the digest their package recorded (reads the package database)");
         sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
                      "a warning (costs performance or robustness, does not stop RDMI) fails the "
                      "gate: exit 1 and result fail");

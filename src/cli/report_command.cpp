@@ -39,7 +39,7 @@ class ReportCommand final : public Command {
                            "feature file); --json with another format is a usage error")
                 ->check(CLI::IsMember({"text", "json", "prometheus", "nfd"}));
         sub.add_flag("--integrity", integrity_,
-                     "also compare the DOCA headers, libraries, .pc files and tools with the md5 "
+                     "also compare the DOCA headers, libraries, .pc files and tools with the digest "
                      "their package recorded (check install-integrity; reads the package "
                      "database, and hashes each file within --timeout)");
         for_option_ =

@@ -4,17 +4,14 @@
 
 #include <nettle/sha2.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
 namespace rdmi {
+namespace {
 
-std::string sha256_hex(std::string_view bytes) {
-    sha256_ctx ctx{};
-    sha256_init(&ctx);
-    // nettle takes a length and a pointer; a string_view of any size fits one call.
-    sha256_update(&ctx, bytes.size(),
-                  reinterpret_cast<const std::uint8_t*>(bytes.data()));  // NOLINT
+std::string hex_of(sha256_ctx& ctx) {
     std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
     sha256_digest(&ctx, digest.size(), digest.data());
     static constexpr char kHex[] = "0123456789abcdef";
@@ -25,6 +22,30 @@ std::string sha256_hex(std::string_view bytes) {
         out += kHex[byte & 0x0fU];
     }
     return out;
+}
+
+}  // namespace
+
+std::string sha256_hex(std::string_view bytes) {
+    sha256_ctx ctx{};
+    sha256_init(&ctx);
+    // nettle takes a length and a pointer; a string_view of any size fits one call.
+    sha256_update(&ctx, bytes.size(),
+                  reinterpret_cast<const std::uint8_t*>(bytes.data()));  // NOLINT
+    return hex_of(ctx);
+}
+
+std::optional<std::string> sha256_hex(std::string_view bytes, const Deadline& deadline) {
+    constexpr std::size_t kPiece = 1U << 20U;
+    sha256_ctx ctx{};
+    sha256_init(&ctx);
+    for (std::size_t at = 0; at < bytes.size(); at += kPiece) {
+        if (deadline.expired()) return std::nullopt;
+        const std::size_t length = std::min(kPiece, bytes.size() - at);
+        sha256_update(&ctx, length,
+                      reinterpret_cast<const std::uint8_t*>(bytes.data() + at));  // NOLINT
+    }
+    return hex_of(ctx);
 }
 
 }  // namespace rdmi

@@ -1,10 +1,12 @@
-// install-integrity: one md5 per judged file, compared with what its package recorded
+// install-integrity: one digest per judged file (md5 for dpkg, SHA-256 for rpm), compared with
+// what its package recorded
 // (docs/reference/package-records.md#install-integrity).
 #include "probes/install_integrity.hpp"
 
 #include <algorithm>
 
 #include "core/md5.hpp"
+#include "core/sha256.hpp"
 #include "core/text.hpp"
 
 namespace rdmi {
@@ -66,11 +68,11 @@ Check integrity_check(const IntegrityFacts& facts) {
         }
     }
     const std::string unrecorded_note =
-        unrecorded == 0 ? "" : "; " + std::to_string(unrecorded) + " with no recorded md5";
+        unrecorded == 0 ? "" : "; " + std::to_string(unrecorded) + " with no recorded digest";
     if (!differ.empty()) {
         check.status = Status::fail;
         check.message = std::to_string(differ.size()) +
-                        " file(s) differ from the md5 their package recorded: " + join(differ);
+                        " file(s) differ from the digest their package recorded: " + join(differ);
         check.remediation =
             "find out who changed it (a local edit, a partial copy, tampering); "
             "the package's copy comes back with: " +
@@ -86,11 +88,11 @@ Check integrity_check(const IntegrityFacts& facts) {
     if (matched == 0) {
         check.status = Status::skip;
         check.message = "none of the " + std::to_string(facts.files.size()) +
-                        " judged files has an md5 recorded by an installed package";
+                        " judged files has a digest recorded by an installed package";
         return check;
     }
     check.message =
-        std::to_string(matched) + " file(s) match the md5 their package recorded" + unrecorded_note;
+        std::to_string(matched) + " file(s) match the digest their package recorded" + unrecorded_note;
     return check;
 }
 
@@ -113,7 +115,12 @@ IntegrityFacts probe_install_integrity(const ProbeContext& ctx, const InstallFac
         if (owner) {
             file.package = owner->package.name;
             file.version = owner->package.version;
-            if (owner->digest_algorithm == "md5") file.recorded = owner->digest;
+            // dpkg records md5, rpm (4.6 and later) usually SHA-256; another algorithm (an old
+            // rpm's, or SHA-512) is left unrecorded rather than hashed with a second library.
+            if (owner->digest_algorithm == "md5" || owner->digest_algorithm == "sha256") {
+                file.algorithm = owner->digest_algorithm;
+                file.recorded = owner->digest;
+            }
         }
         if (file.recorded.empty()) {
             file.verdict = "unrecorded";
@@ -130,7 +137,9 @@ IntegrityFacts probe_install_integrity(const ProbeContext& ctx, const InstallFac
         if (!bytes) {
             file.verdict = "unreadable";
             file.gap = bytes.gap();
-        } else if (auto digest = md5_hex((*bytes)->bytes(), ctx.deadline)) {
+        } else if (auto digest = file.algorithm == "md5"
+                                     ? md5_hex((*bytes)->bytes(), ctx.deadline)
+                                     : sha256_hex((*bytes)->bytes(), ctx.deadline)) {
             file.actual = *digest;
             file.verdict = file.actual == file.recorded ? "matches" : "differs";
             if (file.verdict == "differs")
@@ -155,9 +164,11 @@ json::Json install_integrity_json(const IntegrityFacts& facts) {
         entry["path"] = file.path;
         entry["package"] = file.package.empty() ? json::Json(nullptr) : json::Json(file.package);
         entry["version"] = file.version.empty() ? json::Json(nullptr) : json::Json(file.version);
-        entry["recorded_md5"] =
+        entry["algorithm"] =
+            file.algorithm.empty() ? json::Json(nullptr) : json::Json(file.algorithm);
+        entry["recorded_digest"] =
             file.recorded.empty() ? json::Json(nullptr) : json::Json(file.recorded);
-        entry["md5"] = file.actual.empty() ? json::Json(nullptr) : json::Json(file.actual);
+        entry["digest"] = file.actual.empty() ? json::Json(nullptr) : json::Json(file.actual);
         entry["verdict"] = file.verdict;
         files.push_back(std::move(entry));
     }

@@ -1,5 +1,5 @@
 // The install-integrity probe (opt-in: report --integrity): the files the install probe judges
-// (headers, libraries, .pc files, tools) compared with the md5 their package recorded, so that a
+// (headers, libraries, .pc files, tools) compared with the digest their package recorded, so that a
 // file changed after install (a local edit, a bad copy, tampering) is named. It reports; it never
 // repairs anything.
 #pragma once
@@ -17,7 +17,7 @@ namespace rdmi {
 
 inline constexpr FindingInfo kInstallIntegrityFindings[] = {
     {"install-integrity", "report --integrity (install-integrity probe); check --require-integrity",
-     "The DOCA headers, libraries, .pc files and tools the install checks judge have the md5 "
+     "The DOCA headers, libraries, .pc files and tools the install checks judge have the digest "
      "their package recorded when it was installed.",
      "Find out who changed the file (a local edit, a partial copy, tampering); the package's "
      "copy comes back with the reinstall command the message names.",
@@ -32,8 +32,9 @@ struct IntegrityFile {
     std::string path;  ///< in-root path hashed (a library's real file)
     std::string package;
     std::string version;
-    std::string recorded;  ///< the md5 the package recorded; "" when it records none
-    std::string actual;    ///< the md5 of the file now; "" when not hashed
+    std::string algorithm;  ///< the recorded digest's: "md5" (dpkg), "sha256" (rpm); "" when none
+    std::string recorded;   ///< the digest the package recorded; "" when it records none we hash
+    std::string actual;     ///< the file's digest now, by the same algorithm; "" when not hashed
     /// "matches", "differs", "unrecorded" (no package lists it, or no digest), "unreadable"
     std::string verdict;
     std::string reinstall;   ///< the manager's command for the package, when it differs

@@ -83,6 +83,26 @@ def main():
         expect(not any(p.endswith(("-wal", "-shm", ".rpm.lock")) for p in after),
                "no -wal, -shm or lock beside the probed database")
 
+        # install-integrity against rpm's SHA-256 digests: the fixture packages hold one-line
+        # stand-ins, so a header rewritten to the packaged bytes matches and the rest differ.
+        inc = os.path.join(root, "opt/mellanox/doca/include")
+        with open(os.path.join(inc, "doca_rdmi_connection.h"), "w", encoding="utf-8") as f:
+            f.write("/* doca_rdmi_connection.h */\n")
+        integrity = run(opts.binary, "report", "--root", root, "--json", "--integrity")
+        document = json.loads(integrity.stdout)
+        files = {os.path.basename(f["path"]): f for f in document["install_integrity"]["files"]}
+        same = files.get("doca_rdmi_connection.h", {})
+        expect(same.get("algorithm") == "sha256" and same.get("verdict") == "matches"
+               and same.get("digest") == same.get("recorded_digest"),
+               "integrity: a header with the packaged bytes matches rpm's SHA-256")
+        other = files.get("doca_rdmi_dev_poster.h", {})
+        expect(other.get("verdict") == "differs" and other.get("package") == "doca-sdk-rdmi",
+               "integrity: a header with other bytes differs, naming its rpm package")
+        verdict = [c for c in document["checks"] if c["id"] == "install-integrity"]
+        expect(len(verdict) == 1 and verdict[0]["status"] == "fail"
+               and "dnf reinstall doca-sdk-rdmi" in (verdict[0].get("remediation") or ""),
+               "integrity: the check fails with the dnf command")
+
         for name in ("garbage", "truncated"):
             bad = os.path.join(tmp, name)
             make_root(opts.fixtures, name, bad)
