@@ -38,10 +38,11 @@ class ReportCommand final : public Command {
                            "(node_exporter textfile collector) or nfd (Node Feature Discovery "
                            "feature file); --json with another format is a usage error")
                 ->check(CLI::IsMember({"text", "json", "prometheus", "nfd"}));
-        sub.add_flag("--integrity", integrity_,
-                     "also compare the DOCA headers, libraries, .pc files and tools with the digest "
-                     "their package recorded (check install-integrity; reads the package "
-                     "database, and hashes each file within --timeout)");
+        sub.add_flag(
+            "--integrity", integrity_,
+            "also compare the DOCA headers, libraries, .pc files and tools with the digest "
+            "their package recorded (check install-integrity; reads the package "
+            "database, and hashes each file within --timeout)");
         for_option_ =
             sub.add_option("--for", for_,
                            "the question the verdict answers: run (an installed RDMI application "

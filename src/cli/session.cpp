@@ -129,7 +129,8 @@ LinkRule link_rule_for(const GlobalOptions& options, std::shared_ptr<spdlog::log
 
 namespace {
 
-// Before any child starts: under --root nothing is loaded or run, so there is nothing to contain.
+// Before any child starts: under --root nothing of the root is loaded or run; the one child that
+// may (this machine's librpm reading the root's rpm database) is contained on its own terms.
 void configure_run_containment(const GlobalOptions& options, bool live, bool replay,
                                spdlog::logger& log) {
     ContainmentSettings settings;
@@ -142,7 +143,9 @@ void configure_run_containment(const GlobalOptions& options, bool live, bool rep
             "how the gathering run's children were contained)";
     } else if (!live) {
         settings.applicable = false;
-        settings.not_applicable_reason = "--root: nothing is loaded or run";
+        settings.not_applicable_reason =
+            "--root: nothing of the root is loaded or run (an rpm database it holds is read by "
+            "this machine's librpm, in a contained child)";
     } else {
         if (options.no_landlock) {
             log.warn(

@@ -70,14 +70,16 @@ constexpr std::array kRows{
         {"rdmi-headers", "report (install probe)",
          "The five DOCA RDMI headers are in DOCA's include directory.",
          "A partial install: reinstall the package the check names (the one whose file list "
-         "has the header, from the dpkg database), else the DOCA RDMI development package.", P::build}},
+         "has the header, from the dpkg database), else the DOCA RDMI development package.",
+         P::build}},
     Row{F::library,
         {"library-<module>", "report (install probe)",
          "The shared object behind the module is there and is a readable ELF file (its "
          "soname is reported).",
          "Reinstall the package the check names (the one whose file list has the library), "
          "else the runtime package of the module: its .pc file resolves but the library is "
-         "missing or damaged.", P::both}},
+         "missing or damaged.",
+         P::both}},
     Row{F::rdmi_samples,
         {"rdmi-samples", "report (install probe)",
          "Information: where DOCA's RDMI samples are, if installed.",
@@ -85,7 +87,8 @@ constexpr std::array kRows{
     Row{F::dpacc,
         {"dpacc", "report (install probe)", "The DPA compiler is installed, and its version.",
          "Install the DOCA package that ships dpacc (reinstall the one the check names when "
-         "the dpkg database still lists it); it is needed to build DPA kernels.", P::build}},
+         "the dpkg database still lists it); it is needed to build DPA kernels.",
+         P::build}},
     Row{F::doca_caps,
         {"doca-caps", "report (install probe)",
          "Information: doca_caps is installed (one of the contract's version sources).",
@@ -97,7 +100,8 @@ constexpr std::array kRows{
          "Run on a host with a {dpa-devices} (the devices with a DPA), or on the BlueField's "
          "Arm side; load mlx5_core and mlx5_ib; a port physically up but not ACTIVE needs a "
          "subnet manager (InfiniBand: sminfo, opensm) or its netdev up (Ethernet: ip link set "
-         "NETDEV up).", P::run}},
+         "NETDEV up).",
+         P::run}},
     Row{F::driver_mlx5_core,
         {"driver-mlx5-core", "report (devices probe)",
          "The mlx5_core kernel module is loaded (built in or as a module).",
@@ -240,7 +244,8 @@ constexpr std::array kRows{
          "The RDMI stack's matched version is exactly the required one.",
          "Install the required DOCA version.", P::both}},
     Row{F::consistent_versions,
-        {"consistent-versions", "check --require-consistent", kConsistencyRule, kConsistencyFix, P::both}},
+        {"consistent-versions", "check --require-consistent", kConsistencyRule, kConsistencyFix,
+         P::both}},
     Row{F::symbol,
         {"symbol-<name>", "check --require-symbol", "libdoca_rdmi exports the symbol.",
          "Install a DOCA release that provides it, or stop using it.", P::both}},
@@ -257,13 +262,15 @@ constexpr std::array kRows{
     Row{F::dpa,
         {"dpa", "check --require-dpa", "The required device has a DPA.",
          "DOCA RDMI needs a DPA, which only a {dpa-devices} has; a skip means rerun on the "
-         "live host with DOCA installed.", P::run}},
+         "live host with DOCA installed.",
+         P::run}},
     Row{F::port_active,
         {"port-active", "check --require-port-active", "The required device has an ACTIVE port.",
          "Load mlx5_ib. A port physically up (phys_state LinkUp) but not ACTIVE waits for "
          "configuration: on InfiniBand a subnet manager (sminfo; opensm), on Ethernet its "
          "netdev (ip link set NETDEV up); only a port physically down needs its cable and "
-         "link checked (mlxlink -d PCI).", P::run}},
+         "link checked (mlxlink -d PCI).",
+         P::run}},
 };
 
 constexpr bool catalog_in_enum_order() {

@@ -33,7 +33,8 @@ std::vector<FixStep> plan_fixes(const std::vector<Check>& checks) {
         auto step = std::find_if(steps.begin(), steps.end(),
                                  [&](const FixStep& s) { return s.action == check.remediation; });
         if (step == steps.end()) {
-            steps.push_back(FixStep{check.id.str(), check.remediation, {}, false, false, Purposes::none});
+            steps.push_back(
+                FixStep{check.id.str(), check.remediation, {}, false, false, Purposes::none});
             keyed.push_back(false);
             step = steps.end() - 1;
         }

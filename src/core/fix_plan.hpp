@@ -17,10 +17,10 @@ struct FixStep {
     /// of the same run already has. So the same remediation keeps its id across runs and hosts
     /// even when its text carries a version or a path, and `diff` matches steps by it.
     std::string id;
-    std::string action;                 ///< the remediation, one command or one precise action
-    std::vector<std::string> resolves;  ///< check ids, in the order the run reported them
-    bool fixes_failure = false;         ///< at least one of them failed (not only skipped)
-    bool precondition = false;          ///< a check of it declares every other step waits for it
+    std::string action;                  ///< the remediation, one command or one precise action
+    std::vector<std::string> resolves;   ///< check ids, in the order the run reported them
+    bool fixes_failure = false;          ///< at least one of them failed (not only skipped)
+    bool precondition = false;           ///< a check of it declares every other step waits for it
     Purposes purposes = Purposes::none;  ///< the union of the purposes of the checks it resolves
 };
 

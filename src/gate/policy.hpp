@@ -42,7 +42,8 @@ struct Policy {
     /// The (required) device's PCIe links run at what card and slot can reach; a link below
     /// is a warning, not a failure (it costs bandwidth, RDMI still runs).
     bool require_pcie_link = false;
-    /// The judged install files have the digest their package recorded (md5 for dpkg, SHA-256 for rpm; install-integrity).
+    /// The judged install files have the digest their package recorded (md5 for dpkg, SHA-256 for
+    /// rpm; install-integrity).
     bool require_integrity = false;
     /// The policy file's "for": the purposes of its requirements that a run judges (the
     /// command line's --for overrides it; flags are judged whatever it says).

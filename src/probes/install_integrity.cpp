@@ -91,8 +91,8 @@ Check integrity_check(const IntegrityFacts& facts) {
                         " judged files has a digest recorded by an installed package";
         return check;
     }
-    check.message =
-        std::to_string(matched) + " file(s) match the digest their package recorded" + unrecorded_note;
+    check.message = std::to_string(matched) + " file(s) match the digest their package recorded" +
+                    unrecorded_note;
     return check;
 }
 

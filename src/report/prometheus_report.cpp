@@ -358,8 +358,8 @@ std::string report(const Facts& facts) {
     std::string out;
     for (const Family& family :
          {check_status(facts), ready(facts), info(facts), dpa_capable(facts), port_active(facts),
-          versions_consistent(facts), versions_consistency(facts), experimental_symbols(facts), containment(facts),
-          run_duration(facts), last_run(facts)}) {
+          versions_consistent(facts), versions_consistency(facts), experimental_symbols(facts),
+          containment(facts), run_duration(facts), last_run(facts)}) {
         out += family.render();
     }
     return out;

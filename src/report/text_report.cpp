@@ -89,13 +89,13 @@ std::string report(const TextStyle& style, const Facts& report) {
             // An action carries probed text (paths, module names) and is often a command to
             // paste: escaped like a check's fix, and never wrapped (a command cut after
             // "export" would paste as two commands).
-            out += fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
-                   // The purposes before the list, so that they do not read as the last id's.
-                   wrap(style,
-                        "     resolves (" + purposes_text(step.purposes) +
-                            "): " + terminal_safe(ids),
-                        0, 15) +
-                   "\n";
+            out +=
+                fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
+                // The purposes before the list, so that they do not read as the last id's.
+                wrap(style,
+                     "     resolves (" + purposes_text(step.purposes) + "): " + terminal_safe(ids),
+                     0, 15) +
+                "\n";
         }
     }
     if (style.verbosity >= 0) {
