@@ -196,7 +196,7 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
         }
         return gap;
     }
-    auto status = parse_dpkg_status(*status_text, status_path);
+    auto status = parse_dpkg_status(*status_text, status_path, {}, &deadline);
     if (!status) return status.gap();
 
     for (const auto dir : {"/bin", "/lib"}) {
@@ -218,6 +218,7 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
     }
 
     std::size_t total = 0;
+    std::size_t paths = 0;
     const auto reader = fs_.dir_files(admin + "/info");
     for (auto& entry : status->packages) {
         if (!entry.has_files()) continue;
@@ -247,9 +248,23 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
                                 std::to_string(limits_.max_total_list_bytes >> 20U) +
                                 " MiB together; not read");
         }
-        for (const auto line : split_lines(*text)) {
+        std::string_view rest = *text;
+        while (!rest.empty()) {
+            const auto end = rest.find('\n');
+            const std::string_view line = rest.substr(0, end);
+            rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
             if (!line.starts_with('/') || line == "/." || line.find('\0') != std::string_view::npos)
                 continue;
+            if (++paths > limits_.max_listed_paths) {
+                return make_gap(GapReason::malformed,
+                                admin + "/info: the package lists name more than " +
+                                    std::to_string(limits_.max_listed_paths) +
+                                    " paths together; not read");
+            }
+            if (paths % 65536 == 0 && deadline.expired()) {
+                return make_gap(GapReason::timeout,
+                                admin + "/info: the deadline passed while reading " + list_name);
+            }
             std::string key = key_of(line);
             const bool without_usr = key.size() != line.size();
             auto& owners = files_[std::move(key)];

@@ -24,6 +24,10 @@ struct DpkgLimits {
     std::size_t max_total_list_bytes = 512U << 20U;  ///< every .list together
     std::size_t max_info_entries = 200'000;          ///< entries of var/lib/dpkg/info
     std::size_t max_diversions_bytes = 4U << 20U;    ///< var/lib/dpkg/diversions
+    /// Paths listed by every .list together (~150,000 on a plain host). Each is held in memory
+    /// (about 130 bytes with its index entry): the byte cap alone would let 512 MiB of short
+    /// lines become gigabytes.
+    std::size_t max_listed_paths = 2'000'000;
 };
 
 /// The dpkg database directory, in-root.

@@ -33,6 +33,32 @@ const Field* find_field(const Stanza& stanza, std::string_view name) {
     return nullptr;
 }
 
+bool alnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// A word dpkg itself accepts: an alphanumeric first, then alphanumerics or `also` (dpkg's
+// pkg_name_is_illegal() for names, "-+._"; dpkg_arch_name_is_illegal() for architectures, "-").
+// A name or architecture goes into the reinstall command a fix prints for root to run: a shell
+// metacharacter or a control byte there is no record dpkg wrote.
+bool dpkg_word(std::string_view word, std::string_view also) {
+    if (word.empty() || !alnum(word.front())) return false;
+    for (const char c : word) {
+        if (!alnum(c) && also.find(c) == std::string_view::npos) return false;
+    }
+    return true;
+}
+
+// A version as deb-version(7) spells one: [epoch:]upstream[-revision], of alphanumerics and
+// ".+~-:" (dpkg refuses anything else when it parses the status file).
+bool dpkg_version(std::string_view version) {
+    if (version.empty() || (!alnum(version.front()) && version.front() != '~')) return false;
+    for (const char c : version) {
+        if (!alnum(c) && std::string_view(".+~-:").find(c) == std::string_view::npos) return false;
+    }
+    return true;
+}
+
 std::optional<DpkgStatusEntry> to_entry(const Stanza& stanza, std::string& problem) {
     const Field* package = find_field(stanza, "Package");
     const Field* status = find_field(stanza, "Status");
@@ -42,7 +68,7 @@ std::optional<DpkgStatusEntry> to_entry(const Stanza& stanza, std::string& probl
     }
     DpkgStatusEntry entry;
     entry.name = std::string(trim(package->value));
-    if (entry.name.find_first_of(" \t\n/") != std::string::npos) {
+    if (!dpkg_word(entry.name, "-+._")) {
         problem = "Package '" + entry.name.substr(0, 64) + "' is not a package name";
         return std::nullopt;
     }
@@ -59,10 +85,22 @@ std::optional<DpkgStatusEntry> to_entry(const Stanza& stanza, std::string& probl
     entry.want = std::string(words[0]);
     if (words[1] != "ok") entry.want += " (" + std::string(words[1]) + ")";
     entry.state = std::string(words[2]);
-    if (const Field* version = find_field(stanza, "Version"))
+    if (const Field* version = find_field(stanza, "Version")) {
         entry.version = std::string(trim(version->value));
-    if (const Field* arch = find_field(stanza, "Architecture"))
+        if (!dpkg_version(entry.version)) {
+            problem = "package " + entry.name + ": Version '" + entry.version.substr(0, 64) +
+                      "' is not a dpkg version";
+            return std::nullopt;
+        }
+    }
+    if (const Field* arch = find_field(stanza, "Architecture")) {
         entry.architecture = std::string(trim(arch->value));
+        if (!dpkg_word(entry.architecture, "-")) {
+            problem = "package " + entry.name + ": Architecture '" +
+                      entry.architecture.substr(0, 64) + "' is not an architecture name";
+            return std::nullopt;
+        }
+    }
     if (const Field* multi = find_field(stanza, "Multi-Arch"))
         entry.multi_arch_same = trim(multi->value) == "same";
     if (const Field* conffiles = find_field(stanza, "Conffiles")) {
@@ -90,7 +128,7 @@ bool DpkgStatusEntry::has_files() const {
 }
 
 Result<DpkgStatus> parse_dpkg_status(std::string_view text, std::string_view path,
-                                     const DpkgStatusLimits& limits) {
+                                     const DpkgStatusLimits& limits, const Deadline* deadline) {
     if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
         return make_gap(GapReason::malformed, std::string(path) + ": a NUL byte at offset " +
                                                   std::to_string(nul) + "; not a dpkg status file");
@@ -117,9 +155,18 @@ Result<DpkgStatus> parse_dpkg_status(std::string_view text, std::string_view pat
         stanza = Stanza{};
         return out.packages.size() + skipped <= limits.max_packages;
     };
-    const auto lines = split_lines(text);
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        std::string_view line = lines[i];
+    // One line at a time: a vector of every line would be 16 bytes per line, a gigabyte for a
+    // status file of blank lines under the size cap.
+    std::string_view rest = text;
+    for (std::size_t i = 0; !rest.empty(); ++i) {
+        const auto end = rest.find('\n');
+        std::string_view line = rest.substr(0, end);
+        rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+        if (deadline != nullptr && i % 65536 == 0 && deadline->expired()) {
+            return make_gap(GapReason::timeout, std::string(path) +
+                                                    ": the deadline passed at line " +
+                                                    std::to_string(i + 1) + "; not read");
+        }
         if (line.ends_with('\r')) line.remove_suffix(1);
         if (trim(line).empty()) {
             if (!close()) break;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/deadline.hpp"
 #include "core/result.hpp"
 
 namespace rdmi {
@@ -45,11 +46,14 @@ struct DpkgStatusLimits {
     std::size_t max_problems = 20;            ///< problems kept (the count is still right)
 };
 
-/// Parses the text of var/lib/dpkg/status read from `path` (for messages). A file that is not
-/// text (a NUL byte) or holds more than `limits.max_packages` stanzas is a malformed Gap; a
-/// stanza without Package or Status, or with an unparseable Status, is skipped and named in
+/// Parses the text of var/lib/dpkg/status read from `path` (for messages), a line at a time
+/// (no copy of every line is held). A file that is not text (a NUL byte) or holds more than
+/// `limits.max_packages` stanzas is a malformed Gap, and a `deadline` (when given) that passes
+/// mid-file a timeout Gap; a stanza without Package or Status, with an unparseable Status, or
+/// with a Package, Version or Architecture dpkg would refuse, is skipped and named in
 /// `problems`.
 Result<DpkgStatus> parse_dpkg_status(std::string_view text, std::string_view path,
-                                     const DpkgStatusLimits& limits = {});
+                                     const DpkgStatusLimits& limits = {},
+                                     const Deadline* deadline = nullptr);
 
 }  // namespace rdmi

@@ -27,6 +27,26 @@ std::vector<std::string> rpm_answer_fields(std::string_view line) {
     }
 }
 
+// True when every character of `word` (not empty) is alphanumeric or one of `also`.
+bool rpm_word(std::string_view word, std::string_view also) {
+    if (word.empty()) return false;
+    for (const char c : word) {
+        const bool alnum =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+        if (!alnum && also.find(c) == std::string_view::npos) return false;
+    }
+    return true;
+}
+
+// A package as rpmbuild lets one be named (Name: alphanumerics and "._+-"; Version and Release:
+// and "._+~^", the epoch before a ':'; an arch of alphanumerics and '_'). The name goes into the
+// `dnf reinstall` a fix prints for root to run: an answer outside these (a forged database, a
+// forged bundle) names no package.
+bool rpm_plain_package(const InstalledPackage& package) {
+    return rpm_word(package.name, "._+-") && rpm_word(package.version, "._+~^:-") &&
+           (package.arch.empty() || rpm_word(package.arch, "_"));
+}
+
 // The same file on a merged-/usr system: "/lib64/x" and "/usr/lib64/x" (rpm systems list the
 // /usr spelling; a probe may have found the other).
 std::optional<std::string> rpm_merged_usr_twin(std::string_view path) {
@@ -184,7 +204,9 @@ class RpmRecords final : public PackageRecords {
         if (!answer || answer->empty()) return std::nullopt;
         auto fields = rpm_answer_fields(*answer);
         if (fields.size() != 6) return std::nullopt;
-        return FileRecord{{fields[0], fields[1], fields[2]}, fields[3], fields[4], fields[5]};
+        FileRecord record{{fields[0], fields[1], fields[2]}, fields[3], fields[4], fields[5]};
+        if (!rpm_plain_package(record.package)) return std::nullopt;
+        return record;
     }
 
     std::optional<std::pair<InstalledPackage, std::size_t>> directory_owner(
@@ -198,7 +220,9 @@ class RpmRecords final : public PackageRecords {
             if (c < '0' || c > '9') return std::nullopt;
             files = files * 10 + static_cast<std::size_t>(c - '0');
         }
-        return std::pair{InstalledPackage{fields[0], fields[1], fields[2]}, files};
+        InstalledPackage package{fields[0], fields[1], fields[2]};
+        if (!rpm_plain_package(package)) return std::nullopt;
+        return std::pair{std::move(package), files};
     }
 
     const Fs& fs_;

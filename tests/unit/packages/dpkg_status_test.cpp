@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <string>
 
 namespace rdmi {
@@ -131,6 +132,45 @@ TEST_CASE("dpkg status: empty and blank files hold no packages") {
         CHECK(status->packages.empty());
         CHECK(status->problems.empty());
     }
+}
+
+TEST_CASE("dpkg status: a name, version or architecture dpkg would refuse skips the stanza") {
+    // Each goes into a fix's text, the name and architecture into the reinstall command that
+    // root is told to run.
+    auto status = parse_dpkg_status(
+        "Package: doca;reboot\nStatus: install ok installed\n\n"
+        "Package: doca$(id)\nStatus: install ok installed\n\n"
+        "Package: -doca\nStatus: install ok installed\n\n"
+        "Package: doca\x1b[2J\nStatus: install ok installed\n\n"
+        "Package: arch\nStatus: install ok installed\nArchitecture: amd64|sh\n\n"
+        "Package: version\nStatus: install ok installed\nVersion: 1.0\n PASS  all good\n\n"
+        "Package: version2\nStatus: install ok installed\nVersion: 1.0;reboot\n\n"
+        "Package: Doca_legacy.name+1\nStatus: install ok installed\nArchitecture: "
+        "musl-linux-arm64\nVersion: 2:3.3.0105-1~bpo12+1\n",
+        "/var/lib/dpkg/status");
+    REQUIRE(status.ok());
+    REQUIRE(status->packages.size() == 1);
+    CHECK(status->packages[0].name == "Doca_legacy.name+1");
+    CHECK(status->packages[0].architecture == "musl-linux-arm64");
+    CHECK(status->packages[0].version == "2:3.3.0105-1~bpo12+1");
+    REQUIRE(status->problems.size() == 7);
+    for (std::size_t i = 0; i < 4; ++i) {
+        CHECK(status->problems[i].find("is not a package name") != std::string::npos);
+    }
+    CHECK(status->problems[4].find("'amd64|sh' is not an architecture name") != std::string::npos);
+    CHECK(status->problems[5].find("is not a dpkg version") != std::string::npos);
+    CHECK(status->problems[6].find("is not a dpkg version") != std::string::npos);
+}
+
+TEST_CASE("dpkg status: a deadline that passes mid-file is a timeout gap") {
+    const std::string text = std::string(kTwoPackages) + std::string(1U << 20U, '\n');
+    const Deadline passed(std::chrono::milliseconds(0));
+    auto status = parse_dpkg_status(text, "status", {}, &passed);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.gap().reason == GapReason::timeout);
+    CHECK(status.gap().message.starts_with("status: the deadline passed at line "));
+    const Deadline ample(std::chrono::milliseconds(60000));
+    CHECK(parse_dpkg_status(text, "status", {}, &ample).ok());
 }
 
 }  // namespace

@@ -280,3 +280,35 @@ TEST_CASE("rpm records through a probe context: under --root, with this machine'
     REQUIRE(owner.has_value());
     CHECK(owner->package.name == "doca-sdk-rdmi");
 }
+
+TEST_CASE("rpm records: an answer naming a package rpmbuild would refuse names none") {
+    // A forged bundle (or database) answers with a name, version or arch holding a shell
+    // command or a line feed: the fix would print "dnf reinstall <name>" for root to run.
+    test::TempTree root;
+    root.write("/var/lib/rpm/rpmdb.sqlite", "");
+    const std::string digest(64, 'a');
+    std::map<std::string, Result<std::string>, std::less<>> captured;
+    captured.emplace("rpm open /var/lib/rpm/rpmdb.sqlite", std::string("packages 3"));
+    const auto owner = [&](const std::string& file, const std::string& fields) {
+        captured.emplace("rpm owner " + file, fields + "\t" + file + "\tsha256\t" + digest);
+    };
+    owner("/a.h", "doca;reboot\t1-1\tx86_64");
+    owner("/b.h", "doca\t1-1\nPASS  all good\tx86_64");
+    owner("/c.h", "doca\t1-1\tx86_64$(id)");
+    owner("/d.h", "doca-sdk-rdmi\t2:3.3.0047-1.el9~rc^1\tx86_64");
+    captured.emplace("rpm directory /e", std::string("doca|sh\t1-1\tnoarch\t4"));
+    captured.emplace("rpm directory /f", std::string("doca-sdk-rdmi\t1-1\tnoarch\t4"));
+    const CapturedAnswers replay(std::move(captured));
+    Reader reader(root.root(), replay);
+    auto records = reader.open();
+    REQUIRE(records.ok());
+    for (const char* forged : {"/a.h", "/b.h", "/c.h"}) {
+        CAPTURE(forged);
+        CHECK_FALSE((*records)->owner_of(forged).has_value());
+    }
+    auto plain = (*records)->owner_of("/d.h");
+    REQUIRE(plain.has_value());
+    CHECK(plain->package.version == "2:3.3.0047-1.el9~rc^1");
+    CHECK_FALSE((*records)->main_owner_of_directory("/e").has_value());
+    CHECK((*records)->main_owner_of_directory("/f")->name == "doca-sdk-rdmi");
+}
