@@ -118,6 +118,10 @@ class CheckCommand final : public Command {
         if (opts_.list_checks || !opts_.explain.empty()) return catalog(session);
         gate::GateReport gate;
         gate::Policy policy;
+        // The command line's requirements, parsed first: whether any is given decides whether a
+        // policy that --for empties is a usage error, and no list of flags can miss one.
+        auto extra = flags(session.link_rule());
+        if (!extra) return fail_input(session, extra.gap().message);
         if (!opts_.policy.empty()) {
             gate.spec_path = opts_.policy;
             auto loaded = load_policy(opts_.policy, session.link_rule());
@@ -127,7 +131,7 @@ class CheckCommand final : public Command {
                                         ? policy.for_purposes.value_or(Purposes::both)
                                         : *parse_for(opts_.for_purposes);
             gate::keep_purposes(policy, wanted);
-            if (policy.empty() && !extra_flags_given()) {
+            if (policy.empty() && extra->empty()) {
                 return fail_input(session, "check: --policy " + opts_.policy +
                                                ": none of its "
                                                "requirements answers --for " +
@@ -142,8 +146,6 @@ class CheckCommand final : public Command {
                 "none, and flags are always judged",
                 opts_.for_purposes);
         }
-        auto extra = flags(session.link_rule());
-        if (!extra) return fail_input(session, extra.gap().message);
         gate::merge_policy(policy, *extra);
         if (policy.empty()) {
             return fail_input(session,
@@ -306,16 +308,6 @@ class CheckCommand final : public Command {
             facts.integrity = &*collected.install_integrity;
         }
         return gate::evaluate(policy, facts);
-    }
-
-    // Whether the command line itself asks for something to be judged.
-    [[nodiscard]] bool extra_flags_given() const {
-        const gate::Policy& g = opts_.given;
-        return !opts_.min_version.empty() || !opts_.max_version.empty() ||
-               !opts_.exact_version.empty() || !opts_.modules.empty() || !g.symbols.empty() ||
-               !g.stable.empty() || !g.app.empty() ||
-               (device_option_ != nullptr && device_option_->count() > 0) || g.require_dpa ||
-               g.require_port_active || g.require_consistent || g.require_pcie_link;
     }
 
     // --format json counts as --json for the error document.

@@ -242,8 +242,11 @@ Check consistent_check(const InstallFacts& probed, const std::vector<std::string
         case ConsistencyState::incomplete: {
             check.status = Status::skip;
             // No DOCA at all, or a stack that cannot be read: say so, and the fix is DOCA's.
+            // Judged on the probed facts: a stack the waivers emptied is installed, and its
+            // verdict is the waivers' (below), not "no DOCA install".
             std::optional<Gap> gap;
-            if (auto why = unevaluable(install, gap)) {
+            std::optional<Gap> probed_gap;
+            if (auto why = unevaluable(install, gap); why && unevaluable(probed, probed_gap)) {
                 check.message = "incomplete: " + *why + waiver;
                 check.remediation = gap && gap->reason == GapReason::malformed
                                         ? "reinstall the module from a DOCA release: its .pc "
@@ -255,10 +258,23 @@ Check consistent_check(const InstallFacts& probed, const std::vector<std::string
             break;
         }
     }
+    // A match the waivers left with fewer than two sources was not found short on the host:
+    // the run left its sources out, and only waiving fewer lets it be judged.
+    const Consistency unwaived = judge_consistency(probed);
+    auto waived_short = [](MatchState now, MatchState before) {
+        return now == MatchState::too_few && before != MatchState::too_few;
+    };
+    const bool stack_waived = waived_short(verdict.stack, unwaived.stack);
+    const bool contract_waived = waived_short(verdict.contract, unwaived.contract);
     std::vector<std::string> fixes;
-    if (verdict.stack != MatchState::agree)
+    if (stack_waived || contract_waived) {
+        fixes.emplace_back(
+            "waive fewer version sources: a match needs two that apply here, and the waivers "
+            "leave fewer");
+    }
+    if (verdict.stack != MatchState::agree && !stack_waived)
         fixes.push_back(match_fix(install.stack_versions, true));
-    if (verdict.contract != MatchState::agree)
+    if (verdict.contract != MatchState::agree && !contract_waived)
         fixes.push_back(match_fix(install.contract_versions, false));
     std::erase(fixes, std::string());
     check.remediation = fixes.empty() ? "run on the live system, where every version source can "

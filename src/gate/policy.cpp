@@ -169,11 +169,17 @@ Result<bool> apply(const Reader& r, const std::string& key, const Json& value, P
     if (key == "waive_sources") {
         std::vector<std::string> names;
         if (auto ok = set_strings(names); !ok) return ok;
+        // Each source once, as the flags' merge keeps them: a repeated name waives nothing more,
+        // and the document records every waiver (a list of one name many times was that many
+        // copies of the waiver in every message and document).
+        p.waive_sources.clear();
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (auto ok = check_waived_source(names[i]); !ok)
                 return r.at(where + "/" + std::to_string(i), ok.gap().message);
+            if (std::find(p.waive_sources.begin(), p.waive_sources.end(), names[i]) ==
+                p.waive_sources.end())
+                p.waive_sources.push_back(names[i]);
         }
-        p.waive_sources = std::move(names);
         return true;
     }
     return r.at(where, "unknown key \"" + key + "\"");

@@ -46,6 +46,13 @@ TEST_CASE("parse_policy reads every key") {
     CHECK_FALSE(policy->empty());
 }
 
+TEST_CASE("a waived source named many times is waived once") {
+    auto policy = parse_policy(
+        R"({"schema_version": 1, "waive_sources": ["bfb", "doca_caps", "bfb", "bfb"]})", "p.json");
+    REQUIRE(policy.ok());
+    CHECK(policy->waive_sources == std::vector<std::string>{"bfb", "doca_caps"});
+}
+
 TEST_CASE("require_device true means any device, false none") {
     auto any = parse_policy(R"({"schema_version":1,"require_device":true})", "p");
     REQUIRE(any.ok());
