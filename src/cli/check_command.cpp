@@ -127,16 +127,22 @@ class CheckCommand final : public Command {
             auto loaded = load_policy(opts_.policy, session.link_rule());
             if (!loaded) return fail_input(session, loaded.gap().message);
             policy = std::move(loaded).value();
+            // A file that asks for nothing at all is refused as such, not as --for's doing.
+            const bool asks_anything = !policy.empty();
             const Purposes wanted = opts_.for_purposes.empty()
                                         ? policy.for_purposes.value_or(Purposes::both)
                                         : *parse_for(opts_.for_purposes);
             gate::keep_purposes(policy, wanted);
             if (policy.empty() && extra->empty()) {
-                return fail_input(session, "check: --policy " + opts_.policy +
-                                               ": none of its "
-                                               "requirements answers --for " +
-                                               std::string(for_name(wanted)) +
-                                               " (check --list-checks gives each check's)");
+                return fail_input(
+                    session,
+                    "check: --policy " + opts_.policy +
+                        (asks_anything
+                             ? ": none of its requirements answers --for " +
+                                   std::string(for_name(wanted)) +
+                                   " (check --list-checks gives each check's)"
+                             : ": it names no requirement (waive_sources alone judges nothing: "
+                               "add require_consistent)"));
             }
         }
         if (opts_.policy.empty() && !opts_.for_purposes.empty()) {
