@@ -8,6 +8,8 @@
 #include <array>
 #include <cstdint>
 
+#include "core/text.hpp"
+
 namespace rdmi {
 
 std::optional<std::string> md5_hex(std::string_view bytes, const Deadline& deadline) {
@@ -22,14 +24,8 @@ std::optional<std::string> md5_hex(std::string_view bytes, const Deadline& deadl
     }
     std::array<std::uint8_t, MD5_DIGEST_SIZE> digest{};
     md5_digest(&ctx, digest.size(), digest.data());
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(digest.size() * 2);
-    for (const std::uint8_t byte : digest) {
-        out += kHex[byte >> 4U];
-        out += kHex[byte & 0x0fU];
-    }
-    return out;
+    return lower_hex(
+        std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));  // NOLINT
 }
 
 }  // namespace rdmi

@@ -8,20 +8,16 @@
 #include <array>
 #include <cstdint>
 
+#include "core/text.hpp"
+
 namespace rdmi {
 namespace {
 
 std::string hex_of(sha256_ctx& ctx) {
     std::array<std::uint8_t, SHA256_DIGEST_SIZE> digest{};
     sha256_digest(&ctx, digest.size(), digest.data());
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(digest.size() * 2);
-    for (const std::uint8_t byte : digest) {
-        out += kHex[byte >> 4U];
-        out += kHex[byte & 0x0fU];
-    }
-    return out;
+    return lower_hex(
+        std::string_view(reinterpret_cast<const char*>(digest.data()), digest.size()));  // NOLINT
 }
 
 }  // namespace

@@ -40,4 +40,16 @@ std::vector<std::string_view> split_items(std::string_view text, std::string_vie
     }
 }
 
+std::string lower_hex(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (const char c : bytes) {
+        const auto byte = static_cast<unsigned char>(c);
+        out += kDigits[byte >> 4U];
+        out += kDigits[byte & 0x0fU];
+    }
+    return out;
+}
+
 }  // namespace rdmi

@@ -10,6 +10,9 @@ namespace rdmi {
 /// The characters std::isspace() accepts in the C locale.
 inline constexpr std::string_view kWhitespace = " \t\n\v\f\r";
 
+/// Each byte of `bytes` as two lowercase hex digits ("\x01\xab" -> "01ab"): how digests print.
+std::string lower_hex(std::string_view bytes);
+
 /// `items` with `separator` between each two ("a, b, c"); "" for none.
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 

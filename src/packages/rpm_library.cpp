@@ -192,14 +192,7 @@ std::string rpm_digest_algorithm(int algo) {
 }
 
 std::string rpm_lower_hex(const unsigned char* bytes, std::size_t len) {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    std::string hex;
-    hex.reserve(len * 2);
-    for (std::size_t i = 0; i < len; ++i) {
-        hex += kDigits[bytes[i] >> 4U];
-        hex += kDigits[bytes[i] & 0xFU];
-    }
-    return hex;
+    return lower_hex(std::string_view(reinterpret_cast<const char*>(bytes), len));  // NOLINT
 }
 
 // Every field, empty ones too (a question about "" is still four fields).

@@ -15,19 +15,13 @@
 #include "sysfs/devices.hpp"
 #include "sysfs/net_attrs.hpp"
 #include "sysfs/pci_ids.hpp"
-#include "unit/sysfs/sysfs_fixture.hpp"
+#include "unit/probes/devices_fixture.hpp"
 
 namespace rdmi {
 namespace {
 
 DevicesFacts facts_of(const char* scenario) {
-    auto fs = test::sysfs_fixture(scenario);
-    DevicesFacts facts;
-    facts.inventory = sysfs::scan_devices(fs);
-    facts.platform = host::scan_platform(fs);
-    facts.host = host::classify_host(facts.platform, facts.inventory);
-    facts.summary = summarize_devices(facts.inventory, facts.verbs, facts.doca);
-    return facts;
+    return test::devices_facts_of(scenario);
 }
 
 const Check& find(const std::vector<Check>& checks, std::string_view id) {

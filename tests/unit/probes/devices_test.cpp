@@ -4,7 +4,7 @@
 #include <tuple>
 #include <utility>
 
-#include "../sysfs/sysfs_fixture.hpp"
+#include "devices_fixture.hpp"
 #include "host/platform.hpp"
 #include "probes/devices.hpp"
 #include "sysfs/devices.hpp"
@@ -13,13 +13,7 @@ namespace rdmi {
 namespace {
 
 DevicesFacts facts_of(const char* scenario) {
-    auto fs = test::sysfs_fixture(scenario);
-    DevicesFacts facts;
-    facts.inventory = sysfs::scan_devices(fs);
-    facts.platform = host::scan_platform(fs);
-    facts.host = host::classify_host(facts.platform, facts.inventory);
-    facts.summary = summarize_devices(facts.inventory, facts.verbs, facts.doca);
-    return facts;
+    return test::devices_facts_of(scenario);
 }
 
 const Check& find(const std::vector<Check>& checks, const char* id) {
