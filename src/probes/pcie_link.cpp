@@ -12,9 +12,11 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 
 #include "sysfs/attr_dir.hpp"
 #include "sysfs/attr_text.hpp"
+#include "sysfs/pci_attrs.hpp"
 
 namespace rdmi {
 namespace {
@@ -68,9 +70,9 @@ std::optional<std::string> port_address(const std::string& device_path) {
     if (slash == std::string::npos || slash == 0) return std::nullopt;
     const std::string parent = device_path.substr(0, slash);
     const std::string name = parent.substr(parent.find_last_of('/') + 1);
-    // dddd:bb:dd.f
-    if (name.size() != 12 || name[4] != ':' || name[7] != ':' || name[10] != '.')
-        return std::nullopt;
+    // dddd:bb:dd.f in hex: a tree replayed with --root names its own directories, and the
+    // address reaches a suggested command (lspci -s).
+    if (!sysfs::is_pci_address(name)) return std::nullopt;
     return name;
 }
 
@@ -113,7 +115,25 @@ void judge(PcieLink& link) {
     unsigned reach_width = *link.max_width.value;
     std::string port_note;
     if (link.port) {
-        const auto& port = *link.port;
+        auto& port = *link.port;
+        // A link trains to the lower of both ends' maxima: a port maximum below what the link
+        // trained at is contradicted by the link, and limits nothing (no move, no slot blame).
+        const double cur = link.current_speed.value->gts;
+        if (port.max_speed.ok() && port.max_speed.value->gts < cur - 0.01) {
+            port.max_speed = Sourced<LinkSpeed>::missing(
+                Gap{GapReason::malformed, port.max_speed.source.ref + ": " +
+                                              speed_text(port.max_speed.value->gts) +
+                                              " is below the link's trained " + speed_text(cur)},
+                port.max_speed.source);
+        }
+        if (port.max_width.ok() && *port.max_width.value < *link.current_width.value) {
+            port.max_width = Sourced<unsigned>::missing(
+                Gap{GapReason::malformed, port.max_width.source.ref + ": x" +
+                                              std::to_string(*port.max_width.value) +
+                                              " is below the link's trained x" +
+                                              std::to_string(*link.current_width.value)},
+                port.max_width.source);
+        }
         if (port.max_speed.ok() && port.max_speed.value->gts < reach_gts - 0.01) {
             reach_gts = port.max_speed.value->gts;
             link.slot_limited = true;
@@ -307,7 +327,12 @@ Result<LinkSpeed> parse_link_speed(std::string_view bytes) {
             return bad();
         }
     }
-    if (rate.front() == '.' || rate.back() == '.' || gts <= 0 || gts > 128) return bad();
+    if (rate.front() == '.' || rate.back() == '.') return bad();
+    // Only the rates pci_speed_string() prints (2.5 to 64 GT/s; 128 for the next generation).
+    constexpr double kRates[] = {2.5, 5.0, 8.0, 16.0, 32.0, 64.0, 128.0};
+    if (std::none_of(std::begin(kRates), std::end(kRates),
+                     [gts](double r) { return same_speed(gts, r); }))
+        return bad();
     return LinkSpeed{std::string(text), gts};
 }
 

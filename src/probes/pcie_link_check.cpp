@@ -4,6 +4,7 @@
 // or multi-host card reaches the host through two upstream ports: two links, two verdicts.
 #include <algorithm>
 
+#include "core/shell_word.hpp"
 #include "core/text.hpp"
 #include "probes/pcie_link.hpp"
 
@@ -96,7 +97,7 @@ std::string remediation(const std::vector<const PcieLink*>& warned) {
     if (!unknown_ports.empty() || unknown_without_port) {
         std::string read;
         for (const auto& port : unknown_ports) {
-            read += (read.empty() ? "" : ", ") + std::string("lspci -vv -s ") + port;
+            read += (read.empty() ? "" : ", ") + std::string("lspci -vv -s ") + shell_word(port);
         }
         steps.push_back(
             "The slot or riser may be the limit where the upstream port's maximum is "

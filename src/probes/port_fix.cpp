@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "core/shell_word.hpp"
 #include "core/text.hpp"
 
 namespace rdmi {
@@ -40,7 +41,7 @@ std::vector<std::string> port_netdevs(const sysfs::DeviceInventory& inventory,
 
 std::string ip_link_up(const std::vector<std::string>& netdevs) {
     std::vector<std::string> commands;
-    for (const auto& name : netdevs) commands.push_back("ip link set " + name + " up");
+    for (const auto& name : netdevs) commands.push_back("ip link set " + shell_word(name) + " up");
     return join(commands, "; ");
 }
 
@@ -52,7 +53,8 @@ std::string link_tools(const sysfs::DeviceInventory& inventory, const sysfs::Rdm
         device.function.ok() ? inventory.find_function(*device.function.value) : nullptr;
     const std::string pci =
         fn != nullptr && !fn->pci_address.empty() ? fn->pci_address : device.name;
-    return "mlxlink -d " + pci + ", ibstat " + device.name + " " + std::to_string(port.number);
+    return "mlxlink -d " + shell_word(pci) + ", ibstat " + shell_word(device.name) + " " +
+           std::to_string(port.number);
 }
 
 std::string physical_fix(const sysfs::DeviceInventory& inventory, const sysfs::RdmaDevice& device,
@@ -88,8 +90,8 @@ std::string ethernet_fix(const sysfs::DeviceInventory& inventory, const sysfs::R
     if (all_known_up) {
         if (!link_up) return physical_fix(inventory, device, port);
         return who + ": its netdev " + join(netdevs) +
-               " is administratively up; check its carrier (ip link show " + netdevs.front() +
-               ") and the driver's messages (dmesg)";
+               " is administratively up; check its carrier (ip link show " +
+               shell_word(netdevs.front()) + ") and the driver's messages (dmesg)";
     }
     // The netdev's administrative state could not be read.
     if (link_up) return who + ": its netdev is administratively down; " + ip_link_up(netdevs);

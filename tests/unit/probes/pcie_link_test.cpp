@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -403,6 +404,72 @@ TEST_CASE("pcie-link: link speed and width parsers") {
          {"", "x16", "33", "254", "256", "-1", "16 lanes", "99999999999999999999"}) {
         CAPTURE(bad);
         CHECK(parse_link_width(bad).gap().reason == GapReason::malformed);
+    }
+}
+
+// A port's maximum that the trained link exceeds is contradicted by the link itself (a link
+// cannot train past either end's maximum): it is no limit, and no reason to move the card.
+TEST_CASE("pcie-link: a port maximum below the trained link is contradicted, not slot-limited") {
+    Root root("bf3-arm");
+    root.link(kPf0, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.link(kPf1, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
+    root.port("16.0 GT/s PCIe", "8");
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::pass);
+    const auto& pf0 = link_of(facts, "0000:03:00.0");
+    CHECK_FALSE(pf0.slot_limited);
+    CHECK(*pf0.reach_gts == doctest::Approx(32.0));
+    CHECK(*pf0.reach_width == 16);
+    CHECK(
+        pf0.message.starts_with("0000:03:00.0 runs at 32.0 GT/s x16, its maximum (its upstream "
+                                "port's maximum is unknown: "));
+    CHECK(pf0.message.find("below the link's trained") != std::string::npos);
+    CHECK(facts.check->remediation.empty());
+    // Only the figure the link contradicts is set aside: a narrower port still limits.
+    root.port("16.0 GT/s PCIe", "16");
+    root.link(kPf0, "32.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    root.link(kPf1, "32.0 GT/s PCIe", "8", "32.0 GT/s PCIe", "16");
+    const auto again = root.probe();
+    const auto& low = link_of(again, "0000:03:00.0");
+    CHECK(low.status == Status::warn);
+    CHECK_FALSE(low.slot_limited);
+    CHECK(low.upstream_unknown);
+    CHECK(*low.reach_width == 16);
+}
+
+// A bundle replayed with --root names its own directories: a "port" whose name is no PCI
+// address is no port, and nothing from the tree reaches a suggested command unquoted.
+TEST_CASE("pcie-link: a parent directory that only looks like a PCI address is no port") {
+    Root root("unknown-slot");
+    const std::string host = root.tree.host("/r/sys/devices/pci0000:00/");
+    REQUIRE(::rename((host + "0000:00:01.0").c_str(), (host + "`id`:ab:cd.0").c_str()) == 0);
+    for (const char* fn : {"0000:03:00.0", "0000:03:00.1", "0000:03:00.2"}) {
+        const std::string link = root.tree.host("/r/sys/bus/pci/devices/") + fn;
+        REQUIRE(::unlink(link.c_str()) == 0);
+        REQUIRE(::symlink(("../../../devices/pci0000:00/`id`:ab:cd.0/" + std::string(fn)).c_str(),
+                          link.c_str()) == 0);
+    }
+    const auto facts = root.probe();
+    REQUIRE(facts.check);
+    CHECK(facts.check->status == Status::warn);
+    CHECK_FALSE(link_of(facts, "0000:03:00.0").port);
+    CHECK(facts.check->message.find("`") == std::string::npos);
+    CHECK(facts.check->remediation.find("`") == std::string::npos);
+    CHECK(facts.check->remediation.find("the board's manual") != std::string::npos);
+}
+
+// Only the rates pci_speed_string() prints: anything else is no PCIe link speed.
+TEST_CASE("pcie-link: a speed no PCIe generation runs at is malformed") {
+    for (const char* bad : {"0.0001 GT/s", "3.7 GT/s PCIe", "0.01 GT/s", "127 GT/s", "100 GT/s",
+                            "2.50001 GT/s", "16.5 GT/s PCIe"}) {
+        CAPTURE(bad);
+        CHECK(parse_link_speed(bad).gap().reason == GapReason::malformed);
+    }
+    for (const char* good : {"2.5 GT/s", "5 GT/s", "5.0 GT/s PCIe", "8.0 GT/s", "16 GT/s",
+                             "32.0 GT/s PCIe", "64.0 GT/s PCIe", "128.0 GT/s PCIe", "016.0 GT/s"}) {
+        CAPTURE(good);
+        CHECK(parse_link_speed(good).ok());
     }
 }
 
