@@ -55,7 +55,10 @@ TEST_CASE("NVIDIA functions that are no RDMA NICs are known, and known as such")
         {0x2100, "CX8 Data Direct Interface"},
         {0x6001, "NVMe SNAP Controller"},
     };
-    for (const auto& [id, name] : others) {
+    for (const auto& other : others) {
+        // Named, not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+        const std::uint32_t id = other.first;
+        const std::string_view name = other.second;
         CAPTURE(id);
         REQUIRE(find_product(id).has_value());
         CHECK(find_product(id)->name == name);
