@@ -57,6 +57,9 @@ Check dpa_verdict(const DevicesFacts& facts) {
     std::vector<std::string> possible;
     std::vector<std::string> blocked;
     std::vector<std::string> without_dpa;
+    // Functions whose DPA support no source confirms either way (a newer product, an id the
+    // table does not know): their "no" would be a guess.
+    std::vector<std::string> dpa_unknown;
     // What blocks the DPA-capable functions, for a fix that names only those causes.
     bool no_driver = false;
     bool no_rdma = false;
@@ -68,8 +71,11 @@ Check dpa_verdict(const DevicesFacts& facts) {
         const bool dpa = row.dpa.ok() && row.dpa.value->support == sysfs::DpaSupport::yes;
         if (row.dpa.source.kind == "api") doca_answered = true;
         if (!dpa) {
-            without_dpa.push_back(row.function +
-                                  (row.product.empty() ? "" : " (" + row.product + ")"));
+            const std::string label =
+                row.function + (row.product.empty() ? "" : " (" + row.product + ")");
+            without_dpa.push_back(label);
+            if (!row.dpa.ok() || row.dpa.value->support == sysfs::DpaSupport::unknown)
+                dpa_unknown.push_back(label);
             continue;
         }
         any_dpa = true;
@@ -101,6 +107,17 @@ Check dpa_verdict(const DevicesFacts& facts) {
     if (!possible.empty()) {
         check.status = Status::pass;
         check.message = "RDMI on the DPA is possible on: " + join(possible);
+        return check;
+    }
+    if (!any_dpa && !dpa_unknown.empty()) {
+        // The gate's --require-dpa skips the same case: neither says "no" where no source does.
+        check.status = Status::skip;
+        check.message = "cannot tell whether RDMI on the DPA is possible: no source says whether " +
+                        join(dpa_unknown) + " has a DPA (the DPA-capable devices known are the " +
+                        sysfs::dpa_products_text() + ")";
+        check.remediation =
+            "run on the live host with DOCA installed: DOCA answers for the device "
+            "(doca_dpa_cap_is_supported)";
         return check;
     }
     if (!any_dpa) {
