@@ -45,6 +45,25 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     if (facts.summary.empty()) {
+        // An entry that could not be examined (a loop, a dangling link) may be the NVIDIA
+        // device: "none here" would then be a guess, and installing nothing would follow it.
+        std::vector<std::string> unexamined;
+        for (const auto& gap : facts.inventory.gaps) {
+            if (gap.message.starts_with("/sys/bus/pci/devices/") &&
+                !gap.message.ends_with(": not a PCI address"))
+                unexamined.push_back(gap.message);
+        }
+        if (!unexamined.empty()) {
+            check.status = Status::skip;
+            check.message = "cannot tell whether an NVIDIA networking device is here: " +
+                            std::to_string(unexamined.size()) +
+                            " /sys/bus/pci/devices entries could not be examined (" +
+                            unexamined.front() + (unexamined.size() > 1 ? "; ..." : "") + ")";
+            check.remediation =
+                "look at the /sys/bus/pci/devices entries the message names (under --root: "
+                "the tree may be damaged or partly copied; rerun on the live host)";
+            return check;
+        }
         check.message =
             "RDMI on the DPA is not possible here: no NVIDIA networking device "
             "(PCI vendor 0x15b3) in /sys/bus/pci/devices";
