@@ -423,7 +423,10 @@ def lists_bounded(cfg, scratch):
     if code == 2 or doc is None:
         return [f"exit {code}, no verdict"]
     fix = check_of(doc, "rdmi-headers")["remediation"]
-    if "the package database could not be used" not in fix or "paths" not in fix:
+    # Bounded either way: by the cap on listed paths, or (a sanitized build, several times
+    # slower) by the run's deadline first; never read to the end.
+    bound = "paths" in fix or (os.environ.get("RDMI_TEST_SANITIZED") and "deadline" in fix)
+    if "the package database could not be used" not in fix or not bound:
         problems.append(f"fix: {fix!r}")
     if rss > 600 << 10:
         problems.append(f"{rss >> 10} MiB resident")
