@@ -49,7 +49,7 @@ for t in "${targets[@]}"; do
 done
 while (( ${#pids[@]} )); do reap_oldest; done
 trap - INT TERM
-printf '%-14s %8s %12s %10s %8s %8s\n' target seconds executions exec/s cov crashes
+printf '%-18s %8s %12s %10s %8s %8s\n' target seconds executions exec/s cov crashes
 for t in "${targets[@]}"; do
   artifacts=$build/fuzz/artifacts/$t/
   rc=${rcs[$t]}
@@ -58,7 +58,7 @@ for t in "${targets[@]}"; do
   cov=$(grep -o 'cov: [0-9]*' "$logs/$t.log" | tail -1 | cut -d' ' -f2)
   crashes=$(find "$artifacts" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' -o -name 'oom-*' \) | wc -l)
   [[ $rc == 0 && $crashes == 0 ]] || status=1
-  printf '%-14s %8s %12s %10s %8s %8s\n' "$t" "$seconds" "${execs:-?}" "${speed:-?}" "${cov:-?}" "$crashes"
+  printf '%-18s %8s %12s %10s %8s %8s\n' "$t" "$seconds" "${execs:-?}" "${speed:-?}" "${cov:-?}" "$crashes"
 done
 echo "logs: $logs; findings (if any): $build/fuzz/artifacts/"
 exit $status
