@@ -116,7 +116,7 @@ class DpkgRecords final : public PackageRecords {
 
     template <typename Accept>
     std::optional<FileRecord> record_of(const std::string& key, Accept accept,
-                                        std::string shown_path = "") const {
+                                        const std::string& shown_path = "") const {
         auto it = files_.find(key);
         if (it == files_.end()) return std::nullopt;
         for (const Listing listing : it->second) {
@@ -220,7 +220,8 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
     std::size_t total = 0;
     std::size_t paths = 0;
     const auto reader = fs_.dir_files(admin + "/info");
-    for (auto& entry : status->packages) {
+    // The parsed stanzas are this function's to take apart: their conffiles move, not copy.
+    for (auto& entry : status.value().packages) {
         if (!entry.has_files()) continue;
         if (deadline.expired()) {
             return make_gap(GapReason::timeout,
@@ -239,7 +240,9 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
         packages_.push_back(std::move(package));
         conffiles_.push_back(std::move(entry.conffiles));
         if (!lists.contains(list_name)) continue;  // e.g. a meta-package with no files
-        auto text = reader->read_file(admin + "/info/" + list_name, limits_.max_list_bytes);
+        std::string list_path = admin;
+        list_path.append("/info/").append(list_name);
+        auto text = reader->read_file(list_path, limits_.max_list_bytes);
         if (!text) continue;  // that package lists nothing we can vouch for
         total += text->size();
         if (total > limits_.max_total_list_bytes) {
@@ -262,8 +265,9 @@ Result<bool> DpkgRecords::load(const Deadline& deadline) {
                                     " paths together; not read");
             }
             if (paths % 65536 == 0 && deadline.expired()) {
-                return make_gap(GapReason::timeout,
-                                admin + "/info: the deadline passed while reading " + list_name);
+                std::string why = admin;
+                why.append("/info: the deadline passed while reading ").append(list_name);
+                return make_gap(GapReason::timeout, why);
             }
             std::string key = key_of(line);
             const bool without_usr = key.size() != line.size();

@@ -150,9 +150,10 @@ RpmOpenDatabase& rpm_open_for(const std::string& library, const std::string& dat
     api.push_macro(nullptr, "_db_backend", nullptr, "sqlite", kMacroLevelCmdline);
     RpmTs* ts = api.ts_create();
     if (ts == nullptr) throw std::runtime_error("librpm: rpmtsCreate failed");
-    if (api.ts_open_db(ts, O_RDONLY) != 0)
+    if (api.ts_open_db(ts, O_RDONLY) != 0) {
         throw std::runtime_error("librpm refuses the database: " +
                                  rpm_logged_reason("it cannot be opened"));
+    }
     db.library = library;
     db.database = database;
     db.ts = ts;
@@ -225,8 +226,9 @@ std::string rpm_owner(const RpmApi& api, RpmTs* ts, const std::string& path) {
             std::size_t len = 0;
             const unsigned char* digest = api.files_digest(files, ix, &algo, &len);
             const std::string hex = digest != nullptr ? rpm_lower_hex(digest, len) : "";
-            answer = rpm_package_fields(api, h) + "\t" + path + "\t" +
-                     (hex.empty() ? "" : rpm_digest_algorithm(algo)) + "\t" + hex;
+            answer = rpm_package_fields(api, h);
+            answer.append("\t").append(path).append("\t");
+            answer.append(hex.empty() ? "" : rpm_digest_algorithm(algo)).append("\t").append(hex);
         }
         api.files_free(files);
         if (!answer.empty()) break;
@@ -276,9 +278,10 @@ std::string rpm_database_task(std::string_view request) {
     const std::string& operation = fields[2];
     if (operation == "open") {
         RpmMatchIterator* it = db.api.ts_init_iterator(db.ts, 0, nullptr, 0);  // RPMDBI_PACKAGES
-        if (it == nullptr)
+        if (it == nullptr) {
             throw std::runtime_error("librpm refuses the database: " +
                                      rpm_logged_reason("it lists no packages"));
+        }
         const int count = db.api.iterator_count(it);
         db.api.free_iterator(it);
         return "packages " + std::to_string(count);

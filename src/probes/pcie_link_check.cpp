@@ -59,6 +59,7 @@ void finish(PcieLinkGroup& group, const std::vector<const PcieLink*>& members) {
         return;
     }
     std::vector<std::string> each;
+    each.reserve(members.size());
     for (const auto* link : members) each.push_back(link->message);
     group.message = names(group.functions) + " share one link (" + where +
                     ") but disagree: " + join(each, "; ");
@@ -85,10 +86,11 @@ std::string remediation(const std::vector<const PcieLink*>& warned) {
         }
     }
     std::vector<std::string> steps;
-    if (move)
+    if (move) {
         steps.emplace_back(
             "Move a slot-limited card to a slot with the card's lanes and "
             "generation.");
+    }
     if (reseat) {
         steps.emplace_back(
             "Reseat a card trained below what its slot's port reaches; check the "

@@ -41,6 +41,7 @@ std::vector<std::string> port_netdevs(const sysfs::DeviceInventory& inventory,
 
 std::string ip_link_up(const std::vector<std::string>& netdevs) {
     std::vector<std::string> commands;
+    commands.reserve(netdevs.size());
     for (const auto& name : netdevs) commands.push_back("ip link set " + shell_word(name) + " up");
     return join(commands, "; ");
 }
