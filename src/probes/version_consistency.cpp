@@ -274,6 +274,7 @@ const WaivableSource* find_waivable(std::string_view name) {
 
 std::string waivable_names() {
     std::vector<std::string> names;
+    names.reserve(std::size(kWaivableSources));
     for (const auto& entry : kWaivableSources) names.emplace_back(entry.name);
     return join(names, ", ");
 }

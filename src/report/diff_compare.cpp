@@ -271,9 +271,10 @@ std::vector<std::string> ignored_fields(const Options& options, std::string_view
     }
     std::vector<std::string> out{"/x_rdmi_probe (all but " + kept + ")"};
     for (auto field : kRunFields) out.emplace_back(field);
-    if (kind == "report")
+    if (kind == "report") {
         out.push_back(std::string(kPlanPointer) + "/*/" + std::string(kPlanPosition) +
                       " (steps are matched by id)");
+    }
     return out;
 }
 
