@@ -45,20 +45,16 @@ Check dpa_verdict(const DevicesFacts& facts) {
         return check;
     }
     if (facts.summary.empty()) {
-        // An entry that could not be examined (a loop, a dangling link) may be the NVIDIA
-        // device: "none here" would then be a guess, and installing nothing would follow it.
-        std::vector<std::string> unexamined;
-        for (const auto& gap : facts.inventory.gaps) {
-            if (gap.message.starts_with("/sys/bus/pci/devices/") &&
-                !gap.message.ends_with(": not a PCI address"))
-                unexamined.push_back(gap.message);
-        }
+        // An entry that could not be examined may be the NVIDIA device: "none here" would then
+        // be a guess, and installing nothing would follow it.
+        const auto& unexamined = facts.inventory.unexamined_pci;
         if (!unexamined.empty()) {
             check.status = Status::skip;
             check.message = "cannot tell whether an NVIDIA networking device is here: " +
                             std::to_string(unexamined.size()) +
                             " /sys/bus/pci/devices entries could not be examined (" +
-                            unexamined.front() + (unexamined.size() > 1 ? "; ..." : "") + ")";
+                            unexamined.front().message + (unexamined.size() > 1 ? "; ..." : "") +
+                            ")";
             check.remediation =
                 "look at the /sys/bus/pci/devices entries the message names (under --root: "
                 "the tree may be damaged or partly copied; rerun on the live host)";

@@ -105,6 +105,10 @@ struct DeviceInventory {
     std::vector<RdmaDevice> rdma_devices;  ///< by name
     std::vector<NetDev> netdevs;           ///< by name
     std::vector<Gap> gaps;  ///< entries that could not be examined at all (loops, dangling)
+    /// The /sys/bus/pci/devices entries among `gaps` that may be NVIDIA functions (a loop, a
+    /// dangling link, a vendor that does not read): while any is here, "no NVIDIA device" is
+    /// not known.
+    std::vector<Gap> unexamined_pci;
     /// Why /sys/class/infiniband could not be listed when it exists (permission denied, ...):
     /// then "no RDMA device" is unknown, not absent.
     std::optional<Gap> rdma_class_gap;

@@ -118,6 +118,7 @@ void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& invent
     auto real = fs.real_path(shown);
     if (!real) {
         inventory.gaps.push_back(real.gap());
+        inventory.unexamined_pci.push_back(real.gap());
         return;
     }
     const AttrDir dir(fs, shown, *real);
@@ -130,9 +131,11 @@ void scan_one_pci(const Fs& fs, const std::string& name, DeviceInventory& invent
     if (fn.vendor.ok() && *fn.vendor.value != kMellanoxVendorId) return;
     fn.driver = dir.link_name("driver");
     if (!fn.vendor.ok() && !bound_to_mlx_driver(fn.driver)) {
-        inventory.gaps.push_back(Gap{
+        const Gap unread{
             fn.vendor.gap->reason,
-            fn.vendor.gap->message + " (skipped: cannot tell whether it is an NVIDIA function)"});
+            fn.vendor.gap->message + " (skipped: cannot tell whether it is an NVIDIA function)"};
+        inventory.gaps.push_back(unread);
+        inventory.unexamined_pci.push_back(unread);
         return;
     }
     fn.device = dir.get<std::uint32_t>("device", parse_pci_id);
