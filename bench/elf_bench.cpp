@@ -13,13 +13,13 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
-#include "headers/header_scanner.hpp"
+#include "doca_headers/header_scanner.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/symbols.hpp"
+#include "probes/symbols/symbols.hpp"
 #include "report/symbols_json.hpp"
 #include "static_probe.hpp"
 

@@ -11,12 +11,12 @@
 #include <string>
 #include <utility>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/symbols.hpp"
+#include "probes/symbols/symbols.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
 #include "report/json_report.hpp"

@@ -22,7 +22,7 @@
 
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
-#include "headers/header_scanner.hpp"
+#include "doca_headers/header_scanner.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "static_probe.hpp"

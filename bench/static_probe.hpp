@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "model/registry.hpp"
-#include "probes/context.hpp"
+#include "context/context.hpp"
 
 namespace bench {
 

@@ -16,15 +16,21 @@ import sys
 
 # Lowest first. Folders on one line are one layer: none of them includes another.
 LAYERS = [
+    ["text"],
     ["core"],
+    ["json", "digest"],
     ["os"],
-    ["pkgconfig", "headers", "api", "compat", "contract", "bundle", "packages"],
+    ["process"],
+    ["loader"],
+    ["pkgconfig", "doca_headers", "api", "compat", "contract", "bundle", "packages"],
+    ["doca_errors"],
     ["elf"],
     ["sysfs"],
     ["host"],
+    ["context"],
     ["probes"],
     ["model"],
-    ["gate"],
+    ["check"],
     ["report"],
     ["cli"],
     ["."],  # src/main.cpp
@@ -94,7 +100,7 @@ def self_test():
         # (files, how many problems, a word each problem line must hold)
         ({"core/a.hpp": "", "os/b.hpp": '#include "core/a.hpp"\n'}, 0, ""),
         ({"core/a.hpp": '#include "os/b.hpp"\n', "os/b.hpp": ""}, 1, "above"),
-        ({"api/a.hpp": '#include "headers/b.hpp"\n', "headers/b.hpp": ""}, 1, "one layer"),
+        ({"api/a.hpp": '#include "doca_headers/b.hpp"\n', "doca_headers/b.hpp": ""}, 1, "one layer"),
         ({"probes/a.cpp": '  #  include "model/x.hpp"\n', "model/x.hpp": ""}, 1, "above"),
         ({"widgets/a.hpp": ""}, 1, "not in the layer order"),
         ({"core/a.hpp": '#include "sibling.hpp"\n#include <os/b.hpp>\n', "os/b.hpp": ""}, 0, ""),

@@ -9,7 +9,7 @@
 
 #include "api/doca_types.hpp"
 #include "core/result.hpp"
-#include "os/dynamic_library.hpp"
+#include "loader/dynamic_library.hpp"
 
 extern "C" {
 struct doca_sync_event_remote_net;

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "os/dynamic_library.hpp"
+#include "loader/dynamic_library.hpp"
 
 namespace rdmi::ibv {
 

@@ -6,9 +6,9 @@
 
 #include <optional>
 
-#include "os/library_trust.hpp"
-#include "os/load_closure.hpp"
-#include "os/loader_path.hpp"
+#include "loader/library_trust.hpp"
+#include "loader/load_closure.hpp"
+#include "loader/loader_path.hpp"
 #include "os/rooted_fs.hpp"
 
 namespace rdmi::bundle {

@@ -11,7 +11,7 @@
 #include <archive_entry.h>
 
 #include "core/result.hpp"
-#include "os/dynamic_library.hpp"
+#include "loader/dynamic_library.hpp"
 #include "os/env.hpp"
 
 namespace rdmi::bundle {
@@ -74,7 +74,7 @@ struct Libarchive {
 
 /// Finds libarchive.so.13 as the loader would (LD_LIBRARY_PATH of `env`, /etc/ld.so.cache, the
 /// default directories), applies the trusted-library rule to it, its load closure and every
-/// directory searched (os/library_trust.hpp, os/load_closure.hpp), then dlopens it and binds
+/// directory searched (loader/library_trust.hpp, loader/load_closure.hpp), then dlopens it and binds
 /// the table. The Gap's message is one line that starts with the soname and says why
 /// (not_installed, untrusted, or error: dlopen failed or a function is missing) and what to
 /// install.

@@ -7,7 +7,7 @@
 
 #include "bundle/bundle_tree.hpp"
 #include "bundle/layout.hpp"
-#include "core/json_input.hpp"
+#include "json/json_input.hpp"
 
 namespace rdmi::bundle {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "bundle/layout.hpp"
 #include "bundle/libarchive_api.hpp"
-#include "core/sha256.hpp"
+#include "digest/sha256.hpp"
 
 namespace rdmi::bundle {
 namespace {

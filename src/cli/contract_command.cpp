@@ -9,7 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "os/self_exe.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"

@@ -8,8 +8,8 @@
 #include "cli/user_path.hpp"
 #include "contract/document.hpp"
 #include "contract/kinds.hpp"
-#include "core/json_common.hpp"
-#include "core/json_input.hpp"
+#include "json/json_common.hpp"
+#include "json/json_input.hpp"
 #include "os/fs.hpp"
 #include "report/diff_document.hpp"
 

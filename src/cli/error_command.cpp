@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "api/doca_error_catalog.hpp"
+#include "doca_errors/doca_error_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "report/doca_error_output.hpp"

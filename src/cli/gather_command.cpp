@@ -11,7 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
-#include "core/shell_word.hpp"
+#include "text/shell_word.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"
 #include "os/recording_env.hpp"

@@ -11,7 +11,7 @@
 #include "cli/exit_codes.hpp"
 #include "model/registry.hpp"
 #include "os/append_file.hpp"
-#include "probes/loopback.hpp"
+#include "probes/loopback/loopback.hpp"
 #include "report/loopback_json.hpp"
 #include "report/loopback_text.hpp"
 

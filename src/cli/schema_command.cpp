@@ -6,7 +6,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "contract/embedded_schemas.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::cli {
 namespace {

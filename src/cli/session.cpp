@@ -25,7 +25,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/terminal_progress.hpp"
-#include "os/containment.hpp"
+#include "process/containment.hpp"
 #include "os/output_file.hpp"
 #include "report/terminal_text.hpp"
 

@@ -17,7 +17,7 @@
 #include "os/output_file.hpp"
 #include "os/private_dir.hpp"
 #include "os/rooted_fs.hpp"
-#include "probes/context.hpp"
+#include "context/context.hpp"
 #include "report/text_style.hpp"
 
 namespace spdlog {

@@ -11,9 +11,9 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/user_path.hpp"
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "model/facts.hpp"
-#include "probes/symbols.hpp"
+#include "probes/symbols/symbols.hpp"
 #include "report/symbols_json.hpp"
 #include "report/symbols_text.hpp"
 

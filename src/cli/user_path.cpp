@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "os/rooted_fs.hpp"
 
 namespace rdmi::cli {

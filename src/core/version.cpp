@@ -5,7 +5,7 @@
 #include <charconv>
 #include <tuple>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "elf/elf_image.hpp"
-#include "headers/header_scanner.hpp"
+#include "doca_headers/header_scanner.hpp"
 
 namespace rdmi {
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "sysfs/attr_text.hpp"
 
 namespace rdmi::host {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "probes/doca_caps.hpp"
-#include "probes/install.hpp"
+#include "probes/doca_caps/doca_caps.hpp"
+#include "probes/install/install.hpp"
 
 namespace rdmi::contract {
 

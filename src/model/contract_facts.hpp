@@ -10,8 +10,8 @@
 #include "model/capabilities.hpp"
 #include "model/facts.hpp"
 #include "model/registry.hpp"
-#include "probes/install.hpp"
-#include "probes/pcie_link.hpp"
+#include "probes/install/install.hpp"
+#include "probes/pcie_link/pcie_link.hpp"
 #include "probes/samples.hpp"
 #include "sysfs/inventory.hpp"
 

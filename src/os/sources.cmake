@@ -1,37 +1,23 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/activity.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/user_label.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/capabilities.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/containment.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/append_file.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/dynamic_library.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/elf_dynamic.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/child_groups.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/isolated_call.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/isolated_worker.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/landlock.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/library_trust.cpp
   ${CMAKE_CURRENT_LIST_DIR}/link_rule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/load_closure.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loader_path.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mapped_regions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/open_file_limit.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_dir.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/process.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recording_env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recording_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/runtime_symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/syscall_filter.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/trust_cache.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/user_label.cpp
 )

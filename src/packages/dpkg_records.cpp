@@ -16,7 +16,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "packages/dpkg_status.hpp"
 
 namespace rdmi {

@@ -4,7 +4,7 @@
 
 #include <optional>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "core/text.hpp"
-#include "os/dynamic_library.hpp"
+#include "text/text.hpp"
+#include "loader/dynamic_library.hpp"
 
 namespace rdmi {
 namespace {

@@ -9,7 +9,7 @@
 #include <optional>
 #include <utility>
 
-#include "os/isolated_worker.hpp"
+#include "process/isolated_worker.hpp"
 #include "packages/rpm_library.hpp"
 
 namespace rdmi {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/check.hpp"
-#include "probes/context.hpp"
+#include "context/context.hpp"
 
 namespace rdmi {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "probes/context.hpp"
-#include "probes/install.hpp"
+#include "context/context.hpp"
+#include "probes/install/install.hpp"
 
 namespace rdmi {
 

@@ -3,7 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "probes/wire_json.hpp"
+#include "context/wire_json.hpp"
 #include "sysfs/devices.hpp"
 
 namespace rdmi {

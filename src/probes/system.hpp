@@ -4,7 +4,7 @@
 
 #include "host/host_kind.hpp"
 #include "host/platform.hpp"
-#include "probes/context.hpp"
+#include "context/context.hpp"
 #include "sysfs/inventory.hpp"
 
 namespace rdmi {

@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/json_input.hpp"
-#include "core/json_strict.hpp"
+#include "json/json_input.hpp"
+#include "json/json_strict.hpp"
 
 namespace rdmi {
 namespace {

@@ -10,8 +10,8 @@
 
 #include "core/check.hpp"
 #include "core/version.hpp"
-#include "probes/context.hpp"
-#include "probes/install.hpp"
+#include "context/context.hpp"
+#include "probes/install/install.hpp"
 
 namespace rdmi {
 

@@ -1,6 +1,6 @@
 // The capability-snapshot document.
 #include "contract/kinds.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "report/contract_common.hpp"
 #include "report/contract_documents.hpp"
 

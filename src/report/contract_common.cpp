@@ -6,7 +6,7 @@
 
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

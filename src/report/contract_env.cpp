@@ -1,9 +1,9 @@
 // The doca-env document.
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "report/contract_documents.hpp"
 
 #include "contract/kinds.hpp"
-#include "probes/version_consistency.hpp"
+#include "probes/install/version_consistency.hpp"
 #include "report/contract_common.hpp"
 #include "report/versions_json.hpp"
 

@@ -1,6 +1,6 @@
 // The version_matrix section of the full report.
 #include "report/contract_matrix.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::json {
 

@@ -1,7 +1,7 @@
 // The full report's version_matrix section.
 #pragma once
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "probes/version_matrix.hpp"
 
 namespace rdmi::json {

@@ -1,8 +1,8 @@
 // The `devices` section of the full JSON report.
 #pragma once
 
-#include "core/json_common.hpp"
-#include "probes/devices.hpp"
+#include "json/json_common.hpp"
+#include "probes/devices/devices.hpp"
 
 namespace rdmi::json {
 

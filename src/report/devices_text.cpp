@@ -1,7 +1,7 @@
 // Human rendering of the devices facts: one line per function, details only when verbose.
 #include "report/devices_text.hpp"
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::text {

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "probes/devices.hpp"
+#include "probes/devices/devices.hpp"
 #include "report/text_style.hpp"
 
 namespace rdmi::text {

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "core/exact_number.hpp"
-#include "core/json_strict.hpp"
+#include "json/exact_number.hpp"
+#include "json/json_strict.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::diff {

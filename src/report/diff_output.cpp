@@ -3,8 +3,8 @@
 
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
-#include "core/exact_number.hpp"
-#include "core/json_common.hpp"
+#include "json/exact_number.hpp"
+#include "json/json_common.hpp"
 #include "report/diff_document.hpp"
 #include "report/terminal_text.hpp"
 

@@ -2,7 +2,7 @@
 // promoted from experimental to stable, or deprecated.
 #include <map>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::diff {

@@ -2,7 +2,7 @@
 #include "report/doca_error_output.hpp"
 
 #include "build_info.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::report {
 namespace {

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "api/doca_error_catalog.hpp"
+#include "doca_errors/doca_error_catalog.hpp"
 
 namespace rdmi::report {
 

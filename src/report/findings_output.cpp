@@ -2,7 +2,7 @@
 #include "report/findings_output.hpp"
 
 #include "build_info.hpp"
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "model/registry.hpp"
 
 namespace rdmi::findings {

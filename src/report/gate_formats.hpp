@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-#include "gate/evaluate.hpp"
+#include "check/evaluate.hpp"
 #include "report/text_style.hpp"
 
 namespace rdmi::gate {

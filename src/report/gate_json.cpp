@@ -5,8 +5,8 @@
 #include <string>
 
 #include "contract/kinds.hpp"
-#include "core/json_common.hpp"
-#include "probes/version_consistency.hpp"
+#include "json/json_common.hpp"
+#include "probes/install/version_consistency.hpp"
 
 namespace rdmi::json {
 

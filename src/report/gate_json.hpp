@@ -3,7 +3,7 @@
 #pragma once
 
 #include "contract/document.hpp"
-#include "gate/evaluate.hpp"
+#include "check/evaluate.hpp"
 #include "report/contract_common.hpp"
 
 namespace rdmi::json {

@@ -4,7 +4,7 @@
 #include "build_info.hpp"
 #include "core/fix_plan.hpp"
 #include "model/registry.hpp"
-#include "probes/device_choice.hpp"
+#include "probes/devices/device_choice.hpp"
 #include "report/contract_matrix.hpp"
 #include "report/devices_json.hpp"
 #include "report/symbols_json.hpp"

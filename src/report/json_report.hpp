@@ -1,7 +1,7 @@
 // The full JSON report (schemas/rdmi-probe-report.schema.json).
 #pragma once
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "model/facts.hpp"
 
 namespace rdmi::json {

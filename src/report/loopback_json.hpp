@@ -1,9 +1,9 @@
 // The loopback document (schemas/rdmi-probe-loopback.schema.json) and its dpa_loopback section.
 #pragma once
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "model/facts.hpp"
-#include "probes/loopback.hpp"
+#include "probes/loopback/loopback.hpp"
 
 namespace rdmi::json {
 

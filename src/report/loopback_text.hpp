@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "probes/loopback.hpp"
+#include "probes/loopback/loopback.hpp"
 #include "report/text_style.hpp"
 
 namespace rdmi::text {

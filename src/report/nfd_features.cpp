@@ -9,7 +9,7 @@
 #include "build_info.hpp"
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
-#include "probes/version_consistency.hpp"
+#include "probes/install/version_consistency.hpp"
 
 namespace rdmi::nfd {
 namespace {

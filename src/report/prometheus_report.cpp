@@ -15,7 +15,7 @@
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
-#include "probes/version_consistency.hpp"
+#include "probes/install/version_consistency.hpp"
 
 namespace rdmi::prometheus {
 namespace {

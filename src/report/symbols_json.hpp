@@ -6,9 +6,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 #include "model/facts.hpp"
-#include "probes/symbols.hpp"
+#include "probes/symbols/symbols.hpp"
 
 namespace rdmi::json {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "probes/symbols.hpp"
+#include "probes/symbols/symbols.hpp"
 #include "report/text_style.hpp"
 
 namespace rdmi::text {

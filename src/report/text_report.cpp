@@ -8,7 +8,7 @@
 #include "build_info.hpp"
 #include "core/fix_plan.hpp"
 #include "model/registry.hpp"
-#include "probes/device_choice.hpp"
+#include "probes/devices/device_choice.hpp"
 #include "report/devices_text.hpp"
 #include "report/terminal_text.hpp"
 

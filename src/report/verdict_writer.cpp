@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

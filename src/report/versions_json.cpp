@@ -1,7 +1,7 @@
-// JSON of the version matches and the consistency verdict (probes/version_consistency.hpp).
+// JSON of the version matches and the consistency verdict (probes/install/version_consistency.hpp).
 #include "report/versions_json.hpp"
 
-#include "probes/version_consistency.hpp"
+#include "probes/install/version_consistency.hpp"
 
 namespace rdmi::json {
 

@@ -2,8 +2,8 @@
 // report and doca-env's x_rdmi_probe so both say the same thing in the same shape.
 #pragma once
 
-#include "core/json_common.hpp"
-#include "probes/install.hpp"
+#include "json/json_common.hpp"
+#include "probes/install/install.hpp"
 
 namespace rdmi::json {
 

@@ -43,7 +43,7 @@ def unit_values(text, key):
     return [m.group(1).strip() for m in re.finditer(rf"^{key}=(.*)$", text, re.MULTILINE)]
 
 
-# What the probe's contained children call to contain themselves (src/os/containment.cpp).
+# What the probe's contained children call to contain themselves (src/process/containment.cpp).
 CONTAINMENT_CALLS = ["prctl", "capget", "capset", "landlock_create_ruleset", "landlock_add_rule",
                      "landlock_restrict_self"]
 

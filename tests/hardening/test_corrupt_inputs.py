@@ -8,9 +8,9 @@ against its schema), a one-line message naming the broken file, no crash or sani
 Categories: elf (symbols --lib: exit 2 and an error document), pc (report --root: the module
 check fails, exit 1), header (symbols --headers: notes, exit 0), sysfs (report --root: a gap
 on the attribute), ldcache (symbols --root with a hostile /etc/ld.so.cache: a loader note, exit
-0, within an address-space bound). JSON inputs are covered elsewhere: tests/unit/core/json_input_test.cpp (the
+0, within an address-space bound). JSON inputs are covered elsewhere: tests/unit/json/json_input_test.cpp (the
 bounded parser), tests/contract/test_diff_inputs.py (diff's inputs) and
-tests/unit/probes/wire_json_test.cpp (the forked children's answers). Exits 1 when any case
+tests/unit/context/wire_json_test.cpp (the forked children's answers). Exits 1 when any case
 breaks the contract.
 """
 

@@ -1,7 +1,7 @@
 // WithoutLandlock: for tests whose fixture tools write files to tell the test what they did.
 #pragma once
 
-#include "os/containment.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi::test {
 

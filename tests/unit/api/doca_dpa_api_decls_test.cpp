@@ -7,7 +7,7 @@
 
 #include "api/doca_dpa_api.hpp"
 #include "fake_doca_host.h"
-#include "os/dynamic_library.hpp"
+#include "loader/dynamic_library.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "fixture_libs.hpp"
-#include "headers/header_scanner.hpp"
+#include "doca_headers/header_scanner.hpp"
 #include "unit/elf/read_fixture.hpp"
 
 namespace rdmi::test {

@@ -1,5 +1,5 @@
 // Tests for AppendFile's rule on what it opens (the rest:
-// tests/unit/probes/loopback_trace_test.cpp).
+// tests/unit/probes/loopback/loopback_trace_test.cpp).
 #include "os/append_file.hpp"
 
 #include <doctest/doctest.h>

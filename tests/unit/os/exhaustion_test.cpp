@@ -14,12 +14,12 @@
 #include <string>
 
 #include "core/exhaustion.hpp"
-#include "os/dynamic_library.hpp"
+#include "loader/dynamic_library.hpp"
 #include "os/errno_gap.hpp"
-#include "os/isolated_call.hpp"
-#include "os/isolated_worker.hpp"
+#include "process/isolated_call.hpp"
+#include "process/isolated_worker.hpp"
 #include "os/private_dir.hpp"
-#include "os/process.hpp"
+#include "process/process.hpp"
 #include "support/child_output.hpp"
 #include "support/temp_tree.hpp"
 

@@ -1,28 +1,25 @@
 target_sources(rdmi_probe_tests PRIVATE
-  ${CMAKE_CURRENT_LIST_DIR}/consistency_state_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/consistency_views_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/context_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/device_choice_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/doca_caps_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/devices/device_choice_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/devices/devices_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/doca_caps/doca_caps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/environment_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/install_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/package_fix_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/install_versions_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_clock_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_fake.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_isolation_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_probe_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_selftest_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_sequence_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/loopback_trace_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/pcie_link_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/consistency_state_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/consistency_views_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/install_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/install_versions_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/package_fix_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/version_consistency_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_clock_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_fake.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_isolation_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_probe_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_selftest_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_sequence_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_trace_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/pcie_link/pcie_link_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/symbols_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/verbs_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/version_consistency_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_matrix_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/wire_json_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/wire_samples.cpp
 )

@@ -5,7 +5,7 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "core/json_input.hpp"
+#include "json/json_input.hpp"
 #include "os/rooted_fs.hpp"
 #include "support/temp_tree.hpp"
 

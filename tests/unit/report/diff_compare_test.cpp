@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "core/json_input.hpp"
+#include "json/json_input.hpp"
 #include "report/diff_document.hpp"
 
 namespace rdmi::diff {

@@ -10,7 +10,7 @@
 
 #include "report/loopback_text.hpp"
 #include "support/temp_tree.hpp"
-#include "unit/probes/loopback_fake.hpp"
+#include "unit/probes/loopback/loopback_fake.hpp"
 
 namespace rdmi {
 

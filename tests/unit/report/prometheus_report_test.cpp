@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "core/text.hpp"
+#include "text/text.hpp"
 #include "unit/report/fleet_facts.hpp"
 
 namespace rdmi::prometheus {

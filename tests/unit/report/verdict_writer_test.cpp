@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/json_common.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi::json {
 namespace {

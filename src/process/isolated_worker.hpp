@@ -1,0 +1,82 @@
+// One forked child per run for every call into vendor code (library constructors, driver calls):
+// the first call starts it, later calls reuse it, so a live probe forks once instead of once
+// per call, and the probe itself still always returns on time.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/deadline.hpp"
+#include "core/result.hpp"
+#include "process/isolated_call.hpp"
+
+namespace rdmi {
+
+/// The largest answer a call may give (the task's string); a child that announces or sends
+/// more is ended and the call gets a Gap: a planted library in the child cannot make the probe
+/// hold more than this.
+inline constexpr std::size_t kMaxWorkerAnswer = std::size_t{64} << 20U;
+
+/// Work the child runs: a plain function of the request bytes, so that nothing but bytes
+/// crosses between the processes (the child is a fork of this program: the function's address
+/// is the same there). It may throw; the exception's message comes back as the call's Gap.
+using WorkerTask = std::string (*)(std::string_view request);
+
+/// The child, started on the first call. Its stdout is /dev/null, it is contained before it runs
+/// anything (process/containment.hpp, ContainedWork::library_calls), it is its own process group
+/// (registered for the interrupt handlers), and it dies with the probe. A call that outlives
+/// its deadline kills the child (Gap timeout); one that crashes it gives a Gap naming the
+/// signal; either way the next call starts a fresh child, so one hung or crashing call costs
+/// that call only. Destroying the worker kills the child's process group and reaps it.
+class IsolatedWorker {
+  public:
+    IsolatedWorker() = default;
+    /// A worker whose children are contained for `containment` instead of library_calls (the
+    /// rpm database reader, which writes beside its private copy of the database).
+    explicit IsolatedWorker(ContainmentRequest containment)
+        : containment_(std::move(containment)) {}
+    ~IsolatedWorker();
+    IsolatedWorker(const IsolatedWorker&) = delete;
+    IsolatedWorker& operator=(const IsolatedWorker&) = delete;
+
+    /// Whether a call may run in a child that earlier calls used.
+    enum class Child {
+        reused,  ///< the running child, if any
+        /// A child that has run nothing yet: for a call whose answer must be what a freshly
+        /// started application gets. A library an earlier call loaded can stay loaded (vendor
+        /// libraries are often not unloadable), and a later dlopen then binds its dependencies
+        /// to that copy instead of the one the loader would find.
+        fresh,
+    };
+
+    /// Runs `task(request)` in the child and returns what it returned. `what` names the call in
+    /// messages ("dlopen libdoca_common.so.3").
+    Result<std::string> call(WorkerTask task, std::string_view request, const Deadline& deadline,
+                             std::string_view what, Child child = Child::reused);
+
+    /// The run makes no more calls for now: the child is ended (its socket closed, its process
+    /// group killed) without waiting for it, so that it exits while the probe builds its
+    /// document instead of after. It is reaped by the destructor, or before a later call
+    /// starts a fresh child.
+    void release();
+
+    /// How many children this worker has started (each a fork): 0 before the first call.
+    [[nodiscard]] int children_started() const { return started_; }
+
+  private:
+    Result<bool> start(std::string_view what);
+    void end();
+    Gap ended_gap(std::string_view what);
+
+    ContainmentRequest containment_;
+    pid_t pid_ = -1;
+    int socket_ = -1;    ///< the probe's end of the socket pair; -1 when no child runs
+    bool used_ = false;  ///< the running child has been sent a call
+    int started_ = 0;
+};
+
+}  // namespace rdmi

@@ -1,0 +1,4 @@
+target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/shell_word.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/text.cpp
+)

@@ -1,0 +1,153 @@
+// Tests for the verbs layer: flag decoding, the soname search, the wire format, and the
+// fixture libibverbs loaded through the production code path.
+#include <doctest/doctest.h>
+#include <spdlog/sinks/null_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+
+#include "api/ibverbs_api.hpp"
+#include "os/env.hpp"
+#include "os/rooted_fs.hpp"
+#include "probes/verbs/verbs.hpp"
+#include "support/temp_tree.hpp"
+
+namespace rdmi {
+
+TEST_CASE("device_cap_flags: named bits in table order, the rest as a mask") {
+    auto decoded = ibv::decode_flags((1ULL << 0) | (1ULL << 29) | (1ULL << 15) | (1ULL << 40),
+                                     ibv::device_cap_flag_names());
+    CHECK(decoded.names == std::vector<std::string>{"resize_max_wr", "managed_flow_steering"});
+    CHECK(decoded.unknown_mask == ((1ULL << 15) | (1ULL << 40)));
+    CHECK(ibv::decode_flags(0, ibv::device_cap_flag_names()).names.empty());
+}
+
+TEST_CASE("verbs enum names") {
+    CHECK(ibv::mtu_bytes(3) == 1024);
+    CHECK(ibv::mtu_bytes(5) == 4096);
+    CHECK(ibv::mtu_bytes(9) == 0);
+    CHECK(ibv::port_state_name(4) == "ACTIVE");
+    CHECK(ibv::port_state_name(77).empty());
+    CHECK(ibv::width_name(2) == "4X");
+    CHECK(ibv::speed_name(128) == "NDR");
+    CHECK(ibv::link_layer_name(2) == "Ethernet");
+}
+
+TEST_CASE("locate_soname: LD_LIBRARY_PATH first, then ld.so.conf includes, else not_installed") {
+    test::TempTree tree;
+    tree.write("/env/libibverbs.so.1", "x");
+    tree.write("/etc/ld.so.conf", "include /etc/ld.so.conf.d/*.conf\n");
+    tree.write("/etc/ld.so.conf.d/rdma.conf", "# comment\n/opt/rdma/lib\n");
+    tree.write("/opt/rdma/lib/libibverbs.so.1", "x");
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    MapEnv with(
+        std::map<std::string, std::string, std::less<>>{{"LD_LIBRARY_PATH", "/nowhere:/env"}});
+    auto found = locate_soname(*fs, with, "libibverbs.so.1");
+    REQUIRE(found.ok());
+    CHECK(*found.value == "/env/libibverbs.so.1");
+    CHECK(found.source.ref.find("LD_LIBRARY_PATH") != std::string::npos);
+    MapEnv without;
+    auto conf = locate_soname(*fs, without, "libibverbs.so.1");
+    REQUIRE(conf.ok());
+    CHECK(*conf.value == "/opt/rdma/lib/libibverbs.so.1");
+    auto none = locate_soname(*fs, without, "libnothing.so.9");
+    REQUIRE(none.gap);
+    CHECK(none.gap->reason == GapReason::not_installed);
+}
+
+TEST_CASE("locate_soname skips a library built for another machine, as ld.so does") {
+    test::TempTree tree;
+    // An ELF header of the other common architecture (e_machine at offset 18, host order).
+    std::string foreign = std::string(
+                              "\x7f"
+                              "ELF\x02\x01\x01",
+                              7) +
+                          std::string(11, '\0');
+#if defined(__x86_64__)
+    const std::uint16_t other = 183;  // EM_AARCH64
+#else
+    const std::uint16_t other = 62;  // EM_X86_64
+#endif
+    foreign.append(reinterpret_cast<const char*>(&other), 2);  // NOLINT: bytes of an integer
+    foreign.append(46, '\0');
+    tree.write("/foreign/libibverbs.so.1", foreign);
+    tree.write("/native/libibverbs.so.1", "x");
+    auto fs = RootedFs::open(tree.root());
+    REQUIRE(fs.ok());
+    MapEnv env(
+        std::map<std::string, std::string, std::less<>>{{"LD_LIBRARY_PATH", "/foreign:/native"}});
+    auto found = locate_soname(*fs, env, "libibverbs.so.1");
+    REQUIRE(found.ok());
+    CHECK(*found.value == "/native/libibverbs.so.1");
+}
+
+TEST_CASE("verbs wire format round-trips and rejects garbage") {
+    VerbsDevice d;
+    d.name = "mlx5_0";
+    d.query = "ibv_query_device_ex";
+    d.limits = {{"max_qp", 7}};
+    d.device_cap_flags = {0x8001, {"resize_max_wr"}, 0x8000};
+    d.odp_caps = VerbsOdpCaps{};
+    VerbsPort p;
+    p.port_num = 1;
+    p.gids = {{0, "fe80:0000:0000:0000:0000:0000:0000:0001"}};
+    d.ports.push_back(p);
+    VerbsDevice timed_out;
+    timed_out.name = "mlx5_1";
+    timed_out.gap = Gap{GapReason::timeout, "late"};
+    auto back = decode_verbs_devices(encode_verbs_devices({d, timed_out}));
+    REQUIRE(back.ok());
+    REQUIRE(back->size() == 2);
+    CHECK((*back)[0].limits == d.limits);
+    CHECK((*back)[0].device_cap_flags.unknown_mask == 0x8000);
+    CHECK((*back)[0].odp_caps.has_value());
+    CHECK((*back)[0].ports.at(0).gids.at(0).gid == p.gids[0].gid);
+    CHECK((*back)[1].gap->reason == GapReason::timeout);
+    CHECK(decode_verbs_devices("not json").gap().reason == GapReason::malformed);
+    CHECK(decode_verbs_devices(R"([{"name":1}])").gap().reason == GapReason::malformed);
+}
+
+TEST_CASE("fixture libibverbs: listing and querying in-process, both query paths") {
+    const std::string lib = std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs/libibverbs.so.1";
+    auto listed = list_verbs_devices(lib);
+    REQUIRE(listed.size() == 2);
+    CHECK(listed[1].node_guid == "0c42:a103:00a0:0001");
+    auto ex = query_verbs_device(lib, "mlx5_0");
+    CHECK_FALSE(ex.gap);
+    CHECK(ex.query == "ibv_query_device_ex");
+    CHECK(ex.device_cap_flags.unknown_mask == (1ULL << 40));
+    REQUIRE(ex.odp_caps);
+    CHECK(ex.odp_caps->general_caps.names == std::vector<std::string>{"support"});
+    auto legacy = query_verbs_device(lib, "mlx5_1");
+    CHECK(legacy.query == "ibv_query_device");
+    REQUIRE(legacy.ports.size() == 2);
+    CHECK(legacy.ports[1].state == "DOWN");
+    CHECK(legacy.ports[0].gids.size() == 2);
+    CHECK(query_verbs_device(lib, "mlx5_9").gap->reason == GapReason::not_found);
+}
+
+TEST_CASE("a hung device open costs that device only: the next one is queried in a new child") {
+    using namespace std::chrono_literals;
+    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
+    const auto fs = RootedFs::open("/").value();
+    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
+    // Read by the fixture library in the child, which inherits this process's environment.
+    REQUIRE(::setenv("FAKE_IBVERBS_HANG", "mlx5_0", 1) == 0);
+    const ProbeContext ctx{fs, env, logger, Deadline(20s), 300ms, std::nullopt, false};
+    const VerbsFacts facts = probe_verbs(ctx);
+    ::unsetenv("FAKE_IBVERBS_HANG");
+    REQUIRE_MESSAGE(!facts.gap, (facts.gap ? facts.gap->message : ""));
+    REQUIRE(facts.devices.size() == 2);
+    REQUIRE(facts.devices[0].gap);
+    CHECK(facts.devices[0].gap->reason == GapReason::timeout);
+    CHECK_FALSE(facts.devices[1].gap);
+    CHECK(facts.devices[1].query == "ibv_query_device");
+    // The listing and mlx5_0 in the first child (killed at the deadline), mlx5_1 in a second.
+    CHECK(ctx.worker->children_started() == 2);
+}
+
+}  // namespace rdmi
