@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reproduces the README's Performance table:
+# Reproduces bench/README.md's table of Figures:
 #
 #   cmake -S . -B build-bench -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS=-O2 \
 #         -DCMAKE_C_FLAGS=-O2 -DBUILD_TESTING=ON -DRDMI_PROBE_BENCH=ON

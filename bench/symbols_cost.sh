@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 100k-symbol audit's row of the README's Performance table, on CPU time rather than wall
+# The 100k-symbol audit's row of bench/README.md's Figures, on CPU time rather than wall
 # time (the machine is shared; CPU time is what the load disturbs least):
 #
 #   bench/symbols_cost.sh build-bench [RUNS]

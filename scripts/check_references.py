@@ -7,7 +7,10 @@ pointers honest:
 
 * a citation of a docs/reference note must name a file that exists and, when it has one, an
   anchor that is a heading of that file;
-* a relative Markdown link inside docs/ must resolve the same way;
+* a relative Markdown link in any Markdown file scanned (README.md, docs/, bench/README.md, ...)
+  must resolve the same way: a .md target to a file and, when it names one, a heading; any other
+  target to a file or directory of the repository;
+* docs/README.md, the index of the documentation, links every other page of docs/;
 * nothing may cite the notes the project was built from before they were written into the
   repository (their names and numbering are listed in FORBIDDEN), since a reader of the
   repository cannot follow them.
@@ -23,7 +26,7 @@ import tempfile
 
 # What is scanned, relative to the root: whole trees and single files.
 TREES = ["src", "tests", "scripts", "dpa_kernels", "cmake", "docs", "packaging", "schemas",
-         "completions", ".ci", ".github"]
+         "completions", "bench", ".ci", ".github"]
 FILES = ["README.md", "CMakeLists.txt", "CONTRIBUTING.md"]
 SKIP_DIRS = {".git", "__pycache__"}
 TEXT_SUFFIXES = {".c", ".cc", ".cpp", ".h", ".hpp", ".in", ".py", ".sh", ".cmake", ".txt", ".md",
@@ -50,6 +53,7 @@ FORBIDDEN = [
 ]
 
 REFERENCE_DIR = "docs/reference"
+DOCS_INDEX = "docs/README.md"
 CITATION = re.compile(r"docs/reference/([A-Za-z0-9_.-]+\.md)(?:#([A-Za-z0-9_-]+))?")
 MD_LINK = re.compile(r"\]\(([^)\s]+)\)")
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -146,8 +150,11 @@ class Checker:
             return
         if text is None:
             return
-        in_docs = os.path.relpath(path, self.root).startswith("docs" + os.sep)
+        markdown = path.endswith(".md")
+        in_fence = False
         for line_no, line in enumerate(text.splitlines(), 1):
+            if markdown and FENCE.match(line):
+                in_fence = not in_fence
             for pattern, why in FORBIDDEN:
                 match = pattern.search(line)
                 if match:
@@ -155,7 +162,7 @@ class Checker:
             for match in CITATION.finditer(line):
                 target = os.path.join(self.root, REFERENCE_DIR, match.group(1))
                 self.check_target(path, line_no, target, match.group(2), match.group(0))
-            if in_docs and path.endswith(".md"):
+            if markdown and not in_fence:
                 for match in MD_LINK.finditer(line):
                     self.check_link(path, line_no, match.group(1))
 
@@ -163,19 +170,42 @@ class Checker:
         if re.match(r"^[a-z][a-z0-9+.-]*:", link):  # http:, https:, mailto:
             return
         file_part, _, anchor = link.partition("#")
-        if file_part and not file_part.endswith(".md"):
-            return
         target = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) if file_part \
             else path
         if not target.startswith(os.path.realpath(self.root)) and \
                 not target.startswith(self.root):
             self.report(path, line_no, f"({link}): points outside the repository")
             return
+        if file_part and not file_part.endswith(".md"):
+            if not os.path.exists(target):
+                self.report(path, line_no, f"({link}): no such file or directory in the repository")
+            return
         self.check_target(path, line_no, target, anchor, f"({link})")
+
+    def check_index(self):
+        """Every page of docs/ is linked from the index, so that a reader can find it."""
+        index = os.path.join(self.root, DOCS_INDEX)
+        docs = os.path.join(self.root, "docs")
+        if not os.path.isdir(docs):
+            return
+        if not os.path.isfile(index):
+            self.report(index, 0, "missing: the index of docs/ must list every page")
+            return
+        linked = set()
+        with open(index, encoding="utf-8", errors="replace") as handle:
+            for match in MD_LINK.finditer(handle.read()):
+                linked.add(os.path.normpath(os.path.join(docs, match.group(1).partition("#")[0])))
+        for directory, dirs, files in os.walk(docs):
+            dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+            for name in sorted(files):
+                page = os.path.normpath(os.path.join(directory, name))
+                if name.endswith(".md") and page != os.path.normpath(index) and page not in linked:
+                    self.report(index, 0, f"does not link {os.path.relpath(page, self.root)}")
 
     def run(self):
         for path in scanned_files(self.root):
             self.check_file(path)
+        self.check_index()
         return self.problems
 
 
@@ -201,6 +231,17 @@ def self_test():
                "// contract " + "\u00a75\n"                    # 8
                "// (design" + ".md \"Options\")\n"              # 9
                "// the getters of D" + ".4, v1.2.3, x.y\n")        # 10
+        with open(os.path.join(root, DOCS_INDEX), "w", encoding="utf-8") as handle:
+            handle.write("[note](reference/note.md)\n")
+        with open(os.path.join(root, "docs", "unlisted.md"), "w", encoding="utf-8") as handle:
+            handle.write("# Unlisted\n")
+        # Links outside docs/ are checked too: a README's, a bench page's. Fenced text is no link.
+        with open(os.path.join(root, "README.md"), "w", encoding="utf-8") as handle:
+            handle.write("[ok](docs/reference/note.md#twice) [dir](docs/reference/) [src](src/good.cpp)\n"
+                         "[gone](docs/gone.md)\n"                       # 2: no such page
+                         "[anchor](docs/reference/note.md#nowhere)\n"   # 3: no such heading
+                         "[file](src/gone.cpp)\n"                       # 4: no such file
+                         "```\n[fenced](docs/none.md)\n```\n")
         with open(os.path.join(root, "src", "good.cpp"), "w", encoding="utf-8") as handle:
             handle.write(good)
         with open(os.path.join(root, "src", "bad.cpp"), "w", encoding="utf-8") as handle:
@@ -216,6 +257,12 @@ def self_test():
     note = [p for p in problems if p.startswith(os.path.join(REFERENCE_DIR, "note.md"))]
     if len(note) != 1 or "other.md#gone" not in note[0]:
         errors.append(f"note.md: expected one broken link (other.md#gone), got {note}")
+    readme_lines = sorted({int(p.split(":")[1]) for p in problems if p.startswith("README.md:")})
+    if readme_lines != [2, 3, 4]:
+        errors.append(f"README.md: flagged lines {readme_lines}, expected [2, 3, 4]: {problems}")
+    index = [p for p in problems if p.startswith(DOCS_INDEX)]
+    if len(index) != 1 or "docs/unlisted.md" not in index[0]:
+        errors.append(f"{DOCS_INDEX}: expected one unlisted page (docs/unlisted.md), got {index}")
     for error in errors:
         print("self-test: " + error, file=sys.stderr)
     print("check_references self-test: " + ("FAILED" if errors else "ok"))

@@ -5,13 +5,17 @@
   gen_docs.py --binary B bash  --out FILE
   gen_docs.py --binary B zsh   --out FILE
   gen_docs.py --binary B check-man MANPAGE   options in --help vs options in the man page
-  gen_docs.py --binary B --fixtures F readme README.md
-                                   rewrite README.md's generated sections: Troubleshooting and
-                                   the consistency rule (from `check --list-checks --json`), and
-                                   the BlueField-3 host samples
+  gen_docs.py --binary B --fixtures F docs SOURCE_DIR
+                                   rewrite every generated block of the documents (GENERATED_HOMES):
+                                   docs/checks.md's list of every check id and docs/report.md's
+                                   consistency rule (from `check --list-checks --json`), and
+                                   docs/report.md's BlueField-3 host samples
                                    (the report on the fixture root F/roots/both-host)
-  gen_docs.py --binary B --fixtures F check-readme README.md
-                                   fail when those sections disagree with the program
+  gen_docs.py --binary B --fixtures F check-docs SOURCE_DIR
+                                   fail when a block disagrees with the program, is missing from
+                                   its document, or is found in another document
+                                   (`readme FILE` / `check-readme FILE` are older spellings: the
+                                   source directory is FILE's)
   gen_docs.py --binary B --fixtures F check-fleet docs/fleet.md
                                    fail when the metric and NFD key tables disagree with what
                                    report --format prometheus / nfd emit on the fixture roots
@@ -439,7 +443,7 @@ def render_zsh(model):
     return "\n".join(lines)
 
 
-# ---- README: Troubleshooting and samples ---------------------------------------------------
+# ---- generated documentation blocks: the check list, the consistency rule, the samples ----
 
 SAMPLE_ROOT = "roots/both-host"  # complete DOCA 3.3 + BlueField-3 host sysfs (tests/contract)
 SAMPLE_ROOT_SHOWN = "build/tests/fixtures/" + SAMPLE_ROOT
@@ -450,7 +454,7 @@ SAMPLE_CHECKS = 3  # the JSON excerpt keeps this many checks (the last is the DP
 def marker(name, end=False):
     if end:
         return f"<!-- END GENERATED {name} -->"
-    return f"<!-- BEGIN GENERATED {name}: scripts/gen_docs.py readme; do not edit -->"
+    return f"<!-- BEGIN GENERATED {name}: scripts/gen_docs.py docs; do not edit -->"
 
 
 def md_text(text):
@@ -538,22 +542,84 @@ def generated_sections(binary, fixtures):
     }, catalog
 
 
-def section_span(readme, name):
+# Where each generated block lives, relative to the source directory. A block is in exactly
+# one document: a copy left elsewhere would go stale unseen.
+GENERATED_HOMES = {
+    "troubleshooting": "docs/checks.md",
+    "consistency-rule": "docs/report.md",
+    "sample-report-text": "docs/report.md",
+    "sample-report-json": "docs/report.md",
+}
+BEGIN_MARKER = re.compile(r"<!-- BEGIN GENERATED ([a-z0-9-]+)[:>]")
+
+
+def documents_with_blocks(source):
+    """The documents a generated block may stray into: README.md and every docs/ page."""
+    found = [os.path.join(source, "README.md")]
+    for directory, dirs, files in os.walk(os.path.join(source, "docs")):
+        dirs.sort()
+        found += [os.path.join(directory, f) for f in sorted(files) if f.endswith(".md")]
+    return [f for f in found if os.path.isfile(f)]
+
+
+def section_span(text, name):
     begin, end = marker(name), marker(name, end=True)
-    start = readme.find(begin)
-    stop = readme.find(end)
+    start = text.find(begin)
+    stop = text.find(end)
     if start < 0 or stop < start:
         return None
     return start + len(begin), stop
 
 
-def replace_sections(readme, sections):
+def replace_sections(text, sections, where="the document"):
     for name, body in sections.items():
-        span = section_span(readme, name)
+        span = section_span(text, name)
         if span is None:
-            raise SystemExit(f"gen_docs: README has no {marker(name)} ... {marker(name, True)}")
-        readme = readme[: span[0]] + "\n" + body + "\n" + readme[span[1]:]
-    return readme
+            raise SystemExit(f"gen_docs: {where} has no {marker(name)} ... {marker(name, True)}")
+        text = text[: span[0]] + "\n" + body + "\n" + text[span[1]:]
+    return text
+
+
+def by_home(sections):
+    """{document: {block: body}} from {block: body}, by GENERATED_HOMES."""
+    homes = {}
+    for name, body in sections.items():
+        homes.setdefault(GENERATED_HOMES[name], {})[name] = body
+    return homes
+
+
+def write_docs(source, sections):
+    for rel, blocks in by_home(sections).items():
+        path = os.path.join(source, rel)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(replace_sections(text, blocks, rel))
+
+
+def check_docs(source, sections, catalog):
+    """Every block current in its home document, and in no other."""
+    problems = []
+    homes = by_home(sections)
+    for path in documents_with_blocks(source):
+        rel = os.path.relpath(path, source)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for name in BEGIN_MARKER.findall(text):
+            if GENERATED_HOMES.get(name) != rel:
+                home = GENERATED_HOMES.get(name, "no document: the generator has no such block")
+                problems.append(f"{rel}: generated block {name!r} belongs in {home}")
+    for rel, blocks in homes.items():
+        path = os.path.join(source, rel)
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            problems.append(f"{rel}: cannot be read ({e.strerror}): it holds "
+                            + ", ".join(sorted(blocks)))
+            continue
+        problems += [f"{rel}: {p}" for p in check_blocks(text, blocks, catalog)]
+    return problems
 
 
 def normalise_volatile(text):
@@ -565,34 +631,35 @@ def normalise_volatile(text):
     return text
 
 
-def check_readme(readme, sections, catalog):
+def check_blocks(text, sections, catalog):
+    """The blocks of one document against the program's output."""
     problems = []
     for name, body in sections.items():
-        span = section_span(readme, name)
+        span = section_span(text, name)
         if span is None:
-            problems.append(f"README has no generated section {name!r}")
+            problems.append(f"no generated block {name!r}")
             continue
-        have = readme[span[0]:span[1]].strip("\n")
+        have = text[span[0]:span[1]].strip("\n")
         if name == "troubleshooting":
             documented = troubleshooting_ids(have)
             catalogued = [f["id"] for f in catalog["findings"]]
             for i in catalogued:
                 if i not in documented:
-                    problems.append(f"troubleshooting: {i} is in the catalog but not in README")
+                    problems.append(f"troubleshooting: {i} is in the catalog but not listed")
             for i in documented:
                 if i not in catalogued:
-                    problems.append(f"troubleshooting: {i} is in README but not in the catalog")
+                    problems.append(f"troubleshooting: {i} is listed but not in the catalog")
         if normalise_volatile(have) != normalise_volatile(body):
             diff = [line for line in difflib_unified(have, body)][:20]
-            problems.append(f"{name}: README differs from the program's output "
-                            f"(regenerate with gen_docs.py readme):\n" + "\n".join(diff))
+            problems.append(f"{name}: differs from the program's output "
+                            f"(regenerate with gen_docs.py docs):\n" + "\n".join(diff))
     return problems
 
 
 def difflib_unified(a, b):
     import difflib
     return difflib.unified_diff(normalise_volatile(a).splitlines(),
-                                normalise_volatile(b).splitlines(), "README", "generated",
+                                normalise_volatile(b).splitlines(), "document", "generated",
                                 lineterm="", n=1)
 
 
@@ -694,17 +761,44 @@ def self_test():
     readme = ("# X\n" + marker("troubleshooting") + "\nold\n" + marker("troubleshooting", True)
               + "\n")
     fresh = replace_sections(readme, {"troubleshooting": section})
-    expect(check_readme(fresh, {"troubleshooting": section}, catalog) == [],
+    expect(check_blocks(fresh, {"troubleshooting": section}, catalog) == [],
            "a regenerated README agrees")
     fewer = {"findings": catalog["findings"][:1]}
-    stale = check_readme(fresh, {"troubleshooting": render_troubleshooting(fewer)}, fewer)
-    expect(any("module-<name> is in README but not in the catalog" in p for p in stale),
+    stale = check_blocks(fresh, {"troubleshooting": render_troubleshooting(fewer)}, fewer)
+    expect(any("module-<name> is listed but not in the catalog" in p for p in stale),
            f"an id only in README is caught: {stale}")
     more = {"findings": catalog["findings"] + [
         {"id": "dpa", "emitted_by": "check", "meaning": "A DPA.", "fix": None}]}
-    missing = check_readme(fresh, {"troubleshooting": render_troubleshooting(more)}, more)
-    expect(any("dpa is in the catalog but not in README" in p for p in missing),
+    missing = check_blocks(fresh, {"troubleshooting": render_troubleshooting(more)}, more)
+    expect(any("dpa is in the catalog but not listed" in p for p in missing),
            f"an id only in the catalog is caught: {missing}")
+    # check_docs: each block in its home document, current, and nowhere else.
+    import tempfile
+    blocks = {"troubleshooting": section}
+    with tempfile.TemporaryDirectory() as src:
+        os.makedirs(os.path.join(src, "docs"))
+        home = os.path.join(src, GENERATED_HOMES["troubleshooting"])
+        with open(home, "w", encoding="utf-8") as f:
+            f.write(fresh)
+        with open(os.path.join(src, "README.md"), "w", encoding="utf-8") as f:
+            f.write("# README\n")
+        expect(check_docs(src, blocks, catalog) == [],
+               f"a current block in its home passes: {check_docs(src, blocks, catalog)}")
+        with open(os.path.join(src, "README.md"), "w", encoding="utf-8") as f:
+            f.write(fresh)
+        strays = check_docs(src, blocks, catalog)
+        expect(any(p.startswith("README.md: generated block 'troubleshooting' belongs in")
+                   for p in strays), f"a copy left in README.md is caught: {strays}")
+        os.remove(os.path.join(src, "README.md"))
+        os.remove(home)
+        gone = check_docs(src, blocks, catalog)
+        expect(any(p.startswith(GENERATED_HOMES["troubleshooting"] + ": cannot be read")
+                   for p in gone), f"a missing home document is caught: {gone}")
+        with open(home, "w", encoding="utf-8") as f:
+            f.write("# Checks\n")
+        bare = check_docs(src, blocks, catalog)
+        expect(any("no generated block 'troubleshooting'" in p for p in bare),
+               f"a home document without its block is caught: {bare}")
     expect(normalise_volatile("FAIL (1 failed) in 21.9 ms") ==
            normalise_volatile("FAIL (1 failed) in 3 ms"), "durations normalised")
     expect(normalise_volatile("FAIL (1 failed) in 3 ms") !=
@@ -794,14 +888,14 @@ def main():
     ap.add_argument("--binary")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("mode", nargs="?",
-                    choices=["man", "bash", "zsh", "check-man", "readme", "check-readme",
-                             "check-fleet"])
+                    choices=["man", "bash", "zsh", "check-man", "docs", "check-docs", "readme",
+                             "check-readme", "check-fleet"])
     ap.add_argument("manpage", nargs="?")
     ap.add_argument("--template")
     ap.add_argument("--version", default="0")
     ap.add_argument("--datadir", default="/usr/share")
     ap.add_argument("--out")
-    ap.add_argument("--fixtures", help="the test build's fixture directory (readme modes)")
+    ap.add_argument("--fixtures", help="the test build's fixture directory (docs modes)")
     ap.add_argument("--emulator", default="",
                     help="command line the binary runs under (a cross build's qemu user-mode)")
     args = ap.parse_args()
@@ -822,20 +916,20 @@ def main():
         print(f"docs/fleet.md vs the program: {len(metrics)} metrics, {len(keys)} NFD keys, "
               f"{len(problems)} problem(s)")
         return 1 if problems else 0
-    if args.mode in ("readme", "check-readme"):
+    if args.mode in ("docs", "check-docs", "readme", "check-readme"):
         if not args.fixtures or not args.manpage:
-            ap.error("readme modes need --fixtures DIR and the README path")
+            ap.error("docs modes need --fixtures DIR and the source directory")
+        source = args.manpage
+        if args.mode in ("readme", "check-readme"):  # the older spelling named README.md
+            source = os.path.dirname(os.path.abspath(source))
         sections, catalog = generated_sections(args.binary, args.fixtures)
-        with open(args.manpage, encoding="utf-8") as f:
-            readme = f.read()
-        if args.mode == "readme":
-            with open(args.manpage, "w", encoding="utf-8") as f:
-                f.write(replace_sections(readme, sections))
+        if args.mode in ("docs", "readme"):
+            write_docs(source, sections)
             return 0
-        problems = check_readme(readme, sections, catalog)
+        problems = check_docs(source, sections, catalog)
         for p in problems:
             print("FAIL:", p)
-        print(f"README vs the program: {len(problems)} problem(s)")
+        print(f"generated documentation vs the program: {len(problems)} problem(s)")
         return 1 if problems else 0
     model = collect(args.binary)
     if args.mode == "man":

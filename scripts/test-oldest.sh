@@ -4,7 +4,7 @@
 # CMake under the 3.22 policies that cmake_minimum_required sets. Debian has no suite that matches
 # 22.04: bookworm's libraries are newer than 22.04's and bullseye's (GCC 10, CMake 3.18, CLI11
 # 1.9, fmt 7, spdlog 1.8) older than the stated minimums, so the libraries here are bookworm's.
-# README "Install" lists what was and was not tried.
+# docs/building.md lists what was and was not tried.
 #   scripts/test-oldest.sh [--syntax-only] [BUILD_DIR]     (default build-gcc11)
 #   --syntax-only: only check that g++-11 accepts every C++ source of the build (-fsyntax-only,
 #                  no code generation or tests): a fraction of the CPU time of the full run.

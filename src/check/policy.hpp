@@ -70,8 +70,8 @@ Result<DocaVersion> parse_gate_version(std::string_view text);
 /// error or the JSON pointer of the offending value, and says what is wrong.
 Result<Policy> parse_policy(std::string_view bytes, std::string_view path);
 
-/// Drops the requirements of `policy` whose check answers none of `wanted` (README, "Run and
-/// build"): what `check --for` does to a policy file's set, never to the flags'.
+/// Drops the requirements of `policy` whose check answers none of `wanted` (docs/report.md, "Run
+/// and build"): what `check --for` does to a policy file's set, never to the flags'.
 void keep_purposes(Policy& policy, Purposes wanted);
 
 /// Adds `extra` (the command line's requirements) to `base`.

@@ -26,7 +26,7 @@ class logger;
 
 namespace rdmi::cli {
 
-/// The global options (README.md "Options"), as parsed.
+/// The global options (docs/options.md), as parsed.
 struct GlobalOptions {
     bool json = false;
     std::string output;

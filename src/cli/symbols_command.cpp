@@ -80,7 +80,7 @@ class SymbolsCommand final : public Command {
         auto facts = probe_symbols(session.probe_context(), request);
         if (!facts) return session.fail(facts.gap().message);
         const RunInfo run = session.run_info();
-        // The exit code says whether the document's "result" is fail (README: symbols).
+        // The exit code says whether the document's "result" is fail (docs/commands.md: symbols).
         const int exit_code =
             exit_code_for(overall_status(facts->checks), ExitRule{.skip_exits_ok = true});
         if (session.options().json) {

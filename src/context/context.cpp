@@ -1,4 +1,4 @@
-// ProbeContext's trust gate: the trusted-path rule (README "Safety"), decided in
+// ProbeContext's trust gate: the trusted-path rule (docs/safety.md), decided in
 // one place for every load and every tool run.
 #include "context/context.hpp"
 

@@ -1,7 +1,7 @@
 // The words of the version consistency rule, in one place: the finding catalog (and so
-// --list-checks, --explain and README's Troubleshooting), check --require-consistent's help (and
-// so the man page), README's generated rule and env's x_rdmi_probe.consistency.rule all print
-// this text, so no view can state another rule than the one judge_consistency() applies.
+// --list-checks, --explain and docs/checks.md), check --require-consistent's help (and
+// so the man page), docs/report.md's generated rule and env's x_rdmi_probe.consistency.rule all
+// print this text, so no view can state another rule than the one judge_consistency() applies.
 #pragma once
 
 #include <string_view>

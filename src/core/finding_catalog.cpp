@@ -1,5 +1,5 @@
-// The finding catalog's entries. The README's Troubleshooting section is generated from them
-// (scripts/gen_docs.py readme), through `rdmi-probe check --list-checks --json`.
+// The finding catalog's entries. docs/checks.md is generated from them
+// (scripts/gen_docs.py docs), through `rdmi-probe check --list-checks --json`.
 #include "core/finding_catalog.hpp"
 
 #include <array>

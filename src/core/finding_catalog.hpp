@@ -15,7 +15,7 @@
 
 namespace rdmi {
 
-/// One catalogued finding. The order is the catalog's (and the README's) order.
+/// One catalogued finding. The order is the catalog's (and docs/checks.md's) order.
 enum class Finding : std::uint8_t {
     // install probe
     doca_prefix,
@@ -79,7 +79,8 @@ struct FindingInfo {
     std::string_view meaning;     ///< one line: what the check answers
     std::string_view fix;         ///< how to fix a failure or skip; empty when never judged
     /// The questions the check answers: run (an installed application can run here), build
-    /// (one can be built here) or both; never none. README.md, "Run and build", gives the rule.
+    /// (one can be built here) or both; never none. docs/report.md, "Run and build", gives the
+    /// rule.
     Purposes purposes;
 };
 

@@ -43,10 +43,10 @@ static_assert(std::size(kProbeFields) == kRows.size(), "a row for every line of 
 static_assert(kRows.size() <= 32, "Facts::collected has one bit per probe");
 
 // check_catalog()'s list: the rows' own entries go before "<probe>-probe", after the enum's
-// entries of the report probes, where the catalog (and README) list a report probe's checks.
-// An entry whose fix names the devices with a DPA carries a placeholder (the catalog's layer
-// cannot see the product table): its copy with the table's wording, kept for the program's
-// life, so that `--explain`, `--list-checks` and the README name exactly the table's products.
+// entries of the report probes, where the catalog (and docs/checks.md) list a report probe's
+// checks. An entry whose fix names the devices with a DPA carries a placeholder (the catalog's
+// layer cannot see the product table): its copy with the table's wording, kept for the program's
+// life, so that `--explain`, `--list-checks` and docs/checks.md name exactly the table's products.
 const FindingInfo* with_products(const FindingInfo* info) {
     if (info->fix.find("{dpa-devices}") == std::string_view::npos) return info;
     static std::deque<std::string> texts;

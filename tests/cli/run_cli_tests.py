@@ -30,13 +30,16 @@ One JSON object per case file. Fields (all but "description" optional):
                        (e.g. "{tmp}/out.json" for --output)
   json                 {"/json/pointer": expected} on the document; expected is a value, or
                        a matcher {"$type": "string"}, {"$regex": "..."}, {"$exists": false},
-                       {"$contains": x}, {"$len": n}
+                       {"$contains": x}, {"$len": n}, {"$has_ids": [id, ...]} (an array of
+                       objects holds each id as an element's "id", and no id twice)
   schema               validate the document against schemas/<schema>.schema.json
   checks               {"check-id": "status"} on the document's /checks array (a missing id fails)
   failed_checks        the exact list of check ids whose status is "fail" (order ignored)
   skipped_checks       the exact list of check ids whose status is "skip" (order ignored)
   golden               compare the normalised document with tests/cli/golden/<golden>
-  normalize            [[regex, replacement], ...] applied before the golden comparison
+  normalize            [[regex, replacement], ...] applied before the golden comparison, after
+                       DEFAULT_NORMALIZE (rdmi-probe's own version becomes {version} in every
+                       golden, so that a release changes none)
 
 If args contain --json, the document must be valid JSON (or empty) and is always
 validated: against "schema", else the schema its "$schema"/"schema" field (or
@@ -79,6 +82,14 @@ KNOWN_FIELDS = {
 }  # fmt: skip
 PASS_THROUGH_ENV = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "LLVM_PROFILE_FILE")
 MISSING = object()
+# Every place a document spells rdmi-probe's own version: the contract documents'
+# tool_version, a document's "tool" object, the Prometheus info metric, the NFD file's header.
+DEFAULT_NORMALIZE = [
+    [r'"tool_version": "[^"]*"', '"tool_version": "{version}"'],
+    [r'("name": "rdmi-probe",\s*"version": ")[^"]*"', r'\g<1>{version}"'],
+    [r'version="[^"]*",doca_version', 'version="{version}",doca_version'],
+    [r"^# rdmi-probe \S+ report", "# rdmi-probe {version} report"],
+]
 PLACEHOLDER = re.compile(r"\{(root|prefix|fixtures|build|source|tmp|bin)\}")
 
 
@@ -314,6 +325,15 @@ def match_value(actual: Any, expected: Any) -> Optional[str]:
         if op == "$len":
             ok = isinstance(actual, (str, list, dict)) and len(actual) == arg
             return None if ok else f"length is not {arg}"
+        if op == "$has_ids":
+            if not isinstance(actual, list):
+                return "not an array"
+            ids = [e.get("id") for e in actual if isinstance(e, dict)]
+            lacking = [i for i in arg if i not in ids]
+            twice = sorted({i for i in ids if ids.count(i) > 1})
+            if lacking:
+                return f"lacks id(s) {', '.join(lacking)}"
+            return f"id(s) listed twice: {', '.join(twice)}" if twice else None
         raise ValueError(f"unknown matcher {op}")
     if actual is MISSING:
         return "missing"
@@ -350,7 +370,7 @@ def normalise(text: str, places: dict[str, str], rules: list) -> str:
     for key, path in sorted(places.items(), key=lambda kv: -len(kv[1])):
         if path and key in ("root", "prefix", "fixtures", "build", "source", "tmp", "bin"):
             text = text.replace(path, "{" + key + "}")
-    for pattern, replacement in rules:
+    for pattern, replacement in [*DEFAULT_NORMALIZE, *rules]:
         text = re.sub(pattern, replacement, text, flags=re.MULTILINE)
     return text
 

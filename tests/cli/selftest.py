@@ -27,6 +27,8 @@ uid) id -u ;;
 check) echo '{"findings": [{"id": "demo-check", "pattern": false}, {"id": "module-<name>", "pattern": true}]}' ;;
 report) echo '{"schema": "demo", "value": 1, "items": [], "checks": [{"id": "demo-check", "status": "pass"}, {"id": "module-doca", "status": "fail"}]}' ;;
 stray) printf 'PASS  demo-check  fine\nFAIL  stray-id  not catalogued\n' ;;
+versions) printf '# rdmi-probe 7.7.7 report\nrdmi_probe_info{version="7.7.7",doca_version="3.3"} 1\n{"tool": {"name": "rdmi-probe", "version": "7.7.7"}, "tool_version": "7.7.7"}\n' ;;
+dup-ids) echo '{"schema": "demo", "value": 1, "items": [], "list": [{"id": "a"}, {"id": "b"}, {"id": "a"}]}' ;;
 *) echo "fake: unknown" >&2; exit 2 ;;
 esac
 """
@@ -108,6 +110,15 @@ CASES = {
     "fail_placeholder_without_root": ({"args": ["env"], "env": {"FOO": "{root}"}}, "FAIL"),
     "fail_output_file_absent": ({"args": ["version"], "document": "{tmp}/none.json"}, "FAIL"),
     "pass_catalogued_ids": ({"args": ["report"], "stdout_contains": ["module-doca"]}, "PASS"),
+    # rdmi-probe's own version is {version} in a golden without a rule of the case's.
+    "pass_golden_tool_version": ({"args": ["versions"], "golden": "versions.txt"}, "PASS"),
+    "pass_has_ids": ({"args": ["report", "--json"], "json": {"/checks": {"$has_ids": ["demo-check"]}}}, "PASS"),
+    "fail_has_ids_missing": (
+        {"args": ["report", "--json"], "json": {"/checks": {"$has_ids": ["demo-check", "gone-check"]}}},
+        "FAIL",
+    ),
+    "fail_has_ids_twice": ({"args": ["dup-ids", "--json"], "json": {"/list": {"$has_ids": ["b"]}}}, "FAIL"),
+    "fail_has_ids_not_array": ({"args": ["json", "x", "--json"], "json": {"/value": {"$has_ids": []}}}, "FAIL"),
 }
 
 
@@ -127,6 +138,10 @@ def self_test(runner) -> int:
         (tmp / "schemas" / "items.schema.json").write_text(json.dumps(ITEMS_SCHEMA))
         (tmp / "golden" / "demo.json").write_text(
             json.dumps({"schema": "demo", "value": 3, "items": [1, 2], "a/b": "{root}"}, indent=2) + "\n"
+        )
+        (tmp / "golden" / "versions.txt").write_text(
+            '# rdmi-probe {version} report\nrdmi_probe_info{version="{version}",doca_version="3.3"} 1\n'
+            '{"tool": {"name": "rdmi-probe", "version": "{version}"}, "tool_version": "{version}"}\n'
         )
         cases = dict(CASES)
         if os.geteuid() == 0:

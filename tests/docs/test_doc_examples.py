@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Runs every command example of the man page (EXAMPLES) and of the README's code blocks.
+"""Runs every command example of the man page (EXAMPLES) and of the code blocks of the README and
+of the pages that hold what the README used to (DOC_PAGES).
 
     test_doc_examples.py --binary PATH --fixtures DIR --source DIR
 
@@ -23,6 +24,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+# The README and the pages its command sections moved to: their examples are the user's first
+# commands, so each must run as written.
+DOC_PAGES = ("README.md", "docs/report.md", "docs/commands.md", "docs/ci.md", "docs/options.md",
+             "docs/fleet.md")
 PROGRAMS = ("rdmi-probe", "doca-env", "doca-validate", "doca-capability-snapshot",
             "doca-collect-host-state", "doca-collect-dpu-state")
 
@@ -123,7 +128,8 @@ def main() -> int:
     opts = parser.parse_args()
     examples = [("man", e) for e in
                 man_examples((opts.source / "docs/man/rdmi-probe.1.in").read_text())]
-    examples += [("README", e) for e in readme_examples((opts.source / "README.md").read_text())]
+    for page in DOC_PAGES:
+        examples += [(page, e) for e in readme_examples((opts.source / page).read_text())]
     if len(examples) < 10:
         print(f"FAIL only {len(examples)} examples found: the extraction is broken")
         return 1

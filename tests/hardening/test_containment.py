@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Containment of the children that load vendor libraries and run tools (README "Security",
+"""Containment of the children that load vendor libraries and run tools (docs/safety.md,
 docs/reliability.md "Round 7 — trust by design"). Each case runs the built rdmi-probe live, as
 the user running the suite (root in CI), with real fixture libraries and tools:
 

@@ -1,4 +1,4 @@
-// Loader prediction and runtime resolution for the symbols probe (README.md "Safety": trusted
+// Loader prediction and runtime resolution for the symbols probe (docs/safety.md: trusted
 // libraries only; docs/reference/symbol-stability.md#version-nodes: dlvsym(EXPERIMENTAL) is the
 // authoritative runtime signal).
 #include <elf.h>

@@ -80,7 +80,7 @@ TEST_CASE("which devices have a DPA: every wording is the table's DPA column") {
             std::set<std::string>{"BlueField-3", "ConnectX-7", "ConnectX-8", "ConnectX-9"});
     CHECK(sysfs::dpa_products_text() == "BlueField-3 or ConnectX-7/8/9");
     names_the_column(sysfs::dpa_products_text());
-    // check --explain / --list-checks / README: the catalog's fixes.
+    // check --explain / --list-checks / docs/checks.md: the catalog's fixes.
     for (const char* id : {"dpa", "rdmi-dpa-device"}) {
         const FindingInfo* info = find_check(id);
         REQUIRE(info != nullptr);

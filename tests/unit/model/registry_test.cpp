@@ -152,8 +152,8 @@ TEST_CASE("every catalog entry answers run, build or both, wherever it is declar
         CHECK_MESSAGE(info->purposes != Purposes::none, info->id);
         CHECK_MESSAGE(answers(info->purposes, Purposes::both), info->id);
     }
-    // The rule's anchors (README, "Run and build"): a compiler only builds, a driver only runs,
-    // a missing library stops both.
+    // The rule's anchors (docs/report.md, "Run and build"): a compiler only builds, a driver only
+    // runs, a missing library stops both.
     CHECK(finding_info(Finding::dpacc).purposes == Purposes::build);
     CHECK(finding_info(Finding::module).purposes == Purposes::build);
     CHECK(finding_info(Finding::uverbs_access).purposes == Purposes::run);

@@ -658,7 +658,7 @@ TEST_CASE("pcie-link: its catalog entry, declared with the probe, is in the whol
                             [id](const FindingInfo* info) { return info->id == id; }) -
                catalog.begin();
     };
-    // Where the catalog (and README's list) has always listed it.
+    // Where the catalog (and docs/checks.md) has always listed it.
     CHECK(pos("pcie-link") == pos("env-ld-library-path") + 1);
     CHECK(pos("install-integrity") == pos("pcie-link") + 1);  // the row after it
     CHECK(pos("<probe>-probe") == pos("install-integrity") + 1);
