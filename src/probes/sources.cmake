@@ -30,6 +30,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rpm_records_context.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols_app_load.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/system.cpp
