@@ -144,6 +144,8 @@ def check_pointers(a: Any, b: Any, diff: dict[str, Any]) -> list[str]:
                 problems.append(f"change {i}: b_pointer {change.get('b_pointer')!r}: {error}")
         elif "b_pointer" in change:
             problems.append(f"change {i}: a {kind} change with a b_pointer")
+    if any("changes" not in group for group in diff["groups"]):
+        return [*problems, "a group lists no change indices"]
     listed = sorted(i for group in diff["groups"] for i in group["changes"])
     if listed != list(range(len(diff["changes"]))):
         problems.append(f"groups list {listed[:10]}..., not each change once")
