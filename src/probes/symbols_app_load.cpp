@@ -43,12 +43,12 @@ std::vector<SearchDir> search_dirs(const std::string& value, const std::string& 
     return out;
 }
 
-std::optional<std::string> find_in(const std::vector<SearchDir>& dirs, const std::string& soname,
-                                   std::vector<std::string>& searched) {
+std::optional<SearchDir> find_in(const std::vector<SearchDir>& dirs, const std::string& soname,
+                                 std::vector<std::string>& searched) {
     for (const auto& d : dirs) {
         const std::string candidate = join_path(d.dir, soname);
         searched.push_back(candidate);
-        if (is_regular(*d.fs, candidate)) return candidate;
+        if (is_regular(*d.fs, candidate)) return SearchDir{candidate, d.fs};
     }
     return std::nullopt;
 }
@@ -82,22 +82,24 @@ std::optional<AppLoadFacts> predict_app_load(const ProbeContext& ctx, const Fs& 
                                    ? std::string(base_name(facts.library.path))
                                    : facts.library.soname;
     const std::string app_dir(dir_name(*facts.application));
+    // DT_RPATH is searched before LD_LIBRARY_PATH, and only without a DT_RUNPATH; DT_RUNPATH
+    // after LD_LIBRARY_PATH, before the cache.
+    const auto rpath = dynamic->has_runpath
+                           ? std::vector<SearchDir>{}
+                           : search_dirs(dynamic->rpath, app_dir, ctx.fs, user_fs, load.notes);
+    const auto runpath = search_dirs(dynamic->runpath, app_dir, ctx.fs, user_fs, load.notes);
     for (const auto& needed : dynamic->needed) {
         if (needed != soname) continue;
         AppLibraryLookup lookup;
         lookup.soname = needed;
-        // DT_RPATH is searched before LD_LIBRARY_PATH, and only without a DT_RUNPATH; DT_RUNPATH
-        // after LD_LIBRARY_PATH, before the cache.
-        const auto rpath = dynamic->has_runpath
-                               ? std::vector<SearchDir>{}
-                               : search_dirs(dynamic->rpath, app_dir, ctx.fs, user_fs, load.notes);
-        const auto runpath = search_dirs(dynamic->runpath, app_dir, ctx.fs, user_fs, load.notes);
         LoaderQuery query{needed, library.machine, library.elf_class, std::nullopt};
         // The host's environment says nothing about how programs on a mounted root are started.
         if (ctx.live()) query.ld_library_path = ctx.env.get("LD_LIBRARY_PATH");
+        const Fs* found_on = &ctx.fs;
         if (auto hit = find_in(rpath, needed, lookup.searched)) {
-            lookup.path = hit;
+            lookup.path = hit->dir;
             lookup.via = "DT_RPATH";
+            found_on = hit->fs;
         } else {
             const LoaderPrediction prediction = predict_loader_path(ctx.fs, query);
             lookup.cache_unread = prediction.cache_unread;
@@ -107,13 +109,24 @@ std::optional<AppLoadFacts> predict_app_load(const ProbeContext& ctx, const Fs& 
                 lookup.path = prediction.path;
                 lookup.via = std::string(to_string(prediction.source));
             } else if (auto in_runpath = find_in(runpath, needed, lookup.searched)) {
-                lookup.path = in_runpath;
+                lookup.path = in_runpath->dir;
                 lookup.via = "DT_RUNPATH";
+                found_on = in_runpath->fs;
             } else {
                 lookup.searched.insert(lookup.searched.end(), prediction.searched.begin(),
                                        prediction.searched.end());
                 lookup.path = prediction.path;
                 if (prediction.path) lookup.via = std::string(to_string(prediction.source));
+            }
+        }
+        // The verdict is on the audited file: say so when the application would get another.
+        if (lookup.path) {
+            const std::string real = found_on->real_path(*lookup.path).value_or(*lookup.path);
+            if (real != facts.library.real_path) {
+                load.notes.push_back("the loader would map " + real +
+                                     " for the application, not "
+                                     "the audited " +
+                                     facts.library.real_path);
             }
         }
         if (!lookup.path) {
