@@ -44,17 +44,36 @@ class ErrorCommand final : public Command {
                "known call";
     }
     void add_options(CLI::App& sub) override {
-        sub.add_option("ERROR", query_,
-                       "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)")
-            ->required();
-        sub.add_option("--call", call_, "the DOCA function that returned it")
+        auto* error = sub.add_option(
+            "ERROR", query_, "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)");
+        sub.add_option("--call", call_,
+                       "the DOCA function that returned it (one with known causes)")
             ->type_name("FUNCTION");
+        sub.add_flag("--list-calls", list_calls_,
+                     "list the calls with known causes, each with its errors")
+            ->excludes(error)
+            ->excludes("--call");
     }
     int run(const Session& session) override {
         const bool json = session.options().json;
         auto usage = [&](const std::string& message) { return session.fail(message); };
+        if (list_calls_) {
+            const std::string out =
+                json ? report::doca_error_calls_json() : report::doca_error_calls_text();
+            return session.finish(out, Session::Reader::machine, kExitOk);
+        }
+        if (query_.empty()) return usage("give an ERROR (name or number) or --list-calls");
         if (!call_.empty() && !is_identifier(call_))
             return usage("--call " + shown(call_) + ": not a C function name");
+        // A misspelt call would read as a call without causes: answered like an unknown error
+        // name, with the closest calls that have causes.
+        if (!call_.empty() && !doca::known_call(call_)) {
+            std::string message = "--call " + shown(call_) +
+                                  ": no known causes for this call (error --list-calls lists "
+                                  "them); closest:";
+            for (const auto& name : doca::closest_call_names(call_)) message += " " + name;
+            return usage(message);
+        }
         const auto entry = doca::find_error(query_);
         if (!entry) {
             std::string message =
@@ -75,6 +94,7 @@ class ErrorCommand final : public Command {
   private:
     std::string query_;
     std::string call_;
+    bool list_calls_ = false;
 };
 
 }  // namespace

@@ -23,7 +23,7 @@ struct DocumentKind {
 inline constexpr std::string_view kContractSchemaVersion = "1.2.0";
 /// The diff document's schema version: its own shape moves apart from the contract documents'
 /// (a member they add is only a new pointer in a diff's changes).
-inline constexpr std::string_view kDiffSchemaVersion = "1.1.0";
+inline constexpr std::string_view kDiffSchemaVersion = "2.0.0";
 
 /// The doca-env schema id.
 inline constexpr std::string_view kDocaEnvSchema = "urn:rdmi-probe:schema:doca-env";

@@ -214,7 +214,8 @@ constexpr std::array kRows{
     Row{F::app_resolves,
         {"app-resolves", "symbols --check; check --app",
          "Every doca_* symbol and version node the application needs is provided by the "
-         "installed library.",
+         "installed library, and the loader would find that library for it (skip when the "
+         "root has no ld.so.cache to say).",
          "Build against the installed headers, or install the DOCA release the "
          "application was built for.",
          P::run}},

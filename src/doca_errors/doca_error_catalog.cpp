@@ -208,6 +208,27 @@ constexpr std::string_view kAttachAfterStart =
     "(or a second completion source was attached: exactly one per object)";
 constexpr std::string_view kAttachFix =
     "attach the DPA completion before doca_ctx_start, once; to change it, stop the context first";
+constexpr std::string_view kCqAttachAfterStart =
+    "attached after doca_ctx_start: a completion source is configuration and must precede start "
+    "(or a second completion source was attached: exactly one per object, a DPA completion or a "
+    "CQ)";
+constexpr std::string_view kCqAttachFix =
+    "attach the CQ before doca_ctx_start, once, and no DPA completion beside it";
+constexpr std::string_view kConfiguredAfterStart =
+    "configured after doca_ctx_start: the object is configured between create and start";
+constexpr std::string_view kConfigureFix =
+    "make the call between create and doca_ctx_start; to change it, stop the context first";
+constexpr std::string_view kCreateArguments =
+    "a NULL argument: the verbs context, (for a connection) the device representor, or the "
+    "output pointer";
+constexpr std::string_view kCreateArgumentsFix =
+    "create it on an opened doca_verbs_context (and, for a connection, the device "
+    "representor), every pointer non-NULL";
+constexpr std::string_view kRdmiUnsupported =
+    "this DOCA does not provide RDMI, or the device has no DPA datapath";
+constexpr std::string_view kRdmiUnsupportedFix =
+    "rdmi-probe symbols shows what libdoca_rdmi exports; rdmi-probe caps shows which devices "
+    "have a DPA";
 
 std::string short_name(std::string_view name) {
     for (std::string_view prefix : {"DOCA_ERROR_", "DOCA_"}) {
@@ -335,6 +356,17 @@ const std::vector<CallCause>& call_causes() {
         {"doca_rdmi_connection_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
         {"doca_rdmi_poster_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
         {"doca_rdma_dpa_completion_attach", 18, kAttachAfterStart, kAttachFix, I, ""},
+        {"doca_rdmi_connection_cq_attach", 18, kCqAttachAfterStart, kCqAttachFix, I, ""},
+        {"doca_rdmi_poster_cq_attach", 18, kCqAttachAfterStart, kCqAttachFix, I, ""},
+        {"doca_rdmi_connection_set_pd", 18, kConfiguredAfterStart, kConfigureFix, I, ""},
+        {"doca_rdmi_connection_init_receive", 18, kConfiguredAfterStart, kConfigureFix, I, ""},
+        {"doca_rdmi_connection_set_input", 18, kConfiguredAfterStart, kConfigureFix, I, ""},
+        {"doca_rdmi_poster_set_pd", 18, kConfiguredAfterStart, kConfigureFix, I, ""},
+        {"doca_rdmi_poster_set_input", 18, kConfiguredAfterStart, kConfigureFix, I, ""},
+        {"doca_rdmi_connection_create", 6, kCreateArguments, kCreateArgumentsFix, I, ""},
+        {"doca_rdmi_poster_create", 6, kCreateArguments, kCreateArgumentsFix, I, ""},
+        {"doca_rdmi_connection_create", 4, kRdmiUnsupported, kRdmiUnsupportedFix, I, ""},
+        {"doca_rdmi_poster_create", 4, kRdmiUnsupported, kRdmiUnsupportedFix, I, ""},
         {"doca_ctx_set_datapath_on_dpa", 18,
          "called after doca_ctx_start: the datapath is configuration",
          "set the DPA datapath between create and doca_ctx_start", D, "doca_ctx.h"},
@@ -396,6 +428,26 @@ std::optional<CallCause> find_call_cause(std::string_view call, int number) {
         if (cause.call == call && cause.number == number) return cause;
     }
     return std::nullopt;
+}
+
+std::vector<std::string> known_calls() {
+    std::vector<std::string> calls;
+    for (const auto& cause : call_causes()) calls.emplace_back(cause.call);
+    std::sort(calls.begin(), calls.end());
+    calls.erase(std::unique(calls.begin(), calls.end()), calls.end());
+    return calls;
+}
+
+std::vector<std::string> closest_call_names(std::string_view query, std::size_t count) {
+    const std::string_view wanted = query.substr(0, 128);
+    std::vector<std::pair<std::size_t, std::string>> ranked;
+    for (auto& call : known_calls()) ranked.emplace_back(edit_distance(wanted, call), call);
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < ranked.size() && names.size() < count; ++i)
+        names.push_back(std::move(ranked[i].second));
+    return names;
 }
 
 bool known_call(std::string_view call) {

@@ -81,6 +81,12 @@ std::vector<std::string> closest_error_names(std::string_view query, std::size_t
 /// The recorded cause of `number` returned by `call`, if the project knows one.
 std::optional<CallCause> find_call_cause(std::string_view call, int number);
 
+/// Every call with a recorded cause, sorted, each once.
+std::vector<std::string> known_calls();
+
+/// Up to `count` calls with recorded causes closest to `query` (edit distance), best first.
+std::vector<std::string> closest_call_names(std::string_view query, std::size_t count = 3);
+
 /// True when `call` has any recorded cause.
 bool known_call(std::string_view call);
 

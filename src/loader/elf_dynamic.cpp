@@ -98,6 +98,11 @@ Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
         const auto value = static_cast<std::uint64_t>(dyn->d_un.d_val);
         if (tag == DT_STRTAB) strtab = file_offset(loads, value);
         if (tag == DT_STRSZ) strsz = value;
+        // Every way a link asks ld.so to bind at load (-z now): then a missing symbol stops the
+        // program before main, not at its first call.
+        if (tag == DT_BIND_NOW || (tag == DT_FLAGS && (value & DF_BIND_NOW) != 0) ||
+            (tag == DT_FLAGS_1 && (value & DF_1_NOW) != 0))
+            info.bind_now = true;
         if (tag == DT_NEEDED || tag == DT_SONAME || tag == DT_RPATH || tag == DT_RUNPATH ||
             tag == DT_AUXILIARY || tag == DT_FILTER) {
             refs.push_back({tag, value});

@@ -23,6 +23,7 @@ struct DynamicInfo {
     std::string runpath;       ///< DT_RUNPATH, unexpanded; empty when absent
     bool has_runpath = false;  ///< a DT_RUNPATH exists (it disables DT_RPATH)
     bool has_dynamic = false;  ///< there is a PT_DYNAMIC at all
+    bool bind_now = false;     ///< DT_BIND_NOW, DF_BIND_NOW or DF_1_NOW: symbols bound at load
     /// PT_INTERP up to its first NUL: the program interpreter the kernel maps when the file is
     /// executed (ignored when it is dlopen'ed); empty when absent.
     std::string interpreter;

@@ -231,10 +231,14 @@ LoaderPrediction predict_loader_path(const Fs& fs, const LoaderQuery& query) {
     auto cache = fs.read_file("/etc/ld.so.cache", kMaxLdCacheBytes);
     if (!cache) {
         out.notes.push_back("/etc/ld.so.cache: " + cache.gap().message);
+        out.cache_unread = cache.gap().reason == GapReason::not_found
+                               ? "there is no /etc/ld.so.cache (ldconfig has not run)"
+                               : "/etc/ld.so.cache: " + cache.gap().message;
     } else if (auto entries = parse_ld_so_cache_views(*cache); !entries) {
         // Views into `cache`, not copies: a hostile cache's entries may all name the same long
         // string, and copying it once per entry took gigabytes.
         out.notes.push_back("/etc/ld.so.cache: " + entries.gap().message);
+        out.cache_unread = "/etc/ld.so.cache: " + entries.gap().message;
     } else {
         const std::int32_t want = ld_cache_flags(query.machine, query.elf_class);
         const LdCacheView* pick = nullptr;

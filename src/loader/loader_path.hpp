@@ -74,6 +74,9 @@ struct LoaderPrediction {
     LoaderSource source = LoaderSource::none;
     std::vector<std::string> searched;  ///< every candidate looked at, in order
     std::vector<std::string> notes;     ///< e.g. "/etc/ld.so.cache: not found"
+    /// Why /etc/ld.so.cache was not consulted ("the root has no /etc/ld.so.cache", or the
+    /// parser's reason); empty when it was read.
+    std::string cache_unread;
 };
 
 /// Follows the loader's search order over `fs` (rooted: the root's own cache and directories).

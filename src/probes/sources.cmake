@@ -29,6 +29,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/pcie_link/pcie_link_check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_app_load.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/system.cpp

@@ -1,5 +1,7 @@
 // The comparison: objects by key, arrays by identity field when every element has a unique
-// one, scalar arrays as sets, everything else by position.
+// one, scalar arrays as sets, everything else by position. Every change is named by RFC 6901
+// pointers into the documents themselves (an element's index on its own side), and by a label
+// that names identified elements for people.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -18,23 +20,85 @@ using Keys = std::vector<std::string_view>;
 
 // Identity fields of array elements in the documents rdmi-probe writes, most specific first;
 // the pair names collect-*-state devices, where an SF shares its PF's address; `function` names
-// the PCIe links of x_rdmi_probe.pcie_link (a PCI address or an SF's name).
-const std::array<Keys, 9> kIdentityKeys = {
-    Keys{"pkg_config_name"}, Keys{"id"},    Keys{"name"},         Keys{"library"},
-    Keys{"symbol"},          Keys{"probe"}, Keys{"pcie_address"}, Keys{"pcie_address", "kind"},
-    Keys{"function"}};
+// the PCIe links of x_rdmi_probe.pcie_link (a PCI address or an SF's name). Some identities are
+// numbers (a port's number, a GID's index) or pairs (a version-matrix entry is a library's
+// capability; a version node is needed from a file); `path` names files, `pointer` the
+// contract fields a gap or fallback is about.
+const std::array<Keys, 17> kIdentityKeys = {Keys{"pkg_config_name"},
+                                            Keys{"id"},
+                                            Keys{"name"},
+                                            Keys{"library", "capability"},
+                                            Keys{"library"},
+                                            Keys{"symbol", "flag"},
+                                            Keys{"symbol"},
+                                            Keys{"probe"},
+                                            Keys{"pcie_address"},
+                                            Keys{"pcie_address", "kind"},
+                                            Keys{"function"},
+                                            Keys{"path"},
+                                            Keys{"number"},
+                                            Keys{"port_num"},
+                                            Keys{"index"},
+                                            Keys{"file", "version"},
+                                            Keys{"pointer"}};
 
-/// "k=v" (or "k1=v1,k2=v2") for an element that has every key as a string; nullopt otherwise.
+/// "k=v" (or "k1=v1,k2=v2") for an element that has every key as a string or an integer;
+/// nullopt otherwise.
 std::optional<std::string> identity(const Json& item, const Keys& keys) {
     if (!item.is_object()) return std::nullopt;
     std::string out;
     for (std::string_view key : keys) {
         auto it = item.find(key);
-        if (it == item.end() || !it->is_string()) return std::nullopt;
-        out += (out.empty() ? "" : ",") + std::string(key) + "=" + it->get<std::string>();
+        if (it == item.end()) return std::nullopt;
+        std::string value;
+        if (it->is_string()) {
+            value = it->get<std::string>();
+        } else if (it->is_number_integer()) {
+            value = it->dump();
+        } else {
+            return std::nullopt;
+        }
+        out += (out.empty() ? "" : ",") + std::string(key) + "=" + value;
     }
     return out;
 }
+
+/// Where a value sits: its pointer in A and in B (an element matched by identity may sit at
+/// another index in each), and its human label.
+struct Place {
+    std::string a;
+    std::string b;
+    std::string label;
+    bool named = false;
+
+    [[nodiscard]] Place member(std::string_view key) const {
+        return Place{json_pointer_append(a, key), json_pointer_append(b, key),
+                     label.empty() ? std::string(key) : label + "." + std::string(key), named};
+    }
+    [[nodiscard]] Place element(std::size_t in_a, std::size_t in_b) const {
+        return Place{a + "/" + std::to_string(in_a), b + "/" + std::to_string(in_b),
+                     label + "[" + std::to_string(in_a) + "]", named};
+    }
+    [[nodiscard]] Place identified(std::size_t in_a, std::size_t in_b,
+                                   const std::string& id) const {
+        return Place{a + "/" + std::to_string(in_a), b + "/" + std::to_string(in_b),
+                     label + "[" + id + "]", true};
+    }
+    [[nodiscard]] std::string shown_label() const { return label.empty() ? "(document)" : label; }
+
+    [[nodiscard]] Change removed(const Json& value) const {
+        return Change{a,     std::nullopt, shown_label(), named, ChangeKind::removed,
+                      value, std::nullopt};
+    }
+    [[nodiscard]] Change added(const Json& value) const {
+        return Change{b,    std::nullopt, shown_label(), named, ChangeKind::added, std::nullopt,
+                      value};
+    }
+    [[nodiscard]] Change changed(const Json& in_a, const Json& in_b) const {
+        return Change{a, b, shown_label(), named, ChangeKind::changed, in_a, in_b};
+    }
+};
+
 constexpr std::array<std::string_view, 3> kRunFields = {"generated_at", "snapshot_at",
                                                         "duration_ms"};
 // Members of x_rdmi_probe that are facts about the host, not about the run: compared even
@@ -57,6 +121,12 @@ Json compared_extension(const Json& x) {
 // one, not as a renumbering of every later step.
 constexpr std::string_view kPlanPointer = "/fix_plan";
 constexpr std::string_view kPlanPosition = "step";
+
+// Where and when a document was made, not what it found: one host probed from two root paths,
+// or by two builds of rdmi-probe, is the same host.
+constexpr std::string_view kRunObject = "run";
+constexpr std::string_view kToolObject = "/tool";
+constexpr std::string_view kToolVersion = "version";
 
 Json without_plan_position(const Json& step) {
     Json copy = step;
@@ -83,22 +153,25 @@ class Comparer {
   public:
     explicit Comparer(const Options& options) : options_(options) {}
 
-    void walk(const Json& a, const Json& b, const std::string& pointer, bool top) {
+    void walk(const Json& a, const Json& b, const Place& place, bool top) {
         if (a.is_object() && b.is_object()) {
-            objects(a, b, pointer, top);
+            objects(a, b, place, top);
         } else if (a.is_array() && b.is_array()) {
-            arrays(a, b, pointer);
+            arrays(a, b, place);
         } else if (!same_scalar(a, b)) {
-            changes_.push_back(Change{pointer, ChangeKind::changed, a, b});
+            changes_.push_back(place.changed(a, b));
         }
     }
 
     std::vector<Change> take() { return std::move(changes_); }
 
   private:
-    bool ignored(std::string_view key, bool top) const {
+    // `parent` is the object's pointer in A: /run and /tool/version are ignored only at the
+    // top, where every document rdmi-probe writes has them.
+    bool ignored(std::string_view key, const std::string& parent, bool top) const {
         if (options_.all) return false;
-        if (top && key == "x_rdmi_probe") return true;
+        if (top && (key == "x_rdmi_probe" || key == kRunObject)) return true;
+        if (parent == kToolObject && key == kToolVersion) return true;
         return std::find(kRunFields.begin(), kRunFields.end(), key) != kRunFields.end();
     }
 
@@ -117,32 +190,33 @@ class Comparer {
         return index;
     }
 
-    void objects(const Json& a, const Json& b, const std::string& pointer, bool top) {
+    void objects(const Json& a, const Json& b, const Place& place, bool top) {
         const auto in_a = index_of(a);
         const auto in_b = index_of(b);
         for (const auto& [key, value] : a.items()) {
-            if (ignored(key, top)) continue;
-            const std::string at = json_pointer_append(pointer, key);
+            if (ignored(key, place.a, top)) continue;
+            const Place at = place.member(key);
             auto other = in_b.find(key);
             if (other == in_b.end()) {
-                if (absent_is_zero(at, value)) continue;
-                changes_.push_back(Change{at, ChangeKind::removed, value, std::nullopt});
+                if (absent_is_zero(at.a, value)) continue;
+                changes_.push_back(at.removed(value));
             } else {
                 walk(value, *other->second, at, false);
             }
         }
         for (const auto& [key, value] : b.items()) {
-            if (ignored(key, top) || in_a.contains(key)) continue;
-            const std::string at = json_pointer_append(pointer, key);
-            if (absent_is_zero(at, value)) continue;
-            changes_.push_back(Change{at, ChangeKind::added, std::nullopt, value});
+            if (ignored(key, place.a, top) || in_a.contains(key)) continue;
+            const Place at = place.member(key);
+            if (absent_is_zero(at.b, value)) continue;
+            changes_.push_back(at.added(value));
         }
         // The contract's fields first, then the extension's host facts (the why behind them).
         if (top && !options_.all) {
             auto xa = a.find("x_rdmi_probe");
             auto xb = b.find("x_rdmi_probe");
             if (xa != a.end() && xb != b.end()) {
-                walk(compared_extension(*xa), compared_extension(*xb), "/x_rdmi_probe", false);
+                walk(compared_extension(*xa), compared_extension(*xb), place.member("x_rdmi_probe"),
+                     false);
             }
         }
     }
@@ -175,71 +249,71 @@ class Comparer {
         return true;
     }
 
-    void arrays(const Json& a, const Json& b, const std::string& pointer) {
+    void arrays(const Json& a, const Json& b, const Place& place) {
         if (auto keys = identity_keys(a, b)) {
-            by_identity(a, b, pointer, *keys);
+            by_identity(a, b, place, *keys);
         } else if (unique_scalars(a) && unique_scalars(b)) {
-            as_sets(a, b, pointer);
+            as_sets(a, b, place);
         } else {
-            by_position(a, b, pointer);
+            by_position(a, b, place);
         }
     }
 
-    void by_identity(const Json& a, const Json& b, const std::string& pointer, const Keys& keys) {
+    void by_identity(const Json& a, const Json& b, const Place& place, const Keys& keys) {
         // Indexed, so that two documents with 100k entries compare in n log n.
-        std::map<std::string, const Json*> in_a;
-        std::map<std::string, const Json*> in_b;
-        for (const auto& item : a) in_a.emplace(*identity(item, keys), &item);
-        for (const auto& item : b) in_b.emplace(*identity(item, keys), &item);
-        auto at = [&](const std::string& id) {
-            return pointer + "/[" + json_pointer_token(id) + "]";
-        };
-        for (const auto& item : a) {
-            const std::string id = *identity(item, keys);
+        std::map<std::string, std::size_t> in_a;
+        std::map<std::string, std::size_t> in_b;
+        for (std::size_t i = 0; i < a.size(); ++i) in_a.emplace(*identity(a[i], keys), i);
+        for (std::size_t i = 0; i < b.size(); ++i) in_b.emplace(*identity(b[i], keys), i);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const std::string id = *identity(a[i], keys);
             auto other = in_b.find(id);
             if (other == in_b.end()) {
-                changes_.push_back(Change{at(id), ChangeKind::removed, item, std::nullopt});
-            } else if (pointer == kPlanPointer && !options_.all) {
-                walk(without_plan_position(item), without_plan_position(*other->second), at(id),
+                changes_.push_back(place.identified(i, i, id).removed(a[i]));
+                continue;
+            }
+            const Place at = place.identified(i, other->second, id);
+            if (place.a == kPlanPointer && !options_.all) {
+                walk(without_plan_position(a[i]), without_plan_position(b[other->second]), at,
                      false);
             } else {
-                walk(item, *other->second, at(id), false);
+                walk(a[i], b[other->second], at, false);
             }
         }
-        for (const auto& item : b) {
-            const std::string id = *identity(item, keys);
-            if (!in_a.contains(id))
-                changes_.push_back(Change{at(id), ChangeKind::added, std::nullopt, item});
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            const std::string id = *identity(b[i], keys);
+            if (!in_a.contains(id)) changes_.push_back(place.identified(i, i, id).added(b[i]));
         }
     }
 
-    void as_sets(const Json& a, const Json& b, const std::string& pointer) {
+    // A set member that went away is named by its index in A, one that came by its index in
+    // B; the label is the array's (the value says which member).
+    void as_sets(const Json& a, const Json& b, const Place& place) {
         std::set<std::string> in_a;
         std::set<std::string> in_b;
         for (const auto& item : a) in_a.insert(scalar_key(item));
         for (const auto& item : b) in_b.insert(scalar_key(item));
-        for (const auto& item : a) {
-            if (!in_b.contains(scalar_key(item)))
-                changes_.push_back(Change{pointer, ChangeKind::removed, item, std::nullopt});
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            if (in_b.contains(scalar_key(a[i]))) continue;
+            Change change = place.element(i, i).removed(a[i]);
+            change.label = place.shown_label();
+            changes_.push_back(std::move(change));
         }
-        for (const auto& item : b) {
-            if (!in_a.contains(scalar_key(item)))
-                changes_.push_back(Change{pointer, ChangeKind::added, std::nullopt, item});
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            if (in_a.contains(scalar_key(b[i]))) continue;
+            Change change = place.element(i, i).added(b[i]);
+            change.label = place.shown_label();
+            changes_.push_back(std::move(change));
         }
     }
 
-    void by_position(const Json& a, const Json& b, const std::string& pointer) {
+    void by_position(const Json& a, const Json& b, const Place& place) {
         const std::size_t common = std::min(a.size(), b.size());
-        for (std::size_t i = 0; i < common; ++i)
-            walk(a[i], b[i], pointer + "/" + std::to_string(i), false);
-        for (std::size_t i = common; i < a.size(); ++i) {
-            changes_.push_back(
-                Change{pointer + "/" + std::to_string(i), ChangeKind::removed, a[i], std::nullopt});
-        }
-        for (std::size_t i = common; i < b.size(); ++i) {
-            changes_.push_back(
-                Change{pointer + "/" + std::to_string(i), ChangeKind::added, std::nullopt, b[i]});
-        }
+        for (std::size_t i = 0; i < common; ++i) walk(a[i], b[i], place.element(i, i), false);
+        for (std::size_t i = common; i < a.size(); ++i)
+            changes_.push_back(place.element(i, i).removed(a[i]));
+        for (std::size_t i = common; i < b.size(); ++i)
+            changes_.push_back(place.element(i, i).added(b[i]));
     }
 
     const Options& options_;
@@ -269,7 +343,9 @@ std::vector<std::string> ignored_fields(const Options& options, std::string_view
         kept += i == 0 ? "" : i + 1 == kComparedExtension.size() ? " and " : ", ";
         kept += "/x_rdmi_probe/" + std::string(kComparedExtension[i]);
     }
-    std::vector<std::string> out{"/x_rdmi_probe (all but " + kept + ")"};
+    std::vector<std::string> out{"/x_rdmi_probe (all but " + kept + ")",
+                                 "/" + std::string(kRunObject),
+                                 std::string(kToolObject) + "/" + std::string(kToolVersion)};
     for (auto field : kRunFields) out.emplace_back(field);
     if (kind == "report") {
         out.push_back(std::string(kPlanPointer) + "/*/" + std::string(kPlanPosition) +
@@ -280,7 +356,7 @@ std::vector<std::string> ignored_fields(const Options& options, std::string_view
 
 std::vector<Change> compare(const Json& a, const Json& b, const Options& options) {
     Comparer comparer(options);
-    comparer.walk(a, b, "", true);
+    comparer.walk(a, b, Place{}, true);
     return comparer.take();
 }
 

@@ -18,10 +18,15 @@ enum class ChangeKind { added, removed, changed };
 /// "added", "removed" or "changed".
 std::string_view to_string(ChangeKind kind);
 
-/// One difference. Array elements that carry an identity field are named by it in the pointer
-/// ("/libraries/[pkg_config_name=doca-rdma]/installed"); scalar arrays compare as sets.
+/// One difference. Its pointers are RFC 6901 pointers that resolve in the document they name;
+/// array elements matched by an identity field sit at their own index on each side, so a
+/// changed member of a moved element has two pointers. The label names such an element by its
+/// identity for people ("libraries[pkg_config_name=doca-rdma].installed").
 struct Change {
-    std::string pointer;
+    std::string pointer;  ///< into A when A has the value (removed, changed), else into B
+    std::optional<std::string> b_pointer;  ///< into B, for changed (equal to pointer unless moved)
+    std::string label;                     ///< the human name; never a pointer
+    bool named = false;  ///< the label names an array element by its identity, not its index
     ChangeKind kind = ChangeKind::changed;
     std::optional<Json> a;  ///< absent for added
     std::optional<Json> b;  ///< absent for removed
@@ -32,8 +37,9 @@ struct Options {
     bool all = false;  ///< compare x_rdmi_probe and the run-dependent fields too
 };
 
-/// The fields ignored unless Options::all: the top-level x_rdmi_probe, and any member named
-/// generated_at, snapshot_at or duration_ms (they differ on every run); in a `kind` "report",
+/// The fields ignored unless Options::all: the top-level x_rdmi_probe, /run (when, how long,
+/// which root path) and /tool/version, and any member named generated_at, snapshot_at or
+/// duration_ms (they differ on every run, or between two probes of one host); in a `kind` "report",
 /// also each fix-plan step's number (steps are matched by id, so a step that only moved up is
 /// unchanged).
 std::vector<std::string> ignored_fields(const Options& options, std::string_view kind = {});

@@ -57,17 +57,27 @@ constexpr std::array<std::pair<Cause, const char*>, 3> kCauses = {{
     {Cause::other, "everything else"},
 }};
 
+// Each group lists its changes by their index in `changes`: a pointer alone would not say
+// which document it points into.
 Json groups(const std::vector<Change>& changes) {
     Json out = Json::array();
     for (const auto& [cause, title] : kCauses) {
-        Json pointers = Json::array();
-        for (const auto& c : changes) {
-            if (cause_of(c.pointer) == cause) pointers.push_back(c.pointer);
+        Json members = Json::array();
+        for (std::size_t i = 0; i < changes.size(); ++i) {
+            if (cause_of(changes[i].pointer) == cause) members.push_back(i);
         }
-        if (!pointers.empty())
-            out.push_back(json::object({{"cause", title}, {"pointers", std::move(pointers)}}));
+        if (!members.empty())
+            out.push_back(json::object({{"cause", title}, {"changes", std::move(members)}}));
     }
     return out;
+}
+
+// "/a/1/x" for a change whose pointer holds in both documents; "A /a/1/x, B /a/2/x" for a
+// member of an element that sits elsewhere in B.
+std::string where(const Change& change) {
+    if (change.b_pointer && *change.b_pointer != change.pointer)
+        return "A " + change.pointer + ", B " + *change.b_pointer;
+    return change.pointer;
 }
 
 }  // namespace
@@ -76,6 +86,8 @@ Json to_json(const Outcome& outcome) {
     Json changes = Json::array();
     for (const auto& c : outcome.changes) {
         Json entry = json::object({{"pointer", c.pointer}, {"change", to_string(c.kind)}});
+        if (c.b_pointer) entry["b_pointer"] = *c.b_pointer;
+        entry["label"] = c.label;
         // JSON has no type for a number no double holds: the nearest double stands for it (the
         // text output shows its digits).
         if (c.a) entry["a"] = with_plain_numbers(*c.a);
@@ -103,6 +115,11 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                text::terminal_safe(*outcome.b_document) + ")";
     out += "\n  A: " + text::terminal_safe(outcome.a_path) +
            "\n  B: " + text::terminal_safe(outcome.b_path) + "\n\n";
+    if (!outcome.changes.empty()) {
+        out +=
+            "Pointers (RFC 6901) of '-' rows are into A, of '+' rows into B, of '~' rows into "
+            "both; an element matched by its identity is named by it in parentheses.\n\n";
+    }
     for (const auto& [cause, title] : kCauses) {
         bool heading = false;
         for (const auto& c : outcome.changes) {
@@ -111,16 +128,17 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                 out += std::string(title) + ":\n";
                 heading = true;
             }
+            const std::string place = where(c) + (c.named ? " (" + c.label + ")" : "");
             std::string row;
             switch (c.kind) {
                 case ChangeKind::added:
-                    row = "+ " + c.pointer + ": " + short_value(*c.b);
+                    row = "+ " + place + ": " + short_value(*c.b);
                     break;
                 case ChangeKind::removed:
-                    row = "- " + c.pointer + ": " + short_value(*c.a);
+                    row = "- " + place + ": " + short_value(*c.a);
                     break;
                 case ChangeKind::changed:
-                    row = "~ " + c.pointer + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
+                    row = "~ " + place + ": " + short_value(*c.a) + " -> " + short_value(*c.b);
                     break;
             }
             out += text::wrap(style, "  " + text::terminal_safe(row), 0, 6) + "\n";

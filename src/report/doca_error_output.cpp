@@ -1,6 +1,9 @@
 // The `error` command's JSON and text.
 #include "report/doca_error_output.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "build_info.hpp"
 #include "json/json_common.hpp"
 
@@ -28,7 +31,62 @@ json::Json call_json(const DocaErrorQuery& q) {
           documented ? json::Json(std::string(q.cause->documented_in)) : json::Json(nullptr)}});
 }
 
+// Calls in name order, each with its causes in error-number order.
+std::map<std::string_view, std::vector<doca::CallCause>> causes_by_call() {
+    std::map<std::string_view, std::vector<doca::CallCause>> out;
+    for (const auto& cause : doca::call_causes()) out[cause.call].push_back(cause);
+    for (auto& [call, causes] : out) {
+        std::stable_sort(causes.begin(), causes.end(),
+                         [](const auto& a, const auto& b) { return a.number < b.number; });
+    }
+    return out;
+}
+
+std::string_view error_name(int number) {
+    return doca::error_entries().at(static_cast<std::size_t>(number)).name;
+}
+
 }  // namespace
+
+std::string doca_error_calls_json() {
+    json::Json calls = json::Json::array();
+    for (const auto& [call, causes] : causes_by_call()) {
+        json::Json listed = json::Json::array();
+        for (const auto& cause : causes) {
+            const bool documented = cause.basis == doca::CauseBasis::documented;
+            listed.push_back(json::object(
+                {{"error", std::string(error_name(cause.number))},
+                 {"number", cause.number},
+                 {"cause", std::string(cause.cause)},
+                 {"fix", std::string(cause.fix)},
+                 {"basis", std::string(doca::to_string(cause.basis))},
+                 {"documented_in", documented ? json::Json(std::string(cause.documented_in))
+                                              : json::Json(nullptr)}}));
+        }
+        calls.push_back(json::object({{"name", std::string(call)}, {"causes", std::move(listed)}}));
+    }
+    return json::dump(json::object({
+        {"schema", kDocaErrorCallsSchemaId},
+        {"schema_version", kDocaErrorCallsSchemaVersion},
+        {"tool",
+         json::object({{"name", build_info::kToolName}, {"version", build_info::kVersion}})},
+        {"calls", std::move(calls)},
+    }));
+}
+
+std::string doca_error_calls_text() {
+    std::string out =
+        "Calls with known causes (rdmi-probe error ERROR --call CALL explains one):\n";
+    for (const auto& [call, causes] : causes_by_call()) {
+        out += "\n" + std::string(call) + "\n";
+        for (const auto& cause : causes) {
+            out += "  " + std::string(error_name(cause.number)) + " (" +
+                   std::to_string(cause.number) + "): " + std::string(cause.cause) + "\n";
+            out += "      " + doca::basis_text(cause) + "\n";
+        }
+    }
+    return out;
+}
 
 std::string doca_error_json(const DocaErrorQuery& q) {
     json::Json checks = json::Json::array();
@@ -67,10 +125,8 @@ std::string doca_error_text(const DocaErrorQuery& q) {
                    std::string(q.cause->cause) + "\n";
             out += "  basis:   " + doca::basis_text(*q.cause) + "\n";
             out += "  fix:     " + std::string(q.cause->fix) + "\n";
-        } else if (doca::known_call(*q.call)) {
-            out += "  " + *q.call + ": no specific cause recorded for this error\n";
         } else {
-            out += "  " + *q.call + ": not a call this project has causes for\n";
+            out += "  " + *q.call + ": no specific cause recorded for this error\n";
         }
     }
     bool first = true;

@@ -14,6 +14,11 @@ inline constexpr const char* kDocaErrorSchemaId = "urn:rdmi-probe:schema:doca-er
 /// 1.1 added call.basis and call.documented_in.
 inline constexpr const char* kDocaErrorSchemaVersion = "1.1.0";
 
+/// The $id of the schema of `error --list-calls --json`.
+inline constexpr const char* kDocaErrorCallsSchemaId = "urn:rdmi-probe:schema:doca-error-calls";
+/// The version of that schema.
+inline constexpr const char* kDocaErrorCallsSchemaVersion = "1.0.0";
+
 /// What `error` was asked and found.
 struct DocaErrorQuery {
     std::string query;                     ///< as typed ("bad_state")
@@ -26,5 +31,10 @@ struct DocaErrorQuery {
 std::string doca_error_json(const DocaErrorQuery& query);
 /// The human text.
 std::string doca_error_text(const DocaErrorQuery& query);
+
+/// `error --list-calls --json`: every call with recorded causes, each cause with its error.
+std::string doca_error_calls_json();
+/// `error --list-calls`: the same, one block per call.
+std::string doca_error_calls_text();
 
 }  // namespace rdmi::report

@@ -79,6 +79,32 @@ Json headers(const SymbolsFacts& facts) {
                    {"skipped_device_side", facts.skipped_headers}});
 }
 
+// The one-line answer first, then what the loader reads to find the library.
+Json loads(const SymbolsFacts& facts) {
+    const auto verdict = app_load_verdict(facts);
+    Json libraries = Json::array();
+    Json search = nullptr;
+    if (facts.app_load) {
+        const AppLoadFacts& load = *facts.app_load;
+        for (const auto& l : load.libraries) {
+            libraries.push_back(object({{"soname", l.soname},
+                                        {"path", l.path ? Json(*l.path) : Json(nullptr)},
+                                        {"via", string_or_null(l.via)},
+                                        {"searched", l.searched},
+                                        {"ld_so_cache_unread", string_or_null(l.cache_unread)},
+                                        {"would_find", string_or_null(l.would_find)}}));
+        }
+        search = object({{"rpath", string_or_null(load.rpath)},
+                         {"runpath", load.has_runpath ? Json(load.runpath) : Json(nullptr)},
+                         {"bind_now", load.bind_now},
+                         {"notes", load.notes}});
+    }
+    return object({{"verdict", verdict ? to_string(verdict->verdict) : "unknown"},
+                   {"reasons", verdict ? verdict->reasons : std::vector<std::string>{}},
+                   {"dynamic", std::move(search)},
+                   {"libraries", std::move(libraries)}});
+}
+
 Json application(const SymbolsFacts& facts) {
     if (!facts.app) return nullptr;
     const AppAudit& app = *facts.app;
@@ -100,6 +126,7 @@ Json application(const SymbolsFacts& facts) {
     }
     return object({{"path", *facts.application},
                    {"kind", app.is_archive ? "archive" : to_string(app.kind)},
+                   {"loads", loads(facts)},
                    {"accepted_experimental", facts.accepted_experimental},
                    {"dependencies", std::move(deps)},
                    {"version_needs", std::move(needs)},

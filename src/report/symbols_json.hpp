@@ -15,7 +15,7 @@ namespace rdmi::json {
 /// The schema id of the symbols document.
 inline constexpr const char* kSymbolsSchemaId = "urn:rdmi-probe:schema:symbols";
 /// The version of that schema.
-inline constexpr const char* kSymbolsSchemaVersion = "1.2.0";
+inline constexpr const char* kSymbolsSchemaVersion = "1.3.0";
 
 /// The whole `rdmi-probe symbols --json` document, as text (json::dump's format).
 std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run);

@@ -66,6 +66,7 @@ std::string summary(const TextStyle& style, const SymbolsFacts& facts) {
         out += "  loader: " + terminal_safe(p.soname) + " -> " +
                (p.path ? terminal_safe(*p.path) + " (" + std::string(to_string(p.source)) + ")"
                        : std::string("not found"));
+        if (!p.path && !p.cache_unread.empty()) out += " (" + terminal_safe(p.cache_unread) + ")";
         if (facts.loader->other_file) out += "  ** not the audited file **";
         out += "\n";
     }
@@ -84,10 +85,35 @@ std::string application(const TextStyle& style, const SymbolsFacts& facts) {
     const AppAudit& app = *facts.app;
     std::string out = "\nApplication: " + terminal_safe(*facts.application) + " (" +
                       std::to_string(app.dependencies.size()) + " doca_* dependencies)\n";
+    if (const auto verdict = app_load_verdict(facts)) {
+        out += "  loads: " + std::string(to_string(verdict->verdict)) + "\n";
+        for (const auto& reason : verdict->reasons) out += "    " + terminal_safe(reason) + "\n";
+    }
+    if (facts.app_load) {
+        const AppLoadFacts& load = *facts.app_load;
+        out += "  RUNPATH: " + (load.has_runpath ? terminal_safe(load.runpath) : "none") +
+               "; RPATH: " + (load.rpath.empty() ? "none" : terminal_safe(load.rpath)) +
+               (load.has_runpath && !load.rpath.empty() ? " (ignored: RUNPATH is set)" : "") +
+               "; BIND_NOW: " + (load.bind_now ? "yes" : "no") + "\n";
+        for (const auto& l : load.libraries) {
+            out += "  " + terminal_safe(l.soname) + " -> " +
+                   (l.path ? terminal_safe(*l.path) + " (" + terminal_safe(l.via) + ")"
+                           : std::string("not found")) +
+                   "\n";
+        }
+        for (const auto& note : load.notes) out += "  note: " + terminal_safe(note) + "\n";
+    }
+    // As the JSON lists them (dependencies[].stability): a deprecated call works today and
+    // goes away in a later release.
+    std::vector<std::string> deprecated;
+    for (const auto& d : app.dependencies) {
+        if (d.stability == Stability::deprecated) deprecated.push_back(d.name);
+    }
     std::vector<std::string> missing = app.missing;
     missing.insert(missing.end(), app.missing_versions.begin(), app.missing_versions.end());
     out += section(style, "would not resolve", missing);
     out += section(style, "experimental, not accepted", app.unaccepted_experimental);
+    out += section(style, "deprecated", deprecated);
     out += section(style, "archive members not read (their needs are unknown)", app.unread);
     if (app.unreadable) out += "  not read: " + terminal_safe(*app.unreadable) + "\n";
     out += section(style, "built for another platform than the library", app.foreign);

@@ -240,6 +240,7 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
         auto app = audit_application_bytes(*bytes, std::span(&library, 1), app_options);
         if (!app) return Gap{app.gap().reason, request.application + ": " + app.gap().message};
         facts.app = std::move(app).value();
+        facts.app_load = predict_app_load(ctx, user_fs, *image, facts, *bytes);
     }
     facts.checks = symbols_checks(facts, request.check_ids);
     return facts;

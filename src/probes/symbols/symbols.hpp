@@ -96,6 +96,40 @@ struct RuntimeFacts {
     std::optional<Gap> gap;  ///< why nothing was loaded (not_applicable, untrusted, error, ...)
 };
 
+/// Where the loader would find one library an application needs from the audited install.
+struct AppLibraryLookup {
+    std::string soname;
+    std::optional<std::string> path;  ///< the file it would map; nullopt: not found
+    std::string via;  ///< "DT_RPATH", "DT_RUNPATH", "LD_LIBRARY_PATH", "ld.so.cache", ...
+    std::vector<std::string> searched;  ///< every candidate looked at, in order
+    /// Why /etc/ld.so.cache was not consulted; empty when it was. Not found without a cache is
+    /// no prediction: ldconfig would write one from the root's ld.so.conf.
+    std::string cache_unread;
+    std::string would_find;  ///< when not found: what would make the loader find it
+};
+
+/// What decides whether a dynamically linked application loads, besides its symbols.
+struct AppLoadFacts {
+    std::string rpath;    ///< DT_RPATH, unexpanded ("" when absent)
+    std::string runpath;  ///< DT_RUNPATH, unexpanded
+    bool has_runpath = false;
+    bool bind_now = false;  ///< bound at load (-z now): a missing symbol stops it before main
+    std::vector<AppLibraryLookup> libraries;  ///< its DT_NEEDED entries naming the library
+    std::vector<std::string> notes;           ///< search path entries not followed
+};
+
+/// "yes", "no" or "unknown": whether an application will load against the install.
+enum class LoadVerdict { yes, no, unknown };
+
+/// "yes", "no", "unknown".
+std::string_view to_string(LoadVerdict verdict);
+
+/// The verdict and each reason for it.
+struct AppLoadVerdict {
+    LoadVerdict verdict = LoadVerdict::unknown;
+    std::vector<std::string> reasons;  ///< empty for yes
+};
+
 /// Everything the symbols probe learned about one library.
 struct SymbolsFacts {
     std::string module;  ///< empty with --lib
@@ -114,6 +148,7 @@ struct SymbolsFacts {
     RuntimeFacts runtime;
     std::optional<std::string> application;  ///< --check path
     std::optional<AppAudit> app;
+    std::optional<AppLoadFacts> app_load;  ///< for a dynamically linked application
     std::vector<std::string> accepted_experimental;
     std::vector<Check> checks;
 };
@@ -141,6 +176,12 @@ std::string module_library_name(const ModuleFacts& module);
 /// The default symbol prefix for a library name: "doca_rdmi_" for "doca_rdmi"; empty (every
 /// name) for a library outside DOCA.
 std::string default_symbol_prefix(std::string_view library_name);
+
+/// Whether the audited application loads: no exactly when its app-resolves check fails,
+/// unknown when it skips, yes otherwise; with each reason (a symbol or version node not
+/// provided, the library the loader would not find and what would find it, what was not read).
+/// nullopt without an application.
+std::optional<AppLoadVerdict> app_load_verdict(const SymbolsFacts& facts);
 
 /// The checks of a symbols audit: exported, stability, loader path, runtime, application.
 std::vector<Check> symbols_checks(const SymbolsFacts& facts,

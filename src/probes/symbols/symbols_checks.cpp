@@ -187,10 +187,13 @@ Check loader_check(const SymbolsFacts& facts, Finding id) {
     Check check{id, Status::pass, "", "", {{"derived", "ld.so search order"}}};
     if (!p.path) {
         check.status = Status::info;
+        // Says so when the cache was not read: "not in ld.so.cache" would claim a search that
+        // did not happen (ldconfig may never have run on this root).
         check.message = p.soname + ": the loader would not find it (" +
                         (loader.ld_library_path_used ? "LD_LIBRARY_PATH, " : "") +
-                        "ld.so.cache, default dirs); applications need LD_LIBRARY_PATH, an "
-                        "rpath or an ld.so.conf.d entry";
+                        (p.cache_unread.empty() ? "ld.so.cache, default dirs"
+                                                : "default dirs; " + p.cache_unread) +
+                        "); applications need LD_LIBRARY_PATH, an rpath or an ld.so.conf.d entry";
         return check;
     }
     check.sources.push_back({"file", *p.path});
@@ -382,6 +385,26 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
             experimental.message += "; also " + why;
         }
     }
+    // The symbols resolve only once the loader maps the library: one it would not find stops
+    // the program as surely as a missing symbol. Without an ld.so.cache in the root that is no
+    // prediction (ldconfig writes one from the root's ld.so.conf): the check cannot pass.
+    if (facts.app_load) {
+        for (const auto& lookup : facts.app_load->libraries) {
+            if (lookup.path) continue;
+            const std::string why = lookup.soname + ": the loader would not find it (" +
+                                    std::to_string(lookup.searched.size()) + " places searched" +
+                                    (lookup.cache_unread.empty() ? ", ld.so.cache among them"
+                                                                 : "; " + lookup.cache_unread) +
+                                    ")";
+            if (resolves.status == Status::pass) {
+                resolves.status = lookup.cache_unread.empty() ? Status::fail : Status::skip;
+                resolves.message = lookup.cache_unread.empty() ? why : "cannot be checked: " + why;
+                resolves.remediation = lookup.would_find;
+            } else {
+                resolves.message += "; also " + why;
+            }
+        }
+    }
     // A name held as a string may reach dlsym(): not a proven call, so a warning; a pass
     // would hide it, a failure or skip already stops the gate and carries it along.
     if (!app.named_in_data.empty()) {
@@ -404,6 +427,56 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
 }
 
 }  // namespace
+
+std::string_view to_string(LoadVerdict verdict) {
+    switch (verdict) {
+        case LoadVerdict::yes:
+            return "yes";
+        case LoadVerdict::no:
+            return "no";
+        case LoadVerdict::unknown:
+            return "unknown";
+    }
+    return "unknown";
+}
+
+std::optional<AppLoadVerdict> app_load_verdict(const SymbolsFacts& facts) {
+    if (!facts.app) return std::nullopt;
+    const Check* resolves = nullptr;
+    for (const auto& check : facts.checks) {
+        if (check.id.is(Finding::app_resolves)) resolves = &check;
+    }
+    AppLoadVerdict out;
+    if (resolves == nullptr) return out;
+    // The verdict is the gate's: check --app fails exactly when this says no.
+    if (resolves->status != Status::fail && resolves->status != Status::skip) {
+        out.verdict = LoadVerdict::yes;
+        return out;
+    }
+    out.verdict = resolves->status == Status::fail ? LoadVerdict::no : LoadVerdict::unknown;
+    const AppAudit& app = *facts.app;
+    const std::string lib = library_label(facts);
+    for (const auto& name : app.missing) out.reasons.push_back(name + ": not exported by " + lib);
+    for (const auto& entry : app.missing_versions) {
+        const auto colon = entry.rfind(':');
+        out.reasons.push_back(colon == std::string::npos
+                                  ? entry + ": version node not provided"
+                                  : "version node " + entry.substr(colon + 1) + " of " +
+                                        entry.substr(0, colon) + ": not provided by " + lib);
+    }
+    if (facts.app_load) {
+        for (const auto& lookup : facts.app_load->libraries) {
+            if (lookup.path) continue;
+            out.reasons.push_back(
+                lookup.soname + ": the loader would not find it" +
+                (lookup.cache_unread.empty() ? "" : " (" + lookup.cache_unread + ")") + "; " +
+                lookup.would_find);
+        }
+    }
+    // What the check says when the reasons above do not cover it: a foreign or unread file.
+    if (out.reasons.empty()) out.reasons.push_back(resolves->message);
+    return out;
+}
 
 std::vector<Check> symbols_checks(const SymbolsFacts& facts, const SymbolsCheckIds& ids) {
     std::vector<Check> checks{exported_check(facts, ids.exported),

@@ -22,6 +22,14 @@ Result<SymbolsFacts> audit_located(const ProbeContext& ctx, const SymbolsRequest
 /// the audited file. LD_LIBRARY_PATH is honoured on live runs only.
 void predict_loader(const ProbeContext& ctx, const ElfImage& library, SymbolsFacts& facts);
 
+/// For a dynamically linked application (nullopt for anything else): its search path, whether
+/// it binds at load, and where the loader would find the audited library it needs, or what
+/// would make it find it. The application's bytes are `app_bytes`; it is `facts.application`
+/// on `user_fs`.
+std::optional<AppLoadFacts> predict_app_load(const ProbeContext& ctx, const Fs& user_fs,
+                                             const ElfImage& library, const SymbolsFacts& facts,
+                                             std::string_view app_bytes);
+
 /// Live and trusted only: loads the file the loader would pick (or the --lib file) in a child
 /// and resolves every audited name; fills `facts.runtime` and returns the runtime evidence.
 std::vector<SymbolEvidence> resolve_runtime(const ProbeContext& ctx, const ElfImage& library,
