@@ -27,6 +27,7 @@ LAYERS = [
     ["gate"],
     ["report"],
     ["cli"],
+    ["mcp"],
     ["."],  # src/main.cpp
 ]
 
