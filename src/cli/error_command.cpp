@@ -10,6 +10,7 @@
 #include "api/doca_error_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "report/doca_error_output.hpp"
 
 namespace rdmi::cli {
@@ -44,11 +45,8 @@ class ErrorCommand final : public Command {
                "known call";
     }
     void add_options(CLI::App& sub) override {
-        sub.add_option("ERROR", query_,
-                       "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)")
-            ->required();
-        sub.add_option("--call", call_, "the DOCA function that returned it")
-            ->type_name("FUNCTION");
+        add_modelled(sub, name(), "ERROR", query_);
+        add_modelled(sub, name(), "--call", call_);
     }
     int run(const Session& session) override {
         const bool json = session.options().json;
