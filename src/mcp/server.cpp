@@ -390,7 +390,12 @@ Json Server::tools_list() const {
     for (const auto& spec : tool_specs()) {
         Json tool{{"name", spec.name}};
         if (has_structured_output(revision_)) tool["title"] = spec.title;
-        tool["description"] = spec.description;
+        std::string description(spec.description);
+        if (spec.loads && !options_.policy.allow_untrusted_libs)
+            description +=
+                " Libraries and tools other users could write are neither loaded nor "
+                "run (the server runs without --allow-untrusted-libs).";
+        tool["description"] = description;
         tool["inputSchema"] = input_schema(spec);
         if (has_structured_output(revision_)) {
             if (spec.output_schema.empty()) {
@@ -548,9 +553,11 @@ void Server::finish(RunningCall& call) {
 }
 
 void Server::service_calls(const std::vector<pollfd>& fds, std::size_t first) {
-    // fds[first...] hold, per call in order, its stdout, stderr and exit descriptors.
+    // fds[first...] hold, per call in order, its stdout, stderr and exit descriptors: of the
+    // calls that ran when poll() began. A call started by a message read since is after them.
+    const std::size_t polled = (fds.size() - first) / 3;
     std::vector<std::size_t> ended;
-    for (std::size_t i = 0; i < calls_.size(); ++i) {
+    for (std::size_t i = 0; i < polled; ++i) {
         auto& call = calls_[i];
         const auto& out = fds[first + 3 * i];
         const auto& err = fds[first + 3 * i + 1];

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "cli/option_model.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "mcp/self_contained_schema.hpp"
 
@@ -20,231 +21,29 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-enum class Kind {
-    path,       ///< an absolute path on the server's machine
-    text,       ///< a string
-    texts,      ///< an array of strings, the option repeated
-    flag,       ///< a boolean: the flag when true
-    number,     ///< a number in [min, max]
-    integer,    ///< an integer in [min, max]
-    choice,     ///< one of `choices`
-    document,   ///< a saved document: an absolute path, or the document itself inline
-    positional  ///< a string given as the command's positional argument
-};
+/// The command each tool runs (a document on stdout, in JSON).
+std::vector<std::string> command_of(const ToolSpec& tool) {
+    return {std::string(tool.name), "--json"};
+}
 
-struct Argument {
-    std::string_view name;
-    Kind kind;
-    std::string_view flag;  ///< the CLI option ("--doca-prefix"); "" for a positional
-    std::string_view description;
-    std::vector<std::string_view> choices{};
-    double min = 0;
-    double max = 0;
-    bool required = false;
-};
+/// check's options that print another document than the gate's (the finding catalog), and the
+/// policy file itself: check's arguments are the policy's fields.
+bool left_out(const ToolSpec& tool, const cli::OptionSpec& option) {
+    if (tool.name != "check") return false;
+    return option.name == "--policy" || option.name == "--list-checks" ||
+           option.name == "--explain" || !option.policy_key.empty();
+}
 
-const Argument kRoot{"root", Kind::path, "--root",
-                     "probe the file system mounted at this absolute path instead of the live "
-                     "host (nothing is loaded or run); the server's --allow-root decides which "
-                     "roots a call may name"};
-const Argument kDocaPrefix{"doca_prefix", Kind::path, "--doca-prefix",
-                           "absolute path where DOCA is installed (default: doca-common's "
-                           "pkg-config prefix, then /opt/mellanox/doca)"};
-const Argument kTimeout{"timeout",
-                        Kind::number,
-                        "--timeout",
-                        "bound on the whole run and on each external call, in seconds "
-                        "(default 10)",
-                        {},
-                        0.001,
-                        3600};
-const Argument kStrict{"strict_contract", Kind::flag, "--strict-contract",
-                       "only the contract's fields (no x_rdmi_probe)"};
-const Argument kUntrusted{"allow_untrusted_libs", Kind::flag, "--allow-untrusted-libs",
-                          "load libraries and run tools from paths other users could write "
-                          "(refused unless the server runs with --allow-untrusted-libs)"};
-const Argument kFor{"for",
-                    Kind::choice,
-                    "--for",
-                    "the question the verdict answers: run, build or all (default)",
-                    {"run", "build", "all"}};
-
-struct ToolArguments {
-    std::string_view tool;
-    std::vector<std::string_view> command;  ///< argv after the program name
-    std::vector<Argument> arguments;
-};
-
-const std::vector<ToolArguments>& tool_arguments() {
-    static const std::vector<ToolArguments> table{
-        {"report",
-         {"report", "--json"},
-         {kRoot,
-          kDocaPrefix,
-          kTimeout,
-          kUntrusted,
-          kFor,
-          {"integrity", Kind::flag, "--integrity",
-           "also compare the DOCA files with the digest their package recorded"}}},
-        {"env", {"env", "--json"}, {kRoot, kDocaPrefix, kTimeout, kUntrusted, kStrict}},
-        {"caps", {"caps", "--json"}, {kRoot, kDocaPrefix, kTimeout, kUntrusted, kStrict}},
-        {"state",
-         {"state", "--json"},
-         {kRoot,
-          kDocaPrefix,
-          kTimeout,
-          kUntrusted,
-          kStrict,
-          {"side",
-           Kind::choice,
-           "--side",
-           "host or dpu (default: from the host-kind probe)",
-           {"host", "dpu"}}}},
-        {"symbols",
-         {"symbols", "--json"},
-         {kRoot,
-          kDocaPrefix,
-          kTimeout,
-          {"module", Kind::text, "--module",
-           "pkg-config module whose library is audited (default doca-rdmi)"},
-          {"lib", Kind::path, "--lib",
-           "audit this shared object (absolute path) instead of a module's"},
-          {"prefix", Kind::text, "--prefix",
-           "audit only names starting with this (default: the module's own, e.g. doca_rdmi_; "
-           "\"\" for every name)"},
-          {"headers", Kind::path, "--headers",
-           "scan the headers in this directory (default: the module's includedir)"},
-          {"check", Kind::path, "--check",
-           "audit what this application (executable, .so, .o or .a; absolute path) needs from "
-           "the library"},
-          {"allow_experimental", Kind::texts, "--allow-experimental",
-           "experimental names the team accepts"}}},
-        {"check",
-         {"check", "--json"},
-         {kRoot,
-          kDocaPrefix,
-          kTimeout,
-          kUntrusted,
-          kStrict,
-          {"fail_on_warn", Kind::flag, "--fail-on-warn", "a warning fails the gate"}}},
-        {"error",
-         {"error", "--json"},
-         {{"error",
-           Kind::positional,
-           "",
-           "the DOCA error: DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or its number (18)",
-           {},
-           0,
-           0,
-           true},
-          {"call", Kind::text, "--call", "the DOCA function that returned it"}}},
-        {"diff",
-         {"diff", "--json"},
-         {{"a",
-           Kind::document,
-           "",
-           "the earlier (or host) document: an absolute path, or the document itself",
-           {},
-           0,
-           0,
-           true},
-          {"b",
-           Kind::document,
-           "",
-           "the later (or DPU) document: an absolute path, or the document itself",
-           {},
-           0,
-           0,
-           true},
-          {"all", Kind::flag, "--all", "also compare x_rdmi_probe, timestamps and durations"}}},
-        {"schema",
-         {"schema", "--json"},
-         {{"name",
-           Kind::positional,
-           "",
-           "schema name (doca-env, rdmi-probe-report, ...) or $id (resources/list lists them)",
-           {},
-           0,
-           0,
-           true}}},
-        {"loopback",
-         {"loopback", "--json"},
-         {kDocaPrefix,
-          kTimeout,
-          kUntrusted,
-          {"level",
-           Kind::integer,
-           "--level",
-           "stop after level N: 0 static, 1 device + DPA context, 2 empty kernel, 3 loopback "
-           "write (default 3)",
-           {},
-           0,
-           3},
-          {"device", Kind::text, "--device",
-           "PCI address or ibdev name (default: the first DPA-capable PF)"},
-          {"bytes", Kind::integer, "--bytes", "bytes to write (default 4096)", {}, 1, 1U << 30U},
-          {"iterations",
-           Kind::integer,
-           "--iterations",
-           "kernel launches (default 1)",
-           {},
-           1,
-           1000000},
-          {"lifecycle_selftest", Kind::flag, "--lifecycle-selftest",
-           "attach a completion after start on disposable objects; expect "
-           "DOCA_ERROR_BAD_STATE"}}},
+/// The tool's arguments: the options the model exposes to a structured caller, globals first.
+std::vector<const cli::OptionSpec*> tool_options(const ToolSpec& tool) {
+    std::vector<const cli::OptionSpec*> found;
+    auto add = [&](const cli::OptionSpec* option) {
+        if (option->exposure == cli::Exposure::tool_argument && !left_out(tool, *option))
+            found.push_back(option);
     };
-    return table;
-}
-
-const ToolArguments& arguments_of(std::string_view tool) {
-    for (const auto& entry : tool_arguments()) {
-        if (entry.tool == tool) return entry;
-    }
-    static const ToolArguments none{};
-    return none;
-}
-
-Json argument_schema(const Argument& arg) {
-    Json schema = Json::object();
-    switch (arg.kind) {
-        case Kind::path:
-            schema["type"] = "string";
-            schema["pattern"] = "^/";
-            break;
-        case Kind::text:
-        case Kind::positional:
-            schema["type"] = "string";
-            break;
-        case Kind::texts:
-            schema["type"] = "array";
-            schema["items"] = {{"type", "string"}};
-            break;
-        case Kind::flag:
-            schema["type"] = "boolean";
-            break;
-        case Kind::number:
-            schema["type"] = "number";
-            schema["minimum"] = arg.min;
-            schema["maximum"] = arg.max;
-            break;
-        case Kind::integer:
-            schema["type"] = "integer";
-            schema["minimum"] = static_cast<long long>(arg.min);
-            schema["maximum"] = static_cast<long long>(arg.max);
-            break;
-        case Kind::choice:
-            schema["type"] = "string";
-            schema["enum"] = Json::array();
-            for (auto c : arg.choices) schema["enum"].push_back(c);
-            break;
-        case Kind::document:
-            schema["anyOf"] =
-                Json::array({{{"type", "string"}, {"pattern", "^/"}}, {{"type", "object"}}});
-            break;
-    }
-    schema["description"] = arg.description;
-    return schema;
+    for (const auto* option : cli::global_options(tool.name)) add(option);
+    for (const auto* option : cli::own_options(tool.name)) add(option);
+    return found;
 }
 
 /// `check`'s own arguments are the policy's fields: the published schema, self-contained.
@@ -326,96 +125,77 @@ Result<std::string> write_scratch(const CallPolicy& policy, unsigned long call_n
     return path;
 }
 
-Result<bool> add_argument(const Argument& arg, const nlohmann::json& value,
-                          const CallPolicy& policy, unsigned long call_number, PreparedCall& call) {
-    const std::string name(arg.name);
+/// The option's value as the command line gives it, or a Gap naming the argument and what
+/// was expected. The command's own parser then checks it as from a shell (ranges, choices).
+Result<std::string> option_value(const cli::OptionSpec& option, const std::string& name,
+                                 const nlohmann::json& value, const CallPolicy& policy,
+                                 unsigned long call_number, PreparedCall& call) {
     auto wrong = [&](std::string_view expected) {
         return make_gap(GapReason::malformed,
                         name + ": expected " + std::string(expected) + ", got " + type_name(value));
     };
-    auto& argv = call.argv;
-    switch (arg.kind) {
-        case Kind::path: {
-            auto path = absolute_path(name, value);
-            if (!path) return path.gap();
-            if (arg.name == "root") {
-                auto root = allowed_root(*path, policy);
-                if (!root) return root.gap();
-            }
-            argv.emplace_back(arg.flag);
-            argv.push_back(*path);
-            return true;
+    if (option.kind == cli::ValueKind::document && value.is_object()) {
+        return write_scratch(policy, call_number, name, value.dump(), call.scratch_files);
+    }
+    if (cli::is_path_kind(option.kind)) {
+        auto path = absolute_path(name, value);
+        if (!path) return path.gap();
+        if (option.kind == cli::ValueKind::root) {
+            auto root = allowed_root(*path, policy);
+            if (!root) return root.gap();
         }
-        case Kind::text:
-        case Kind::positional:
-            if (!value.is_string()) return wrong("a string");
-            if (arg.kind == Kind::positional) {
-                // After "--": a value that starts with '-' is the value, not an option.
-                call.argv.emplace_back("--");
-                call.argv.push_back(value.get<std::string>());
-                return true;
-            }
-            argv.push_back(std::string(arg.flag) + "=" + value.get<std::string>());
-            return true;
-        case Kind::texts:
-            if (!value.is_array()) return wrong("an array of strings");
-            for (const auto& item : value) {
-                if (!item.is_string()) return wrong("an array of strings");
-                const auto text = item.get<std::string>();
-                if (text.starts_with("@"))
-                    return make_gap(GapReason::malformed,
-                                    name + ": \"" + text +
-                                        "\": name the entries themselves (an @FILE list is read "
-                                        "relative to the server's working directory)");
-                argv.push_back(std::string(arg.flag) + "=" + text);
-            }
-            return true;
-        case Kind::flag:
-            if (!value.is_boolean()) return wrong("true or false");
-            if (arg.name == "allow_untrusted_libs" && value.get<bool>() &&
-                !policy.allow_untrusted_libs)
-                return make_gap(GapReason::permission_denied,
-                                "allow_untrusted_libs: refused: the server runs without "
-                                "--allow-untrusted-libs");
-            if (value.get<bool>()) argv.emplace_back(arg.flag);
-            return true;
-        case Kind::number:
-        case Kind::integer: {
-            if (!value.is_number() || (arg.kind == Kind::integer && !value.is_number_integer()))
-                return wrong(arg.kind == Kind::integer ? "an integer" : "a number");
-            const double n = value.get<double>();
-            if (!std::isfinite(n) || n < arg.min || n > arg.max)
-                return make_gap(GapReason::malformed, name + ": " + value.dump() + " is outside [" +
-                                                          nlohmann::json(arg.min).dump() + ", " +
-                                                          nlohmann::json(arg.max).dump() + "]");
-            if (arg.name == "timeout") call.timeout_s = n;
-            argv.push_back(std::string(arg.flag) + "=" + value.dump());
-            return true;
+        return path;
+    }
+    switch (option.kind) {
+        case cli::ValueKind::integer:
+            if (!value.is_number_integer()) return wrong("an integer");
+            return value.dump();
+        case cli::ValueKind::seconds:
+            if (!value.is_number()) return wrong("a number");
+            return value.dump();
+        default:
+            break;
+    }
+    if (!value.is_string()) return wrong("a string");
+    auto text = value.get<std::string>();
+    if (option.kind == cli::ValueKind::symbol_list && text.starts_with("@"))
+        return make_gap(GapReason::malformed,
+                        name + ": \"" + text +
+                            "\": name the entries themselves (an @FILE list would be read "
+                            "relative to the server's working directory)");
+    return text;
+}
+
+Result<bool> add_argument(const cli::OptionSpec& option, const nlohmann::json& value,
+                          const CallPolicy& policy, unsigned long call_number, PreparedCall& call,
+                          std::vector<std::string>& positionals) {
+    const std::string name = cli::argument_name(option);
+    if (option.kind == cli::ValueKind::flag) {
+        if (!value.is_boolean())
+            return make_gap(GapReason::malformed,
+                            name + ": expected true or false, got " + type_name(value));
+        if (value.get<bool>()) call.argv.push_back(option.name);
+        return true;
+    }
+    std::vector<nlohmann::json> values;
+    if (option.repeatable) {
+        if (!value.is_array())
+            return make_gap(GapReason::malformed,
+                            name + ": expected an array, got " + type_name(value));
+        values.assign(value.begin(), value.end());
+    } else {
+        values.push_back(value);
+    }
+    for (const auto& item : values) {
+        auto text = option_value(option, name, item, policy, call_number, call);
+        if (!text) return text.gap();
+        if (option.positional) {
+            positionals.push_back(*text);
+        } else {
+            // One word: a value that starts with '-' stays the option's value.
+            call.argv.push_back(option.name + "=" + *text);
         }
-        case Kind::choice: {
-            if (!value.is_string()) return wrong("a string");
-            const auto text = value.get<std::string>();
-            bool known = false;
-            for (auto c : arg.choices) known = known || c == text;
-            if (!known)
-                return make_gap(GapReason::malformed,
-                                name + ": \"" + text + "\" is not one of the allowed values");
-            argv.push_back(std::string(arg.flag) + "=" + text);
-            return true;
-        }
-        case Kind::document: {
-            if (value.is_object()) {
-                auto path =
-                    write_scratch(policy, call_number, name, value.dump(), call.scratch_files);
-                if (!path) return path.gap();
-                argv.push_back(*path);
-                return true;
-            }
-            auto path = absolute_path(name, value);
-            if (!path) return wrong("an absolute path or a document object");
-            argv.push_back(*path);
-            return true;
-        }
+        if (option.name == "--timeout") call.timeout_s = item.get<double>();
     }
     return true;
 }
@@ -471,15 +251,31 @@ const ToolSpec* find_tool(std::string_view name) {
 
 nlohmann::ordered_json input_schema(const ToolSpec& tool) {
     Json schema = tool.name == "check" ? policy_schema() : Json{{"type", "object"}};
-    schema["type"] = "object";
+    // The option model's schema of the tool's arguments (cli/option_model.hpp), with what the
+    // server adds: check's policy fields (above), and a document to diff given inline.
+    Json model = cli::input_schema(tool.name);
     auto& properties = schema["properties"];
     if (!properties.is_object()) properties = Json::object();
-    Json required = Json::array();
-    for (const auto& arg : arguments_of(tool.name).arguments) {
-        properties[std::string(arg.name)] = argument_schema(arg);
-        if (arg.required) required.push_back(arg.name);
+    for (const auto* option : tool_options(tool)) {
+        const auto name = cli::argument_name(*option);
+        Json property = model["properties"][name];
+        if (option->kind == cli::ValueKind::document) {
+            const Json path{{"type", "string"}, {"pattern", "^/"}};
+            property.erase("type");
+            property.erase("pattern");
+            property["anyOf"] = Json::array({path, Json{{"type", "object"}}});
+            property["description"] = option->help + " (an absolute path, or the document itself)";
+        }
+        properties[name] = std::move(property);
     }
-    if (!required.empty()) schema["required"] = required;
+    Json required = Json::array();
+    for (const auto* option : tool_options(tool)) {
+        // schema: without a name the command lists the schemas (resources/list does that here).
+        if (option->required || (tool.name == "schema" && option->positional))
+            required.push_back(cli::argument_name(*option));
+    }
+    schema["type"] = "object";
+    if (!required.empty()) schema["required"] = std::move(required);
     schema["additionalProperties"] = false;
     return schema;
 }
@@ -495,14 +291,14 @@ Result<bool> prepare_into(const ToolSpec& tool, const nlohmann::json& arguments,
         return make_gap(GapReason::permission_denied,
                         "loopback: refused: the server runs without --allow-loopback (the "
                         "loopback loads the DPA kernel and writes device memory)");
-    const auto& spec = arguments_of(tool.name);
-    for (auto word : spec.command) call.argv.emplace_back(word);
+    for (auto& word : command_of(tool)) call.argv.push_back(std::move(word));
+    const auto options = tool_options(tool);
     // What is not one of the tool's own arguments is, for check, a policy field (the command's
     // policy reader judges it); for the others, a mistake.
     nlohmann::json policy_fields = nlohmann::json::object();
     for (const auto& [key, value] : arguments.items()) {
         bool known = false;
-        for (const auto& a : spec.arguments) known = known || a.name == key;
+        for (const auto* option : options) known = known || cli::argument_name(*option) == key;
         if (known) continue;
         if (tool.name != "check")
             return make_gap(
@@ -510,30 +306,21 @@ Result<bool> prepare_into(const ToolSpec& tool, const nlohmann::json& arguments,
                 "unknown argument \"" + key + "\" (tools/list gives this tool's inputSchema)");
         policy_fields[key] = value;
     }
-    // In the table's order, so that positionals (diff's a, b) keep theirs.
+    // In the model's order, so that positionals (diff's A, B) keep theirs.
     std::vector<std::string> positionals;
-    for (const auto& arg : spec.arguments) {
-        const auto found = arguments.find(std::string(arg.name));
+    for (const auto* option : options) {
+        const auto name = cli::argument_name(*option);
+        const auto found = arguments.find(name);
         if (found == arguments.end()) {
-            if (arg.required)
+            if (option->required || (tool.name == "schema" && option->positional))
                 return make_gap(GapReason::malformed,
-                                "missing the required argument \"" + std::string(arg.name) + "\"");
+                                "missing the required argument \"" + name + "\"");
             continue;
         }
-        if (arg.kind == Kind::positional || arg.kind == Kind::document) {
-            PreparedCall piece;
-            auto added = add_argument(arg, *found, policy, call_number, piece);
-            call.scratch_files.insert(call.scratch_files.end(), piece.scratch_files.begin(),
-                                      piece.scratch_files.end());
-            if (!added) return added.gap();
-            for (auto& word : piece.argv) {
-                if (word != "--") positionals.push_back(std::move(word));
-            }
-            continue;
-        }
-        auto added = add_argument(arg, *found, policy, call_number, call);
+        auto added = add_argument(*option, *found, policy, call_number, call, positionals);
         if (!added) return added.gap();
     }
+    if (policy.allow_untrusted_libs) call.argv.emplace_back("--allow-untrusted-libs");
     if (tool.name == "check") {
         if (!policy_fields.contains("schema_version")) policy_fields["schema_version"] = 1;
         auto path =

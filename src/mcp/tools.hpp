@@ -16,8 +16,10 @@ namespace rdmi::mcp {
 struct CallPolicy {
     /// --allow-root DIR: a `root` must be `/` or under one of these (resolved) directories.
     std::vector<std::string> allowed_roots;
-    bool allow_loopback = false;        ///< --allow-loopback: the loopback tool may run
-    bool allow_untrusted_libs = false;  ///< --allow-untrusted-libs: calls may ask for it
+    bool allow_loopback = false;  ///< --allow-loopback: the loopback tool may run
+    /// --allow-untrusted-libs: every call runs with it (a call cannot ask for it: the option
+    /// model makes it the server's policy, not a tool argument)
+    bool allow_untrusted_libs = false;
     /// Where inline inputs (a policy, a document to diff) are written for the command to read.
     std::string scratch_dir;
 };
@@ -29,8 +31,10 @@ struct ToolSpec {
     std::string_view description;
     /// The embedded schema of the document it returns; "" when any object (schema).
     std::string_view output_schema;
-    bool read_only = true;      ///< annotations.readOnlyHint
-    bool long_running = false;  ///< sends progress while it runs (live probes, loopback)
+    bool read_only = true;  ///< annotations.readOnlyHint
+    /// May load vendor libraries or run tools (live probes, loopback): its listing says what
+    /// the server's --allow-untrusted-libs decides.
+    bool loads = false;
 };
 
 /// Every tool, in listing order.

@@ -84,7 +84,11 @@ async function toolsOnFixtures() {
           `${tool.name}: outputSchema has no cross-schema $ref`);
     check(tool.annotations?.readOnlyHint === (tool.name !== "loopback"),
           `${tool.name}: readOnlyHint`);
-    for (const forbidden of ["output", "json", "color", "quiet", "verbose"]) {
+    if (["report", "caps", "loopback"].includes(tool.name)) {
+      check(tool.description.includes("--allow-untrusted-libs"),
+            `${tool.name}: says the server does not allow untrusted libraries`);
+    }
+    for (const forbidden of ["output", "json", "color", "quiet", "verbose", "allow_untrusted_libs"]) {
       check(!(forbidden in (tool.inputSchema.properties ?? {})), `${tool.name}: no ${forbidden}`);
     }
   }
@@ -138,7 +142,7 @@ async function toolsOnFixtures() {
     ["symbols", { lib: "/nonexistent/libx.so" }, "/nonexistent/libx.so"],
     ["symbols", { lib: "relative/libx.so" }, "not an absolute path"],
     ["report", { root: "/etc" }, "not under a directory the server allows"],
-    ["report", { allow_untrusted_libs: true }, "--allow-untrusted-libs"],
+    ["report", { allow_untrusted_libs: true }, "unknown argument \"allow_untrusted_libs\""],
     ["loopback", {}, "--allow-loopback"],
     ["error", { error: "NO_SUCH_ERROR" }, "NO_SUCH_ERROR"],
   ];
@@ -210,7 +214,7 @@ async function revisions() {
     }
     const call = await request("tools/call", { name: "error", arguments: { error: "18" } });
     const result = CallToolResultSchema.safeParse(call.result);
-    check(result.success && !result.data.isError, `tools/call at ${expected}`);
+    check(result.success && !result.data.isError, `tools/call at ${expected}: ${JSON.stringify(call).slice(0, 300)}`);
     if (result.success) {
       check((result.data.structuredContent !== undefined) === structured,
             `tools/call at ${expected}: structuredContent ${structured ? "on" : "off"}`);
