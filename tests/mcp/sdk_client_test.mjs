@@ -17,6 +17,7 @@ import {
   CallToolResultSchema,
   ListResourcesResultSchema,
   ReadResourceResultSchema,
+  LoggingMessageNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import fs from "node:fs";
 import os from "node:os";
@@ -297,6 +298,11 @@ async function progressAndCancel() {
   const prefix = hangingPrefix(dir);
   const { client, transport } = await connect();
 
+  // The command's log lines arrive as notifications/message, at the level the client chose.
+  const logs = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.push(n.params));
+  await client.setLoggingLevel("debug");
+
   // Progress: a live report whose tools hang until its 3 s deadline ends them.
   const progress = [];
   const bounded = await client.callTool(
@@ -309,6 +315,10 @@ async function progressAndCancel() {
   check(progress.length >= 2, `progress: ${progress.length} notifications`);
   check(progress.every((p, i) => i === 0 || p.progress > progress[i - 1].progress),
         "progress increases");
+  check(logs.some((l) => l.logger === "rdmi-probe" && typeof l.data === "string" &&
+                         l.data.startsWith("report: ")),
+        `log lines of the call: ${logs.length} messages`);
+  await client.setLoggingLevel("error");
 
   // Cancel: the same with a 60 s deadline, cancelled once its doca_caps is running.
   const server = transport.pid;
