@@ -35,9 +35,11 @@
 namespace rdmi::cli {
 namespace {
 
+// --field implies --json: a run that cannot give the values writes the error document.
 bool wants_json(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) {
-        if (std::string_view(argv[i]) == "--json") return true;
+        const std::string_view arg(argv[i]);
+        if (arg == "--json" || arg == "--field" || arg.starts_with("--field=")) return true;
     }
     return false;
 }
@@ -107,6 +109,21 @@ class HelperFormatter : public CLI::Formatter {
   private:
     std::string program_;
 };
+
+// --field reads the JSON document the command writes: a command that writes none, or a --format
+// that asks for another document, has no value to give.
+std::optional<std::string> field_refused(std::string_view command, const CLI::App& parser) {
+    if (find_option(command, "--field") == nullptr) {
+        return "--field: " + std::string(command) +
+               " writes no JSON document on stdout to read a value from";
+    }
+    const CLI::Option* format = parser.get_option_no_throw("--format");
+    if (format != nullptr && format->count() > 0 && format->as<std::string>() != "json") {
+        return "--field reads the JSON document; --format " + format->as<std::string>() +
+               " asks for another (give --format json, or no --format)";
+    }
+    return std::nullopt;
+}
 
 // error_document() without allocating: the same document, from fixed pieces.
 void write_out_of_memory_document() noexcept {
@@ -198,11 +215,20 @@ int run_unguarded(int argc, char** argv, bool json) {
     }
     // Live is the absence of --root: "--root /" (or "/.", "//", "/tmp/..") is a static probe.
     opts.root_given = app.count("--root") > 0;
-    install_interrupt_handlers(opts.json);
     Command* chosen = commands.front().get();
+    const CLI::App* chosen_parser = subs.front().first;
     for (auto& [sub, command] : subs) {
-        if (sub->parsed()) chosen = command;
+        if (sub->parsed()) {
+            chosen = command;
+            chosen_parser = sub;
+        }
     }
+    if (!opts.fields.empty()) {
+        if (auto refused = field_refused(chosen->name(), *chosen_parser))
+            return fail_usage(true, *refused);
+        opts.json = true;
+    }
+    install_interrupt_handlers(opts.json);
     auto session = Session::open(opts);
     if (!session) return fail_usage(opts.json, session.gap().message);
     return chosen->run(**session);
@@ -223,6 +249,7 @@ void add_global_options(CLI::App& app, GlobalOptions& opts) {
     add_modelled(app, "", "--allow-foreign-links", opts.allow_foreign_links);
     add_modelled(app, "", "--no-landlock", opts.no_landlock);
     add_modelled(app, "", "--no-syscall-filter", opts.no_syscall_filter);
+    add_modelled(app, "", "--field", opts.fields);
 }
 
 std::vector<std::unique_ptr<Command>> make_commands() {

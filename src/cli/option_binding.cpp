@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "core/json_pointer.hpp"
+
 namespace rdmi::cli {
 namespace {
 
@@ -28,6 +30,17 @@ CLI::Validator seconds_range(double minimum, double maximum) {
             return {};
         },
         "FLOAT in " + range);
+}
+
+// Refused when parsed, before anything runs: a pointer that is no pointer names no value.
+CLI::Validator json_pointer_syntax() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            auto parsed = parse_json_pointer(text);
+            if (!parsed) return text + ": " + parsed.gap().message + " (RFC 6901)";
+            return {};
+        },
+        "");
 }
 
 }  // namespace
@@ -55,6 +68,7 @@ void apply_model(CLI::App& app, CLI::Option& option, const OptionSpec& spec) {
     }
     if (spec.kind == ValueKind::seconds && spec.minimum && spec.maximum)
         option.check(seconds_range(*spec.minimum, *spec.maximum));
+    if (spec.kind == ValueKind::json_pointer) option.check(json_pointer_syntax());
     if (spec.help_shows_default) option.default_str(spec.default_value);
     if (spec.value_optional) option.expected(0, 1);
     if (spec.required) option.required();

@@ -28,6 +28,12 @@ constexpr std::array kHelperNames{
     HelperName{"doca-validate", "check", ""},
 };
 
+// Every command that writes a JSON document on stdout; gather's is a bundle.
+Names json_document_commands() {
+    return {"report", "loopback", "symbols", "env",   "caps",
+            "state",  "schema",   "diff",    "check", "error"};
+}
+
 std::vector<OptionSpec> global_table() {
     std::vector<OptionSpec> t;
     t.push_back({.name = "--json",
@@ -114,6 +120,16 @@ std::vector<OptionSpec> global_table() {
                          "the filter refuses",
                  .global = true,
                  .exposure = Exposure::server_policy});
+    t.push_back({.name = "--field",
+                 .kind = ValueKind::json_pointer,
+                 .placeholder = "POINTER",
+                 .help = "print only the value at this RFC 6901 JSON pointer into the JSON "
+                         "document (strings raw, other values as JSON), one a line, in the "
+                         "order given; implies --json (repeatable)",
+                 .global = true,
+                 .commands = json_document_commands(),
+                 .repeatable = true,
+                 .exposure = Exposure::cli_only});
     return t;
 }
 

@@ -7,6 +7,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/gap.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_common.cpp
   ${CMAKE_CURRENT_LIST_DIR}/json_input.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_pointer.cpp
   ${CMAKE_CURRENT_LIST_DIR}/md5.cpp
   ${CMAKE_CURRENT_LIST_DIR}/progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/purpose.cpp
