@@ -25,17 +25,14 @@ Result<Json> parse_embedded(std::string_view name, const contract::EmbeddedSchem
 
 // Rewrites, in place, every "$ref" of `node`: to an inlined schema's $id (with or without a
 // fragment) → its place; a local "#..." of an inlined copy (`base` non-empty) → under its place.
-// Returns the first $id that is neither local nor known, or "".
-std::string rewrite_refs(Json& node, const std::string& base, const Placement& placed,
-                         std::map<std::string, bool, std::less<>>& wanted) {
+// An $id not placed yet is added to `wanted`.
+void rewrite_refs(Json& node, const std::string& base, const Placement& placed,
+                  std::map<std::string, bool, std::less<>>& wanted) {
     if (node.is_array()) {
-        for (auto& item : node) {
-            auto unknown = rewrite_refs(item, base, placed, wanted);
-            if (!unknown.empty()) return unknown;
-        }
-        return {};
+        for (auto& item : node) rewrite_refs(item, base, placed, wanted);
+        return;
     }
-    if (!node.is_object()) return {};
+    if (!node.is_object()) return;
     for (auto& [key, value] : node.items()) {
         if (key == "$ref" && value.is_string()) {
             const std::string ref = value.get<std::string>();
@@ -54,10 +51,8 @@ std::string rewrite_refs(Json& node, const std::string& base, const Placement& p
             value = "#" + place->second + fragment;
             continue;
         }
-        auto unknown = rewrite_refs(value, base, placed, wanted);
-        if (!unknown.empty()) return unknown;
+        rewrite_refs(value, base, placed, wanted);
     }
-    return {};
 }
 
 }  // namespace
@@ -71,7 +66,7 @@ Result<Json> self_contained_schema(std::string_view name) {
     // Gather the $ids the root (and, transitively, what it pulls in) references.
     Placement placed;
     std::map<std::string, bool, std::less<>> wanted;
-    (void)rewrite_refs(out, "", placed, wanted);
+    rewrite_refs(out, "", placed, wanted);
     while (!wanted.empty()) {
         const std::string id = wanted.begin()->first;
         wanted.erase(wanted.begin());
@@ -87,12 +82,12 @@ Result<Json> self_contained_schema(std::string_view name) {
         const std::string place = "/$defs/" + std::string(schema->name);
         placed[id] = place;
         // The copy's own references: local ones move under its place, others are gathered.
-        (void)rewrite_refs(copy, place, placed, wanted);
+        rewrite_refs(copy, place, placed, wanted);
         out["$defs"][std::string(schema->name)] = std::move(copy);
     }
     // Now every gathered $id has its place: point the root's (and the copies') refs there.
     std::map<std::string, bool, std::less<>> none;
-    (void)rewrite_refs(out, "", placed, none);
+    rewrite_refs(out, "", placed, none);
     return out;
 }
 

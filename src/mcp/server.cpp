@@ -700,7 +700,8 @@ int run_server(int argc, char** argv) {
     app.add_flag("--allow-loopback", options.policy.allow_loopback,
                  "let the loopback tool run (it loads the DPA kernel and writes device memory)");
     app.add_flag("--allow-untrusted-libs", options.policy.allow_untrusted_libs,
-                 "run every call with --allow-untrusted-libs (libraries and tools from paths other users could write are loaded and run, each logged loudly)");
+                 "run every call with --allow-untrusted-libs (libraries and tools from paths other "
+                 "users could write are loaded and run, each logged loudly)");
     app.add_option("--max-result-bytes", options.max_result_bytes,
                    "refuse, with the reason, a document larger than this")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30U))
