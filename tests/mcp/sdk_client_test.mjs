@@ -161,6 +161,17 @@ async function toolsOnFixtures() {
     check(text.includes(words), `${name}: message names "${words}": ${text}`);
   }
 
+  // loopback, on a server that allows it: level 0 (the static steps) against a fixture prefix.
+  {
+    const { client: allowing } = await connect(["--allow-loopback"]);
+    await allowing.listTools();
+    const prefix = path.join(fixtures, "prefixes", "complete-3.3");
+    const loop = await allowing.callTool({ name: "loopback", arguments: { level: 0, doca_prefix: prefix } });
+    check(!loop.isError && loop.structuredContent?.schema === "urn:rdmi-probe:schema:loopback",
+          `loopback: ${loop.content?.[0]?.text?.slice(0, 200)}`);
+    await allowing.close();
+  }
+
   // Resources: the published schemas.
   const resources = await client.listResources();
   const report = resources.resources.find((r) => r.uri === "urn:rdmi-probe:schema:report");
