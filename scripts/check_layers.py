@@ -33,6 +33,7 @@ LAYERS = [
     ["check"],
     ["report"],
     ["cli"],
+    ["mcp"],
     ["."],  # src/main.cpp
 ]
 

@@ -6,8 +6,6 @@
 #include "cli/cli11.hpp"
 
 #include <algorithm>
-#include <array>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -26,6 +24,8 @@
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/option_binding.hpp"
+#include "cli/option_model.hpp"
 #include "core/exhaustion.hpp"
 #include "os/fs.hpp"
 #include "os/open_file_limit.hpp"
@@ -35,66 +35,11 @@
 namespace rdmi::cli {
 namespace {
 
-// CLI::Range compares with < and >, which every NaN passes: the range is checked on a finite
-// value, so "nan", "inf" and negatives are usage errors like any other out-of-range value.
-CLI::Validator timeout_range() {
-    return CLI::Validator(
-        [](std::string& text) -> std::string {
-            char* end = nullptr;
-            const double value = std::strtod(text.c_str(), &end);
-            if (end == text.c_str() || *end != '\0' || !std::isfinite(value) || value < 0.001 ||
-                value > 3600.0)
-                return "Value " + text + " not in range [0.001 - 3600] (seconds)";
-            return {};
-        },
-        "FLOAT in [0.001 - 3600]");
-}
-
-void add_global_options(CLI::App& app, GlobalOptions& opts) {
-    app.add_flag("--json", opts.json, "machine output on stdout (nothing else on stdout)");
-    app.add_option("--output", opts.output,
-                   "write the document to FILE (atomically) instead of stdout")
-        ->type_name("FILE");
-    app.add_option("--root", opts.root,
-                   "probe a mounted root file system (any --root, / included, is static: nothing "
-                   "is loaded or run; without --root the probe is live)")
-        ->type_name("DIR")
-        ->default_str("/");
-    app.add_option("--doca-prefix", opts.doca_prefix,
-                   "where DOCA is installed (default: doca-common's pkg-config prefix, then "
-                   "/opt/mellanox/doca)")
-        ->type_name("DIR");
-    app.add_option("--timeout", opts.timeout_s,
-                   "bound on the whole run (a run still going 1 s later is ended, exit 2) and "
-                   "on each external call, in seconds")
-        ->type_name("SECONDS")
-        ->check(timeout_range())
-        ->default_str("10");
-    app.add_flag("-v,--verbose", opts.verbose, "more detail (repeat for debug logs on stderr)");
-    app.add_flag("-q,--quiet", opts.quiet, "print only failures; logs only errors");
-    app.add_option("--color", opts.color,
-                   "colour the human output: auto, always or never (NO_COLOR is honoured)")
-        ->type_name("WHEN")
-        ->check(CLI::IsMember({"auto", "always", "never"}))
-        ->default_str("auto");
-    app.add_flag("--allow-untrusted-libs", opts.allow_untrusted_libs,
-                 "load libraries and run tools from paths other users could write (logged loudly)");
-    app.add_flag("--allow-foreign-links", opts.allow_foreign_links,
-                 "as root, read through symbolic links owned by another user than root and the "
-                 "target's owner (each logged loudly)");
-    app.add_flag("--no-landlock", opts.no_landlock,
-                 "run the children that load vendor libraries and run tools without Landlock "
-                 "(they keep no_new_privs and the capability drop; logged loudly): for a node "
-                 "where the ruleset proves too tight");
-    app.add_flag("--no-syscall-filter", opts.no_syscall_filter,
-                 "run the children that load vendor libraries and run tools without the system "
-                 "call filter (they keep no_new_privs, the capability drop and Landlock; logged "
-                 "loudly): for a node where a vendor call needs what the filter refuses");
-}
-
+// --field implies --json: a run that cannot give the values writes the error document.
 bool wants_json(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) {
-        if (std::string_view(argv[i]) == "--json") return true;
+        const std::string_view arg(argv[i]);
+        if (arg == "--json" || arg == "--field" || arg.starts_with("--field=")) return true;
     }
     return false;
 }
@@ -116,27 +61,12 @@ int fail_usage(bool json, std::string message) {
     return kExitUsage;
 }
 
-/// A contract helper name this binary answers to, and the subcommand it stands for.
-struct HelperName {
-    std::string_view name;
-    std::string_view command;
-    std::string_view forced;  ///< an option the name implies, or ""
-};
-
-constexpr std::array kHelperNames{
-    HelperName{"doca-env", "env", ""},
-    HelperName{"doca-capability-snapshot", "caps", ""},
-    HelperName{"doca-collect-host-state", "state", "--side=host"},
-    HelperName{"doca-collect-dpu-state", "state", "--side=dpu"},
-    HelperName{"doca-validate", "check", ""},
-};
-
 /// The command line as the rdmi-probe parser sees it: under a helper name, the helper's
 /// subcommand (and forced option) go in front of the user's arguments.
 std::vector<std::string> effective_args(int argc, char** argv, std::string& program) {
     std::vector<std::string> args(argv, argv + argc);
     program = std::string(base_name(args.empty() ? std::string_view() : args[0]));
-    for (const auto& helper : kHelperNames) {
+    for (const auto& helper : helper_names()) {
         if (program != helper.name) continue;
         args.insert(args.begin() + 1, std::string(helper.command));
         if (!helper.forced.empty()) args.insert(args.begin() + 2, std::string(helper.forced));
@@ -150,7 +80,7 @@ std::vector<std::string> effective_args(int argc, char** argv, std::string& prog
 /// again: CLI11 would say "--side: At Most 1 required but received 2", which names no cause.
 std::optional<std::string> forced_option_given(const std::string& program,
                                                const std::vector<std::string>& args) {
-    for (const auto& helper : kHelperNames) {
+    for (const auto& helper : helper_names()) {
         if (program != helper.name || helper.forced.empty()) continue;
         const std::string_view forced = helper.forced;
         const std::string option(forced.substr(0, forced.find('=')));
@@ -179,6 +109,21 @@ class HelperFormatter : public CLI::Formatter {
   private:
     std::string program_;
 };
+
+// --field reads the JSON document the command writes: a command that writes none, or a --format
+// that asks for another document, has no value to give.
+std::optional<std::string> field_refused(std::string_view command, const CLI::App& parser) {
+    if (find_option(command, "--field") == nullptr) {
+        return "--field: " + std::string(command) +
+               " writes no JSON document on stdout to read a value from";
+    }
+    const CLI::Option* format = parser.get_option_no_throw("--format");
+    if (format != nullptr && format->count() > 0 && format->as<std::string>() != "json") {
+        return "--field reads the JSON document; --format " + format->as<std::string>() +
+               " asks for another (give --format json, or no --format)";
+    }
+    return std::nullopt;
+}
 
 // error_document() without allocating: the same document, from fixed pieces.
 void write_out_of_memory_document() noexcept {
@@ -251,7 +196,7 @@ int run_unguarded(int argc, char** argv, bool json) {
             app.add_subcommand(std::string(command->name()), std::string(command->summary()));
         sub->fallthrough();
         if (named(arg_strings, command->name())) command->add_options(*sub);
-        for (const auto& helper : kHelperNames) {
+        for (const auto& helper : helper_names()) {
             if (program == helper.name && command->name() == helper.command)
                 sub->formatter(std::make_shared<HelperFormatter>(program));
         }
@@ -270,17 +215,42 @@ int run_unguarded(int argc, char** argv, bool json) {
     }
     // Live is the absence of --root: "--root /" (or "/.", "//", "/tmp/..") is a static probe.
     opts.root_given = app.count("--root") > 0;
-    install_interrupt_handlers(opts.json);
     Command* chosen = commands.front().get();
+    const CLI::App* chosen_parser = subs.front().first;
     for (auto& [sub, command] : subs) {
-        if (sub->parsed()) chosen = command;
+        if (sub->parsed()) {
+            chosen = command;
+            chosen_parser = sub;
+        }
     }
+    if (!opts.fields.empty()) {
+        if (auto refused = field_refused(chosen->name(), *chosen_parser))
+            return fail_usage(true, *refused);
+        opts.json = true;
+    }
+    install_interrupt_handlers(opts.json);
     auto session = Session::open(opts);
     if (!session) return fail_usage(opts.json, session.gap().message);
     return chosen->run(**session);
 }
 
 }  // namespace
+
+void add_global_options(CLI::App& app, GlobalOptions& opts) {
+    add_modelled(app, "", "--json", opts.json);
+    add_modelled(app, "", "--output", opts.output);
+    add_modelled(app, "", "--root", opts.root);
+    add_modelled(app, "", "--doca-prefix", opts.doca_prefix);
+    add_modelled(app, "", "--timeout", opts.timeout_s);
+    add_modelled(app, "", "--verbose", opts.verbose);
+    add_modelled(app, "", "--quiet", opts.quiet);
+    add_modelled(app, "", "--color", opts.color);
+    add_modelled(app, "", "--allow-untrusted-libs", opts.allow_untrusted_libs);
+    add_modelled(app, "", "--allow-foreign-links", opts.allow_foreign_links);
+    add_modelled(app, "", "--no-landlock", opts.no_landlock);
+    add_modelled(app, "", "--no-syscall-filter", opts.no_syscall_filter);
+    add_modelled(app, "", "--field", opts.fields);
+}
 
 std::vector<std::unique_ptr<Command>> make_commands() {
     std::vector<std::unique_ptr<Command>> commands;

@@ -3,7 +3,16 @@
 
 #include <functional>
 
+namespace CLI {
+class App;
+}
+
 namespace rdmi::cli {
+
+struct GlobalOptions;
+
+/// Declares the global options, as the option model states them, on the top-level parser.
+void add_global_options(CLI::App& app, GlobalOptions& opts);
 
 /// The never-crash boundary: runs `body` and turns anything it throws into a one-line message
 /// on stderr (and, when `json`, a valid error document on stdout) with exit code 2. Out of

@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "cli/user_path.hpp"
 #include "core/consistency_rule.hpp"
 #include "json/json_common.hpp"
@@ -50,67 +51,30 @@ class CheckCommand final : public Command {
     }
 
     void add_options(CLI::App& sub) override {
-        sub.add_option("--policy", opts_.policy, "requirements from FILE (JSON; flags add to it)");
-        sub.add_option("--for", opts_.for_purposes,
-                       "judge only the --policy FILE requirements that answer this question: "
-                       "run (an installed RDMI application can run here), build (one can be "
-                       "built here) or all (default; the file's \"for\" when it has one); "
-                       "flags are always judged")
-            ->check(CLI::IsMember({"run", "build", "all"}));
-        sub.add_option("--min-version", opts_.min_version,
-                       "the RDMI stack's matched version is at least V");
-        sub.add_option("--max-version", opts_.max_version, "... at most V");
-        sub.add_option("--exact-version", opts_.exact_version, "... exactly V");
-        sub.add_option("--require-module", opts_.modules,
-                       "NAME[OP VERSION], e.g. doca-verbs>=3.2 (repeatable)");
-        sub.add_option("--require-symbol", opts_.given.symbols,
-                       "libdoca_rdmi exports NAME (repeatable)");
-        sub.add_option("--require-stable", opts_.given.stable,
-                       "libdoca_rdmi exports NAME, neither experimental nor deprecated");
-        sub.add_option("--app", opts_.given.app,
-                       "the application BINARY resolves against the installed libdoca_rdmi "
-                       "(a path on this machine, relative to the working directory, also "
-                       "under --root)");
-        sub.add_flag("--forbid-experimental", opts_.given.forbid_experimental,
-                     "with --app: it calls no experimental name outside --allow-experimental");
-        sub.add_option("--allow-experimental", opts_.allow,
-                       "experimental names accepted by --forbid-experimental: NAME,NAME,... "
-                       "or @FILE (one a line, # comments)");
-        device_option_ = sub.add_option("--require-device", opts_.device,
-                                        "an NVIDIA RDMA device (or this PCI address / ibdev)")
-                             ->expected(0, 1);
-        sub.add_flag("--require-dpa", opts_.given.require_dpa, "the (required) device has a DPA");
-        sub.add_flag("--require-port-active", opts_.given.require_port_active,
-                     "the (required) device has an ACTIVE port; with --require-dpa, on the "
-                     "same device as the DPA");
-        // The rule's one text (core/consistency_rule.hpp), so help and man say what is judged.
-        sub.add_flag("--require-consistent", opts_.given.require_consistent,
-                     std::string(kConsistencyRule));
-        sub.add_option("--waive-source", opts_.waive,
-                       "with --require-consistent: leave version source NAME out of the match "
-                       "for this run (repeatable; the document records it): one of " +
-                           waivable_names())
-            ->type_name("NAME");
-        sub.add_flag("--require-pcie-link", opts_.given.require_pcie_link,
-                     "every NVIDIA PF's (or the required device's) PCIe link runs at the speed "
-                     "and width card and slot can reach; below is a warning");
-        sub.add_flag("--require-integrity", opts_.given.require_integrity,
-                     "the DOCA headers, libraries, .pc files and tools the install checks judge "
-                     "have the digest their package recorded (reads the package database)");
-        sub.add_flag("--fail-on-warn", opts_.fail_on_warn,
-                     "a warning (costs performance or robustness, does not stop RDMI) fails the "
-                     "gate: exit 1 and result fail");
-        sub.add_option("--format", opts_.format, "text, json, junit or github")
-            ->check(CLI::IsMember({"text", "json", "junit", "github"}));
-        sub.add_flag("--strict-contract", opts_.strict_contract,
-                     "JSON: only the contract's fields (no x_rdmi_probe)");
-        auto* list = sub.add_flag("--list-checks", opts_.list_checks,
-                                  "list every check id rdmi-probe can emit, what it means and "
-                                  "how to fix it, and check nothing");
-        sub.add_option("--explain", opts_.explain,
-                       "what check ID means and how to fix it, and check nothing")
-            ->type_name("ID")
-            ->excludes(list);
+        const std::string_view me = name();
+        add_modelled(sub, me, "--policy", opts_.policy);
+        add_modelled(sub, me, "--for", opts_.for_purposes);
+        add_modelled(sub, me, "--min-version", opts_.min_version);
+        add_modelled(sub, me, "--max-version", opts_.max_version);
+        add_modelled(sub, me, "--exact-version", opts_.exact_version);
+        add_modelled(sub, me, "--require-module", opts_.modules);
+        add_modelled(sub, me, "--require-symbol", opts_.given.symbols);
+        add_modelled(sub, me, "--require-stable", opts_.given.stable);
+        add_modelled(sub, me, "--app", opts_.given.app);
+        add_modelled(sub, me, "--forbid-experimental", opts_.given.forbid_experimental);
+        add_modelled(sub, me, "--allow-experimental", opts_.allow);
+        device_option_ = add_modelled(sub, me, "--require-device", opts_.device);
+        add_modelled(sub, me, "--require-dpa", opts_.given.require_dpa);
+        add_modelled(sub, me, "--require-port-active", opts_.given.require_port_active);
+        add_modelled(sub, me, "--require-consistent", opts_.given.require_consistent);
+        add_modelled(sub, me, "--waive-source", opts_.waive);
+        add_modelled(sub, me, "--require-pcie-link", opts_.given.require_pcie_link);
+        add_modelled(sub, me, "--require-integrity", opts_.given.require_integrity);
+        add_modelled(sub, me, "--fail-on-warn", opts_.fail_on_warn);
+        add_modelled(sub, me, "--format", opts_.format);
+        add_modelled(sub, me, "--strict-contract", opts_.strict_contract);
+        add_modelled(sub, me, "--list-checks", opts_.list_checks);
+        add_modelled(sub, me, "--explain", opts_.explain);
     }
 
     int run(const Session& session) override {

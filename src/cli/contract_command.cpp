@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "json/json_common.hpp"
 #include "os/self_exe.hpp"
 #include "report/contract_common.hpp"
@@ -57,7 +58,7 @@ class PlainContractCommand final : public Command {
     [[nodiscard]] std::string_view name() const override { return name_; }
     [[nodiscard]] std::string_view summary() const override { return summary_; }
     void add_options(CLI::App& sub) override {
-        sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
+        add_modelled(sub, name_, "--strict-contract", strict_);
     }
     int run(const Session& session) override {
         return run_contract_command(session, extra_, strict_, build_);

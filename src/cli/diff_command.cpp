@@ -5,6 +5,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "cli/user_path.hpp"
 #include "contract/document.hpp"
 #include "contract/kinds.hpp"
@@ -38,9 +39,9 @@ class DiffCommand final : public Command {
         return "compare two saved documents of the same kind (exit 0 equal, 1 different)";
     }
     void add_options(CLI::App& sub) override {
-        sub.add_option("A", a_, "the earlier (or host) document")->required();
-        sub.add_option("B", b_, "the later (or DPU) document")->required();
-        sub.add_flag("--all", all_, "also compare x_rdmi_probe, timestamps and durations");
+        add_modelled(sub, name(), "A", a_);
+        add_modelled(sub, name(), "B", b_);
+        add_modelled(sub, name(), "--all", all_);
     }
 
     int run(const Session& session) override {

@@ -10,6 +10,7 @@
 #include "doca_errors/doca_error_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "report/doca_error_output.hpp"
 
 namespace rdmi::cli {
@@ -44,15 +45,9 @@ class ErrorCommand final : public Command {
                "known call";
     }
     void add_options(CLI::App& sub) override {
-        auto* error = sub.add_option(
-            "ERROR", query_, "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)");
-        sub.add_option("--call", call_,
-                       "the DOCA function that returned it (one with known causes)")
-            ->type_name("FUNCTION");
-        sub.add_flag("--list-calls", list_calls_,
-                     "list the calls with known causes, each with its errors")
-            ->excludes(error)
-            ->excludes("--call");
+        add_modelled(sub, name(), "ERROR", query_);
+        add_modelled(sub, name(), "--call", call_);
+        add_modelled(sub, name(), "--list-calls", list_calls_);
     }
     int run(const Session& session) override {
         const bool json = session.options().json;

@@ -11,6 +11,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "text/shell_word.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"
@@ -51,11 +52,7 @@ class GatherCommand final : public Command {
         return "support bundle (--output FILE.tar.gz) of what the probe read and the live "
                "answers; replay it with --root FILE.tar.gz";
     }
-    void add_options(CLI::App& sub) override {
-        sub.add_flag("--redact", redact_,
-                     "replace MAC addresses, GUIDs, serial numbers, host names and IP addresses "
-                     "with consistent placeholders");
-    }
+    void add_options(CLI::App& sub) override { add_modelled(sub, name(), "--redact", redact_); }
 
     int run(const Session& session) override {
         const std::string& output = session.options().output;

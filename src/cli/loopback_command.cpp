@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "model/registry.hpp"
 #include "os/append_file.hpp"
 #include "probes/loopback/loopback.hpp"
@@ -35,29 +36,13 @@ class LoopbackCommand final : public Command {
     }
 
     void add_options(CLI::App& sub) override {
-        sub.add_option("--level", options_.level,
-                       "stop after level N: 0 static, 1 device + DPA context, 2 empty kernel, "
-                       "3 loopback write")
-            ->check(CLI::Range(0, kLoopbackMaxLevel))
-            ->default_str("3");
-        sub.add_option("--device", options_.device,
-                       "PCI address or ibdev name (default: the first DPA-capable PF)");
-        sub.add_option("--bytes", options_.bytes, "bytes to write")
-            ->check(CLI::Range(std::size_t{1}, kLoopbackMaxBytes))
-            ->default_str("4096");
-        sub.add_option("--iterations", options_.iterations,
-                       "kernel launches; reports min/median/max latency and bandwidth")
-            ->check(CLI::Range(1, kLoopbackMaxIterations))
-            ->default_str("1");
-        sub.add_flag("--lifecycle-selftest", options_.lifecycle_selftest,
-                     "attach a completion after start on disposable objects; expect "
-                     "DOCA_ERROR_BAD_STATE");
-        sub.add_option("--trace", options_.trace_path,
-                       "write every DOCA call (arguments, return value, error name, time, thread) "
-                       "to FILE as JSON lines, as it returns")
-            ->type_name("FILE");
-        sub.add_option("--plugin", plugin_,
-                       "the DPA plugin (default: rdmi-probe-dpa.so beside the binary)");
+        add_modelled(sub, name(), "--level", options_.level);
+        add_modelled(sub, name(), "--device", options_.device);
+        add_modelled(sub, name(), "--bytes", options_.bytes);
+        add_modelled(sub, name(), "--iterations", options_.iterations);
+        add_modelled(sub, name(), "--lifecycle-selftest", options_.lifecycle_selftest);
+        add_modelled(sub, name(), "--trace", options_.trace_path);
+        add_modelled(sub, name(), "--plugin", plugin_);
     }
 
     int run(const Session& session) override {

@@ -13,6 +13,7 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "core/drop_at_exit.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
@@ -32,24 +33,9 @@ class ReportCommand final : public Command {
                "metrics or a Node Feature Discovery feature file (--format)";
     }
     void add_options(CLI::App& sub) override {
-        format_option_ =
-            sub.add_option("--format", format_,
-                           "text (default), json (the same as --json), prometheus "
-                           "(node_exporter textfile collector) or nfd (Node Feature Discovery "
-                           "feature file); --json with another format is a usage error")
-                ->check(CLI::IsMember({"text", "json", "prometheus", "nfd"}));
-        sub.add_flag(
-            "--integrity", integrity_,
-            "also compare the DOCA headers, libraries, .pc files and tools with the digest "
-            "their package recorded (check install-integrity; reads the package "
-            "database, and hashes each file within --timeout)");
-        for_option_ =
-            sub.add_option("--for", for_,
-                           "the question the verdict answers: run (an installed RDMI application "
-                           "can run here), build (one and its DPA kernels can be built here) or "
-                           "all (default); the checks, result and exit code are those of its "
-                           "checks; text and json only (prometheus and nfd carry both)")
-                ->check(CLI::IsMember({"run", "build", "all"}));
+        format_option_ = add_modelled(sub, name(), "--format", format_);
+        add_modelled(sub, name(), "--integrity", integrity_);
+        for_option_ = add_modelled(sub, name(), "--for", for_);
     }
 
     int run(const Session& session) override {

@@ -5,6 +5,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "json/json_common.hpp"
 
@@ -17,9 +18,7 @@ class SchemaCommand final : public Command {
     [[nodiscard]] std::string_view summary() const override {
         return "print the JSON Schema NAME (file name or $id), or list them all";
     }
-    void add_options(CLI::App& sub) override {
-        sub.add_option("NAME", name_, "schema name (doca-env, rdmi-probe-report, ...) or $id");
-    }
+    void add_options(CLI::App& sub) override { add_modelled(sub, name(), "NAME", name_); }
     int run(const Session& session) override {
         std::string out;
         if (name_.empty()) {

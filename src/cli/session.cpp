@@ -23,6 +23,7 @@
 #include "bundle/replay.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/field_output.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/terminal_progress.hpp"
 #include "process/containment.hpp"
@@ -376,6 +377,15 @@ Result<bool> Session::emit_pieces(
 int Session::finish_pieces(
     const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
     int exit_code) const {
+    if (!options_.fields.empty()) {
+        // The values are read from the whole document: it is held, this once.
+        std::string document;
+        produce([&document](std::string_view piece) {
+            document.append(piece);
+            return true;
+        });
+        return finish(document, Reader::machine, exit_code);
+    }
     auto written = emit_pieces(produce);
     if (written) return exit_code;
     log_->error("{}", written.gap().message);
@@ -387,6 +397,16 @@ Result<bool> Session::emit_text(const std::string& document) const {
 }
 
 int Session::finish(const std::string& document, Reader reader, int exit_code) const {
+    // --field implies --json (cli/app.cpp): the document here is the JSON one, and what is
+    // written is its values, whatever the verdict; a pointer that names nothing is a usage error.
+    if (!options_.fields.empty() && reader == Reader::machine) {
+        auto values = field_values(document, options_.fields);
+        if (!values) return fail(values.gap().message);
+        auto written = emit(*values);
+        if (written) return exit_code;
+        log_->error("{}", written.gap().message);
+        return kExitUsage;
+    }
     auto written = reader == Reader::human
                        ? emit_text(document)
                        : emit(document, reader == Reader::daemon ? NewFileMode::world_readable

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/watchdog.hpp"
 #include "core/deadline.hpp"
@@ -42,6 +43,8 @@ struct GlobalOptions {
     bool no_landlock = false;  ///< --no-landlock: the contained children run without Landlock
     /// --no-syscall-filter: the contained children run without the system call filter
     bool no_syscall_filter = false;
+    /// --field: print only the values at these JSON pointers (and --json is implied)
+    std::vector<std::string> fields;
 };
 
 /// What a subcommand runs with.

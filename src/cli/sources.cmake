@@ -5,8 +5,11 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/field_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gather_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/option_binding.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/option_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/session.cpp

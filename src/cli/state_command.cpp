@@ -4,6 +4,7 @@
 
 #include "cli/command.hpp"
 #include "cli/contract_command.hpp"
+#include "cli/option_binding.hpp"
 #include "report/contract_documents.hpp"
 
 namespace rdmi::cli {
@@ -16,9 +17,8 @@ class StateCommand final : public Command {
         return "the collect-host-state / collect-dpu-state contract document of this side";
     }
     void add_options(CLI::App& sub) override {
-        sub.add_flag("--strict-contract", strict_, "omit the x_rdmi_probe extension object");
-        sub.add_option("--side", side_, "host or dpu (default: from the host-kind probe)")
-            ->check(CLI::IsMember({"host", "dpu"}));
+        add_modelled(sub, name(), "--strict-contract", strict_);
+        add_modelled(sub, name(), "--side", side_);
     }
     int run(const Session& session) override {
         std::optional<json::Side> forced;

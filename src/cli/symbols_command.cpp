@@ -10,6 +10,7 @@
 
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/option_binding.hpp"
 #include "cli/user_path.hpp"
 #include "text/text.hpp"
 #include "model/facts.hpp"
@@ -38,26 +39,12 @@ class SymbolsCommand final : public Command {
     }
 
     void add_options(CLI::App& sub) override {
-        sub.add_option("--module", opts_.module,
-                       "pkg-config module whose library is audited (default doca-rdmi)");
-        sub.add_option("--lib", opts_.lib,
-                       "audit this shared object instead of a module's (--lib, --headers and "
-                       "--check name files on this machine, relative to the working directory, "
-                       "also under --root)");
-        prefix_option_ =
-            sub.add_option("--prefix", opts_.prefix,
-                           "audit only names starting with this (default: the module's own, e.g. "
-                           "doca_rdmi_; \"\" for every name)")
-                ->expected(1);
-        sub.add_option("--headers", opts_.headers,
-                       "scan the headers in DIR (default: the module's includedir)");
-        sub.add_option("--check", opts_.check,
-                       "audit what APP (executable, .so, .o or .a) needs from the library; "
-                       "exit 1 if something would not resolve or is experimental and not allowed");
-        sub.add_option("--allow-experimental", opts_.allow,
-                       "experimental names the team accepts: NAME,NAME,... or @FILE (one a line, "
-                       "# comments); repeatable");
-        sub.get_option("--lib")->excludes(sub.get_option("--module"));
+        add_modelled(sub, name(), "--module", opts_.module);
+        add_modelled(sub, name(), "--lib", opts_.lib);
+        prefix_option_ = add_modelled(sub, name(), "--prefix", opts_.prefix);
+        add_modelled(sub, name(), "--headers", opts_.headers);
+        add_modelled(sub, name(), "--check", opts_.check);
+        add_modelled(sub, name(), "--allow-experimental", opts_.allow);
     }
 
     int run(const Session& session) override {

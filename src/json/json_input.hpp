@@ -43,6 +43,11 @@ inline constexpr JsonInputKind kPolicy{"file", "a JSON object with schema_versio
 /// <prefix>/share/version-matrix.json: a table of capabilities.
 inline constexpr JsonInputKind kVersionMatrix{"file", "a JSON object with entries",
                                               std::size_t{1} << 20U};
+/// One JSON-RPC message an MCP client sends on a line of `rdmi-probe mcp`'s stdin (a tools/call
+/// may carry two saved documents inline for `diff`). Nesting is bounded tighter than a file's:
+/// no request of the protocol nests deeper than a policy inside a call.
+inline constexpr JsonInputKind kMcpMessage{"message", "a JSON-RPC 2.0 message",
+                                           std::size_t{8} << 20U, 64};
 }  // namespace json_input
 
 /// The offset of the first '[' or '{' (outside strings) nested deeper than `limit`, or npos.

@@ -1,11 +1,12 @@
 #!/usr/bin/python3
-"""Runs every command example of the man page (EXAMPLES) and of the code blocks of the README and
-of the pages that hold what the README used to (DOC_PAGES).
+"""Runs every command example of the man page (EXAMPLES), of the code blocks of the README and
+of the pages that hold what the README used to (DOC_PAGES), and every recipe of docs/agents.md.
 
     test_doc_examples.py --binary PATH --fixtures DIR --source DIR
 
 An example passes when it runs as written: not a usage error (exit 2, "see --help") and an exit
-code the README documents (0, 1, 3). Paths an example names (./my_app, report.json, host.json,
+code the README documents (0, 1, 3). A recipe (a "$ " line of a code block in docs/agents.md,
+the lines under it its output) passes when it also prints exactly those lines. Paths an example names (./my_app, report.json, host.json,
 ci/doca-policy.json, ...) are created in a temporary working directory; an example without
 --root runs against the both-host fixture root, and the placeholder roots (/mnt/bf3, the
 README's build/tests/fixtures/roots/...) become fixture roots, and an --output into /var or /etc
@@ -73,9 +74,29 @@ def readme_examples(text: str) -> list[str]:
     return out
 
 
+def recipes(text: str) -> list[tuple[str, str]]:
+    """(command, expected stdout) for each "$ " line of a code block: the lines up to the next
+    prompt or the end of the block are its output."""
+    out: list[tuple[str, str]] = []
+    block = None
+    for line in text.splitlines():
+        if line.startswith("```"):
+            block = [] if block is None else None
+            continue
+        if block is None:
+            continue
+        if line.startswith("$ "):
+            out.append((line[2:].strip(), ""))
+        elif out and block is not None and out[-1][1] is not None:
+            command, expected = out[-1]
+            out[-1] = (command, expected + line + "\n")
+    return out
+
+
 def prepare(tmp: Path, fixtures: Path, source: Path) -> None:
     app = fixtures / "roots/complete-3.3/opt/mellanox/doca/lib/x86_64-linux-gnu/libdoca_verbs.so.3"
     shutil.copy(app, tmp / "my_app")
+    shutil.copy(fixtures / "libs/app/rdmi_fixture_app", tmp / "rdmi_app")
     (tmp / "app").mkdir()
     shutil.copy(app, tmp / "app/my_rdmi_app")
     (tmp / "ci").mkdir()
@@ -87,7 +108,8 @@ def prepare(tmp: Path, fixtures: Path, source: Path) -> None:
         shutil.copy(golden / file, tmp / name)
 
 
-def run(example: str, binary: Path, fixtures: Path, tmp: Path) -> list[str]:
+def run(example: str, binary: Path, fixtures: Path, tmp: Path,
+        expected: str | None = None) -> list[str]:
     args = shlex.split(example)
     roots = fixtures / "roots"
     args = [str(roots / "both-dpu") if a == "/mnt/bf3" else a for a in args]
@@ -115,6 +137,8 @@ def run(example: str, binary: Path, fixtures: Path, tmp: Path) -> list[str]:
         problems.append(f"exit {proc.returncode}")
     if "see --help" in proc.stderr:
         problems.append("usage error")
+    if expected is not None and proc.stdout != expected:
+        problems.append(f"printed {proc.stdout!r}, the document shows {expected!r}")
     if problems:
         problems.append("stderr: " + proc.stderr.strip()[:300])
     return problems
@@ -126,19 +150,25 @@ def main() -> int:
     parser.add_argument("--fixtures", type=Path, required=True)
     parser.add_argument("--source", type=Path, required=True)
     opts = parser.parse_args()
-    examples = [("man", e) for e in
-                man_examples((opts.source / "docs/man/rdmi-probe.1.in").read_text())]
+    examples: list[tuple[str, str, str | None]] = [
+        ("man", e, None) for e in
+        man_examples((opts.source / "docs/man/rdmi-probe.1.in").read_text())]
     for page in DOC_PAGES:
-        examples += [(page, e) for e in readme_examples((opts.source / page).read_text())]
+        examples += [(page, e, None) for e in readme_examples((opts.source / page).read_text())]
     if len(examples) < 10:
         print(f"FAIL only {len(examples)} examples found: the extraction is broken")
         return 1
+    agent_recipes = recipes((opts.source / "docs/agents.md").read_text())
+    if len(agent_recipes) < 5:
+        print(f"FAIL only {len(agent_recipes)} recipes in docs/agents.md: the extraction is broken")
+        return 1
+    examples += [("agents.md", command, output) for command, output in agent_recipes]
     failed = 0
     with tempfile.TemporaryDirectory(prefix="rdmi-doc-examples-") as name:
         tmp = Path(name)
         prepare(tmp, opts.fixtures, opts.source)
-        for where, example in examples:
-            problems = run(example, opts.binary.resolve(), opts.fixtures, tmp)
+        for where, example, output in examples:
+            problems = run(example, opts.binary.resolve(), opts.fixtures, tmp, output)
             print(("FAIL " if problems else "ok   ") + f"{where}: {example}")
             for p in problems:
                 print("       " + p)
