@@ -28,6 +28,7 @@
 #include "cli/option_model.hpp"
 #include "core/exhaustion.hpp"
 #include "os/fs.hpp"
+#include "os/memory_reserve.hpp"
 #include "os/open_file_limit.hpp"
 #include "os/standard_fds.hpp"
 #include "report/terminal_text.hpp"
@@ -316,6 +317,8 @@ int run(int argc, char** argv) {
     // "No child processes" (a skip). The probe waits for its children: the default it is.
     ::signal(SIGCHLD, SIG_DFL);
     hold_standard_fds();
+    // Room for the destructors a std::bad_alloc unwinds through (os/memory_reserve.hpp).
+    arm_memory_reserve(kMemoryReserveBytes);
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.
     const bool json = wants_json(argc, argv);

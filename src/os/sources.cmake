@@ -9,6 +9,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/link_rule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mapped_regions.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/memory_reserve.cpp
   ${CMAKE_CURRENT_LIST_DIR}/open_file_limit.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_file.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp

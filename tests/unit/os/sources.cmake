@@ -5,6 +5,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/exhaustion_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/link_rule_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/memory_reserve_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/output_target_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/reap_within_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs_no_open_test.cpp
