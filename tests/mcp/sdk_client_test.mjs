@@ -102,7 +102,7 @@ async function toolsOnFixtures() {
     ["state", { root: hostRoot, side: "host" }, null],
     ["symbols", { root: hostRoot, check: app }, "urn:rdmi-probe:schema:symbols"],
     ["check", { root: hostRoot, min_version: "3.0", require_modules: ["doca-rdmi"] }, null],
-    ["error", { error: "BAD_STATE", call: "doca_rdmi_connection_start" },
+    ["error", { error: "BAD_STATE", call: "doca_rdmi_connection_dpa_completion_attach" },
      "urn:rdmi-probe:schema:doca-error"],
     ["schema", { name: "doca-env" }, null],
   ];
