@@ -450,14 +450,6 @@ TEST_CASE("RootedFs on / named explicitly is static, however it is spelled") {
     }
 }
 
-TEST_CASE("path helpers") {
-    CHECK(join_path("/a/", "/b") == "/a/b");
-    CHECK(join_path("/", "b") == "/b");
-    CHECK(base_name("/usr/lib/libx.so") == "libx.so");
-    CHECK(dir_name("/usr/lib/libx.so") == "/usr/lib");
-    CHECK(dir_name("/x") == "/");
-}
-
 }  // namespace rdmi
 
 namespace rdmi {
