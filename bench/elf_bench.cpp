@@ -13,11 +13,11 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "json/json_common.hpp"
+#include "doca_headers/header_scanner.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
+#include "json/json_common.hpp"
 #include "loader/elf_dynamic.hpp"
-#include "doca_headers/header_scanner.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/symbols/symbols.hpp"
