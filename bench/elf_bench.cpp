@@ -1,9 +1,9 @@
 // Benchmarks the symbol audit's static half on generated 20,000- and 100,000-symbol versioned
 // libraries (bench/gen_versioned_lib.py): the ELF read (.dynsym and its version sections), the
-// header scan, the classification, the three together, and then the whole static `symbols`
-// probe (as `rdmi-probe symbols --root DIR --lib DIR/libdoca_bench.so --headers DIR/include`
-// runs it) and its JSON document. The per_1k counter is the CPU time per 1,000 symbols (or
-// declarations): equal at both sizes means linear growth.
+// loader's read of the dynamic section, the header scan, the classification, the three
+// together, and then the whole static `symbols` probe (as `rdmi-probe symbols --root DIR --lib
+// DIR/libdoca_bench.so --headers DIR/include` runs it) and its JSON document. The per_1k counter
+// is the CPU time per 1,000 symbols (or declarations): equal at both sizes means linear growth.
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
@@ -13,10 +13,11 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
-#include "json/json_common.hpp"
+#include "doca_headers/header_scanner.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
-#include "doca_headers/header_scanner.hpp"
+#include "json/json_common.hpp"
+#include "loader/elf_dynamic.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/symbols/symbols.hpp"
@@ -62,6 +63,16 @@ void read_elf(benchmark::State& state, const char* dir) {
         benchmark::DoNotOptimize(image);
     }
     per_thousand(state, symbols);
+}
+
+// The load closure's read of one object's PT_DYNAMIC (through libelf, over a writable copy as
+// the closure's private mapping is): the cost per library of a closure.
+void read_dynamic(benchmark::State& state, const char* dir) {
+    auto bytes = library_of(dir);
+    for (auto _ : state) {
+        auto info = rdmi::read_dynamic_info(bytes);
+        benchmark::DoNotOptimize(info);
+    }
 }
 
 void scan_header(benchmark::State& state, const char* dir) {
@@ -153,6 +164,8 @@ void symbols_json(benchmark::State& state, const char* dir) {
 
 BENCHMARK_CAPTURE(read_elf, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(read_elf, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(read_dynamic, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(read_dynamic, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(scan_header, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(scan_header, 100k, RDMI_BENCH_SYMBOLS_100K)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(classify, 20k, RDMI_BENCH_SYMBOLS_20K)->Unit(benchmark::kMillisecond);

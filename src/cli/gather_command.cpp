@@ -19,6 +19,7 @@
 #include "os/recording_fs.hpp"
 #include "report/json_report.hpp"
 #include "report/terminal_text.hpp"
+#include "text/shell_word.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -57,11 +58,11 @@ class GatherCommand final : public Command {
     int run(const Session& session) override {
         const std::string& output = session.options().output;
         if (output.empty()) return session.fail("gather needs --output FILE.tar.gz");
-        const RecordingFs fs(session.fs());
+        const RecordingFs recorder(session.fs());
         const RecordingEnv env(session.probe_env());
         const RecordingAnswers answers(session.answers());
         Facts report;
-        collect(session.probe_context(fs, env, answers), kReportProbes, report, {},
+        collect(session.probe_context(recorder.fs(), env, answers), kReportProbes, report, {},
                 OnProbeError::record);
         report.run = session.run_info();
 
@@ -72,7 +73,7 @@ class GatherCommand final : public Command {
         info.live = session.fs().is_live() || session.answers().captured();
         info.redacted = redact_;
         auto gathered = bundle::gather_bundle(
-            bundle::Recorded{fs, env, answers, json::dump(json::report(report)),
+            bundle::Recorded{recorder, env, answers, json::dump(json::report(report)),
                              session.options().doca_prefix},
             info, archive_mtime(session.env()));
         if (!gathered) {

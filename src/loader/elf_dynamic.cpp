@@ -1,10 +1,15 @@
-// read_dynamic_info: e_phoff -> PT_LOAD/PT_DYNAMIC -> DT_* entries, with DT_STRTAB's address
-// mapped to a file offset through the PT_LOAD segments (glibc elf/dl-load.c does the same).
+// read_dynamic_info: the program headers and the PT_DYNAMIC entries through libelf
+// (gelf_getphdr, gelf_getdyn over the segment's bytes), DT_STRTAB's address mapped to a file
+// offset through the PT_LOAD segments (glibc elf/dl-load.c does the same).
 #include "loader/elf_dynamic.hpp"
 
 #include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace rdmi {
@@ -21,14 +26,6 @@ bool host_is_little_endian() {
     std::uint8_t first = 0;
     std::memcpy(&first, &probe, 1);
     return first == 1;
-}
-
-template <typename T>
-std::optional<T> read_at(std::string_view bytes, std::uint64_t offset) {
-    if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) return std::nullopt;
-    T value{};
-    std::memcpy(&value, bytes.data() + offset, sizeof(T));
-    return value;
 }
 
 std::optional<std::uint64_t> file_offset(const std::vector<Segment>& loads, std::uint64_t vaddr) {
@@ -53,50 +50,95 @@ Result<std::string> read_interpreter(std::string_view bytes, const Segment& inte
     return std::string(text.substr(0, text.find('\0')));
 }
 
-template <typename Ehdr, typename Phdr, typename Dyn>
-Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
-    auto ehdr = read_at<Ehdr>(bytes, 0);
-    if (!ehdr) return make_gap(GapReason::malformed, "truncated ELF header");
-    DynamicInfo info;
-    info.elf_class = elf_class;
-    info.machine = ehdr->e_machine;
-    if (ehdr->e_phentsize != sizeof(Phdr)) {
-        return make_gap(GapReason::malformed,
-                        "unexpected program header size " + std::to_string(ehdr->e_phentsize));
-    }
+std::string libelf_error() {
+    const char* message = elf_errmsg(-1);
+    return message != nullptr ? message : "unknown libelf error";
+}
+
+struct Ref {
+    std::int64_t tag;
+    std::uint64_t value;
+};
+
+// The program headers: the PT_LOAD segments, the PT_DYNAMIC and the first PT_INTERP.
+struct Segments {
     std::vector<Segment> loads;
     std::optional<Segment> dynamic;
     std::optional<Segment> interp;
-    for (std::uint64_t i = 0; i < ehdr->e_phnum; ++i) {
-        auto ph = read_at<Phdr>(bytes, ehdr->e_phoff + i * sizeof(Phdr));
-        if (!ph) return make_gap(GapReason::malformed, "program headers run past the end");
-        const Segment seg{ph->p_vaddr, ph->p_offset, ph->p_filesz};
-        if (ph->p_type == PT_LOAD) loads.push_back(seg);
-        if (ph->p_type == PT_DYNAMIC) dynamic = seg;
-        if (ph->p_type == PT_INTERP && !interp) interp = seg;  // the kernel takes the first
+};
+
+Result<Segments> read_segments(Elf* elf, const GElf_Ehdr& ehdr) {
+    if (ehdr.e_phentsize != gelf_fsize(elf, ELF_T_PHDR, 1, EV_CURRENT)) {
+        return make_gap(GapReason::malformed,
+                        "unexpected program header size " + std::to_string(ehdr.e_phentsize));
     }
-    if (interp) {
-        auto text = read_interpreter(bytes, *interp);
+    Segments segments;
+    // e_phnum as ld.so takes it (elf_getphdrnum would read PN_XNUM's count from section 0).
+    for (int i = 0; i < static_cast<int>(ehdr.e_phnum); ++i) {
+        GElf_Phdr ph{};
+        if (gelf_getphdr(elf, i, &ph) == nullptr)
+            return make_gap(GapReason::malformed, "program headers run past the end");
+        const Segment seg{ph.p_vaddr, ph.p_offset, ph.p_filesz};
+        if (ph.p_type == PT_LOAD) segments.loads.push_back(seg);
+        if (ph.p_type == PT_DYNAMIC) segments.dynamic = seg;
+        if (ph.p_type == PT_INTERP && !segments.interp) segments.interp = seg;  // the kernel's
+    }
+    return segments;
+}
+
+// The DT_* entries of PT_DYNAMIC up to DT_NULL: its p_filesz bytes, or with a p_filesz of 0
+// up to the end of the file; an entry that would run past the end is malformed.
+Result<std::vector<GElf_Dyn>> read_dynamic_entries(Elf* elf, std::size_t file_size,
+                                                   const Segment& dynamic) {
+    const std::uint64_t entry = gelf_fsize(elf, ELF_T_DYN, 1, EV_CURRENT);
+    const Gap past_end{GapReason::malformed, "dynamic section runs past the end"};
+    if (entry == 0 || dynamic.offset > file_size) return past_end;
+    const std::uint64_t in_file = (file_size - dynamic.offset) / entry;
+    const std::uint64_t wanted =
+        dynamic.filesz == 0 ? in_file : (dynamic.filesz + entry - 1) / entry;
+    const std::uint64_t count = std::min(wanted, in_file);
+    std::vector<GElf_Dyn> entries;
+    if (count > 0) {
+        Elf_Data* data = elf_getdata_rawchunk(elf, static_cast<std::int64_t>(dynamic.offset),
+                                              count * entry, ELF_T_DYN);
+        if (data == nullptr) return past_end;
+        for (int i = 0; i < static_cast<int>(count); ++i) {
+            GElf_Dyn dyn{};
+            if (gelf_getdyn(data, i, &dyn) == nullptr) return past_end;
+            if (dyn.d_tag == DT_NULL) return entries;
+            entries.push_back(dyn);
+        }
+    }
+    // No DT_NULL: the end of p_filesz ends the section; the end of the file breaks it.
+    if (dynamic.filesz != 0 && count == wanted) return entries;
+    return past_end;
+}
+
+Result<DynamicInfo> read_image(Elf* elf, std::string_view bytes, unsigned elf_class) {
+    GElf_Ehdr ehdr{};
+    if (gelf_getehdr(elf, &ehdr) == nullptr)
+        return make_gap(GapReason::malformed, "truncated ELF header");
+    DynamicInfo info;
+    info.elf_class = elf_class;
+    info.machine = ehdr.e_machine;
+    auto segments = read_segments(elf, ehdr);
+    if (!segments) return segments.gap();
+    if (segments->interp) {
+        auto text = read_interpreter(bytes, *segments->interp);
         if (!text) return text.gap();
         info.interpreter = std::move(text).value();
     }
-    if (!dynamic) return info;  // statically linked: nothing to load
+    if (!segments->dynamic) return info;  // statically linked: nothing to load
     info.has_dynamic = true;
+    auto entries = read_dynamic_entries(elf, bytes.size(), *segments->dynamic);
+    if (!entries) return entries.gap();
     std::optional<std::uint64_t> strtab;
     std::uint64_t strsz = 0;
-    struct Ref {
-        std::int64_t tag;
-        std::uint64_t value;
-    };
     std::vector<Ref> refs;
-    for (std::uint64_t at = dynamic->offset;; at += sizeof(Dyn)) {
-        if (at - dynamic->offset >= dynamic->filesz && dynamic->filesz != 0) break;
-        auto dyn = read_at<Dyn>(bytes, at);
-        if (!dyn) return make_gap(GapReason::malformed, "dynamic section runs past the end");
-        const auto tag = static_cast<std::int64_t>(dyn->d_tag);
-        if (tag == DT_NULL) break;
-        const auto value = static_cast<std::uint64_t>(dyn->d_un.d_val);
-        if (tag == DT_STRTAB) strtab = file_offset(loads, value);
+    for (const GElf_Dyn& dyn : *entries) {
+        const auto tag = static_cast<std::int64_t>(dyn.d_tag);
+        const auto value = static_cast<std::uint64_t>(dyn.d_un.d_val);
+        if (tag == DT_STRTAB) strtab = file_offset(segments->loads, value);
         if (tag == DT_STRSZ) strsz = value;
         // Every way a link asks ld.so to bind at load (-z now): then a missing symbol stops the
         // program before main, not at its first call.
@@ -147,7 +189,8 @@ Result<DynamicInfo> read_class(std::string_view bytes, unsigned elf_class) {
 
 }  // namespace
 
-Result<DynamicInfo> read_dynamic_info(std::string_view bytes) {
+Result<DynamicInfo> read_dynamic_info(std::span<char> image) {
+    const std::string_view bytes(image.data(), image.size());
     if (bytes.size() < EI_NIDENT || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0) {
         return make_gap(GapReason::malformed, "not an ELF file");
     }
@@ -155,14 +198,27 @@ Result<DynamicInfo> read_dynamic_info(std::string_view bytes) {
     if ((data == ELFDATA2LSB) != host_is_little_endian()) {
         return make_gap(GapReason::malformed, "ELF byte order differs from this machine's");
     }
+    unsigned elf_class = 0;
+    std::size_t header_size = 0;
     switch (static_cast<unsigned char>(bytes[EI_CLASS])) {
         case ELFCLASS64:
-            return read_class<Elf64_Ehdr, Elf64_Phdr, Elf64_Dyn>(bytes, 64);
+            elf_class = 64;
+            header_size = sizeof(Elf64_Ehdr);
+            break;
         case ELFCLASS32:
-            return read_class<Elf32_Ehdr, Elf32_Phdr, Elf32_Dyn>(bytes, 32);
+            elf_class = 32;
+            header_size = sizeof(Elf32_Ehdr);
+            break;
         default:
             return make_gap(GapReason::malformed, "unknown ELF class");
     }
+    if (bytes.size() < header_size) return make_gap(GapReason::malformed, "truncated ELF header");
+    static const bool libelf_ready = elf_version(EV_CURRENT) != EV_NONE;
+    if (!libelf_ready) return make_gap(GapReason::error, "libelf refuses EV_CURRENT");
+    const std::unique_ptr<Elf, int (*)(Elf*)> elf(elf_memory(image.data(), image.size()), &elf_end);
+    if (elf == nullptr || elf_kind(elf.get()) != ELF_K_ELF)
+        return make_gap(GapReason::malformed, "libelf cannot read it: " + libelf_error());
+    return read_image(elf.get(), bytes, elf_class);
 }
 
 }  // namespace rdmi

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,8 +31,10 @@ struct DynamicInfo {
 };
 
 /// Reads the dynamic section of an ELF file in the host's byte order (the only files this
-/// process could load). Never does I/O. A truncated or inconsistent file is a Gap (malformed):
-/// whatever cannot be read is never taken as "no dependencies".
-Result<DynamicInfo> read_dynamic_info(std::string_view bytes);
+/// process could load), through libelf. Never does I/O. A truncated or inconsistent file is a
+/// Gap (malformed), in one line: whatever cannot be read is never taken as "no dependencies".
+/// `image` must be writable memory (libelf's elf_memory may write to what it reads: a private
+/// writable mapping or a copy), though nothing is written for a file in the host's byte order.
+Result<DynamicInfo> read_dynamic_info(std::span<char> image);
 
 }  // namespace rdmi

@@ -19,13 +19,14 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <span>
 
-#include "text/text.hpp"
 #include "loader/elf_dynamic.hpp"
-#include "os/errno_gap.hpp"
-#include "os/fs.hpp"
 #include "loader/library_trust.hpp"
 #include "loader/loader_path.hpp"
+#include "os/errno_gap.hpp"
+#include "os/fs.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {
@@ -33,7 +34,9 @@ namespace {
 constexpr std::size_t kMaxObjectBytes = std::size_t{2} << 30U;  // larger than any real library
 constexpr std::size_t kMaxMembers = 4096;                       // a closure is tens of files
 
-// A read-only mapping of a whole regular file.
+// A private mapping of a whole regular file, writable because libelf may write to what it
+// reads (elf_memory); a write would change this process's copy only, and none is made for a
+// file in the host's byte order, so no page is copied.
 class Mapping {
   public:
     static Result<std::unique_ptr<Mapping>> open(const std::string& path) {
@@ -49,7 +52,8 @@ class Mapping {
             ::close(fd);
             return make_gap(GapReason::malformed, path + ": larger than 2 GiB");
         }
-        void* base = size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+        void* base =
+            size == 0 ? nullptr : ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
         ::close(fd);
         if (base == MAP_FAILED) return gap_from_errno(path, errno);
         return std::unique_ptr<Mapping>(new Mapping(base, size));
@@ -62,6 +66,8 @@ class Mapping {
     [[nodiscard]] std::string_view bytes() const {
         return {static_cast<const char*>(base_), size_};
     }
+    /// The same bytes, for libelf.
+    [[nodiscard]] std::span<char> image() const { return {static_cast<char*>(base_), size_}; }
 
   private:
     Mapping(void* base, std::size_t size) : base_(base), size_(size) {}
@@ -72,7 +78,7 @@ class Mapping {
 Result<DynamicInfo> read_info(const std::string& path) {
     auto map = Mapping::open(path);
     if (!map) return map.gap();
-    auto info = read_dynamic_info((*map)->bytes());
+    auto info = read_dynamic_info((*map)->image());
     if (!info) return make_gap(GapReason::malformed, path + ": " + info.gap().message);
     return info;
 }

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -32,37 +33,32 @@ struct PathAccess {
     std::map<std::uint32_t, Gap> gaps;
 };
 
-/// Forwards every call to `inner` and records it. Thread-safe (the loopback waits on a worker).
-class RecordingFs final : public Fs {
+/// Records every call made through its view, fs(), which forwards each to `inner`. Thread-safe
+/// (the loopback waits on a worker). The view is not a second declaration of Fs's interface
+/// here: it is private to the recorder, which callers ask only for what was recorded.
+class RecordingFs {
   public:
-    explicit RecordingFs(const Fs& inner) : inner_(inner) {}
+    explicit RecordingFs(const Fs& inner);
+    RecordingFs(const RecordingFs&) = delete;
+    RecordingFs& operator=(const RecordingFs&) = delete;
+    ~RecordingFs();
 
-    [[nodiscard]] Result<std::string> read_file(
-        std::string_view path, std::size_t max_bytes = kDefaultReadCap) const override;
-    [[nodiscard]] Result<std::shared_ptr<const FileBytes>> map_file(
-        std::string_view path, std::size_t max_bytes) const override;
-    [[nodiscard]] std::unique_ptr<DirFiles> dir_files(std::string_view dir) const override;
-    [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const override;
-    [[nodiscard]] Result<FileInfo> stat(std::string_view path, bool follow = true) const override;
-    [[nodiscard]] Result<std::string> read_link(std::string_view path) const override;
-    [[nodiscard]] Result<std::string> real_path(std::string_view path) const override;
-    [[nodiscard]] Result<std::string> host_path(std::string_view path) const override;
-    [[nodiscard]] const std::string& root() const override { return inner_.root(); }
-    [[nodiscard]] bool is_live() const override { return inner_.is_live(); }
-
+    /// The file system to read through: `inner`'s answers, each call recorded.
+    [[nodiscard]] const Fs& fs() const;
     /// The file system recorded (for the bundle writer, which reads it again unrecorded).
     [[nodiscard]] const Fs& inner() const { return inner_; }
     /// Every path touched so far, sorted.
     [[nodiscard]] std::map<std::string, PathAccess> recorded() const;
 
-    /// Records one read (DirFiles readers report here).
-    void note_read(std::string_view path, const Result<std::string>& got) const;
-
   private:
+    class View;
+    friend class View;
+
     template <typename T>
     void note(std::string_view path, PathAccess::Op op, const Result<T>& got) const;
 
     const Fs& inner_;
+    std::unique_ptr<const View> view_;
     mutable std::mutex mutex_;
     mutable std::map<std::string, PathAccess> accesses_;
 };

@@ -24,6 +24,7 @@
 #include "os/errno_gap.hpp"
 #include "os/mapped_regions.hpp"
 #include "os/path_resolver.hpp"
+#include "os/string_bytes.hpp"
 #include "os/unique_fd.hpp"
 
 namespace rdmi {
@@ -152,15 +153,6 @@ auto open_retrying(DirFdCache* dirs, const Open& open) {
 // if something other than a regular file slipped through, which the dev/ino check refuses.
 constexpr int kReadFlags = O_RDONLY | O_NONBLOCK | O_NOCTTY;
 
-// Opens for reading the regular file that `path_fd` (an O_PATH descriptor) holds, `st` being
-// what fstat said of it (and still saying it of the returned descriptor: the same inode).
-//
-// A read needs a descriptor opened for reading, and opening a device node runs its driver's
-// open(): /dev/watchdog arms the hardware watchdog, a tape rewinds, a serial line drops DTR. So
-// a file is opened O_PATH first (no driver, no FIFO open), checked to be regular, and the very
-// inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
-// path a second time and the file it gives must be the one checked (same st_dev and st_ino):
-// a device swapped in between would be opened, then refused (docs/reliability.md).
 // For a descriptor already opened for reading (a live /sys or /proc file): its fstat in `st`,
 // or why it is not a regular file.
 std::optional<Gap> require_regular(int fd, std::string_view path, struct stat& st) {
@@ -179,6 +171,15 @@ bool proc_is_procfs() {
     return procfs;
 }
 
+// Opens for reading the regular file that `path_fd` (an O_PATH descriptor) holds, `st` being
+// what fstat said of it (and still saying it of the returned descriptor: the same inode).
+//
+// A read needs a descriptor opened for reading, and opening a device node runs its driver's
+// open(): /dev/watchdog arms the hardware watchdog, a tape rewinds, a serial line drops DTR. So
+// a file is opened O_PATH first (no driver, no FIFO open), checked to be regular, and the very
+// inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
+// path a second time and the file it gives must be the one checked (same st_dev and st_ino):
+// a device swapped in between would be opened, then refused (docs/reliability.md).
 template <typename Reopen>
 Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat& st,
                                  DirFdCache* dirs, const Reopen& reopen) {
@@ -205,15 +206,6 @@ Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat
     st = now;
     return owned.release();
 }
-
-class StringBytes final : public FileBytes {
-  public:
-    explicit StringBytes(std::string data) : data_(std::move(data)) {}
-    [[nodiscard]] std::string_view bytes() const override { return data_; }
-
-  private:
-    std::string data_;
-};
 
 class MappedBytes final : public FileBytes {
   public:
@@ -247,71 +239,6 @@ struct RootedFs::RootFd {
     RootFd& operator=(const RootFd&) = delete;
     ~RootFd() { ::close(fd); }
 };
-
-Result<std::shared_ptr<const FileBytes>> Fs::map_file(std::string_view path,
-                                                      std::size_t max_bytes) const {
-    auto data = read_file(path, max_bytes);
-    if (!data) return data.gap();
-    return std::shared_ptr<const FileBytes>(std::make_shared<StringBytes>(std::move(data).value()));
-}
-
-std::string_view to_string(FileType type) {
-    switch (type) {
-        case FileType::regular:
-            return "regular file";
-        case FileType::directory:
-            return "directory";
-        case FileType::symlink:
-            return "symbolic link";
-        case FileType::fifo:
-            return "FIFO";
-        case FileType::socket:
-            return "socket";
-        case FileType::char_device:
-            return "character device";
-        case FileType::block_device:
-            return "block device";
-        case FileType::other:
-            return "special file";
-    }
-    return "special file";
-}
-
-std::string join_path(std::string_view base, std::string_view name) {
-    std::string out(base);
-    while (out.size() > 1 && out.back() == '/') out.pop_back();
-    while (!name.empty() && name.front() == '/') name.remove_prefix(1);
-    if (name.empty()) return out;
-    if (out.empty() || out.back() != '/') out += '/';
-    out += name;
-    return out;
-}
-
-std::string_view base_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-    auto slash = path.rfind('/');
-    return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-bool plain_absolute_path(std::string_view path) {
-    if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
-    std::size_t start = 1;
-    while (start <= path.size()) {
-        const std::size_t end = std::min(path.find('/', start), path.size());
-        const std::string_view part = path.substr(start, end - start);
-        if (part.empty() || part == "." || part == "..") return false;
-        start = end + 1;
-    }
-    return true;
-}
-
-std::string_view dir_name(std::string_view path) {
-    while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
-    auto slash = path.rfind('/');
-    if (slash == std::string_view::npos) return ".";
-    if (slash == 0) return "/";
-    return path.substr(0, slash);
-}
 
 Result<RootedFs> RootedFs::open(const std::string& root, Resolution resolution, bool live_allowed,
                                 LinkRule links) {
@@ -612,24 +539,7 @@ Result<std::string> read_opened_file(const UniqueFd& owned, const struct stat& s
     return read_all(owned.get(), path, max_bytes, size);
 }
 
-// Fs::dir_files' default: every file by its whole path.
-class PathDirFiles final : public DirFiles {
-  public:
-    explicit PathDirFiles(const Fs& fs) : fs_(fs) {}
-    [[nodiscard]] Result<std::string> read_file(std::string_view path,
-                                                std::size_t max_bytes) const override {
-        return fs_.read_file(path, max_bytes);
-    }
-
-  private:
-    const Fs& fs_;
-};
-
 }  // namespace
-
-std::unique_ptr<DirFiles> Fs::dir_files(std::string_view /*dir*/) const {
-    return std::make_unique<PathDirFiles>(*this);
-}
 
 Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_bytes) const {
     // Named for the run's watchdog: a read on a hung mount blocks here, in the kernel.

@@ -5,6 +5,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/link_rule.cpp
   ${CMAKE_CURRENT_LIST_DIR}/live_answers.cpp

@@ -8,7 +8,8 @@ against its schema), a one-line message naming the broken file, no crash or sani
 Categories: elf (symbols --lib: exit 2 and an error document), pc (report --root: the module
 check fails, exit 1), header (symbols --headers: notes, exit 0), sysfs (report --root: a gap
 on the attribute), ldcache (symbols --root with a hostile /etc/ld.so.cache: a loader note, exit
-0, within an address-space bound). JSON inputs are covered elsewhere: tests/unit/json/json_input_test.cpp (the
+0, within an address-space bound). A FIFO in a .pc file's or a sysfs attribute's place is
+test_hangs.py's (pc-fifo, sysfs-fifo). JSON inputs are covered elsewhere: tests/unit/json/json_input_test.cpp (the
 bounded parser), tests/contract/test_diff_inputs.py (diff's inputs) and
 tests/unit/context/wire_json_test.cpp (the forked children's answers). Exits 1 when any case
 breaks the contract.
@@ -168,7 +169,6 @@ def _(ctx):
 pc_case("variable-recursion", write("a=${b}\nb=${a}\n" + GOOD_PC_HEAD + "Cflags: ${a}\n"), "")
 pc_case("no-version", write("Name: doca-common\nDescription: x\n"), "")
 pc_case("10mb", write(GOOD_PC_HEAD + ("# junk\n" * (10 << 17))), "")
-pc_case("fifo", lambda p: os.mkfifo(p), "FIFO")
 pc_case("directory", lambda p: p.mkdir(), "")
 pc_case("socket", bind_socket, "")
 pc_case("dangling-link", lambda p: os.symlink("gone.pc", p), "")
@@ -269,7 +269,6 @@ sysfs_case("empty", write(b""))
 sysfs_case("binary", write(b"\xde\xad\x00\xbe\xef\n"))
 sysfs_case("10mb", write(b"1" * (10 << 20)))
 sysfs_case("multi-line", write(b"28.39.1002\n28.39.1003\n"))
-sysfs_case("fifo", lambda p: os.mkfifo(p))
 sysfs_case("socket", bind_socket)
 sysfs_case("directory", lambda p: p.mkdir())
 sysfs_case("dangling-link", lambda p: os.symlink("gone", p))

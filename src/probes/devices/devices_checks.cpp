@@ -2,10 +2,11 @@
 // DOCA listed, and hugepages (info).
 #include <algorithm>
 
-#include "text/text.hpp"
+#include "core/failed_check.hpp"
 #include "probes/devices/devices.hpp"
 #include "probes/devices/port_fix.hpp"
 #include "sysfs/pci_ids.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {
@@ -234,12 +235,10 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
                         " /dev/infiniband/uverbs* nodes are read-write for this user";
         return check;
     }
-    check.status = Status::fail;
     check.message = "not read-write for this user: " + join(denied);
-    check.remediation =
-        "add the user to the group owning /dev/infiniband/uverbs* (often 'rdma') or fix the udev "
-        "rule";
-    return check;
+    return failed(std::move(check),
+                  "add the user to the group owning /dev/infiniband/uverbs* (often 'rdma') or fix "
+                  "the udev rule");
 }
 
 Check verbs_check(const DevicesFacts& facts, bool live) {

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "core/failed_check.hpp"
 #include "probes/symbols/symbols.hpp"
 
 namespace rdmi {
@@ -209,11 +210,10 @@ Check loader_check(const SymbolsFacts& facts, Finding id) {
         check.status = Status::info;
         return check;
     }
-    check.status = Status::fail;
-    check.remediation =
-        "programs built against this install run against another DOCA: fix LD_LIBRARY_PATH or "
-        "the ld.so.conf.d entries (then ldconfig) so that both name the same libdir";
-    return check;
+    return failed(std::move(check),
+                  "programs built against this install run against another DOCA: fix "
+                  "LD_LIBRARY_PATH or the ld.so.conf.d entries (then ldconfig) so that both name "
+                  "the same libdir");
 }
 
 Check runtime_check(const SymbolsFacts& facts, Finding id) {

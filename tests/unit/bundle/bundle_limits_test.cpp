@@ -55,7 +55,8 @@ Outcome gather_and_replay(const test::TempTree& root, const std::vector<std::str
                           const std::vector<std::string>& lists, const BundleLimits& limits,
                           const test::TempTree& scratch) {
     const RootedFs inner = open_root(root.root());
-    const RecordingFs fs(inner);
+    const RecordingFs recorder(inner);
+    const Fs& fs = recorder.fs();
     for (const auto& path : reads) (void)fs.read_file(path);
     for (const auto& path : lists) (void)fs.list_dir(path);
     const MapEnv process_env;
@@ -66,7 +67,7 @@ Outcome gather_and_replay(const test::TempTree& root, const std::vector<std::str
     info.generated_at = "2023-11-14T22:13:20Z";
     info.root = root.root();
     info.limits = limits;
-    auto gathered = gather_bundle(Recorded{fs, env, answers, "{}\n", ""}, info, 1700000000);
+    auto gathered = gather_bundle(Recorded{recorder, env, answers, "{}\n", ""}, info, 1700000000);
     REQUIRE_MESSAGE(gathered.ok(), (gathered.ok() ? "" : gathered.gap().message));
     const std::string archive = scratch.host("/b.tar.gz");
     {
@@ -268,14 +269,15 @@ TEST_CASE("extraction stops at the run's deadline, naming the archive") {
     test::TempTree scratch;
     root.write("/etc/os-release", "ID=test\n");
     const RootedFs inner = open_root(root.root());
-    const RecordingFs fs(inner);
+    const RecordingFs recorder(inner);
+    const Fs& fs = recorder.fs();
     (void)fs.read_file("/etc/os-release");
     const MapEnv process_env;
     const RecordingEnv env(process_env);
     const RecordingAnswers answers(LiveAnswers::direct());
     BundleInfo info;
     info.root = root.root();
-    auto gathered = gather_bundle(Recorded{fs, env, answers, "{}\n", ""}, info, 1700000000);
+    auto gathered = gather_bundle(Recorded{recorder, env, answers, "{}\n", ""}, info, 1700000000);
     REQUIRE(gathered.ok());
     const std::string archive = scratch.host("/b.tar.gz");
     {

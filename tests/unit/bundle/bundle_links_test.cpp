@@ -28,13 +28,14 @@ TEST_CASE("build_tree stores no byte of a file reached only through a refused li
     rule.owner_match = true;
     auto inner = RootedFs::open(tree.root(), RootedFs::Resolution::kernel, false, rule);
     REQUIRE(inner.ok());
-    const RecordingFs fs(*inner);
+    const RecordingFs recorder(*inner);
+    const Fs& fs = recorder.fs();
     CHECK_FALSE(fs.read_file("/home/u/prefix/applications/VERSION").ok());
     CHECK_FALSE(fs.map_file("/home/u/prefix/lib/secret", 1U << 20U).ok());
     CHECK_FALSE(fs.list_dir("/home/u/prefix/lib").ok());
     CHECK(fs.read_file("/home/u/prefix/applications/other").ok());
 
-    const Tree built = build_tree(*inner, fs.recorded(), Caps{});
+    const Tree built = build_tree(*inner, recorder.recorded(), Caps{});
     for (const auto& item : built.entries) {
         const std::string& path = item.first;  // CAPTURE cannot take a structured binding
         CAPTURE(path);

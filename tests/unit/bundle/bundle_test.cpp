@@ -48,14 +48,15 @@ TEST_CASE("build_tree stores what was read at its real path, and the links on th
     tree.symlink("../../../../../../etc/secret", "/usr/lib/out");  // climbs: clamped at the root
     tree.fifo("/run/fifo");
     const RootedFs inner = open_root(tree);
-    const RecordingFs fs(inner);
+    const RecordingFs recorder(inner);
+    const Fs& fs = recorder.fs();
     CHECK(fs.read_file("/sys/class/net/eth0/address").ok());
     CHECK(fs.list_dir("/sys/class/net/eth0").ok());
     CHECK(fs.real_path("/usr/lib/libx.so").ok());
     CHECK(fs.read_link("/usr/lib/out").ok());
     CHECK(fs.stat("/run/fifo", false).ok());
 
-    const Tree built = build_tree(inner, fs.recorded(), Caps{});
+    const Tree built = build_tree(inner, recorder.recorded(), Caps{});
     const auto& e = built.entries;
     REQUIRE(e.count("/sys/devices/pci/net/eth0/address") == 1);
     CHECK(e.at("/sys/devices/pci/net/eth0/address").bytes == "0c:42:a1:00:00:01\n");
@@ -81,14 +82,15 @@ TEST_CASE("build_tree keeps to the caps and says what it left out") {
     tree.write("/small", "s");
     tree.write("/second", std::string(60, 'c'));
     const RootedFs inner = open_root(tree);
-    const RecordingFs fs(inner);
+    const RecordingFs recorder(inner);
+    const Fs& fs = recorder.fs();
     CHECK(fs.read_file("/big").ok());
     CHECK(fs.read_file("/small").ok());
     CHECK(fs.read_file("/second").ok());
     Caps caps;
     caps.file_bytes = 80;
     caps.total_bytes = 50;
-    const Tree built = build_tree(inner, fs.recorded(), caps);
+    const Tree built = build_tree(inner, recorder.recorded(), caps);
     CHECK(built.entries.at("/small").content == Content::captured);
     CHECK(built.entries.at("/big").content == Content::placeholder);
     CHECK(built.entries.at("/second").content == Content::placeholder);

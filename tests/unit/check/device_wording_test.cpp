@@ -4,7 +4,6 @@
 // physical link).
 #include <doctest/doctest.h>
 
-#include <cstdio>
 #include <regex>
 #include <set>
 #include <string>
@@ -13,7 +12,7 @@
 #include "host/platform.hpp"
 #include "model/registry.hpp"
 #include "probes/devices/devices.hpp"
-#include "support/temp_tree.hpp"
+#include "support/memory_fs.hpp"
 #include "sysfs/devices.hpp"
 #include "sysfs/net_attrs.hpp"
 #include "sysfs/pci_ids.hpp"
@@ -173,23 +172,19 @@ TEST_CASE("a port physically down keeps the cable and the link check, naming the
 TEST_CASE("names from the tree reach the port fix's commands as single shell words") {
     // A bundle replayed with --root names its own netdevs and rdma devices, and its GID table
     // names a netdev in a file: a fix is pasted into a shell, so none of them may run anything.
-    test::TempTree tree;
-    const std::string dir = tree.host("/r");
-    REQUIRE(test::run_fixture_script("logical-down " + dir) == 0);
-    const std::string pf0 = "/r/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0";
-    const std::string pf1 = "/r/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1";
-    REQUIRE(::rename(tree.host(pf0 + "/infiniband/mlx5_0").c_str(),
-                     tree.host(pf0 + "/infiniband/mlx5_$(id)").c_str()) == 0);
-    REQUIRE(::unlink(tree.host("/r/sys/class/infiniband/mlx5_0").c_str()) == 0);
-    tree.symlink("../../devices/pci0000:00/0000:00:01.0/0000:03:00.0/infiniband/mlx5_$(id)",
-                 "/r/sys/class/infiniband/mlx5_$(id)");
+    test::MemoryFs fs = test::sysfs_fixture_in_memory("logical-down");
+    const std::string pf0 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0";
+    const std::string pf1 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1";
+    fs.rename(pf0 + "/infiniband/mlx5_0", pf0 + "/infiniband/mlx5_$(id)");
+    fs.remove("/sys/class/infiniband/mlx5_0");
+    fs.symlink("../../devices/pci0000:00/0000:00:01.0/0000:03:00.0/infiniband/mlx5_$(id)",
+               "/sys/class/infiniband/mlx5_$(id)");
     // mlx5_0's port loses its physical link; mlx5_1's GID table names a netdev.
-    tree.write(pf0 + "/infiniband/mlx5_$(id)/ports/1/phys_state", "3: Disabled\n");
+    fs.write(pf0 + "/infiniband/mlx5_$(id)/ports/1/phys_state", "3: Disabled\n");
     const std::string port = pf1 + "/infiniband/mlx5_1/ports/1";
-    tree.write(port + "/gids/0", "fe80:0000:0000:0000:0e42:a1ff:fe00:0001\n");
-    tree.write(port + "/gid_attrs/types/0", "RoCE v2\n");
-    tree.write(port + "/gid_attrs/ndevs/0", "a;reboot\n");
-    const auto fs = RootedFs::open(dir).value();
+    fs.write(port + "/gids/0", "fe80:0000:0000:0000:0e42:a1ff:fe00:0001\n");
+    fs.write(port + "/gid_attrs/types/0", "RoCE v2\n");
+    fs.write(port + "/gid_attrs/ndevs/0", "a;reboot\n");
     DevicesFacts facts;
     facts.inventory = sysfs::scan_devices(fs);
     facts.platform = host::scan_platform(fs);

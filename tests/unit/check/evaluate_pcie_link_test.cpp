@@ -1,6 +1,6 @@
-// The pcie-link requirement of the gate over generated sysfs roots, collected through the
-// registry as `check` collects them: warn (never fail) below what card and slot reach, pass at
-// it, skip with the reason when nothing can be judged, narrowed by --require-device NAME.
+// The pcie-link requirement of the gate over generated sysfs roots (copied into memory), collected
+// through the registry as `check` collects them: warn (never fail) below what card and slot reach,
+// pass at it, skip with the reason when nothing can be judged, narrowed by --require-device NAME.
 #include <doctest/doctest.h>
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
@@ -10,8 +10,7 @@
 
 #include "check/evaluate.hpp"
 #include "model/registry.hpp"
-#include "os/rooted_fs.hpp"
-#include "support/temp_tree.hpp"
+#include "support/memory_fs.hpp"
 #include "unit/sysfs/sysfs_fixture.hpp"
 
 namespace rdmi::gate {
@@ -26,16 +25,12 @@ spdlog::logger& quiet() {
 
 // A sysfs scenario, collected as `check --require-pcie-link [--require-device]` collects it.
 struct Gate {
-    test::TempTree tree;
-    std::string dir = tree.host("/r");
+    test::MemoryFs fs;
     Facts facts;
 
-    explicit Gate(const std::string& scenario) {
-        REQUIRE(test::run_fixture_script(scenario + " " + dir) == 0);
-    }
+    explicit Gate(const std::string& scenario) : fs(test::sysfs_fixture_in_memory(scenario)) {}
 
     Check judge(const Policy& policy) {
-        const auto fs = RootedFs::open(dir).value();
         const MapEnv env;
         const ProbeContext ctx{fs, env, quiet(), Deadline(10s), 5s, std::nullopt, false};
         GateFacts gate;
@@ -162,8 +157,8 @@ TEST_CASE("gate pcie-link: a VF named by --require-device has no link of its own
 
 TEST_CASE("gate pcie-link: an unreadable figure is a skip with its file, and a fix") {
     Gate gate("full-link");
-    gate.tree.write("/r/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0/current_link_speed",
-                    "Unknown\n");
+    gate.fs.write("/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0/current_link_speed",
+                  "Unknown\n");
     const Check check = gate.judge(links());
     CHECK(check.status == Status::skip);
     CHECK(

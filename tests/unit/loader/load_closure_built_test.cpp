@@ -43,7 +43,8 @@ struct BuiltTree {
 // The loader this machine's programs name in PT_INTERP, from a program linked by default.
 std::string system_interpreter(const BuiltTree& t) {
     t.elf.program(test::ElfSpec(t.host("/objects/default-program")));
-    auto info = read_dynamic_info(built_bytes(t.host("/objects/default-program")));
+    std::string program = built_bytes(t.host("/objects/default-program"));
+    auto info = read_dynamic_info(program);
     REQUIRE(info.ok());
     REQUIRE_FALSE(info->interpreter.empty());
     return info->interpreter;
@@ -62,7 +63,8 @@ TEST_CASE("a DT_NEEDED path with $ORIGIN is judged where the loader would find i
                      .named("libtrusted.so")
                      .linking({t.host("/objects/libx.so")}));
     std::filesystem::copy_file(t.host("/objects/libx.so"), t.host("/evil/libx.so"));
-    auto info = read_dynamic_info(built_bytes(t.host("/a/b/c/libtrusted.so")));
+    std::string library = built_bytes(t.host("/a/b/c/libtrusted.so"));
+    auto info = read_dynamic_info(library);
     REQUIRE(info.ok());
     REQUIRE(info->needed.front() == "$ORIGIN/../../../evil/libx.so");
 
@@ -174,7 +176,8 @@ TEST_CASE("DT_AUXILIARY and DT_FILTER filtees are mapped like DT_NEEDED, and jud
         t.elf.shared(test::ElfSpec(t.host("/lib/libfiltered.so"))
                          .named("libfiltered.so")
                          .with_ld_flag(flag + filtee));
-        auto info = read_dynamic_info(built_bytes(t.host("/lib/libfiltered.so")));
+        std::string library = built_bytes(t.host("/lib/libfiltered.so"));
+        auto info = read_dynamic_info(library);
         REQUIRE(info.ok());
         CHECK(info->filtees == std::vector<std::string>{filtee});
         const auto verdict = check_load_closure(t.host("/lib/libfiltered.so"), LoadKind::library,

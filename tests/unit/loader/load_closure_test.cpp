@@ -1,5 +1,5 @@
-// Tests for the load-closure check and the dynamic-section reader, over the fixture libraries
-// of tests/fixtures/trust copied into private and writable directories.
+// Tests for the load-closure check over the fixture libraries of tests/fixtures/trust copied into
+// private and writable directories.
 #include "loader/load_closure.hpp"
 
 #include <doctest/doctest.h>
@@ -9,10 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
-#include "loader/elf_dynamic.hpp"
 #include "loader/library_trust.hpp"
 #include "support/temp_tree.hpp"
 
@@ -20,13 +17,6 @@ namespace rdmi {
 namespace {
 
 const std::string kTrust = std::string(RDMI_TEST_FIXTURES_DIR) + "/trust";
-
-std::string slurp(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
 
 void copy(const std::string& from, const std::string& to) {
     std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
@@ -51,27 +41,6 @@ struct VerbsTree {
 };
 
 }  // namespace
-
-TEST_CASE("the dynamic section is read through the program headers") {
-    auto info = read_dynamic_info(slurp(kTrust + "/runpath-doca/lib/libdoca_rdmi.so.3"));
-    REQUIRE(info.ok());
-    CHECK(info->soname == "libdoca_rdmi.so.3");
-    CHECK(info->has_runpath);
-    CHECK(info->runpath == "$ORIGIN/../dep");
-    // The linker orders DT_NEEDED by the fixture's link graph, not by the command line.
-    const auto& needed = info->needed;
-    CHECK(std::count(needed.begin(), needed.end(), "libdoca_common.so.3") == 1);
-    CHECK(std::count(needed.begin(), needed.end(), "libdoca_verbs.so.3") == 1);
-}
-
-TEST_CASE("a truncated dynamic section is malformed, never 'no dependencies'") {
-    const std::string bytes = slurp(kTrust + "/dep/librdmi-fixture-dep.so.1");
-    for (std::size_t cut : {std::size_t{10}, std::size_t{70}, bytes.size() / 2}) {
-        auto info = read_dynamic_info(std::string_view(bytes).substr(0, cut));
-        CHECK_FALSE(info.ok());
-    }
-    CHECK_FALSE(read_dynamic_info("not an elf at all").ok());
-}
 
 TEST_CASE("a closure of trusted files in private directories passes") {
     VerbsTree t;

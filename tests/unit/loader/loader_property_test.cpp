@@ -292,7 +292,8 @@ bool dir_within(const std::string& path, const std::string& dir) {
 std::string interpreter_of_default_program(const std::string& work) {
     test::ElfBuilder elf(work);
     elf.program(test::ElfSpec(work + "/default-program"));
-    auto info = read_dynamic_info(file_bytes(work + "/default-program"));
+    std::string program = file_bytes(work + "/default-program");
+    auto info = read_dynamic_info(program);
     REQUIRE(info.ok());
     return info->interpreter;
 }

@@ -1,5 +1,5 @@
-// Tests for AppendFile's rule on what it opens (the rest:
-// tests/unit/probes/loopback/loopback_trace_test.cpp).
+// Tests for AppendFile: what it refuses to open (a link, a directory, a FIFO, another user's
+// file) and how it appends.
 #include "os/append_file.hpp"
 
 #include <doctest/doctest.h>
@@ -87,6 +87,33 @@ TEST_CASE("AppendFile still appends to a file of its own with several hard links
     REQUIRE(file.ok());
     CHECK(file->write_line("one"));
     CHECK(appended_text(tree.host("/mine")) == "one\n");
+}
+
+TEST_CASE("AppendFile refuses a symlink, a directory and a FIFO, and appends whole lines") {
+    test::TempTree tree;
+    tree.write("/target", "");
+    tree.symlink(tree.host("/target"), "/link");
+    tree.mkdir("/dir");
+    tree.fifo("/fifo");
+    CHECK_FALSE(AppendFile::open(tree.host("/link"), true).ok());
+    CHECK_FALSE(AppendFile::open(tree.host("/dir"), true).ok());
+    CHECK_FALSE(AppendFile::open(tree.host("/fifo"), true).ok());
+    CHECK_FALSE(AppendFile::open(tree.host("/missing/x"), true).ok());
+    tree.write("/log", "old\n");
+    {
+        auto file = AppendFile::open(tree.host("/log"), true);
+        REQUIRE(file.ok());
+        CHECK(file->write_line("one"));
+    }
+    {
+        auto file = AppendFile::open(tree.host("/log"), false);
+        REQUIRE(file.ok());
+        CHECK(file->write_line("two"));
+    }
+    std::ifstream in(tree.host("/log"));
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str() == "one\ntwo\n");
 }
 
 }  // namespace rdmi

@@ -222,7 +222,7 @@ TEST_CASE("a recorded run keeps the refusal, never the target's bytes") {
         RootedFs::open(planted.tree.root(), RootedFs::Resolution::kernel, false, owner_rule());
     REQUIRE(fs.ok());
     const RecordingFs recording(*fs);
-    CHECK_FALSE(recording.read_file("/home/u/secret-abs").ok());
+    CHECK_FALSE(recording.fs().read_file("/home/u/secret-abs").ok());
     const auto recorded = recording.recorded();
     const PathAccess& access = recorded.at("/home/u/secret-abs");
     CHECK_FALSE(access.content.has_value());

@@ -104,10 +104,9 @@ TEST_CASE("a device node or FIFO where a file is expected is examined, never ope
     tree.fifo("/root/sys/class/infiniband/mlx5_0/fw_ver");
     tree.fifo("/live/fifo");
     OpenWatch watch;
-    if (watch.sees_o_path(tree.host("/root/dev/null"))) {
-        MESSAGE("this kernel reports O_PATH descriptors as opens: cannot check here");
-        return;
-    }
+    // Where O_PATH descriptors show as opens, the gaps are still checked; the opens cannot be.
+    const bool watched = !watch.sees_o_path(tree.host("/root/dev/null"));
+    if (!watched) MESSAGE("this kernel reports O_PATH descriptors as opens: opens not checked");
     watch.watch(tree.host("/root/sys/class/infiniband/mlx5_0/fw_ver"));
     watch.watch(tree.host("/live/fifo"));
     // The watch sees a real open of each.
@@ -115,7 +114,8 @@ TEST_CASE("a device node or FIFO where a file is expected is examined, never ope
         const UniqueFd opened(::open(tree.host(node).c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
         REQUIRE(opened.get() >= 0);
     }
-    REQUIRE(watch.opens() == 2);
+    const int real_opens = watch.opens();
+    if (watched) REQUIRE(real_opens == 2);
 
     const std::vector<Expected> in_root{{"/dev/null", device},
                                         {"/opt/mellanox/doca/applications/VERSION", device},
@@ -128,14 +128,14 @@ TEST_CASE("a device node or FIFO where a file is expected is examined, never ope
         CHECK(read_every_way(*fs, in_root) == 0);
         CHECK(read_every_way(*fs, in_root) == 0);
         CHECK(fs->read_file("/opt/mellanox/doca/applications/README").value() == "x");
-        CHECK(watch.opens() == 0);
+        if (watched) CHECK(watch.opens() == 0);
     }
     // The live system's files the same way.
     auto live = RootedFs::open("/");
     REQUIRE(live.ok());
     const std::string fifo = tree.host("/live/fifo");
     CHECK(read_every_way(*live, {{fifo.c_str(), "FIFO"}}) == 0);
-    CHECK(watch.opens() == 0);
+    if (watched) CHECK(watch.opens() == 0);
 }
 
 TEST_CASE("without /proc a file is opened a second time, and still only a regular one") {

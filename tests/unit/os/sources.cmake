@@ -3,6 +3,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/append_file_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/descriptor_limit_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exhaustion_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/link_rule_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/memory_reserve_test.cpp

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <map>
 
 namespace rdmi::test {
 
@@ -16,6 +17,14 @@ RootedFs sysfs_fixture(std::string_view scenario) {
     auto fs = RootedFs::open(sysfs_fixture_dir(scenario));
     REQUIRE_MESSAGE(fs.ok(), "fixture root missing: ", sysfs_fixture_dir(scenario));
     return fs.value();
+}
+
+MemoryFs sysfs_fixture_in_memory(std::string_view scenario) {
+    static std::map<std::string, MemoryFs, std::less<>> read;
+    auto it = read.find(scenario);
+    if (it == read.end())
+        it = read.emplace(scenario, MemoryFs::copy_of(sysfs_fixture_dir(scenario))).first;
+    return it->second;
 }
 
 int run_fixture_script(const std::string& args) {

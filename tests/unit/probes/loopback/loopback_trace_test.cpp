@@ -1,5 +1,6 @@
 // `loopback --trace FILE`: one JSON line per DOCA call, the same calls the fake library saw, with
-// hex handles, out-parameters, error names, timings and the thread; and the AppendFile under it.
+// hex handles, out-parameters, error names, timings and the thread (the AppendFile under it:
+// tests/unit/os/append_file_test.cpp).
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -139,33 +140,6 @@ TEST_CASE("a run without --trace after a traced one writes nothing and uses no s
     const auto verdict = run_fake(fake_options(3));
     CHECK(verdict.result == Status::pass);
     CHECK(read_lines(path).size() == lines);
-}
-
-TEST_CASE("AppendFile refuses a symlink, a directory and a FIFO, and appends whole lines") {
-    test::TempTree tree;
-    tree.write("/target", "");
-    tree.symlink(tree.host("/target"), "/link");
-    tree.mkdir("/dir");
-    tree.fifo("/fifo");
-    CHECK_FALSE(AppendFile::open(tree.host("/link"), true).ok());
-    CHECK_FALSE(AppendFile::open(tree.host("/dir"), true).ok());
-    CHECK_FALSE(AppendFile::open(tree.host("/fifo"), true).ok());
-    CHECK_FALSE(AppendFile::open(tree.host("/missing/x"), true).ok());
-    tree.write("/log", "old\n");
-    {
-        auto file = AppendFile::open(tree.host("/log"), true);
-        REQUIRE(file.ok());
-        CHECK(file->write_line("one"));
-    }
-    {
-        auto file = AppendFile::open(tree.host("/log"), false);
-        REQUIRE(file.ok());
-        CHECK(file->write_line("two"));
-    }
-    std::ifstream in(tree.host("/log"));
-    std::stringstream text;
-    text << in.rdbuf();
-    CHECK(text.str() == "one\ntwo\n");
 }
 
 TEST_CASE("hex formats pointers and integers") {

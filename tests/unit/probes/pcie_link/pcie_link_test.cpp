@@ -1,4 +1,5 @@
-// Tests for the pcie-link probe over generated sysfs roots that gain link attributes.
+// Tests for the pcie-link probe over generated sysfs roots, copied into memory, that gain link
+// attributes.
 #include "probes/pcie_link/pcie_link.hpp"
 
 #include <doctest/doctest.h>
@@ -7,16 +8,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "model/registry.hpp"
-#include "os/rooted_fs.hpp"
 #include "report/json_report.hpp"
-#include "support/temp_tree.hpp"
+#include "support/memory_fs.hpp"
 #include "sysfs/devices.hpp"
 #include "unit/sysfs/sysfs_fixture.hpp"
 
@@ -30,30 +27,25 @@ constexpr const char* kPort = "/sys/devices/pci0000:00/0000:00:01.0";
 constexpr const char* kPf0 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0";
 constexpr const char* kPf1 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1";
 
+// A copy in memory of a generated sysfs root, which a case gives link attributes.
 struct Root {
-    test::TempTree tree;
-    std::string dir = tree.host("/r");
+    test::MemoryFs fs;
 
-    explicit Root(const std::string& scenario) {
-        REQUIRE(test::run_fixture_script(scenario + " " + dir) == 0);
-    }
-    void write(const std::string& path, const std::string& text) const {
-        tree.write("/r" + path, text);
-    }
+    explicit Root(const std::string& scenario) : fs(test::sysfs_fixture_in_memory(scenario)) {}
+    void write(const std::string& path, const std::string& text) { fs.write(path, text); }
     // Writes a device's four link attributes (the port's: only the max ones).
     void link(const std::string& dev, const std::string& cur_speed, const std::string& cur_width,
-              const std::string& max_speed, const std::string& max_width) const {
+              const std::string& max_speed, const std::string& max_width) {
         write(dev + "/current_link_speed", cur_speed + "\n");
         write(dev + "/current_link_width", cur_width + "\n");
         write(dev + "/max_link_speed", max_speed + "\n");
         write(dev + "/max_link_width", max_width + "\n");
     }
-    void port(const std::string& max_speed, const std::string& max_width) const {
+    void port(const std::string& max_speed, const std::string& max_width) {
         write(std::string(kPort) + "/max_link_speed", max_speed + "\n");
         write(std::string(kPort) + "/max_link_width", max_width + "\n");
     }
     [[nodiscard]] PcieLinkFacts probe() const {
-        const auto fs = RootedFs::open(dir).value();
         return read_pcie_links(fs, sysfs::scan_devices(fs));
     }
 };
@@ -442,13 +434,10 @@ TEST_CASE("pcie-link: a port maximum below the trained link is contradicted, not
 // address is no port, and nothing from the tree reaches a suggested command unquoted.
 TEST_CASE("pcie-link: a parent directory that only looks like a PCI address is no port") {
     Root root("unknown-slot");
-    const std::string host = root.tree.host("/r/sys/devices/pci0000:00/");
-    REQUIRE(::rename((host + "0000:00:01.0").c_str(), (host + "`id`:ab:cd.0").c_str()) == 0);
+    root.fs.rename("/sys/devices/pci0000:00/0000:00:01.0", "/sys/devices/pci0000:00/`id`:ab:cd.0");
     for (const char* fn : {"0000:03:00.0", "0000:03:00.1", "0000:03:00.2"}) {
-        const std::string link = root.tree.host("/r/sys/bus/pci/devices/") + fn;
-        REQUIRE(::unlink(link.c_str()) == 0);
-        REQUIRE(::symlink(("../../../devices/pci0000:00/`id`:ab:cd.0/" + std::string(fn)).c_str(),
-                          link.c_str()) == 0);
+        root.fs.symlink("../../../devices/pci0000:00/`id`:ab:cd.0/" + std::string(fn),
+                        "/sys/bus/pci/devices/" + std::string(fn));
     }
     const auto facts = root.probe();
     REQUIRE(facts.check);
@@ -492,7 +481,7 @@ struct SwitchRoot : Root {
         link(kSwPf1, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
         link(kSwitchDown, "32.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
     }
-    void slot(const std::string& max_speed, const std::string& max_width) const {
+    void slot(const std::string& max_speed, const std::string& max_width) {
         write(std::string(kSlot) + "/max_link_speed", max_speed + "\n");
         write(std::string(kSlot) + "/max_link_width", max_width + "\n");
     }
@@ -563,7 +552,7 @@ TEST_CASE("pcie-link: a bridge whose vendor or class does not read is not taken 
     // A file that is not there at all (a tree without it): no bridge of the card's, as before.
     SwitchRoot bare;
     bare.link(kSwitchDown, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
-    REQUIRE(::unlink(bare.tree.host(std::string("/r") + kSwitchUp + "/class").c_str()) == 0);
+    bare.fs.remove(std::string(kSwitchUp) + "/class");
     const auto facts = bare.probe();
     REQUIRE(facts.check);
     CHECK(facts.check->status == Status::warn);
@@ -578,8 +567,8 @@ TEST_CASE("pcie-link: the switch's upstream port in the inventory is judged once
     // On a real host the switch's ports are NVIDIA devices listed in /sys/bus/pci/devices.
     for (const char* bridge : {kSwitchUp, kSwitchDown}) {
         const std::string path(bridge);
-        root.tree.symlink("../../../.." + path,
-                          "/r/sys/bus/pci/devices/" + path.substr(path.rfind('/') + 1));
+        root.fs.symlink("../../../.." + path,
+                        "/sys/bus/pci/devices/" + path.substr(path.rfind('/') + 1));
     }
     const auto facts = root.probe();
     REQUIRE(facts.check);
@@ -606,7 +595,7 @@ TEST_CASE("pcie-link: the registry runs it after system; the report carries chec
     Root root("bf3-arm");
     root.link(kPf0, "16.0 GT/s PCIe", "16", "32.0 GT/s PCIe", "16");
     root.port("32.0 GT/s PCIe", "16");
-    const auto fs = RootedFs::open(root.dir).value();
+    const auto& fs = root.fs;
     const MapEnv env;
     const ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::nullopt, false};
     Facts facts;
@@ -638,7 +627,7 @@ TEST_CASE("pcie-link: the registry runs it after system; the report carries chec
 
 TEST_CASE("pcie-link: no link judged, no section and no check") {
     Root root("bf3-arm");
-    const auto fs = RootedFs::open(root.dir).value();
+    const auto& fs = root.fs;
     const MapEnv env;
     const ProbeContext ctx{fs, env, null_logger(), Deadline(10s), 5s, std::nullopt, false};
     Facts facts;

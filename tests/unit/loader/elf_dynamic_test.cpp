@@ -1,0 +1,120 @@
+// Tests for read_dynamic_info over libraries the test build links with the real toolchain:
+// what ld.so takes from PT_DYNAMIC, and a one-line malformed gap for whatever is cut or foreign.
+#include "loader/elf_dynamic.hpp"
+
+#include <doctest/doctest.h>
+#include <elf.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace rdmi {
+namespace {
+
+const std::string kTrustLibs = std::string(RDMI_TEST_FIXTURES_DIR) + "/trust";
+
+std::string whole_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+}
+
+bool same_dynamic_info(const DynamicInfo& a, const DynamicInfo& b) {
+    return a.elf_class == b.elf_class && a.machine == b.machine && a.soname == b.soname &&
+           a.needed == b.needed && a.filtees == b.filtees && a.rpath == b.rpath &&
+           a.runpath == b.runpath && a.has_runpath == b.has_runpath &&
+           a.has_dynamic == b.has_dynamic && a.interpreter == b.interpreter;
+}
+
+}  // namespace
+
+TEST_CASE("the dynamic section is read through the program headers") {
+    std::string library = whole_file(kTrustLibs + "/runpath-doca/lib/libdoca_rdmi.so.3");
+    auto info = read_dynamic_info(library);
+    REQUIRE(info.ok());
+    CHECK(info->soname == "libdoca_rdmi.so.3");
+    CHECK(info->has_runpath);
+    CHECK(info->runpath == "$ORIGIN/../dep");
+    // The linker orders DT_NEEDED by the fixture's link graph, not by the command line.
+    const auto& needed = info->needed;
+    CHECK(std::count(needed.begin(), needed.end(), "libdoca_common.so.3") == 1);
+    CHECK(std::count(needed.begin(), needed.end(), "libdoca_verbs.so.3") == 1);
+}
+
+TEST_CASE("a truncated dynamic section is malformed, never 'no dependencies'") {
+    const std::string bytes = whole_file(kTrustLibs + "/dep/librdmi-fixture-dep.so.1");
+    for (std::size_t cut : {std::size_t{10}, std::size_t{70}, bytes.size() / 2}) {
+        std::string truncated = bytes.substr(0, cut);
+        auto info = read_dynamic_info(truncated);
+        CHECK_FALSE(info.ok());
+    }
+    std::string text = "not an elf at all";
+    CHECK_FALSE(read_dynamic_info(text).ok());
+}
+
+TEST_CASE("every truncation of a library is its whole answer or a one-line malformed gap") {
+    const std::string whole = whole_file(kTrustLibs + "/runpath-doca/lib/libdoca_rdmi.so.3");
+    REQUIRE(whole.size() > 1000);
+    std::string copy = whole;
+    const auto full = read_dynamic_info(copy);
+    REQUIRE(full.ok());
+    int refused = 0;
+    for (std::size_t cut = 0; cut < whole.size(); cut += 7) {
+        CAPTURE(cut);
+        std::string truncated = whole.substr(0, cut);
+        const auto info = read_dynamic_info(truncated);
+        if (info.ok()) {
+            // Whatever ld.so reads lies before the cut: the same answer, never a shorter one.
+            CHECK(same_dynamic_info(*info, *full));
+            continue;
+        }
+        ++refused;
+        CHECK(info.gap().reason == GapReason::malformed);
+        CHECK(info.gap().message.find('\n') == std::string::npos);
+        CHECK_FALSE(info.gap().message.empty());
+    }
+    CHECK(refused > 0);
+}
+
+TEST_CASE("a foreign byte order, an unknown class and a bad program header size are named") {
+    const std::string whole = whole_file(kTrustLibs + "/dep/librdmi-fixture-dep.so.1");
+    auto gap_of = [](std::string bytes) {
+        const auto info = read_dynamic_info(bytes);
+        REQUIRE_FALSE(info.ok());
+        CHECK(info.gap().reason == GapReason::malformed);
+        return info.gap().message;
+    };
+    std::string swapped = whole;
+    swapped[EI_DATA] =
+        static_cast<char>(swapped[EI_DATA] == ELFDATA2LSB ? ELFDATA2MSB : ELFDATA2LSB);
+    CHECK(gap_of(swapped) == "ELF byte order differs from this machine's");
+    std::string classless = whole;
+    classless[EI_CLASS] = 9;
+    CHECK(gap_of(classless) == "unknown ELF class");
+    std::string odd_phentsize = whole;
+    REQUIRE(odd_phentsize[EI_CLASS] == ELFCLASS64);
+    odd_phentsize[offsetof(Elf64_Ehdr, e_phentsize)] = 7;
+    odd_phentsize[offsetof(Elf64_Ehdr, e_phentsize) + 1] = 0;
+    CHECK(gap_of(odd_phentsize) == "unexpected program header size 7");
+    CHECK(gap_of("\x7f"
+                 "ELF") == "not an ELF file");
+}
+
+TEST_CASE("program headers beyond the end of the file are malformed, not 'no dependencies'") {
+    std::string bytes = whole_file(kTrustLibs + "/dep/librdmi-fixture-dep.so.1");
+    REQUIRE(bytes[EI_CLASS] == ELFCLASS64);
+    Elf64_Ehdr ehdr{};
+    std::memcpy(&ehdr, bytes.data(), sizeof ehdr);
+    ehdr.e_phoff = bytes.size() - 8;
+    std::memcpy(bytes.data(), &ehdr, sizeof ehdr);
+    const auto info = read_dynamic_info(bytes);
+    REQUIRE_FALSE(info.ok());
+    CHECK(info.gap().message == "program headers run past the end");
+}
+
+}  // namespace rdmi
