@@ -22,6 +22,7 @@
 #include "probes/install/install_integrity.hpp"
 #include "probes/loopback/loopback.hpp"
 #include "probes/pcie_link/pcie_link.hpp"
+#include "probes/roce_gid/roce_gid.hpp"
 #include "probes/samples.hpp"
 #include "probes/symbols/symbols.hpp"
 #include "probes/system.hpp"
@@ -54,6 +55,8 @@ namespace rdmi {
     PROBE(loopback, LoopbackVerdict)                                                            \
     /* each PF's trained PCIe link against what card and slot can reach */                      \
     PROBE(pcie_link, PcieLinkFacts)                                                             \
+    /* each ACTIVE RoCE port with a netdev has a RoCE v2 GID with an IP address */              \
+    PROBE(roce_gid, RoceGidFacts)                                                               \
     /* the judged install files against their package's md5 (report --integrity) */             \
     PROBE(install_integrity, IntegrityFacts)
 
@@ -276,6 +279,27 @@ inline constexpr ProbeRow kProbeRows[] = {
          // Only where a link was judged: trees without link attributes report as before.
          if (!facts.pcie_link || !facts.pcie_link->check) return std::nullopt;
          return pcie_link_json(*facts.pcie_link);
+     }},
+    {.id = ProbeId::roce_gid,
+     .name = "roce-gid",
+     .title = "RoCE v2 GIDs with an IP address",
+     .reads = "/sys: each rdma device port's state, link_layer, gids/<i>, gid_attrs/types/<i> "
+              "and gid_attrs/ndevs/<i> (the system probe's inventory)",
+     .depends_on = rows::kSystem,
+     .in_report = true,
+     .run =
+         [](const ProbeContext&, const ProbeRequest&, Facts& facts) {
+             if (facts.system) facts.roce_gid = probe_roce_gid(facts.system->inventory);
+         },
+     .checks =
+         [](const Facts& facts, std::vector<Check>& out) {
+             if (facts.roce_gid && facts.roce_gid->check) out.push_back(*facts.roce_gid->check);
+         },
+     .findings = kRoceGidFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         // Only where a port was judged: trees without an ACTIVE RoCE port report as before.
+         if (!facts.roce_gid || !facts.roce_gid->check) return std::nullopt;
+         return roce_gid_json(*facts.roce_gid);
      }},
     {.id = ProbeId::install_integrity,
      .name = "install-integrity",

@@ -27,6 +27,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pcie_link/pcie_link.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pcie_link/pcie_link_check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roce_gid/roce_gid.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_app_load.cpp

@@ -51,6 +51,17 @@ struct Function {
     std::vector<Gap> gaps;                  ///< problems that belong to no single field
 };
 
+/// One non-zero entry of a port's GID table, with the attributes the kernel shows beside it.
+struct PortGid {
+    std::uint32_t index = 0;  ///< the entry's number in `gids/`
+    Gid gid{};                ///< `gids/<index>`
+    /// `gid_attrs/types/<index>`: "IB/RoCE v1" (an InfiniBand GID or RoCE v1) or "RoCE v2".
+    Sourced<std::string> type;
+    /// `gid_attrs/ndevs/<index>`: the netdev a RoCE entry belongs to; nullopt on InfiniBand
+    /// ports (the kernel fails that read by design) and when it does not read.
+    std::optional<std::string> ndev;
+};
+
 /// One port of an rdma device (`ports/<n>/`).
 struct RdmaPort {
     std::uint32_t number = 0;
@@ -61,6 +72,9 @@ struct RdmaPort {
     Sourced<std::uint32_t> lid;
     Sourced<std::uint32_t> gid_count;             ///< non-zero entries of gids/
     Sourced<std::vector<std::string>> gid_types;  ///< distinct types of those entries, sorted
+    /// The non-zero entries of gids/ by index: what a probe judging the addresses reads (the
+    /// count and types above are their summary, as the report's devices section shows it).
+    Sourced<std::vector<PortGid>> gids;
     /// The port's netdevs: from gid_attrs/ndevs when the GID table names any, else the
     /// function's device/net/ entries that are not representors; provenance says which.
     Sourced<std::vector<std::string>> netdevs;

@@ -1,7 +1,10 @@
 // Scans /sys/class/infiniband: rdma devices, their ports, GID tables and netdevs.
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "sysfs/attr_dir.hpp"
 #include "sysfs/attr_text.hpp"
@@ -21,55 +24,76 @@ std::optional<std::uint32_t> number_of(std::string_view name) {
 }
 
 struct GidScan {
-    std::uint32_t count = 0;
-    std::set<std::string> types;
+    std::vector<PortGid> entries;
     std::set<std::string> ndevs;
 };
 
-void scan_gids(const AttrDir& port, RdmaPort& out, GidScan& scan) {
+// One entry of gids/: nullopt for an unused (all-zero) one or one that does not read, the
+// latter with its gap on the port.
+std::optional<PortGid> scan_gid(const AttrDir& port, std::uint32_t index, const std::string& name,
+                                RdmaPort& out) {
     const AttrDir gids = port.child("gids");
     const AttrDir types = port.child("gid_attrs/types");
     const AttrDir ndevs = port.child("gid_attrs/ndevs");
-    auto entries = port.fs().list_dir(gids.actual_dir());
-    if (!entries) {
-        const Gap gap = port.located("gids", entries.gap());
+    auto bytes = gids.read(name);
+    if (!bytes) {
+        out.gaps.push_back(bytes.gap());
+        return std::nullopt;
+    }
+    auto gid = parse_gid(*bytes);
+    if (!gid) {
+        out.gaps.push_back(gids.located(name, gid.gap()));
+        return std::nullopt;
+    }
+    if (is_zero_gid(*gid)) return std::nullopt;
+    PortGid entry;
+    entry.index = index;
+    entry.gid = *gid;
+    // The kernel fails reads of these for empty entries (EINVAL), so only non-zero ones.
+    auto type = types.read(name);
+    auto type_text = type ? parse_line(*type) : Result<std::string>(type.gap());
+    if (type_text) {
+        entry.type = Sourced<std::string>::of(*type_text, types.source(name));
+    } else {
+        const Gap gap = types.located(name, type_text.gap());
+        out.gaps.push_back(gap);
+        entry.type = Sourced<std::string>::missing(gap, types.source(name));
+    }
+    // ndevs exist only for RoCE entries; on InfiniBand ports the read fails by design.
+    if (auto ndev = ndevs.read(name)) {
+        if (auto ndev_text = parse_line(*ndev)) entry.ndev = *ndev_text;
+    }
+    return entry;
+}
+
+void scan_gids(const AttrDir& port, RdmaPort& out, GidScan& scan) {
+    auto listing = port.fs().list_dir(port.child("gids").actual_dir());
+    if (!listing) {
+        const Gap gap = port.located("gids", listing.gap());
         out.gid_count = Sourced<std::uint32_t>::missing(gap, port.source("gids"));
         out.gid_types = Sourced<std::vector<std::string>>::missing(gap, port.source("gids"));
+        out.gids = Sourced<std::vector<PortGid>>::missing(gap, port.source("gids"));
         return;
     }
-    for (const auto& entry : *entries) {
-        if (!number_of(entry.name)) continue;
-        auto bytes = gids.read(entry.name);
-        if (!bytes) {
-            out.gaps.push_back(bytes.gap());
-            continue;
-        }
-        auto gid = parse_gid(*bytes);
-        if (!gid) {
-            out.gaps.push_back(gids.located(entry.name, gid.gap()));
-            continue;
-        }
-        if (is_zero_gid(*gid)) continue;
-        ++scan.count;
-        // The kernel fails reads of these for empty entries (EINVAL), so only non-zero ones.
-        auto type = types.read(entry.name);
-        auto type_text = type ? parse_line(*type) : Result<std::string>(type.gap());
-        if (type_text) {
-            scan.types.insert(*type_text);
-        } else {
-            out.gaps.push_back(types.located(entry.name, type_text.gap()));
-        }
-        // ndevs exist only for RoCE entries; on InfiniBand ports the read fails by design.
-        auto ndev = ndevs.read(entry.name);
-        if (ndev) {
-            auto ndev_text = parse_line(*ndev);
-            if (ndev_text) scan.ndevs.insert(*ndev_text);
-        }
+    // By number, not by name: a directory lists "10" before "2".
+    std::vector<std::pair<std::uint32_t, std::string>> numbers;
+    for (const auto& entry : *listing) {
+        if (auto n = number_of(entry.name)) numbers.emplace_back(*n, entry.name);
     }
-    out.gid_count = Sourced<std::uint32_t>::of(scan.count, port.source("gids"));
+    std::sort(numbers.begin(), numbers.end());
+    std::set<std::string> types;
+    for (const auto& [index, name] : numbers) {
+        auto entry = scan_gid(port, index, name, out);
+        if (!entry) continue;
+        if (entry->type.ok()) types.insert(*entry->type.value);
+        if (entry->ndev) scan.ndevs.insert(*entry->ndev);
+        scan.entries.push_back(std::move(*entry));
+    }
+    out.gid_count = Sourced<std::uint32_t>::of(static_cast<std::uint32_t>(scan.entries.size()),
+                                               port.source("gids"));
     out.gid_types = Sourced<std::vector<std::string>>::of(
-        std::vector<std::string>(scan.types.begin(), scan.types.end()),
-        port.source("gid_attrs/types"));
+        std::vector<std::string>(types.begin(), types.end()), port.source("gid_attrs/types"));
+    out.gids = Sourced<std::vector<PortGid>>::of(std::move(scan.entries), port.source("gids"));
 }
 
 RdmaPort scan_port(const AttrDir& ports, std::uint32_t number, const std::string& entry,

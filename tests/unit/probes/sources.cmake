@@ -18,6 +18,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_trace_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pcie_link/pcie_link_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/roce_gid/roce_gid_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_test.cpp

@@ -141,7 +141,8 @@ TEST_CASE("scan_devices: BlueField-3 host in DPU mode, 2 PFs and the management 
     CHECK(port.rate.value->width == "2X");
     CHECK(port.rate.value->speed == "HDR");
     CHECK(port.lid.value == 0U);
-    CHECK(port.gid_count.value == 2U);
+    // The link-local address and the netdev's IPv4 address, each as RoCE v1 and v2.
+    CHECK(port.gid_count.value == 4U);
     CHECK(port.gid_types.value == Names{"IB/RoCE v1", "RoCE v2"});
     CHECK(port.netdevs.value == Names{"ens1f0np0"});
     CHECK(port.netdevs.source.ref == "/sys/class/infiniband/mlx5_0/ports/1/gid_attrs/ndevs");
@@ -308,7 +309,7 @@ TEST_CASE("scan_devices: 64 PFs x 8 VFs are all found and linked") {
     CHECK(function(inv, "0000:4f:00.0").virtfns.back() == "0000:4f:01.0");
     for (const auto& dev : inv.rdma_devices) {
         CHECK(dev.function.ok());
-        CHECK(dev.ports.at(0).gid_count.value == 2U);
+        CHECK(dev.ports.at(0).gid_count.value == 4U);
     }
 }
 

@@ -12,5 +12,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/net_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_ids_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scan_rdma_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sysfs_fixture.cpp
 )

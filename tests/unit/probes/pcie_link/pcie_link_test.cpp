@@ -649,7 +649,9 @@ TEST_CASE("pcie-link: its catalog entry, declared with the probe, is in the whol
     };
     // Where the catalog (and docs/checks.md) has always listed it.
     CHECK(pos("pcie-link") == pos("env-ld-library-path") + 1);
-    CHECK(pos("install-integrity") == pos("pcie-link") + 1);  // the row after it
+    // Later rows' entries follow in row order (roce-gid's sits between).
+    CHECK(pos("roce-gid") == pos("pcie-link") + 1);
+    CHECK(pos("install-integrity") == pos("roce-gid") + 1);
     CHECK(pos("<probe>-probe") == pos("install-integrity") + 1);
     CHECK(probe_row(ProbeId::pcie_link).findings.data() == kPcieLinkFindings);
 }
