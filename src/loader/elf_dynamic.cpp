@@ -189,8 +189,8 @@ Result<DynamicInfo> read_image(Elf* elf, std::string_view bytes, unsigned elf_cl
 
 }  // namespace
 
-Result<DynamicInfo> read_dynamic_info(std::span<char> image) {
-    const std::string_view bytes(image.data(), image.size());
+Result<DynamicInfo> read_dynamic_info(std::string_view image) {
+    const std::string_view bytes = image;
     if (bytes.size() < EI_NIDENT || std::memcmp(bytes.data(), ELFMAG, SELFMAG) != 0) {
         return make_gap(GapReason::malformed, "not an ELF file");
     }
@@ -215,7 +215,11 @@ Result<DynamicInfo> read_dynamic_info(std::span<char> image) {
     if (bytes.size() < header_size) return make_gap(GapReason::malformed, "truncated ELF header");
     static const bool libelf_ready = elf_version(EV_CURRENT) != EV_NONE;
     if (!libelf_ready) return make_gap(GapReason::error, "libelf refuses EV_CURRENT");
-    const std::unique_ptr<Elf, int (*)(Elf*)> elf(elf_memory(image.data(), image.size()), &elf_end);
+    const std::unique_ptr<Elf, int (*)(Elf*)> elf(
+        elf_memory(const_cast<char*>(
+                       image.data()),  // NOLINT(cppcoreguidelines-pro-type-const-cast): see header
+                   image.size()),
+        &elf_end);
     if (elf == nullptr || elf_kind(elf.get()) != ELF_K_ELF)
         return make_gap(GapReason::malformed, "libelf cannot read it: " + libelf_error());
     return read_image(elf.get(), bytes, elf_class);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +32,11 @@ struct DynamicInfo {
 /// Reads the dynamic section of an ELF file in the host's byte order (the only files this
 /// process could load), through libelf. Never does I/O. A truncated or inconsistent file is a
 /// Gap (malformed), in one line: whatever cannot be read is never taken as "no dependencies".
-/// `image` must be writable memory (libelf's elf_memory may write to what it reads: a private
-/// writable mapping or a copy), though nothing is written for a file in the host's byte order.
-Result<DynamicInfo> read_dynamic_info(std::span<char> image);
+/// `image` may be read-only memory (a PROT_READ mapping): libelf's elf_memory takes a mutable
+/// pointer because it may convert a file of the other byte order in place, and such a file is
+/// refused before libelf sees it; for the host's byte order elf_memory, gelf_getphdr and
+/// elf_getdata_rawchunk read in place or copy into libelf's own heap, and write nothing
+/// (tests/unit/loader/elf_dynamic_test.cpp reads a PROT_READ mapping).
+Result<DynamicInfo> read_dynamic_info(std::string_view image);
 
 }  // namespace rdmi

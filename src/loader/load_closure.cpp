@@ -78,7 +78,8 @@ class Mapping {
 Result<DynamicInfo> read_info(const std::string& path) {
     auto map = Mapping::open(path);
     if (!map) return map.gap();
-    auto info = read_dynamic_info((*map)->image());
+    const auto image = (*map)->image();
+    auto info = read_dynamic_info(std::string_view(image.data(), image.size()));
     if (!info) return make_gap(GapReason::malformed, path + ": " + info.gap().message);
     return info;
 }

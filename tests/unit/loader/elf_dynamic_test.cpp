@@ -4,6 +4,10 @@
 
 #include <doctest/doctest.h>
 #include <elf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -32,6 +36,24 @@ bool same_dynamic_info(const DynamicInfo& a, const DynamicInfo& b) {
 }
 
 }  // namespace
+
+// libelf is handed the image through a mutable pointer; in the host's byte order it must only
+// read it: a read-only mapping faults on the first write (SIGSEGV ends the test binary).
+TEST_CASE("the dynamic section is read from a read-only mapping") {
+    const std::string path = kTrustLibs + "/runpath-doca/lib/libdoca_rdmi.so.3";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    struct stat st {};
+    REQUIRE(::fstat(fd, &st) == 0);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    REQUIRE(map != MAP_FAILED);
+    const auto info = read_dynamic_info(std::string_view(static_cast<const char*>(map), size));
+    ::munmap(map, size);
+    REQUIRE(info.ok());
+    CHECK(info->soname == "libdoca_rdmi.so.3");
+}
 
 TEST_CASE("the dynamic section is read through the program headers") {
     std::string library = whole_file(kTrustLibs + "/runpath-doca/lib/libdoca_rdmi.so.3");
