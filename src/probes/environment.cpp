@@ -56,4 +56,16 @@ EnvironmentFacts probe_environment(const ProbeContext& ctx) {
     return facts;
 }
 
+json::Json environment_json(const EnvironmentFacts& facts) {
+    using json::Json;
+    using json::object;
+    Json variables = Json::array();
+    for (const auto& v : facts.variables) {
+        variables.push_back(object({{"name", v.name},
+                                    {"value", v.value ? Json(*v.value) : Json(nullptr)},
+                                    {"source", json::provenance({"env", v.name})}}));
+    }
+    return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
+}
+
 }  // namespace rdmi

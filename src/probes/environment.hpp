@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "core/check.hpp"
 #include "context/context.hpp"
+#include "core/check.hpp"
+#include "json/json_common.hpp"
 
 namespace rdmi {
 
@@ -28,5 +29,8 @@ struct EnvironmentFacts {
 
 /// Reads LD_PRELOAD and LD_LIBRARY_PATH through ctx.env (provenance kind "env").
 EnvironmentFacts probe_environment(const ProbeContext& ctx);
+
+/// The report's environment section: whether the variables apply, and each with its source.
+json::Json environment_json(const EnvironmentFacts& facts);
 
 }  // namespace rdmi
