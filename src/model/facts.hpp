@@ -15,16 +15,19 @@
 #include "core/check.hpp"
 #include "json/json_common.hpp"
 #include "probes/devices/devices.hpp"
+#include "probes/devices/devices_findings.hpp"
 #include "probes/devices/devices_json.hpp"
 #include "probes/doca_caps/doca_caps.hpp"
 #include "probes/environment.hpp"
 #include "probes/install/install.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/install_integrity.hpp"
 #include "probes/install/install_json.hpp"
 #include "probes/loopback/loopback.hpp"
 #include "probes/pcie_link/pcie_link.hpp"
 #include "probes/samples.hpp"
 #include "probes/symbols/symbols.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 #include "probes/symbols/symbols_json.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs/verbs.hpp"
@@ -135,9 +138,10 @@ struct ProbeRow {
     void (*run)(const ProbeContext& ctx, const ProbeRequest& request, Facts& facts);
     /// Appends the checks its facts carry, as the report lists them (nullptr: none). Pure.
     void (*checks)(const Facts& facts, std::vector<Check>& out) = nullptr;
-    /// Catalog entries the probe declares itself (beside its facts) rather than in enum
-    /// Finding: check_catalog() lists them after the report probes' entries of the enum.
-    std::span<const FindingInfo> findings = {};
+    /// The catalog entries of its checks, declared beside its facts (in namespace
+    /// rdmi::finding): check_catalog() lists every row's, in registry order, before the tables
+    /// of the commands that have no row.
+    std::span<const FindingInfo* const> findings = {};
     /// Its section of the report, under the name of its field (kProbeFields; nullptr: it has
     /// none). The report writes the sections in registry order, whether or not the probe ran
     /// (say null for "not collected" if a consumer needs the key); nullopt leaves the key out.
@@ -180,6 +184,7 @@ inline constexpr ProbeRow kProbeRows[] = {
      .run = [](const ProbeContext& ctx, const ProbeRequest&,
                Facts& facts) { facts.install = probe_install(ctx); },
      .checks = &rows::carried_checks<&Facts::install>,
+     .findings = kInstallFindings,
      .json = &rows::section_or_null<&Facts::install, &json::install>},
     {.id = ProbeId::system,
      .name = "system",
@@ -214,6 +219,7 @@ inline constexpr ProbeRow kProbeRows[] = {
                  join_devices(*facts.system, *facts.verbs, *facts.doca_caps, ctx.live());
          },
      .checks = &rows::carried_checks<&Facts::devices>,
+     .findings = kDevicesFindings,
      .json = &rows::section_or_null<&Facts::devices, &json::devices>},
     {.id = ProbeId::symbols,
      .name = "symbols",
@@ -231,6 +237,7 @@ inline constexpr ProbeRow kProbeRows[] = {
              }
          },
      .checks = &rows::symbols_checks,
+     .findings = kSymbolsFindings,
      .json = [](const Facts& facts) -> std::optional<json::Json> {
          if (!facts.symbols) return json::Json(nullptr);
          // An audit that could not be made is a section with its gap, not a missing one.
@@ -251,6 +258,7 @@ inline constexpr ProbeRow kProbeRows[] = {
          [](const Facts& facts, std::vector<Check>& out) {
              if (facts.version_matrix) out.push_back(facts.version_matrix->check);
          },
+     .findings = kVersionMatrixFindings,
      .json = &rows::section_or_null<&Facts::version_matrix, &json::version_matrix>},
     {.id = ProbeId::environment,
      .name = "environment",
@@ -260,6 +268,7 @@ inline constexpr ProbeRow kProbeRows[] = {
      .run = [](const ProbeContext& ctx, const ProbeRequest&,
                Facts& facts) { facts.environment = probe_environment(ctx); },
      .checks = &rows::carried_checks<&Facts::environment>,
+     .findings = kEnvironmentFindings,
      .json = [](const Facts& facts) -> std::optional<json::Json> {
          // Left out, not null, when it did not run (as the report always had it).
          if (!facts.environment) return std::nullopt;

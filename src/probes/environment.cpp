@@ -11,7 +11,7 @@ bool is_set(const EnvVariable& variable) {
 }
 
 Check preload_check(const EnvVariable& variable, bool applies) {
-    Check check{Finding::env_ld_preload, Status::info, "", "", {{"env", variable.name}}};
+    Check check{finding::env_ld_preload, Status::info, "", "", {{"env", variable.name}}};
     if (!is_set(variable)) {
         check.message = "LD_PRELOAD is not set";
     } else if (!applies) {
@@ -29,7 +29,7 @@ Check preload_check(const EnvVariable& variable, bool applies) {
 }
 
 Check library_path_check(const EnvVariable& variable, bool applies) {
-    Check check{Finding::env_ld_library_path, Status::info, "", "", {{"env", variable.name}}};
+    Check check{finding::env_ld_library_path, Status::info, "", "", {{"env", variable.name}}};
     if (!is_set(variable)) {
         check.message = "LD_LIBRARY_PATH is not set";
     } else if (!applies) {
