@@ -87,6 +87,21 @@ void BM_emit_report(benchmark::State& state) {
     emit_loop(state, [&] { return rdmi::json::dump(rdmi::json::report(report)); });
 }
 
+// The two halves of BM_emit_report: building the tree, and writing it as text. Together they
+// say what a writer (sections written as they are produced, no tree) could save at most.
+void BM_report_tree(benchmark::State& state) {
+    const auto report = collect_report();
+    for (auto _ : state) {
+        auto tree = rdmi::json::report(report);
+        benchmark::DoNotOptimize(tree);
+    }
+}
+
+void BM_report_dump(benchmark::State& state) {
+    const auto tree = rdmi::json::report(collect_report());
+    emit_loop(state, [&] { return rdmi::json::dump(tree); });
+}
+
 void contract_loop(benchmark::State& state, bool with_capabilities,
                    rdmi::contract::Document (*build)(const rdmi::contract::ContractFacts&)) {
     rdmi::Facts collected;
@@ -129,6 +144,8 @@ void BM_emit_symbols(benchmark::State& state) {
 
 BENCHMARK(BM_probe_all_static)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_emit_report)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_report_tree)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_report_dump)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_env)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_caps)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_state)->Unit(benchmark::kMicrosecond);

@@ -2,10 +2,11 @@
 #include <algorithm>
 #include <string>
 
-#include "text/text.hpp"
 #include "check/evaluate.hpp"
+#include "check/gate_findings.hpp"
 #include "probes/devices/port_fix.hpp"
 #include "sysfs/pci_ids.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -32,7 +33,7 @@ std::string wanted(const std::string& which) {
 
 Check device_check(const DevicesFacts& devices, const std::string& which,
                    const std::vector<const DeviceSummary*>& rows) {
-    Check check{Finding::device, Status::pass, "", "", {{"sysfs", "/sys/bus/pci/devices"}}};
+    Check check{finding::device, Status::pass, "", "", {{"sysfs", "/sys/bus/pci/devices"}}};
     if (!rows.empty()) {
         check.message = "found " + labels(rows);
         return check;
@@ -49,7 +50,7 @@ Check device_check(const DevicesFacts& devices, const std::string& which,
 }
 
 Check dpa_check(const std::string& which, const std::vector<const DeviceSummary*>& rows) {
-    Check check{Finding::dpa, Status::pass, "", "", {{"derived", "devices"}}};
+    Check check{finding::dpa, Status::pass, "", "", {{"derived", "devices"}}};
     if (rows.empty()) {
         check.status = Status::fail;
         check.message = "no " + wanted(which) + " found, so no DPA";
@@ -97,7 +98,7 @@ std::vector<std::string> rdma_devices_of(const std::vector<const DeviceSummary*>
 
 Check port_check(const DevicesFacts& devices, const std::string& which,
                  const std::vector<const DeviceSummary*>& rows, const std::optional<Gap>& unread) {
-    Check check{Finding::port_active, Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
+    Check check{finding::port_active, Status::pass, "", "", {{"sysfs", "/sys/class/infiniband"}}};
     std::vector<std::string> active;
     std::vector<std::string> other;
     for (const auto* row : rows) {
@@ -192,10 +193,10 @@ std::vector<Check> devices_gate(const Policy& policy, const DevicesFacts& device
         const std::string why = std::string("cannot be checked: no /sys/bus/pci/devices ") +
                                 (live ? "on this system (no device access)" : "under --root");
         const std::string fix = "run on the host that has the device (or a root with its /sys)";
-        if (policy.device) checks.push_back({Finding::device, Status::skip, why, fix, {}});
-        if (policy.require_dpa) checks.push_back({Finding::dpa, Status::skip, why, fix, {}});
+        if (policy.device) checks.push_back({finding::device, Status::skip, why, fix, {}});
+        if (policy.require_dpa) checks.push_back({finding::dpa, Status::skip, why, fix, {}});
         if (policy.require_port_active)
-            checks.push_back({Finding::port_active, Status::skip, why, fix, {}});
+            checks.push_back({finding::port_active, Status::skip, why, fix, {}});
         return checks;
     }
     if (policy.device) checks.push_back(device_check(devices, which, rows));

@@ -2,10 +2,12 @@
 #include <algorithm>
 #include <string>
 
-#include "text/text.hpp"
 #include "check/evaluate.hpp"
+#include "check/gate_findings.hpp"
 #include "pkgconfig/version.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -107,7 +109,7 @@ int compare_gate(DocaVersion have, const DocaVersion& want) {
     return compare_doca_versions(have, want);
 }
 
-Check version_check(const InstallFacts& install, Finding id, const std::string& op,
+Check version_check(const InstallFacts& install, const FindingInfo& id, const std::string& op,
                     const std::string& wanted) {
     Check check{id, Status::pass, "", "", {{"pkg-config", install.pc_dir}}};
     auto have = stack_version(install, check);
@@ -151,7 +153,7 @@ const ModuleFacts* find_module(const InstallFacts& install, const std::string& n
 Check module_check(const InstallFacts& install, const ModuleRequirement& req) {
     const std::string spelled = req.name + (req.op.empty() ? "" : " " + req.op + " " + req.version);
     Check check{
-        FindingId(Finding::module, req.name), Status::pass, "", "", {{"pkg-config", req.name}}};
+        FindingId(finding::module, req.name), Status::pass, "", "", {{"pkg-config", req.name}}};
     const ModuleFacts* module = find_module(install, req.name);
     if (module == nullptr || !module->found) {
         if (module != nullptr && module->gap && module->gap->reason != GapReason::not_found &&
@@ -220,7 +222,7 @@ std::string waived_text(const std::vector<std::string>& names) {
 
 Check consistent_check(const InstallFacts& probed, const std::vector<std::string>& waived) {
     Check check{
-        Finding::consistent_versions, Status::pass, "", "", {{"pkg-config", probed.pc_dir}}};
+        finding::consistent_versions, Status::pass, "", "", {{"pkg-config", probed.pc_dir}}};
     // judge_consistency() is the one definition env's version.consistent and the report's
     // version checks use too, and its combined state decides: agree passes, disagree fails,
     // incomplete skips. A disagreement is decided before asking why the stack has no single
@@ -288,12 +290,12 @@ Check consistent_check(const InstallFacts& probed, const std::vector<std::string
 std::vector<Check> install_gate(const Policy& policy, const InstallFacts& install) {
     std::vector<Check> checks;
     if (policy.min_version)
-        checks.push_back(version_check(install, Finding::min_version, ">=", *policy.min_version));
+        checks.push_back(version_check(install, finding::min_version, ">=", *policy.min_version));
     if (policy.max_version)
-        checks.push_back(version_check(install, Finding::max_version, "<=", *policy.max_version));
+        checks.push_back(version_check(install, finding::max_version, "<=", *policy.max_version));
     if (policy.exact_version) {
         checks.push_back(
-            version_check(install, Finding::exact_version, "=", *policy.exact_version));
+            version_check(install, finding::exact_version, "=", *policy.exact_version));
     }
     for (const auto& req : policy.modules) checks.push_back(module_check(install, req));
     if (policy.require_consistent)

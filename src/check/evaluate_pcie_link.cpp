@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "text/text.hpp"
 #include "check/evaluate.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -13,7 +13,7 @@ constexpr const char* kLinkRerun =
     "rerun on the host that has the device (or a root with its /sys, link attributes included)";
 
 Check link_skip(std::string message, std::vector<Provenance> sources = {}) {
-    return Check{kPcieLinkFindings[0], Status::skip, "cannot be checked: " + std::move(message),
+    return Check{finding::pcie_link, Status::skip, "cannot be checked: " + std::move(message),
                  kLinkRerun, std::move(sources)};
 }
 

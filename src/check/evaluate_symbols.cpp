@@ -2,6 +2,8 @@
 #include <string>
 
 #include "check/evaluate.hpp"
+#include "check/gate_findings.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -19,7 +21,7 @@ Check skipped(FindingId id, const Gap& gap) {
 }
 
 Check symbol_check(const SymbolsFacts& facts, const std::string& name, bool stable) {
-    Check check{FindingId(stable ? Finding::stable : Finding::symbol, name),
+    Check check{FindingId(stable ? finding::stable : finding::symbol, name),
                 Status::pass,
                 "",
                 "",
@@ -60,7 +62,7 @@ Check symbol_check(const SymbolsFacts& facts, const std::string& name, bool stab
 }
 
 // The symbols probe's own app check, under the same id.
-Check app_check(const SymbolsFacts& facts, Finding id) {
+Check app_check(const SymbolsFacts& facts, const FindingInfo& id) {
     for (const auto& check : facts.checks) {
         if (check.id.is(id)) return check;
     }
@@ -73,18 +75,18 @@ std::vector<Check> symbols_gate(const Policy& policy, const Result<SymbolsFacts>
     std::vector<Check> checks;
     for (const auto& name : policy.symbols) {
         checks.push_back(symbols ? symbol_check(*symbols, name, false)
-                                 : skipped(FindingId(Finding::symbol, name), symbols.gap()));
+                                 : skipped(FindingId(finding::symbol, name), symbols.gap()));
     }
     for (const auto& name : policy.stable) {
         checks.push_back(symbols ? symbol_check(*symbols, name, true)
-                                 : skipped(FindingId(Finding::stable, name), symbols.gap()));
+                                 : skipped(FindingId(finding::stable, name), symbols.gap()));
     }
     if (policy.app.empty()) return checks;
-    checks.push_back(symbols ? app_check(*symbols, Finding::app_resolves)
-                             : skipped(Finding::app_resolves, symbols.gap()));
+    checks.push_back(symbols ? app_check(*symbols, finding::app_resolves)
+                             : skipped(finding::app_resolves, symbols.gap()));
     if (policy.forbid_experimental) {
-        checks.push_back(symbols ? app_check(*symbols, Finding::app_experimental)
-                                 : skipped(Finding::app_experimental, symbols.gap()));
+        checks.push_back(symbols ? app_check(*symbols, finding::app_experimental)
+                                 : skipped(finding::app_experimental, symbols.gap()));
     }
     return checks;
 }

@@ -8,12 +8,15 @@
 #include <array>
 #include <utility>
 
+#include "check/gate_findings.hpp"
 #include "core/finding_catalog.hpp"
 #include "json/json_input.hpp"
 #include "json/json_strict.hpp"
-#include "text/text.hpp"
-#include "probes/pcie_link/pcie_link.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "probes/pcie_link/pcie_link.hpp"
+#include "probes/symbols/symbols_findings.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -262,24 +265,24 @@ Result<Policy> parse_policy(std::string_view bytes, std::string_view path) {
 }
 
 void keep_purposes(Policy& policy, Purposes wanted) {
-    auto kept = [&](Finding finding) { return answers(finding_info(finding).purposes, wanted); };
-    if (!kept(Finding::min_version)) policy.min_version.reset();
-    if (!kept(Finding::max_version)) policy.max_version.reset();
-    if (!kept(Finding::exact_version)) policy.exact_version.reset();
-    if (!kept(Finding::module)) policy.modules.clear();
-    if (!kept(Finding::symbol)) policy.symbols.clear();
-    if (!kept(Finding::stable)) policy.stable.clear();
+    auto kept = [&](const FindingInfo& finding) { return answers(finding.purposes, wanted); };
+    if (!kept(finding::min_version)) policy.min_version.reset();
+    if (!kept(finding::max_version)) policy.max_version.reset();
+    if (!kept(finding::exact_version)) policy.exact_version.reset();
+    if (!kept(finding::module)) policy.modules.clear();
+    if (!kept(finding::symbol)) policy.symbols.clear();
+    if (!kept(finding::stable)) policy.stable.clear();
     // The experimental audit needs the application: both go, or the app alone.
-    if (!kept(Finding::app_experimental)) {
+    if (!kept(finding::app_experimental)) {
         policy.forbid_experimental = false;
         policy.allow_experimental.clear();
     }
-    if (!kept(Finding::app_resolves) && !policy.forbid_experimental) policy.app.clear();
-    if (!kept(Finding::device)) policy.device.reset();
-    if (!kept(Finding::dpa)) policy.require_dpa = false;
-    if (!kept(Finding::port_active)) policy.require_port_active = false;
-    if (!kept(Finding::consistent_versions)) policy.require_consistent = false;
-    if (!answers(kPcieLinkFindings[0].purposes, wanted)) policy.require_pcie_link = false;
+    if (!kept(finding::app_resolves) && !policy.forbid_experimental) policy.app.clear();
+    if (!kept(finding::device)) policy.device.reset();
+    if (!kept(finding::dpa)) policy.require_dpa = false;
+    if (!kept(finding::port_active)) policy.require_port_active = false;
+    if (!kept(finding::consistent_versions)) policy.require_consistent = false;
+    if (!answers(finding::pcie_link.purposes, wanted)) policy.require_pcie_link = false;
 }
 
 void merge_policy(Policy& base, const Policy& extra) {

@@ -1,4 +1,5 @@
 target_sources(rdmi_core PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/check_catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluate_devices.cpp
   ${CMAKE_CURRENT_LIST_DIR}/evaluate_install.cpp

@@ -4,6 +4,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "check/check_catalog.hpp"
+#include "check/evaluate.hpp"
+#include "check/policy.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
@@ -11,14 +14,12 @@
 #include "core/consistency_rule.hpp"
 #include "json/json_common.hpp"
 #include "json/json_input.hpp"
-#include "text/text.hpp"
-#include "check/evaluate.hpp"
-#include "check/policy.hpp"
 #include "model/registry.hpp"
 #include "probes/install/version_consistency.hpp"
 #include "report/findings_output.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::cli {
 namespace {

@@ -11,23 +11,30 @@
 #include <string_view>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/check.hpp"
 #include "json/json_common.hpp"
-#include "process/containment.hpp"
-#include "context/context.hpp"
 #include "probes/devices/devices.hpp"
+#include "probes/devices/devices_findings.hpp"
+#include "probes/devices/devices_json.hpp"
 #include "probes/doca_caps/doca_caps.hpp"
 #include "probes/environment.hpp"
 #include "probes/install/install.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/install_integrity.hpp"
+#include "probes/install/install_json.hpp"
 #include "probes/loopback/loopback.hpp"
 #include "probes/pcie_link/pcie_link.hpp"
 #include "probes/roce_gid/roce_gid.hpp"
 #include "probes/samples.hpp"
 #include "probes/symbols/symbols.hpp"
+#include "probes/symbols/symbols_findings.hpp"
+#include "probes/symbols/symbols_json.hpp"
 #include "probes/system.hpp"
 #include "probes/verbs/verbs.hpp"
 #include "probes/version_matrix.hpp"
+#include "probes/version_matrix_json.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi {
 
@@ -134,11 +141,14 @@ struct ProbeRow {
     void (*run)(const ProbeContext& ctx, const ProbeRequest& request, Facts& facts);
     /// Appends the checks its facts carry, as the report lists them (nullptr: none). Pure.
     void (*checks)(const Facts& facts, std::vector<Check>& out) = nullptr;
-    /// Catalog entries the probe declares itself (beside its facts) rather than in enum
-    /// Finding: check_catalog() lists them after the report probes' entries of the enum.
-    std::span<const FindingInfo> findings = {};
+    /// The catalog entries of its checks, declared beside its facts (in namespace
+    /// rdmi::finding): check_catalog() lists every row's, in registry order, before the tables
+    /// of the commands that have no row.
+    std::span<const FindingInfo* const> findings = {};
     /// Its section of the report, under the name of its field (kProbeFields; nullptr: it has
-    /// none, or json_report writes it); nullopt leaves the key out. Pure.
+    /// none). The report writes the sections in registry order, whether or not the probe ran
+    /// (say null for "not collected" if a consumer needs the key); nullopt leaves the key out.
+    /// Pure.
     std::optional<json::Json> (*json)(const Facts& facts) = nullptr;
 };
 
@@ -157,6 +167,14 @@ void carried_checks(const Facts& facts, std::vector<Check>& out) {
 // The symbol audit's checks, or a skip when it could not run.
 void symbols_checks(const Facts& facts, std::vector<Check>& out);
 
+// A section that is null when its probe did not run or its input was missing: the report always
+// has the key, so a consumer can tell "not collected" from a section it does not know.
+template <auto Field, auto Emit>
+std::optional<json::Json> section_or_null(const Facts& facts) {
+    const auto& f = facts.*Field;
+    return f ? Emit(*f) : json::Json(nullptr);
+}
+
 }  // namespace rows
 
 /// Every row, in registry order.
@@ -168,7 +186,9 @@ inline constexpr ProbeRow kProbeRows[] = {
      .in_report = true,
      .run = [](const ProbeContext& ctx, const ProbeRequest&,
                Facts& facts) { facts.install = probe_install(ctx); },
-     .checks = &rows::carried_checks<&Facts::install>},
+     .checks = &rows::carried_checks<&Facts::install>,
+     .findings = kInstallFindings,
+     .json = &rows::section_or_null<&Facts::install, &json::install>},
     {.id = ProbeId::system,
      .name = "system",
      .title = "PCI functions, platform and host kind",
@@ -201,7 +221,9 @@ inline constexpr ProbeRow kProbeRows[] = {
              facts.devices =
                  join_devices(*facts.system, *facts.verbs, *facts.doca_caps, ctx.live());
          },
-     .checks = &rows::carried_checks<&Facts::devices>},
+     .checks = &rows::carried_checks<&Facts::devices>,
+     .findings = kDevicesFindings,
+     .json = &rows::section_or_null<&Facts::devices, &json::devices>},
     {.id = ProbeId::symbols,
      .name = "symbols",
      .title = "doca-rdmi symbol stability",
@@ -217,7 +239,14 @@ inline constexpr ProbeRow kProbeRows[] = {
                  facts.symbols = probe_rdmi_symbols(ctx, *facts.install);
              }
          },
-     .checks = &rows::symbols_checks},
+     .checks = &rows::symbols_checks,
+     .findings = kSymbolsFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         if (!facts.symbols) return json::Json(nullptr);
+         // An audit that could not be made is a section with its gap, not a missing one.
+         return *facts.symbols ? json::symbols_summary(**facts.symbols)
+                               : json::symbols_gap(facts.symbols->gap());
+     }},
     {.id = ProbeId::version_matrix,
      .name = "version-matrix",
      .title = "version-matrix.json",
@@ -231,7 +260,9 @@ inline constexpr ProbeRow kProbeRows[] = {
      .checks =
          [](const Facts& facts, std::vector<Check>& out) {
              if (facts.version_matrix) out.push_back(facts.version_matrix->check);
-         }},
+         },
+     .findings = kVersionMatrixFindings,
+     .json = &rows::section_or_null<&Facts::version_matrix, &json::version_matrix>},
     {.id = ProbeId::environment,
      .name = "environment",
      .title = "loader variables in the environment",
@@ -239,7 +270,13 @@ inline constexpr ProbeRow kProbeRows[] = {
      .in_report = true,
      .run = [](const ProbeContext& ctx, const ProbeRequest&,
                Facts& facts) { facts.environment = probe_environment(ctx); },
-     .checks = &rows::carried_checks<&Facts::environment>},
+     .checks = &rows::carried_checks<&Facts::environment>,
+     .findings = kEnvironmentFindings,
+     .json = [](const Facts& facts) -> std::optional<json::Json> {
+         // Left out, not null, when it did not run (as the report always had it).
+         if (!facts.environment) return std::nullopt;
+         return environment_json(*facts.environment);
+     }},
     {.id = ProbeId::samples,
      .name = "samples",
      .title = "samples of the public DOCA libraries",

@@ -1,12 +1,10 @@
-// The probe registry's collector, and the catalog and checks its rows make whole.
+// The probe registry's collector, and the checks its rows make whole.
 #include "model/registry.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 
-#include <deque>
 #include <exception>
 #include <new>
 #include <string>
-
-#include "sysfs/pci_ids.hpp"
 
 namespace rdmi {
 
@@ -16,7 +14,7 @@ void rows::symbols_checks(const Facts& facts, std::vector<Check>& out) {
     if (!facts.symbols) return;
     if (!*facts.symbols) {
         out.push_back(Check{
-            Finding::rdmi_symbols_exported, Status::skip, facts.symbols->gap().message, "", {}});
+            finding::rdmi_symbols_exported, Status::skip, facts.symbols->gap().message, "", {}});
         return;
     }
     const auto& checks = (*facts.symbols)->checks;
@@ -41,36 +39,6 @@ constexpr bool rows_in_enum_order() {
 static_assert(rows_in_enum_order());
 static_assert(std::size(kProbeFields) == kRows.size(), "a row for every line of RDMI_PROBES");
 static_assert(kRows.size() <= 32, "Facts::collected has one bit per probe");
-
-// check_catalog()'s list: the rows' own entries go before "<probe>-probe", after the enum's
-// entries of the report probes, where the catalog (and docs/checks.md) list a report probe's
-// checks. An entry whose fix names the devices with a DPA carries a placeholder (the catalog's
-// layer cannot see the product table): its copy with the table's wording, kept for the program's
-// life, so that `--explain`, `--list-checks` and docs/checks.md name exactly the table's products.
-const FindingInfo* with_products(const FindingInfo* info) {
-    if (info->fix.find("{dpa-devices}") == std::string_view::npos) return info;
-    static std::deque<std::string> texts;
-    static std::deque<FindingInfo> entries;
-    texts.push_back(sysfs::with_dpa_products(info->fix));
-    FindingInfo copy = *info;
-    copy.fix = texts.back();
-    entries.push_back(copy);
-    return &entries.back();
-}
-
-std::vector<const FindingInfo*> make_catalog() {
-    std::vector<const FindingInfo*> out;
-    const FindingInfo* before = &finding_info(Finding::probe_error);
-    for (const FindingInfo* info : finding_catalog()) {
-        if (info == before) {
-            for (const auto& row : kRows) {
-                for (const auto& own : row.findings) out.push_back(with_products(&own));
-            }
-        }
-        out.push_back(with_products(info));
-    }
-    return out;
-}
 
 void collect_one(const ProbeContext& ctx, ProbeId id, Facts& facts, const ProbeRequest& request,
                  OnProbeError on_error) {
@@ -136,7 +104,7 @@ std::vector<Check> all_report_checks(const Facts& facts) {
         for (const auto& error : facts.probe_errors) {
             if (error.probe != row.name) continue;
             failed = true;
-            out.push_back(Check{FindingId(Finding::probe_error, row.name),
+            out.push_back(Check{FindingId(finding::probe_error, row.name),
                                 Status::fail,
                                 std::string(row.title) + ": internal error: " + error.message,
                                 "report this as a bug in rdmi-probe, with the command line",
@@ -164,15 +132,6 @@ std::vector<Check> checks_for(const std::vector<Check>& checks, Purposes wanted)
 bool ready_for(const Facts& facts, Purposes wanted) {
     const Status result = overall_status(checks_for(all_report_checks(facts), wanted));
     return result != Status::fail && result != Status::skip;
-}
-
-std::span<const FindingInfo* const> check_catalog() {
-    static const std::vector<const FindingInfo*> catalog = make_catalog();
-    return catalog;
-}
-
-const FindingInfo* find_check(std::string_view id) {
-    return find_finding(check_catalog(), id);
 }
 
 }  // namespace rdmi

@@ -1,6 +1,5 @@
 // The probe registry: the collector every command goes through, over the rows of
-// src/model/facts.hpp, and what the rows make whole (the report's probes and checks, the
-// finding catalog).
+// src/model/facts.hpp, and what the rows make whole (the report's probes and checks).
 #pragma once
 
 #include <array>
@@ -68,12 +67,18 @@ std::vector<Check> checks_for(const std::vector<Check>& checks, Purposes wanted)
 /// no check of that purpose failed or was skipped. Pure.
 bool ready_for(const Facts& facts, Purposes wanted);
 
-/// The whole finding catalog, in its order: enum Finding's entries, with the rows' own entries
-/// (in registry order) after the report probes' and before "<probe>-probe".
-std::span<const FindingInfo* const> check_catalog();
+// The registry's own catalog entry: the check a probe that stopped with an error becomes.
+namespace finding {
 
-/// The entry of check_catalog() whose id is `id` or whose pattern matches it; nullptr when
-/// none does.
-const FindingInfo* find_check(std::string_view id);
+inline constexpr FindingInfo probe_error{
+    "<probe>-probe", "report (any probe)",
+    "A probe stopped with an internal error; the other probes still ran.",
+    "Report it as a bug in rdmi-probe, with the command line.", Purposes::both};
+
+}  // namespace finding
+
+/// The registry's own entries: a probe that stopped with an error (check_catalog() lists them
+/// after the rows' entries).
+inline constexpr const FindingInfo* kRegistryFindings[] = {&finding::probe_error};
 
 }  // namespace rdmi

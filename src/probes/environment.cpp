@@ -11,7 +11,7 @@ bool is_set(const EnvVariable& variable) {
 }
 
 Check preload_check(const EnvVariable& variable, bool applies) {
-    Check check{Finding::env_ld_preload, Status::info, "", "", {{"env", variable.name}}};
+    Check check{finding::env_ld_preload, Status::info, "", "", {{"env", variable.name}}};
     if (!is_set(variable)) {
         check.message = "LD_PRELOAD is not set";
     } else if (!applies) {
@@ -29,7 +29,7 @@ Check preload_check(const EnvVariable& variable, bool applies) {
 }
 
 Check library_path_check(const EnvVariable& variable, bool applies) {
-    Check check{Finding::env_ld_library_path, Status::info, "", "", {{"env", variable.name}}};
+    Check check{finding::env_ld_library_path, Status::info, "", "", {{"env", variable.name}}};
     if (!is_set(variable)) {
         check.message = "LD_LIBRARY_PATH is not set";
     } else if (!applies) {
@@ -54,6 +54,18 @@ EnvironmentFacts probe_environment(const ProbeContext& ctx) {
     facts.checks.push_back(preload_check(facts.variables[0], facts.applies));
     facts.checks.push_back(library_path_check(facts.variables[1], facts.applies));
     return facts;
+}
+
+json::Json environment_json(const EnvironmentFacts& facts) {
+    using json::Json;
+    using json::object;
+    Json variables = Json::array();
+    for (const auto& v : facts.variables) {
+        variables.push_back(object({{"name", v.name},
+                                    {"value", v.value ? Json(*v.value) : Json(nullptr)},
+                                    {"source", json::provenance({"env", v.name})}}));
+    }
+    return object({{"applies", facts.applies}, {"variables", std::move(variables)}});
 }
 
 }  // namespace rdmi

@@ -2,6 +2,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/devices/device_choice.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices/devices.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices/devices_checks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/devices/devices_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices/port_fix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps/doca_caps.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps/doca_caps_query.cpp
@@ -10,6 +11,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install/install_checks.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/install_files.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/install_integrity.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/install_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/install_locate.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/install_modules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/install_packages.cpp
@@ -17,6 +19,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/install/install_versions.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/package_fix.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/version_consistency.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/install/versions_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_clock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_isolation.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback/loopback_journal.cpp
@@ -32,6 +35,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_app_load.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_checks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/system.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs.cpp
@@ -39,4 +43,5 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_matrix.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/version_matrix_json.cpp
 )

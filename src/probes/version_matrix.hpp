@@ -8,12 +8,29 @@
 #include <string_view>
 #include <vector>
 
-#include "core/check.hpp"
-#include "core/version.hpp"
 #include "context/context.hpp"
+#include "core/check.hpp"
+#include "core/finding_catalog.hpp"
+#include "core/version.hpp"
 #include "probes/install/install.hpp"
 
 namespace rdmi {
+
+// Its catalog entry, declared before the check below makes its id from it.
+namespace finding {
+
+inline constexpr FindingInfo version_matrix{
+    "version-matrix", "report (version-matrix probe)",
+    "<prefix>/share/version-matrix.json is valid, and which capabilities this DOCA "
+    "version has.",
+    "Reinstall the DOCA package that ships share/version-matrix.json when it is "
+    "malformed.",
+    Purposes::both};
+
+}  // namespace finding
+
+/// The version-matrix probe's entries (its row lists them).
+inline constexpr const FindingInfo* kVersionMatrixFindings[] = {&finding::version_matrix};
 
 /// One entry of the matrix, and whether this install's version has it.
 struct MatrixEntry {
@@ -42,7 +59,7 @@ struct VersionMatrixFacts {
         gap;  ///< absent (not_found), unreadable, or malformed (then nothing is used)
     std::optional<VersionMatrix> matrix;
     Sourced<std::string> install_version;  ///< the version entries are compared with
-    Check check{Finding::version_matrix, Status::info, "", "", {}};
+    Check check{finding::version_matrix, Status::info, "", "", {}};
 };
 
 /// Parses and validates matrix bytes against the contract's exact shape: every field present,

@@ -4,8 +4,8 @@
 
 #include "contract/kinds.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "probes/install/versions_json.hpp"
 #include "report/contract_common.hpp"
-#include "report/versions_json.hpp"
 
 namespace rdmi::json {
 namespace {

@@ -2,6 +2,7 @@
 #include "report/findings_output.hpp"
 
 #include "build_info.hpp"
+#include "check/check_catalog.hpp"
 #include "json/json_common.hpp"
 #include "model/registry.hpp"
 

@@ -21,7 +21,4 @@ Json run_info(const RunInfo& run);
 /// The whole report as a JSON document.
 Json report(const Facts& report);
 
-/// The install section alone.
-Json install(const InstallFacts& facts);
-
 }  // namespace rdmi::json

@@ -1,5 +1,5 @@
-// The `symbols` JSON document (schemas/rdmi-probe-symbols.schema.json) and the summary of it
-// embedded in the full report.
+// The `symbols` JSON document (schemas/rdmi-probe-symbols.schema.json); the report's summary of
+// it is the symbols probe's section (probes/symbols/symbols_json.hpp).
 #pragma once
 
 #include <functional>
@@ -27,11 +27,5 @@ using DocumentSink = std::function<bool(std::string_view)>;
 /// 100k-symbol document is 57 MB of text. False when the sink refused a piece.
 bool write_symbols_document(const SymbolsFacts& facts, const RunInfo& run,
                             const DocumentSink& sink);
-
-/// The report's `symbols` section: counts, lists, loader and runtime, no per-symbol detail.
-Json symbols_summary(const SymbolsFacts& facts);
-
-/// The report's `symbols` section when the audit could not be made: {"gap": {...}}.
-Json symbols_gap(const Gap& gap);
 
 }  // namespace rdmi::json

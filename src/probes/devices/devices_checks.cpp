@@ -4,6 +4,7 @@
 
 #include "core/failed_check.hpp"
 #include "probes/devices/devices.hpp"
+#include "probes/devices/devices_findings.hpp"
 #include "probes/devices/port_fix.hpp"
 #include "sysfs/pci_ids.hpp"
 #include "text/text.hpp"
@@ -39,7 +40,7 @@ bool listing_missing(Check& check, const std::optional<Gap>& gap, std::string_vi
 
 Check dpa_verdict(const DevicesFacts& facts) {
     Check check{
-        Finding::rdmi_dpa_device, Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
+        finding::rdmi_dpa_device, Status::fail, "", "", {sysfs_source("/sys/bus/pci/devices")}};
     if (!facts.pci_bus_present) {
         check.status = Status::info;
         check.message = "devices not examined: no /sys/bus/pci/devices under this root";
@@ -163,7 +164,7 @@ Check dpa_verdict(const DevicesFacts& facts) {
     return check;
 }
 
-Check module_check(Finding id, const char* name, const host::ModuleState& state,
+Check module_check(const FindingInfo& id, const char* name, const host::ModuleState& state,
                    bool devices_present) {
     Check check{
         id, Status::pass, "", "", {{"procfs", "/proc/modules"}, sysfs_source("/sys/module")}};
@@ -186,7 +187,7 @@ Check module_check(Finding id, const char* name, const host::ModuleState& state,
 }
 
 Check uverbs_check(const DevicesFacts& facts, bool live) {
-    Check check{Finding::uverbs_access, Status::info, "", "", {{"file", "/dev/infiniband"}}};
+    Check check{finding::uverbs_access, Status::info, "", "", {{"file", "/dev/infiniband"}}};
     const bool rdma = !facts.inventory.rdma_devices.empty();
     if (!live && (!facts.platform.uverbs.ok() || facts.platform.uverbs.value->empty())) {
         // A captured or mounted root has no live /dev: device nodes are made at boot by udev,
@@ -243,7 +244,7 @@ Check uverbs_check(const DevicesFacts& facts, bool live) {
 
 Check verbs_check(const DevicesFacts& facts, bool live) {
     const auto& verbs = facts.verbs;
-    Check check{Finding::verbs_devices, Status::info, "", "", {{"api", "ibv_get_device_list"}}};
+    Check check{finding::verbs_devices, Status::info, "", "", {{"api", "ibv_get_device_list"}}};
     if (listing_not_consulted(check, live, "libibverbs")) return check;
     if (!verbs.library.ok()) {
         check.status = Status::skip;
@@ -302,7 +303,7 @@ Check verbs_check(const DevicesFacts& facts, bool live) {
 
 Check doca_check(const DevicesFacts& facts, bool live) {
     const auto& doca = facts.doca;
-    Check check{Finding::doca_devices, Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
+    Check check{finding::doca_devices, Status::info, "", "", {{"api", "doca_devinfo_create_list"}}};
     if (listing_not_consulted(check, live, "DOCA libraries")) return check;
     if (listing_missing(check, doca.gap, "DOCA device list not available")) return check;
     std::vector<std::string> dpa;
@@ -326,7 +327,7 @@ Check hugepages_check(const DevicesFacts& facts) {
         for (const auto& m : *p.hugetlbfs_mounts.value)
             mounts += (mounts.empty() ? "" : ", ") + m.mount_point;
     }
-    return Check{Finding::hugepages,
+    return Check{finding::hugepages,
                  Status::info,
                  "hugepages " + pool("2M", p.hugepages_2m) + "; " + pool("1G", p.hugepages_1g) +
                      "; hugetlbfs " +
@@ -340,8 +341,8 @@ Check hugepages_check(const DevicesFacts& facts) {
 std::vector<Check> device_checks(const DevicesFacts& facts, bool live) {
     const bool devices = !facts.summary.empty();
     return {dpa_verdict(facts),
-            module_check(Finding::driver_mlx5_core, "mlx5_core", facts.platform.mlx5_core, devices),
-            module_check(Finding::driver_mlx5_ib, "mlx5_ib", facts.platform.mlx5_ib, devices),
+            module_check(finding::driver_mlx5_core, "mlx5_core", facts.platform.mlx5_core, devices),
+            module_check(finding::driver_mlx5_ib, "mlx5_ib", facts.platform.mlx5_ib, devices),
             uverbs_check(facts, live),
             verbs_check(facts, live),
             doca_check(facts, live),

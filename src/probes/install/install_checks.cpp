@@ -1,10 +1,11 @@
 // The install checks: one verdict per question an engineer asks before building RDMI code.
 #include <algorithm>
 
-#include "text/shell_word.hpp"
-#include "text/text.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/install_parts.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "text/shell_word.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::install {
 namespace {
@@ -46,16 +47,16 @@ const SharedFix& doca_fix(const InstallFacts& facts) {
 Check prefix_check(const InstallFacts& facts) {
     const std::string& prefix = *facts.prefix.value;
     if (!facts.prefix_exists) {
-        return make(Finding::doca_prefix, Status::fail,
+        return make(finding::doca_prefix, Status::fail,
                     "DOCA not found: " + prefix + " does not exist", kInstallDoca,
                     {facts.prefix.source});
     }
     if (facts.layout == DocaLayout::none) {
-        return make(Finding::doca_prefix, Status::fail,
+        return make(finding::doca_prefix, Status::fail,
                     "no DOCA pkg-config directory under " + prefix, kRelayoutDoca,
                     {facts.prefix.source});
     }
-    return make(Finding::doca_prefix, Status::pass,
+    return make(finding::doca_prefix, Status::pass,
                 "DOCA at " + prefix + " (" + std::string(to_string(facts.layout)) +
                     " layout, .pc files in " + facts.pc_dir + ")",
                 "", {facts.prefix.source});
@@ -64,7 +65,7 @@ Check prefix_check(const InstallFacts& facts) {
 std::vector<Check> module_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     for (const auto& module : facts.stack) {
-        const FindingId id(Finding::module, module.name);
+        const FindingId id(finding::module, module.name);
         Provenance from{"pkg-config", module.pc_path.empty() ? module.name : module.pc_path};
         if (!module.found) {
             const bool unreadable = module.gap && module.gap->reason != GapReason::not_found;
@@ -107,7 +108,7 @@ std::vector<Check> module_checks(const InstallFacts& facts) {
                                    ": " + req.problem);
             }
             checks.push_back(
-                make(FindingId(Finding::module_requires, module.name), Status::fail,
+                make(FindingId(finding::module_requires, module.name), Status::fail,
                      module.name + " requires what does not resolve: " + join(problems, "; "),
                      "install or fix the required modules so that `pkg-config --cflags --libs " +
                          module.name + "` succeeds",
@@ -136,7 +137,7 @@ std::string module_owners(const InstallFacts& facts) {
     return join(owners, ", ");
 }
 
-Check version_check(Finding id, const std::string& what, const VersionMatch& match,
+Check version_check(const FindingInfo& id, const std::string& what, const VersionMatch& match,
                     const SharedFix& no_doca_fix, const std::string& owners = "") {
     // The verdict is match_state()'s, the same rule env's `consistent` and check use.
     std::vector<Provenance> sources;
@@ -158,7 +159,7 @@ Check version_check(Finding id, const std::string& what, const VersionMatch& mat
     const std::string unchecked =
         not_applicable.empty() ? "" : "; not applicable here: " + join(not_applicable);
     const MatchState state = match_state(match);
-    const bool rdmi_stack = id == Finding::rdmi_stack_versions;
+    const bool rdmi_stack = &id == &finding::rdmi_stack_versions;
     if (state == MatchState::disagree) {
         return make(id, Status::fail, what + " disagree: " + describe_match(match),
                     join_nonempty({match_fix(match, rdmi_stack), owners}), sources);
@@ -196,7 +197,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
         if (!header.present) missing.push_back(header.name);
     }
     if (!doca_found) {
-        return make(Finding::rdmi_headers, Status::skip,
+        return make(finding::rdmi_headers, Status::skip,
                     "DOCA not found; RDMI headers not looked for", doca_fix(facts), {});
     }
     if (!missing.empty()) {
@@ -208,7 +209,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
                 header.package_fix.empty() ? std::string(kReinstallRdmiDev) : header.package_fix;
             if (std::find(fixes.begin(), fixes.end(), fix) == fixes.end()) fixes.push_back(fix);
         }
-        return make(Finding::rdmi_headers, Status::fail,
+        return make(finding::rdmi_headers, Status::fail,
                     "missing in " + facts.include_dir + ": " + join(missing), join(fixes, "; "),
                     sources);
     }
@@ -217,14 +218,14 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
         if (header.gap) unread.push_back(header.gap->message);
     }
     if (!unread.empty()) {
-        return make(Finding::rdmi_headers, Status::skip,
+        return make(finding::rdmi_headers, Status::skip,
                     "present but not vouched for: " + join(unread, "; "),
                     "check the file: a DOCA header is kilobytes; reinstall the DOCA RDMI "
                     "development package",
                     sources);
     }
     return make(
-        Finding::rdmi_headers, Status::pass,
+        finding::rdmi_headers, Status::pass,
         "all " + std::to_string(facts.headers.size()) + " RDMI headers in " + facts.include_dir, "",
         sources);
 }
@@ -232,7 +233,7 @@ Check headers_check(const InstallFacts& facts, bool doca_found) {
 std::vector<Check> library_checks(const InstallFacts& facts) {
     std::vector<Check> checks;
     for (const auto& lib : facts.libraries) {
-        const FindingId id(Finding::library, lib.name);
+        const FindingId id(finding::library, lib.name);
         if (lib.present && lib.gap) {
             checks.push_back(make(
                 id, Status::fail, lib.gap->message,
@@ -253,7 +254,7 @@ std::vector<Check> library_checks(const InstallFacts& facts) {
     return checks;
 }
 
-Check tool_check(const InstallFacts& facts, const InstalledFile& tool, Finding id,
+Check tool_check(const InstallFacts& facts, const InstalledFile& tool, const FindingInfo& id,
                  const std::string& purpose, bool doca_found, Status when_missing) {
     if (tool.present) {
         std::string message = tool.path;
@@ -281,27 +282,27 @@ std::vector<Check> derive_checks(const InstallFacts& facts) {
     checks.push_back(prefix_check(facts));
     const bool doca_found = facts.prefix_exists && facts.layout != DocaLayout::none;
     for (auto& check : module_checks(facts)) checks.push_back(std::move(check));
-    checks.push_back(version_check(Finding::rdmi_stack_versions, "RDMI stack versions",
+    checks.push_back(version_check(finding::rdmi_stack_versions, "RDMI stack versions",
                                    facts.stack_versions, doca_fix(facts), module_owners(facts)));
-    checks.push_back(version_check(Finding::contract_versions, "DOCA version sources",
+    checks.push_back(version_check(finding::contract_versions, "DOCA version sources",
                                    facts.contract_versions, doca_fix(facts)));
     if (doca_found) checks.push_back(version_files_check(facts));
     checks.push_back(headers_check(facts, doca_found));
     for (auto& check : library_checks(facts)) checks.push_back(std::move(check));
     if (facts.samples.present) {
-        checks.push_back(make(Finding::rdmi_samples, Status::info,
+        checks.push_back(make(finding::rdmi_samples, Status::info,
                               "RDMI samples in " + facts.samples.path, "",
                               {{"file", facts.samples.path}}));
     } else {
-        checks.push_back(make(Finding::rdmi_samples, Status::info,
+        checks.push_back(make(finding::rdmi_samples, Status::info,
                               "no RDMI samples at " + facts.samples.path,
                               "samples ship in the DOCA samples package; install it to get them",
                               {{"file", facts.samples.path}}));
     }
-    checks.push_back(tool_check(facts, facts.dpacc, Finding::dpacc,
+    checks.push_back(tool_check(facts, facts.dpacc, finding::dpacc,
                                 "the DPA compiler, needed to build DPA kernels", doca_found,
                                 Status::fail));
-    checks.push_back(tool_check(facts, facts.doca_caps, Finding::doca_caps,
+    checks.push_back(tool_check(facts, facts.doca_caps, finding::doca_caps,
                                 "one of the contract's version sources", doca_found, Status::info));
     return checks;
 }

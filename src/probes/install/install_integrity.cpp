@@ -41,7 +41,7 @@ std::vector<Candidate> judged_files(const ProbeContext& ctx, const InstallFacts&
 }
 
 Check integrity_check(const IntegrityFacts& facts) {
-    Check check{kInstallIntegrityFindings[0], Status::pass, "", "", {}};
+    Check check{finding::install_integrity, Status::pass, "", "", {}};
     if (facts.database) {
         check.status = Status::skip;
         check.message = "no package records to compare with: " + facts.database->message;

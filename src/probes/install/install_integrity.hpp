@@ -8,23 +8,28 @@
 #include <string>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/check.hpp"
 #include "json/json_common.hpp"
-#include "context/context.hpp"
 #include "probes/install/install.hpp"
 
 namespace rdmi {
 
-inline constexpr FindingInfo kInstallIntegrityFindings[] = {
-    {"install-integrity", "report --integrity (install-integrity probe); check --require-integrity",
-     "The DOCA headers, libraries, .pc files and tools the install checks judge have the digest "
-     "their package recorded when it was installed.",
-     "Find out who changed the file (a local edit, a partial copy, tampering); the package's "
-     "copy comes back with the reinstall command the message names.",
-     // Libraries and tools are the run's, headers and .pc files the build's: the check judges
-     // both kinds of file at once.
-     Purposes::both},
-};
+// The probe's catalog entry: the `install-integrity` check.
+namespace finding {
+inline constexpr FindingInfo install_integrity{
+    "install-integrity", "report --integrity (install-integrity probe); check --require-integrity",
+    "The DOCA headers, libraries, .pc files and tools the install checks judge have the digest "
+    "their package recorded when it was installed.",
+    "Find out who changed the file (a local edit, a partial copy, tampering); the package's "
+    "copy comes back with the reinstall command the message names.",
+    // Libraries and tools are the run's, headers and .pc files the build's: the check judges
+    // both kinds of file at once.
+    Purposes::both};
+}  // namespace finding
+
+/// The probe's entries (its registry row lists them).
+inline constexpr const FindingInfo* kInstallIntegrityFindings[] = {&finding::install_integrity};
 
 /// One judged file.
 struct IntegrityFile {
@@ -45,7 +50,7 @@ struct IntegrityFile {
 struct IntegrityFacts {
     std::vector<IntegrityFile> files;
     std::optional<Gap> database;  ///< why there are no records to compare with
-    Check check{kInstallIntegrityFindings[0], Status::skip, "", "", {}};
+    Check check{finding::install_integrity, Status::skip, "", "", {}};
 };
 
 /// Compares the files `install` found with the run's package database; bounded by the run's

@@ -4,6 +4,7 @@
 // (docs/reference/install-layout.md#version-sources).
 #include <algorithm>
 
+#include "probes/install/install_findings.hpp"
 #include "probes/install/install_parts.hpp"
 #include "probes/install/version_consistency.hpp"
 
@@ -24,7 +25,7 @@ Check version_files_check(const InstallFacts& facts) {
     const VersionSource& top = facts.version_file;
     const VersionSource* apps = applications_version(facts);
     const std::string top_path = top.raw.source.ref;
-    Check check{Finding::doca_version_files, Status::info, "", "", {top.raw.source}};
+    Check check{finding::doca_version_files, Status::info, "", "", {top.raw.source}};
     if (apps != nullptr) check.sources.push_back(apps->raw.source);
     const SourceState top_state = source_state(top);
     const std::string agreed = facts.contract_versions.agreed

@@ -10,8 +10,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/check.hpp"
 #include "context/context.hpp"
+#include "core/check.hpp"
+#include "core/finding_catalog.hpp"
 #include "probes/install/install.hpp"
 
 namespace rdmi {
@@ -127,5 +128,22 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<Inst
 
 /// The loopback as one check (`dpa-loopback`) for a report.
 Check loopback_check(const LoopbackVerdict& verdict);
+
+// The loopback verdict's catalog entry.
+namespace finding {
+
+inline constexpr FindingInfo dpa_loopback{
+    "dpa-loopback", "loopback",
+    "A DPA kernel's loopback RDMA write landed and was verified, up to the requested "
+    "level.",
+    "Follow the first action the failure names (it gives the DOCA error and the "
+    "layer: install, version, driver, verbs, DPA or RDMI).",
+    Purposes::run};
+
+}  // namespace finding
+
+/// The `loopback` command's entries (it is no report probe: check_catalog() lists them after
+/// the `symbols` command's).
+inline constexpr const FindingInfo* kLoopbackCommandFindings[] = {&finding::dpa_loopback};
 
 }  // namespace rdmi

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "probes/loopback/loopback.hpp"
 #include "probes/loopback/loopback_run.hpp"
 
 namespace rdmi {
@@ -273,7 +274,7 @@ void finish_verdict(LoopbackVerdict& verdict) {
 }  // namespace loopback
 
 Check loopback_check(const LoopbackVerdict& verdict) {
-    Check check{Finding::dpa_loopback, verdict.result, "", "", {}};
+    Check check{finding::dpa_loopback, verdict.result, "", "", {}};
     check.message =
         "DPA loopback (level " + std::to_string(verdict.level_requested) + "): " + verdict.reason;
     if (verdict.result == Status::fail) {

@@ -6,25 +6,29 @@
 #include <string>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/check.hpp"
 #include "json/json_common.hpp"
 #include "os/fs.hpp"
-#include "context/context.hpp"
 #include "sysfs/inventory.hpp"
 
 namespace rdmi {
 
-/// The probe's catalog entry (its registry row lists it): the `pcie-link` check.
-inline constexpr FindingInfo kPcieLinkFindings[] = {
-    {"pcie-link", "report (pcie-link probe); check --require-pcie-link",
-     "Every PCIe link of an NVIDIA card (one verdict per link: the PFs behind one upstream "
-     "port share it) runs at the speed and width its card and slot can reach.",
-     "Reseat a card only when its slot's port can do more than the link trained at (check the "
-     "slot's lanes and BIOS bifurcation); when the port's maximum is unknown, the slot or riser "
-     "may be the limit: read it first (lspci -vv, LnkCap); move a card its slot limits to a "
-     "faster slot.",
-     Purposes::run},
-};
+// The probe's catalog entry: the `pcie-link` check.
+namespace finding {
+inline constexpr FindingInfo pcie_link{
+    "pcie-link", "report (pcie-link probe); check --require-pcie-link",
+    "Every PCIe link of an NVIDIA card (one verdict per link: the PFs behind one upstream "
+    "port share it) runs at the speed and width its card and slot can reach.",
+    "Reseat a card only when its slot's port can do more than the link trained at (check the "
+    "slot's lanes and BIOS bifurcation); when the port's maximum is unknown, the slot or riser "
+    "may be the limit: read it first (lspci -vv, LnkCap); move a card its slot limits to a "
+    "faster slot.",
+    Purposes::run};
+}  // namespace finding
+
+/// The probe's entries (its registry row lists them).
+inline constexpr const FindingInfo* kPcieLinkFindings[] = {&finding::pcie_link};
 
 /// A link speed as sysfs prints it ("16.0 GT/s PCIe") and its rate in GT/s.
 struct LinkSpeed {

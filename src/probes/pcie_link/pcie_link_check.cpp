@@ -4,9 +4,9 @@
 // or multi-host card reaches the host through two upstream ports: two links, two verdicts.
 #include <algorithm>
 
+#include "probes/pcie_link/pcie_link.hpp"
 #include "text/shell_word.hpp"
 #include "text/text.hpp"
-#include "probes/pcie_link/pcie_link.hpp"
 
 namespace rdmi {
 namespace {
@@ -144,7 +144,7 @@ std::optional<Check> pcie_link_check(const std::vector<PcieLink>& links) {
         return std::any_of(groups.begin(), groups.end(),
                            [s](const PcieLinkGroup& g) { return g.status == s; });
     };
-    Check check{kPcieLinkFindings[0], Status::pass, "", "", {}};
+    Check check{finding::pcie_link, Status::pass, "", "", {}};
     check.status = any(Status::warn)   ? Status::warn
                    : any(Status::skip) ? Status::skip
                                        : Status::pass;

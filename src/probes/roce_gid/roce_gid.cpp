@@ -127,7 +127,7 @@ std::optional<Check> roce_gid_check(const std::vector<RoceGidPort>& ports) {
                            [s](const RoceGidPort& p) { return p.status == s; });
     };
     if (!any(Status::pass) && !any(Status::fail) && !any(Status::skip)) return std::nullopt;
-    Check check{kRoceGidFindings[0], Status::pass, "", "", {}};
+    Check check{finding::roce_gid, Status::pass, "", "", {}};
     check.status = any(Status::fail)   ? Status::fail
                    : any(Status::skip) ? Status::skip
                                        : Status::pass;

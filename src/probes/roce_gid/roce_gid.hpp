@@ -14,18 +14,21 @@
 
 namespace rdmi {
 
-/// The probe's catalog entry (its registry row lists it): the `roce-gid` check.
-inline constexpr FindingInfo kRoceGidFindings[] = {
-    {"roce-gid", "report (roce-gid probe)",
-     "Every ACTIVE Ethernet (RoCE) port of a function with a netdev has a RoCE v2 GID that "
-     "carries an IP address (IPv4-mapped, or IPv6 other than link-local): RoCE v2 peers and "
-     "rdma_cm address the port by it, and the kernel adds it only for an address on the "
-     "netdev.",
-     "Give the port's netdev an IP address and bring it up (ip addr add <address>/<prefix> dev "
-     "<netdev>; ip link set <netdev> up); rdma link show names the netdev of each port, and the "
-     "kernel then adds the RoCE v2 GID itself.",
-     Purposes::run},
-};
+namespace finding {
+inline constexpr FindingInfo roce_gid{
+    "roce-gid", "report (roce-gid probe)",
+    "Every ACTIVE Ethernet (RoCE) port of a function with a netdev has a RoCE v2 GID that "
+    "carries an IP address (IPv4-mapped, or IPv6 other than link-local): RoCE v2 peers and "
+    "rdma_cm address the port by it, and the kernel adds it only for an address on the "
+    "netdev.",
+    "Give the port's netdev an IP address and bring it up (ip addr add <address>/<prefix> dev "
+    "<netdev>; ip link set <netdev> up); rdma link show names the netdev of each port, and the "
+    "kernel then adds the RoCE v2 GID itself.",
+    Purposes::run};
+}  // namespace finding
+
+/// The probe's entries (its registry row lists them).
+inline constexpr const FindingInfo* kRoceGidFindings[] = {&finding::roce_gid};
 
 /// A RoCE v2 GID of a port that carries an IP address.
 struct RoceIpGid {

@@ -6,13 +6,14 @@
 #include <string>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/check.hpp"
 #include "elf/app_audit.hpp"
 #include "elf/elf_image.hpp"
 #include "elf/symbol_audit.hpp"
 #include "loader/loader_path.hpp"
-#include "context/context.hpp"
 #include "probes/install/install.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 
 namespace rdmi {
 
@@ -27,18 +28,18 @@ inline constexpr const char* kDefaultSymbolsModule = "doca-rdmi";
 /// audits doca-rdmi and names its checks after it (rdmi-symbols-exported, ...). Both sets are
 /// catalog entries, each with the wording that fits where it is emitted.
 struct SymbolsCheckIds {
-    Finding exported;
-    Finding stability;
-    Finding agreement;
-    Finding loader_path;
-    Finding runtime;
+    const FindingInfo* exported;
+    const FindingInfo* stability;
+    const FindingInfo* agreement;
+    const FindingInfo* loader_path;
+    const FindingInfo* runtime;
 };
 inline constexpr SymbolsCheckIds kSymbolsCheckIds{
-    Finding::symbols_exported, Finding::symbols_stability, Finding::symbols_agreement,
-    Finding::loader_path, Finding::symbols_runtime};
+    &finding::symbols_exported, &finding::symbols_stability, &finding::symbols_agreement,
+    &finding::loader_path, &finding::symbols_runtime};
 inline constexpr SymbolsCheckIds kRdmiSymbolsCheckIds{
-    Finding::rdmi_symbols_exported, Finding::rdmi_symbols_stability,
-    Finding::rdmi_symbols_agreement, Finding::rdmi_loader_path, Finding::rdmi_symbols_runtime};
+    &finding::rdmi_symbols_exported, &finding::rdmi_symbols_stability,
+    &finding::rdmi_symbols_agreement, &finding::rdmi_loader_path, &finding::rdmi_symbols_runtime};
 
 /// What to audit (the `symbols` subcommand's options).
 struct SymbolsRequest {

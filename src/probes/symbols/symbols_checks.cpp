@@ -6,6 +6,7 @@
 
 #include "core/failed_check.hpp"
 #include "probes/symbols/symbols.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 
 namespace rdmi {
 namespace {
@@ -79,7 +80,7 @@ std::string header_ahead_fix(const SymbolsFacts& facts, const std::vector<std::s
            some(names);
 }
 
-Check exported_check(const SymbolsFacts& facts, Finding id) {
+Check exported_check(const SymbolsFacts& facts, const FindingInfo& id) {
     const auto& audit = facts.audit;
     Check check{id, Status::pass, "", "", {{"file", facts.library.path}}};
     if (!audit.headers_scanned) {
@@ -106,7 +107,7 @@ Check exported_check(const SymbolsFacts& facts, Finding id) {
     return check;
 }
 
-Check stability_check(const SymbolsFacts& facts, Finding id) {
+Check stability_check(const SymbolsFacts& facts, const FindingInfo& id) {
     const auto& c = facts.audit.counts;
     std::string message = library_label(facts) + ": " + std::to_string(c.experimental) +
                           " experimental, " + std::to_string(c.stable) + " stable, " +
@@ -128,7 +129,7 @@ std::string unread_headers(const SymbolsFacts& facts) {
     return out;
 }
 
-Check agreement_check(const SymbolsFacts& facts, Finding id) {
+Check agreement_check(const SymbolsFacts& facts, const FindingInfo& id) {
     const auto& audit = facts.audit;
     Check check{id, Status::info, "", "", {{"file", facts.library.path}}};
     const std::string unread = unread_headers(facts);
@@ -182,7 +183,7 @@ Check agreement_check(const SymbolsFacts& facts, Finding id) {
     return check;
 }
 
-Check loader_check(const SymbolsFacts& facts, Finding id) {
+Check loader_check(const SymbolsFacts& facts, const FindingInfo& id) {
     const LoaderFacts& loader = *facts.loader;
     const auto& p = loader.prediction;
     Check check{id, Status::pass, "", "", {{"derived", "ld.so search order"}}};
@@ -216,7 +217,7 @@ Check loader_check(const SymbolsFacts& facts, Finding id) {
                   "the same libdir");
 }
 
-Check runtime_check(const SymbolsFacts& facts, Finding id) {
+Check runtime_check(const SymbolsFacts& facts, const FindingInfo& id) {
     const RuntimeFacts& rt = facts.runtime;
     Check check{id, Status::pass, "", "", {{"api", "dlopen/dlsym/dlvsym"}}};
     if (!rt.loaded) {
@@ -265,7 +266,7 @@ std::string app_fix(const std::vector<std::string>& missing_versions,
 void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
     const AppAudit& app = *facts.app;
     const Provenance from{"file", *facts.application};
-    Check resolves{Finding::app_resolves, Status::pass, "", "", {from}};
+    Check resolves{finding::app_resolves, Status::pass, "", "", {from}};
     std::vector<std::string> missing = app.missing;
     missing.insert(missing.end(), app.missing_versions.begin(), app.missing_versions.end());
     if (!missing.empty()) {
@@ -287,7 +288,7 @@ void app_checks(const SymbolsFacts& facts, std::vector<Check>& checks) {
         resolves.message = std::to_string(app.dependencies.size()) +
                            " doca_* dependencies checked; none would fail to resolve";
     }
-    Check experimental{Finding::app_experimental, Status::pass, "", "", {from}};
+    Check experimental{finding::app_experimental, Status::pass, "", "", {from}};
     if (!app.unaccepted_experimental.empty()) {
         experimental.status = Status::fail;
         experimental.message =
@@ -444,7 +445,7 @@ std::optional<AppLoadVerdict> app_load_verdict(const SymbolsFacts& facts) {
     if (!facts.app) return std::nullopt;
     const Check* resolves = nullptr;
     for (const auto& check : facts.checks) {
-        if (check.id.is(Finding::app_resolves)) resolves = &check;
+        if (check.id.is(finding::app_resolves)) resolves = &check;
     }
     AppLoadVerdict out;
     if (resolves == nullptr) return out;
@@ -479,11 +480,11 @@ std::optional<AppLoadVerdict> app_load_verdict(const SymbolsFacts& facts) {
 }
 
 std::vector<Check> symbols_checks(const SymbolsFacts& facts, const SymbolsCheckIds& ids) {
-    std::vector<Check> checks{exported_check(facts, ids.exported),
-                              stability_check(facts, ids.stability),
-                              agreement_check(facts, ids.agreement)};
-    if (facts.loader) checks.push_back(loader_check(facts, ids.loader_path));
-    checks.push_back(runtime_check(facts, ids.runtime));
+    std::vector<Check> checks{exported_check(facts, *ids.exported),
+                              stability_check(facts, *ids.stability),
+                              agreement_check(facts, *ids.agreement)};
+    if (facts.loader) checks.push_back(loader_check(facts, *ids.loader_path));
+    checks.push_back(runtime_check(facts, *ids.runtime));
     if (facts.app) app_checks(facts, checks);
     return checks;
 }

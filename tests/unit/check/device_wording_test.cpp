@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "check/check_catalog.hpp"
 #include "check/evaluate.hpp"
 #include "host/platform.hpp"
 #include "model/registry.hpp"

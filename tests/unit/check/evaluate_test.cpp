@@ -5,6 +5,7 @@
 
 #include "probes/install/install_parts.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "probes/symbols/symbols_findings.hpp"
 
 namespace rdmi::gate {
 namespace {
@@ -204,8 +205,8 @@ SymbolsFacts symbols_of() {
                            verdict("doca_rdmi_b", Stability::experimental, true),
                            verdict("doca_rdmi_c", Stability::unknown, true),
                            verdict("doca_rdmi_d", Stability::unknown, false)};
-    facts.checks = {{Finding::app_resolves, Status::pass, "ok", "", {}},
-                    {Finding::app_experimental, Status::fail, "2 experimental", "fix", {}}};
+    facts.checks = {{finding::app_resolves, Status::pass, "ok", "", {}},
+                    {finding::app_experimental, Status::fail, "2 experimental", "fix", {}}};
     return facts;
 }
 

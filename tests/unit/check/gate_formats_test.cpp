@@ -1,5 +1,6 @@
 // The gate's text, JUnit and GitHub renderings, and their escaping (src/report/gate_formats).
 #include "report/gate_formats.hpp"
+#include "check/gate_findings.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,9 +10,9 @@ namespace {
 GateReport sample() {
     GateReport gate;
     gate.spec_path = "ci/policy.json";
-    gate.checks = {{Finding::min_version, Status::pass, "3.3.0105 >= 3.2", "", {}},
-                   {Finding::dpa, Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
-                   {Finding::port_active, Status::skip, "50% sure\nline two", "", {}}};
+    gate.checks = {{finding::min_version, Status::pass, "3.3.0105 >= 3.2", "", {}},
+                   {finding::dpa, Status::fail, "no DPA on <a & b>", "use a \"BF3\"", {}},
+                   {finding::port_active, Status::skip, "50% sure\nline two", "", {}}};
     gate.result = Status::fail;
     return gate;
 }

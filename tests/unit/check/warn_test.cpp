@@ -5,8 +5,9 @@
 
 #include <array>
 
-#include "cli/exit_codes.hpp"
 #include "check/evaluate.hpp"
+#include "check/gate_findings.hpp"
+#include "cli/exit_codes.hpp"
 #include "report/gate_formats.hpp"
 #include "report/gate_json.hpp"
 #include "report/text_style.hpp"
@@ -15,7 +16,7 @@ namespace rdmi::gate {
 namespace {
 
 Check with(Status status, std::string message = "m") {
-    return Check{Finding::dpa, status, std::move(message), "reseat the card", {}};
+    return Check{finding::dpa, status, std::move(message), "reseat the card", {}};
 }
 
 GateReport gate_of(std::vector<Check> checks, bool fail_on_warn) {

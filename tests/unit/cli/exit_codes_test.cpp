@@ -1,5 +1,6 @@
 // Tests for the one verdict over a list of checks and the one status-to-exit-code rule.
 #include "cli/exit_codes.hpp"
+#include "check/gate_findings.hpp"
 
 #include <doctest/doctest.h>
 
@@ -7,7 +8,7 @@ namespace rdmi::cli {
 namespace {
 
 Check with(Status status) {
-    return Check{Finding::min_version, status, "", "", {}};
+    return Check{finding::min_version, status, "", "", {}};
 }
 
 }  // namespace

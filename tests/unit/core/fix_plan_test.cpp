@@ -1,6 +1,8 @@
 // Tests for plan_fixes(): one step per remediation, preconditions first, then the widest, then
 // failures before skips; each step with an id that names the remediation, not its words.
 #include "core/fix_plan.hpp"
+#include "probes/devices/devices_findings.hpp"
+#include "probes/install/install_findings.hpp"
 
 #include <doctest/doctest.h>
 
@@ -26,15 +28,15 @@ const std::string kRunOnNvidia = "run on a host with a BlueField-3";
 // device verdict after them.
 std::vector<Check> no_nvidia_no_doca() {
     std::vector<Check> checks = {
-        make(Finding::doca_prefix, Status::fail, kInstallDoca, Remedy{"install-doca"})};
+        make(finding::doca_prefix, Status::fail, kInstallDoca, Remedy{"install-doca"})};
     for (const char* module : {"doca-common", "doca-verbs", "doca-dpa", "doca-rdmi"}) {
-        checks.push_back(make(FindingId(Finding::module, module), Status::fail, kInstallDoca,
+        checks.push_back(make(FindingId(finding::module, module), Status::fail, kInstallDoca,
                               Remedy{"install-doca"}));
     }
     checks.push_back(
-        make(Finding::rdmi_headers, Status::skip, kInstallDoca, Remedy{"install-doca"}));
+        make(finding::rdmi_headers, Status::skip, kInstallDoca, Remedy{"install-doca"}));
     checks.push_back(
-        make(Finding::rdmi_dpa_device, Status::fail, kRunOnNvidia, Remedy{"nvidia-device", true}));
+        make(finding::rdmi_dpa_device, Status::fail, kRunOnNvidia, Remedy{"nvidia-device", true}));
     return checks;
 }
 
@@ -43,13 +45,13 @@ std::vector<Check> no_nvidia_no_doca() {
 TEST_CASE("one cause reported four times is one step resolving four checks, listed first") {
     const std::string path_fix = "export PKG_CONFIG_PATH=/opt/mellanox/doca/lib/pkgconfig";
     const std::vector<Check> checks = {
-        make(Finding::rdmi_stack_versions, Status::fail, "install doca-dpa from DOCA 3.3.0047"),
-        make(FindingId(Finding::module, "doca-common"), Status::fail, path_fix),
-        make(FindingId(Finding::module, "doca-verbs"), Status::fail, path_fix),
-        make(FindingId(Finding::module, "doca-dpa"), Status::fail, path_fix),
-        make(FindingId(Finding::module, "doca-rdmi"), Status::fail, path_fix),
-        make(Finding::rdmi_samples, Status::info, "install the samples"),
-        make(Finding::dpacc, Status::pass, ""),
+        make(finding::rdmi_stack_versions, Status::fail, "install doca-dpa from DOCA 3.3.0047"),
+        make(FindingId(finding::module, "doca-common"), Status::fail, path_fix),
+        make(FindingId(finding::module, "doca-verbs"), Status::fail, path_fix),
+        make(FindingId(finding::module, "doca-dpa"), Status::fail, path_fix),
+        make(FindingId(finding::module, "doca-rdmi"), Status::fail, path_fix),
+        make(finding::rdmi_samples, Status::info, "install the samples"),
+        make(finding::dpacc, Status::pass, ""),
     };
     const auto steps = plan_fixes(checks);
     REQUIRE(steps.size() == 2);
@@ -62,9 +64,9 @@ TEST_CASE("one cause reported four times is one step resolving four checks, list
 
 TEST_CASE("among equals a failure's fix comes before a skip's; checks without a fix are left out") {
     const std::vector<Check> checks = {
-        make(Finding::contract_versions, Status::skip, "install applications/VERSION"),
-        make(Finding::rdmi_headers, Status::fail, "reinstall the RDMI development package"),
-        make(Finding::doca_caps, Status::skip, ""),
+        make(finding::contract_versions, Status::skip, "install applications/VERSION"),
+        make(finding::rdmi_headers, Status::fail, "reinstall the RDMI development package"),
+        make(finding::doca_caps, Status::skip, ""),
     };
     const auto steps = plan_fixes(checks);
     REQUIRE(steps.size() == 2);
@@ -86,12 +88,12 @@ TEST_CASE("a step every other waits for comes first, however few checks it resol
 
 TEST_CASE("among preconditions and among the rest, the widest first, then discovery order") {
     const std::vector<Check> checks = {
-        make(Finding::dpacc, Status::fail, "install dpacc"),
-        make(Finding::rdmi_dpa_device, Status::skip, "use a BlueField-3",
+        make(finding::dpacc, Status::fail, "install dpacc"),
+        make(finding::rdmi_dpa_device, Status::skip, "use a BlueField-3",
              Remedy{"dpa-device", true}),
-        make(Finding::doca_caps, Status::fail, "install doca_caps"),
-        make(Finding::rdmi_samples, Status::fail, "install doca_caps"),
-        make(Finding::hugepages, Status::fail, "reserve hugepages"),
+        make(finding::doca_caps, Status::fail, "install doca_caps"),
+        make(finding::rdmi_samples, Status::fail, "install doca_caps"),
+        make(finding::hugepages, Status::fail, "reserve hugepages"),
     };
     const auto steps = plan_fixes(checks);
     REQUIRE(steps.size() == 4);
@@ -104,15 +106,15 @@ TEST_CASE("among preconditions and among the rest, the widest first, then discov
 TEST_CASE("a shared fix is named by its key, whatever its words and whichever check comes first") {
     // The same remediation on two hosts: another directory in its text, another set of checks.
     const std::vector<Check> host_a = {
-        make(FindingId(Finding::module, "doca-common"), Status::fail,
+        make(FindingId(finding::module, "doca-common"), Status::fail,
              "export PKG_CONFIG_PATH=/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig",
              Remedy{"pkg-config-path"}),
-        make(FindingId(Finding::module, "doca-rdmi"), Status::fail,
+        make(FindingId(finding::module, "doca-rdmi"), Status::fail,
              "export PKG_CONFIG_PATH=/opt/mellanox/doca/lib/x86_64-linux-gnu/pkgconfig",
              Remedy{"pkg-config-path"}),
     };
     const std::vector<Check> host_b = {
-        make(FindingId(Finding::module, "doca-rdmi"), Status::fail,
+        make(FindingId(finding::module, "doca-rdmi"), Status::fail,
              "export PKG_CONFIG_PATH=/opt/mellanox/doca/lib64/pkgconfig",
              Remedy{"pkg-config-path"}),
     };
@@ -124,7 +126,7 @@ TEST_CASE("a shared fix is named by its key, whatever its words and whichever ch
 
 TEST_CASE("a check's own fix is named after the check; ids stay when an earlier step goes") {
     std::vector<Check> checks = no_nvidia_no_doca();
-    checks.push_back(make(Finding::hugepages, Status::fail, "reserve 2M hugepages"));
+    checks.push_back(make(finding::hugepages, Status::fail, "reserve 2M hugepages"));
     const auto before = plan_fixes(checks);
     REQUIRE(before.size() == 3);
     CHECK(before[0].id == "nvidia-device");
@@ -142,8 +144,8 @@ TEST_CASE("a check's own fix is named after the check; ids stay when an earlier 
 
 TEST_CASE("one check id with two different fixes gives two distinct step ids") {
     const std::vector<Check> checks = {
-        make(Finding::hugepages, Status::fail, "reserve 2M hugepages"),
-        make(Finding::hugepages, Status::fail, "mount hugetlbfs"),
+        make(finding::hugepages, Status::fail, "reserve 2M hugepages"),
+        make(finding::hugepages, Status::fail, "mount hugetlbfs"),
     };
     const auto steps = plan_fixes(checks);
     REQUIRE(steps.size() == 2);
@@ -157,17 +159,17 @@ TEST_CASE("step_number points a check at the step carrying its fix, and only a p
     CHECK(step_number(steps, checks.front()) == 2);  // install-doca
     CHECK(step_number(steps, checks.back()) == 1);   // nvidia-device
     // A warning's fix is not in the plan: its line keeps the text.
-    CHECK(step_number(steps, make(Finding::hugepages, Status::warn, kInstallDoca)) == 0);
-    CHECK(step_number(steps, make(Finding::hugepages, Status::fail, "")) == 0);
+    CHECK(step_number(steps, make(finding::hugepages, Status::warn, kInstallDoca)) == 0);
+    CHECK(step_number(steps, make(finding::hugepages, Status::fail, "")) == 0);
 }
 
 TEST_CASE("a step answers the union of the purposes of the checks it resolves") {
     const std::string reinstall = "reinstall the DOCA runtime";
     const std::vector<Check> checks = {
-        make(Finding::dpacc, Status::fail, "install dpacc"),
-        make(Finding::rdmi_headers, Status::fail, reinstall),
-        make(Finding::uverbs_access, Status::fail, reinstall),
-        make(Finding::driver_mlx5_ib, Status::skip, "modprobe mlx5_ib"),
+        make(finding::dpacc, Status::fail, "install dpacc"),
+        make(finding::rdmi_headers, Status::fail, reinstall),
+        make(finding::uverbs_access, Status::fail, reinstall),
+        make(finding::driver_mlx5_ib, Status::skip, "modprobe mlx5_ib"),
     };
     const auto steps = plan_fixes(checks);
     REQUIRE(steps.size() == 3);

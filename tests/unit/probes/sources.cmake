@@ -1,6 +1,7 @@
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/devices/device_choice_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices/devices_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/devices/devices_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/doca_caps/doca_caps_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/environment_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/install/consistency_state_test.cpp

@@ -34,7 +34,7 @@ inline InstallFacts install_with(const std::string& version, std::vector<Check> 
 }
 
 /// A check with a fixed id.
-inline Check check(Finding finding, Status status) {
+inline Check check(const FindingInfo& finding, Status status) {
     return Check{FindingId(finding), status, "message", "", {}};
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/install/install_findings.hpp"
 #include "text/text.hpp"
 #include "unit/report/fleet_facts.hpp"
 
@@ -69,7 +70,7 @@ TEST_CASE("a problem is described in fixed words: the value is never quoted") {
 
 TEST_CASE("a complete picture: every key with its value") {
     Facts facts;
-    facts.install = install_with("3.3.0105", {check(Finding::doca_prefix, Status::pass)});
+    facts.install = install_with("3.3.0105", {check(finding::doca_prefix, Status::pass)});
     mark_collected(facts, ProbeId::install);
     facts.devices.emplace();
     facts.devices->host.host_kind = host::HostKind::host;
@@ -94,7 +95,7 @@ TEST_CASE("ready is false exactly when report --for run would not exit 0") {
           std::tuple{Status::info, "true", "pass"}, std::tuple{Status::fail, "false", "fail"},
           std::tuple{Status::skip, "false", "skip"}}) {
         Facts facts;
-        facts.install = install_with("3.3.0105", {check(Finding::doca_caps, status)});
+        facts.install = install_with("3.3.0105", {check(finding::doca_caps, status)});
         mark_collected(facts, ProbeId::install);
         const std::string text = features(facts);
         check_well_formed(text);
@@ -108,8 +109,8 @@ TEST_CASE("ready answers whether an application runs; build-ready whether one ca
     // fails stops a build, not a workload, so the node must stay schedulable.
     Facts facts;
     facts.install = install_with(
-        "3.3.0105", {check(Finding::doca_caps, Status::pass), check(Finding::dpacc, Status::fail),
-                     check(Finding::rdmi_samples, Status::skip)});
+        "3.3.0105", {check(finding::doca_caps, Status::pass), check(finding::dpacc, Status::fail),
+                     check(finding::rdmi_samples, Status::skip)});
     mark_collected(facts, ProbeId::install);
     std::string text = features(facts);
     check_well_formed(text);
@@ -119,7 +120,7 @@ TEST_CASE("ready answers whether an application runs; build-ready whether one ca
 
     // And the other way round: a run check failing makes the node unready, whatever builds.
     facts.install = install_with(
-        "3.3.0105", {check(Finding::doca_caps, Status::fail), check(Finding::dpacc, Status::pass)});
+        "3.3.0105", {check(finding::doca_caps, Status::fail), check(finding::dpacc, Status::pass)});
     text = features(facts);
     CHECK(has_line(text, "rdmi.nvidia.com/ready=false"));
     CHECK(has_line(text, "rdmi.nvidia.com/build-ready=true"));

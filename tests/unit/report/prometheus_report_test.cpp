@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "probes/install/install_findings.hpp"
 #include "text/text.hpp"
 #include "unit/report/fleet_facts.hpp"
 
@@ -107,9 +108,9 @@ TEST_CASE("each check is a complete state set: all five statuses, 1 only for its
     Facts facts = minimal();
     facts.install = install_with(
         "3.3.0105",
-        {check(Finding::doca_prefix, Status::pass), check(Finding::rdmi_headers, Status::fail),
-         check(Finding::dpacc, Status::skip), check(Finding::rdmi_samples, Status::warn),
-         check(Finding::doca_caps, Status::info)});
+        {check(finding::doca_prefix, Status::pass), check(finding::rdmi_headers, Status::fail),
+         check(finding::dpacc, Status::skip), check(finding::rdmi_samples, Status::warn),
+         check(finding::doca_caps, Status::info)});
     mark_collected(facts, ProbeId::install);
     const std::string text = report(facts);
     check_well_formed(text);
@@ -142,7 +143,7 @@ TEST_CASE("ready: one series per purpose, always, 1 exactly when report --for it
     CHECK(has_line(text, R"(rdmi_probe_ready{purpose="build"} 1)"));
 
     facts.install = install_with(
-        "3.3.0105", {check(Finding::doca_caps, Status::warn), check(Finding::dpacc, Status::fail)});
+        "3.3.0105", {check(finding::doca_caps, Status::warn), check(finding::dpacc, Status::fail)});
     mark_collected(facts, ProbeId::install);
     text = report(facts);
     check_well_formed(text);
@@ -152,8 +153,8 @@ TEST_CASE("ready: one series per purpose, always, 1 exactly when report --for it
 
     // A skip is not ready either (report exits 3); library-<module> answers both questions.
     facts.install = install_with(
-        "3.3.0105", {check(Finding::dpacc, Status::pass),
-                     Check{FindingId(Finding::library, "doca-rdmi"), Status::skip, "m", "", {}}});
+        "3.3.0105", {check(finding::dpacc, Status::pass),
+                     Check{FindingId(finding::library, "doca-rdmi"), Status::skip, "m", "", {}}});
     text = report(facts);
     CHECK(has_line(text, R"(rdmi_probe_ready{purpose="run"} 0)"));
     CHECK(has_line(text, R"(rdmi_probe_ready{purpose="build"} 0)"));
@@ -162,7 +163,7 @@ TEST_CASE("ready: one series per purpose, always, 1 exactly when report --for it
 TEST_CASE("a check id listed twice is exported once: two equal series would spoil the file") {
     Facts facts = minimal();
     facts.install = install_with(
-        "3.3.0105", {check(Finding::dpacc, Status::pass), check(Finding::dpacc, Status::fail)});
+        "3.3.0105", {check(finding::dpacc, Status::pass), check(finding::dpacc, Status::fail)});
     mark_collected(facts, ProbeId::install);
     const std::string text = report(facts);
     check_well_formed(text);

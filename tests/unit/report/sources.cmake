@@ -1,6 +1,7 @@
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/diff_symbols_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_compare_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/json_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nfd_features_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_report_test.cpp

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "check/evaluate.hpp"
+#include "probes/install/install_findings.hpp"
 #include "probes/install/install_parts.hpp"
 #include "probes/install/version_consistency.hpp"
 
@@ -32,7 +33,7 @@ VersionSource make_source(const std::string& name, int pick) {
         std::nullopt};
 }
 
-const Check& find(const std::vector<Check>& checks, Finding id) {
+const Check& find(const std::vector<Check>& checks, const FindingInfo& id) {
     for (const auto& c : checks) {
         if (c.id == FindingId(id)) return c;
     }
@@ -72,8 +73,8 @@ TEST_CASE("env report and check agree on consistent over 20000 generated install
 
         const Consistency env = judge_consistency(facts);
         const auto report = install::derive_checks(facts);
-        const Check& stack_check = find(report, Finding::rdmi_stack_versions);
-        const Check& contract_check = find(report, Finding::contract_versions);
+        const Check& stack_check = find(report, finding::rdmi_stack_versions);
+        const Check& contract_check = find(report, finding::contract_versions);
         gate::Policy policy;
         policy.require_consistent = true;
         const auto gate = gate::install_gate(policy, facts);

@@ -1,5 +1,5 @@
 // JSON of the version matches and the consistency verdict (probes/install/version_consistency.hpp).
-#include "report/versions_json.hpp"
+#include "probes/install/versions_json.hpp"
 
 #include "probes/install/version_consistency.hpp"
 

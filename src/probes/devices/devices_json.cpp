@@ -1,6 +1,6 @@
 // The devices section emitter: every sysfs field as {value, source[, gap]}; verbs and DOCA as
 // what the call returned, the call itself named in the provenance.
-#include "report/devices_json.hpp"
+#include "probes/devices/devices_json.hpp"
 
 #include <cstdio>
 

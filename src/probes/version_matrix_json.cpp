@@ -1,5 +1,5 @@
 // The version_matrix section of the full report.
-#include "report/contract_matrix.hpp"
+#include "probes/version_matrix_json.hpp"
 #include "json/json_common.hpp"
 
 namespace rdmi::json {
