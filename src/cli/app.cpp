@@ -102,7 +102,7 @@ bool wants_json(int argc, const char* const* argv) {
 int fail_usage(bool json, std::string message) {
     // A signal being handled writes the run's last words; this one yields.
     if (!claim_output(OutputOwner::document)) {
-        while (true) ::pause();
+        wait_for_the_owner_to_exit();
     }
     // One line, whatever the exception text held; a user-named path is escaped like every
     // human output.

@@ -164,6 +164,11 @@ void reset_output_owner() noexcept {
     g_owner.store(0);
 }
 
+void wait_for_the_owner_to_exit() noexcept {
+    // pause() returns after each handled signal; the owner's _exit() is what ends the wait.
+    while (true) ::pause();
+}
+
 bool claim_output(OutputOwner who) noexcept {
     int expected = 0;
     const int mine = static_cast<int>(who);
