@@ -1,6 +1,7 @@
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bus_error_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/document_output_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exit_codes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_time_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_progress_test.cpp
