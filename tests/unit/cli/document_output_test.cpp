@@ -95,13 +95,15 @@ TEST_CASE("the reader decides the mode of a new --output file") {
 
 TEST_CASE("a human document is escaped for the terminal, a machine one is written as it is") {
     const test::TempTree tree;
-    const std::string text = std::string("name: eth\x1b[31m0\n");
+    // A bell and a cursor-up sequence: controls, unlike the program's own SGR colours.
+    const std::string text = std::string("name: eth\x07\x1b[1A0\n");
     const std::string human = tree.host("/human.txt");
     const std::string machine = tree.host("/machine.txt");
     CHECK(Output(to_file(human)).output.emit({text, Reader::human}));
     CHECK(Output(to_file(machine)).output.emit({text, Reader::machine}));
     CHECK(read_all(machine) == text);
     const std::string shown = read_all(human);
+    CHECK(shown.find('\x07') == std::string::npos);
     CHECK(shown.find('\x1b') == std::string::npos);
     CHECK(shown.back() == '\n');  // the layout is kept
     // as_asked: human without --json, machine with it.
@@ -118,6 +120,7 @@ TEST_CASE("a streamed document reaches --output whole and stdout piece by piece"
     const std::string file = tree.host("/streamed.json");
     CHECK(Output(to_file(file, true)).output.finish(Document::streamed(three_pieces()), 7) == 7);
     CHECK(read_all(file) == "{\"a\": 1}\n");
+    (void)std::fflush(stdout);  // the child would write the test runner's buffered output again
     const auto child = test::run_in_child([] {
         const Output out(to_file("", true));
         std::_Exit(out.output.finish(Document::streamed(three_pieces()), 3));
@@ -130,6 +133,7 @@ TEST_CASE("a streamed document reaches --output whole and stdout piece by piece"
 TEST_CASE("standard_output writes to stdout whatever --output says") {
     const test::TempTree tree;
     const std::string file = tree.host("/bundle.tar.gz");
+    (void)std::fflush(stdout);  // the child would write the test runner's buffered output again
     const auto child = test::run_in_child([&file] {
         const Output out(to_file(file));
         if (!out.output.emit(std::string("summary\n"), Destination::standard_output)) std::_Exit(1);
