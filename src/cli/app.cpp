@@ -158,9 +158,17 @@ std::optional<std::string> forced_option_given(const std::string& program,
         for (std::size_t i = 3; i < args.size(); ++i) {
             if (args[i] == "--") break;
             if (args[i] == option || args[i].starts_with(option + "=")) {
-                return program + " implies " + std::string(forced) + " (from its name); drop " +
-                       option + ", or run rdmi-probe " + std::string(helper.command) + " " +
-                       option + "=...";
+                std::string message = program;
+                message += " implies ";
+                message += forced;
+                message += " (from its name); drop ";
+                message += option;
+                message += ", or run rdmi-probe ";
+                message += helper.command;
+                message += ' ';
+                message += option;
+                message += "=...";
+                return message;
             }
         }
     }
@@ -234,6 +242,7 @@ int run_unguarded(int argc, char** argv, bool json) {
     if (auto conflict = forced_option_given(program, arg_strings))
         return fail_usage(wants_json(argc, argv), *conflict);
     std::vector<const char*> arg_ptrs;
+    arg_ptrs.reserve(arg_strings.size());
     for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
     const int count = static_cast<int>(arg_ptrs.size());
     const char* const* args = arg_ptrs.data();
@@ -344,7 +353,7 @@ int run(int argc, char** argv) {
     // A parent that ignores SIGCHLD passes that on through exec: the kernel would then reap
     // every child itself, each waitpid() fail with ECHILD, and a tool's answer read as
     // "No child processes" (a skip). The probe waits for its children: the default it is.
-    ::signal(SIGCHLD, SIG_DFL);
+    (void)::signal(SIGCHLD, SIG_DFL);
     hold_standard_fds();
     // Decided before parsing, so that a parse error (and an internal one) still answers in JSON;
     // a helper name adds no "--json" of its own.

@@ -82,10 +82,11 @@ class GatherCommand final : public Command {
             // --output names the tar.gz: the JSON error document goes to stdout, where the
             // manifest would have gone, never into a file that claims to be a bundle.
             session.log().error("{}", gathered.gap().message);
-            if (session.options().json)
+            if (session.options().json) {
                 (void)session.output().emit(
                     {error_document(gathered.gap().message, kExitUsage), Reader::machine},
                     Destination::standard_output);
+            }
             return kExitUsage;
         }
         // A new bundle is 0600: it holds copies of files only root may have been able to read.

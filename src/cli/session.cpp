@@ -208,10 +208,11 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         }
         replay = std::move(opened).value();
     }
-    if (extracted && !replay)
+    if (extracted && !replay) {
         return Gap{
             GapReason::malformed,
             "--root " + options.root + ": not a bundle (no .rdmi-probe-bundle/manifest.json)"};
+    }
     GlobalOptions resolved = options;
     // A bundle replays the run it recorded: its --doca-prefix, unless one is given now.
     if (replay && resolved.doca_prefix.empty()) resolved.doca_prefix = replay->doca_prefix;
