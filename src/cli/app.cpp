@@ -48,7 +48,7 @@ bool wants_json(int argc, const char* const* argv) {
 int fail_usage(bool json, std::string message) {
     // A signal being handled writes the run's last words; this one yields.
     if (!claim_output(OutputOwner::document)) {
-        while (true) ::pause();
+        wait_for_the_owner_to_exit();
     }
     // One line, whatever the exception text held; a user-named path is escaped like every
     // human output.
@@ -89,9 +89,17 @@ std::optional<std::string> forced_option_given(const std::string& program,
         for (std::size_t i = 3; i < args.size(); ++i) {
             if (args[i] == "--") break;
             if (args[i] == option || args[i].starts_with(option + "=")) {
-                return program + " implies " + std::string(forced) + " (from its name); drop " +
-                       option + ", or run rdmi-probe " + std::string(helper.command) + " " +
-                       option + "=...";
+                std::string message = program;
+                message += " implies ";
+                message += forced;
+                message += " (from its name); drop ";
+                message += option;
+                message += ", or run rdmi-probe ";
+                message += helper.command;
+                message += ' ';
+                message += option;
+                message += "=...";
+                return message;
             }
         }
     }
@@ -180,6 +188,7 @@ int run_unguarded(int argc, char** argv, bool json) {
     if (auto conflict = forced_option_given(program, arg_strings))
         return fail_usage(wants_json(argc, argv), *conflict);
     std::vector<const char*> arg_ptrs;
+    arg_ptrs.reserve(arg_strings.size());
     for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
     const int count = static_cast<int>(arg_ptrs.size());
     const char* const* args = arg_ptrs.data();
@@ -315,7 +324,7 @@ int run(int argc, char** argv) {
     // A parent that ignores SIGCHLD passes that on through exec: the kernel would then reap
     // every child itself, each waitpid() fail with ECHILD, and a tool's answer read as
     // "No child processes" (a skip). The probe waits for its children: the default it is.
-    ::signal(SIGCHLD, SIG_DFL);
+    (void)::signal(SIGCHLD, SIG_DFL);
     hold_standard_fds();
     // Room for the destructors a std::bad_alloc unwinds through (os/memory_reserve.hpp).
     arm_memory_reserve(kMemoryReserveBytes);

@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
+#include "cli/run_time.hpp"
 #include "cli/user_path.hpp"
 #include "core/consistency_rule.hpp"
 #include "json/json_common.hpp"
@@ -166,8 +167,8 @@ class CheckCommand final : public Command {
             document = gate::gate_text(gate, session.style());
         }
         const bool human = !json_ && opts_.format == "text";
-        return session.finish(document, human ? Session::Reader::human : Session::Reader::machine,
-                              exit_code_for(gate.result));
+        return session.output().finish({document, human ? Reader::human : Reader::machine},
+                                       exit_code_for(gate.result));
     }
 
   private:
@@ -187,8 +188,8 @@ class CheckCommand final : public Command {
             document = only != nullptr ? findings::finding_text(session.style(), *only)
                                        : findings::catalog_text(session.style());
         }
-        return session.finish(document, json_ ? Session::Reader::machine : Session::Reader::human,
-                              kExitOk);
+        return session.output().finish({document, json_ ? Reader::machine : Reader::human},
+                                       kExitOk);
     }
 
     // Messages name the file as the user spelled it.
@@ -283,7 +284,7 @@ class CheckCommand final : public Command {
 
     // --format json counts as --json for the error document.
     int fail_input(const Session& session, const std::string& message) const {
-        return session.fail(message, json_);
+        return session.output().fail(message, json_ ? Reader::machine : Reader::human);
     }
 
     CheckOptions opts_;

@@ -10,6 +10,7 @@
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
+#include "cli/run_time.hpp"
 #include "json/json_common.hpp"
 #include "os/self_exe.hpp"
 #include "report/contract_common.hpp"
@@ -42,7 +43,7 @@ int run_contract_command(
         out = text::contract_document(session.style(), doc,
                                       exe ? *exe : "unknown: " + exe.gap().message, run);
     }
-    return session.finish(out, kExitOk);
+    return session.output().finish(out, kExitOk);
 }
 
 namespace {

@@ -47,15 +47,15 @@ class DiffCommand final : public Command {
     int run(const Session& session) override {
         // Saved documents live on this machine, not under --root.
         auto fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
-        if (!fs) return session.fail(fs.gap().message);
+        if (!fs) return session.output().fail(fs.gap().message);
         auto a = load(*fs, "A", a_);
-        if (!a) return session.fail(a.gap().message);
+        if (!a) return session.output().fail(a.gap().message);
         auto b = load(*fs, "B", b_);
-        if (!b) return session.fail(b.gap().message);
+        if (!b) return session.output().fail(b.gap().message);
         if (a->kind != b->kind) {
-            return session.fail("A is a " + std::string(a->kind->name) + " document, B is a " +
-                                std::string(b->kind->name) +
-                                " document: only documents of one kind can be compared");
+            return session.output().fail("A is a " + std::string(a->kind->name) +
+                                         " document, B is a " + std::string(b->kind->name) +
+                                         " document: only documents of one kind can be compared");
         }
         const diff::Options options{all_};
         diff::Outcome outcome{std::string(a->kind->name),
@@ -70,7 +70,7 @@ class DiffCommand final : public Command {
             outcome.symbols = diff::symbols_view(a->document, b->document);
         const std::string out = session.options().json ? json::dump(diff::to_json(outcome))
                                                        : diff::to_text(session.style(), outcome);
-        return session.finish(out, outcome.changes.empty() ? kExitOk : kExitFailed);
+        return session.output().finish(out, outcome.changes.empty() ? kExitOk : kExitFailed);
     }
 
   private:

@@ -7,10 +7,10 @@
 #include <algorithm>
 #include <cctype>
 
-#include "doca_errors/doca_error_catalog.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
+#include "doca_errors/doca_error_catalog.hpp"
 #include "report/doca_error_output.hpp"
 
 namespace rdmi::cli {
@@ -51,11 +51,11 @@ class ErrorCommand final : public Command {
     }
     int run(const Session& session) override {
         const bool json = session.options().json;
-        auto usage = [&](const std::string& message) { return session.fail(message); };
+        auto usage = [&](const std::string& message) { return session.output().fail(message); };
         if (list_calls_) {
             const std::string out =
                 json ? report::doca_error_calls_json() : report::doca_error_calls_text();
-            return session.finish(out, Session::Reader::machine, kExitOk);
+            return session.output().finish({out, Reader::machine}, kExitOk);
         }
         if (query_.empty()) return usage("give an ERROR (name or number) or --list-calls");
         if (!call_.empty() && !is_identifier(call_))
@@ -82,8 +82,8 @@ class ErrorCommand final : public Command {
             q.cause = doca::find_call_cause(call_, entry->number);
         }
         const std::string out = json ? report::doca_error_json(q) : report::doca_error_text(q);
-        // Not emit_text(): the text quotes the query through shown(), escaped already.
-        return session.finish(out, Session::Reader::machine, kExitOk);
+        // Not Reader::human: the text quotes the query through shown(), escaped already.
+        return session.output().finish({out, Reader::machine}, kExitOk);
     }
 
   private:

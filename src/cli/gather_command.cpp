@@ -13,6 +13,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
 #include "text/shell_word.hpp"
+#include "cli/run_time.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"
 #include "os/recording_env.hpp"
@@ -57,7 +58,7 @@ class GatherCommand final : public Command {
 
     int run(const Session& session) override {
         const std::string& output = session.options().output;
-        if (output.empty()) return session.fail("gather needs --output FILE.tar.gz");
+        if (output.empty()) return session.output().fail("gather needs --output FILE.tar.gz");
         const RecordingFs recorder(session.fs());
         const RecordingEnv env(session.probe_env());
         const RecordingAnswers answers(session.answers());
@@ -80,27 +81,29 @@ class GatherCommand final : public Command {
             // --output names the tar.gz: the JSON error document goes to stdout, where the
             // manifest would have gone, never into a file that claims to be a bundle.
             session.log().error("{}", gathered.gap().message);
-            if (session.options().json)
-                (void)session.emit_stdout(error_document(gathered.gap().message, kExitUsage));
+            if (session.options().json) {
+                (void)session.output().emit(
+                    {error_document(gathered.gap().message, kExitUsage), Reader::machine},
+                    Destination::standard_output);
+            }
             return kExitUsage;
         }
         // A new bundle is 0600: it holds copies of files only root may have been able to read.
-        if (auto written = session.emit(gathered->archive, NewFileMode::owner_only); !written) {
+        if (auto written = session.output().emit({gathered->archive, Reader::owner}); !written) {
             // emit() has put the error document on stdout in --json mode already.
             session.log().error("{}", written.gap().message);
             return kExitUsage;
         }
         // `--output /dev/stdout`: the bundle is the document; a summary would corrupt it.
         if (is_stdout_file(output)) return kExitOk;
+        // A human summary is escaped for the terminal on its way (Reader::human).
         const std::string summary =
             session.options().json
                 ? gathered->manifest.dump(2, ' ', false,
                                           nlohmann::ordered_json::error_handler_t::replace) +
                       "\n"
-                : text::terminal_safe(
-                      summary_text(output, gathered->manifest, gathered->archive.size()),
-                      text::Keep::layout);
-        if (auto shown = session.emit_stdout(summary); !shown) {
+                : summary_text(output, gathered->manifest, gathered->archive.size());
+        if (auto shown = session.output().emit(summary, Destination::standard_output); !shown) {
             session.log().error("{}", shown.gap().message);
             return kExitUsage;
         }

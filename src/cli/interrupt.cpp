@@ -119,7 +119,7 @@ void on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
     const char* path = info != nullptr ? mapped_path_at(info->si_addr) : nullptr;
     if (path == nullptr) {
         // Not a mapped file: a fault of the program itself, left to the default action.
-        ::signal(signal, SIG_DFL);
+        (void)::signal(signal, SIG_DFL);
         return;
     }
     kill_child_groups();
@@ -162,6 +162,11 @@ void install_bus_error_handler(bool json) {
 
 void reset_output_owner() noexcept {
     g_owner.store(0);
+}
+
+void wait_for_the_owner_to_exit() noexcept {
+    // pause() returns after each handled signal; the owner's _exit() is what ends the wait.
+    while (true) ::pause();
 }
 
 bool claim_output(OutputOwner who) noexcept {
@@ -215,10 +220,10 @@ void install_interrupt_handlers(bool json) {
     sigemptyset(&handled);
     for (std::size_t i = 0; i < g_prepared_count; ++i) sigaddset(&handled, g_prepared[i].signal);
     ::pthread_sigmask(SIG_UNBLOCK, &handled, nullptr);
-    ::signal(SIGPIPE, SIG_IGN);
+    (void)::signal(SIGPIPE, SIG_IGN);
     // Past ulimit -f a write fails with EFBIG, which names the file and removes the temporary,
     // instead of SIGXFSZ ending the run with neither.
-    ::signal(SIGXFSZ, SIG_IGN);
+    (void)::signal(SIGXFSZ, SIG_IGN);
     install_bus_error_handler(json);
 }
 

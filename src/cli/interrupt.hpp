@@ -29,6 +29,11 @@ bool claim_output(OutputOwner who) noexcept;
 /// own it. Lock-free and async-signal-safe.
 bool hand_over_output(OutputOwner from, OutputOwner to) noexcept;
 
+/// Never returns: the final output is another's (a signal handler's or the watchdog's), which
+/// ends the process with its own words, so the calling thread writes nothing and waits for
+/// that. Async-signal-safe.
+[[noreturn]] void wait_for_the_owner_to_exit() noexcept;
+
 /// Installs the handlers of the interrupt signals (os/child_groups.hpp
 /// for_each_interrupt_signal: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGALRM, SIGUSR1,
 /// SIGUSR2, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGRTMIN..SIGRTMAX; kill every child

@@ -52,7 +52,7 @@ class LoopbackCommand final : public Command {
             // Created and emptied here, so that a bad path is a usage error before anything
             // runs; the DOCA child appends to it.
             if (auto trace = AppendFile::open(options.trace_path, true); !trace) {
-                return session.fail("loopback: --trace: " + trace.gap().message);
+                return session.output().fail("loopback: --trace: " + trace.gap().message);
             }
         }
         Facts facts;
@@ -64,7 +64,7 @@ class LoopbackCommand final : public Command {
         const std::string document = session.options().json
                                          ? json::dump(json::loopback_document(run, verdict))
                                          : text::loopback(session.style(), verdict);
-        return session.finish(document, exit_code_for(verdict.result));
+        return session.output().finish(document, exit_code_for(verdict.result));
     }
 
   private:

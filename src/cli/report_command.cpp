@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <functional>
 #include <string_view>
 
 #include "cli/command.hpp"
@@ -67,22 +66,22 @@ class ReportCommand final : public Command {
         if (format_ == "json") {
             json::Json document = json::report(report);
             // Streamed: the text of the document is never held whole.
-            const int status = session.finish_pieces(
-                [&](const std::function<bool(std::string_view)>& sink) {
-                    return json::dump_to(document, sink);
-                },
-                exit_code);
+            const int status =
+                session.output().finish(Document::streamed([&](const json::DocumentSink& sink) {
+                                            return json::dump_to(document, sink);
+                                        }),
+                                        exit_code);
             // The run is over: the tree and the facts go with the process.
             drop_at_exit(std::move(document));
             drop_at_exit(std::move(report));
             return status;
         }
         if (format_ == "prometheus")
-            return session.finish(prometheus::report(report), Session::Reader::daemon, exit_code);
+            return session.output().finish({prometheus::report(report), Reader::daemon}, exit_code);
         if (format_ == "nfd")
-            return session.finish(nfd::features(report), Session::Reader::daemon, exit_code);
-        return session.finish(text::report(session.style(), report), Session::Reader::human,
-                              exit_code);
+            return session.output().finish({nfd::features(report), Reader::daemon}, exit_code);
+        return session.output().finish({text::report(session.style(), report), Reader::human},
+                                       exit_code);
     }
 
   private:

@@ -27,11 +27,11 @@ class SchemaCommand final : public Command {
             out = std::string(schema->text);
             if (!out.empty() && out.back() != '\n') out += '\n';
         } else {
-            return session.fail("no schema called \"" + name_ +
-                                "\" (rdmi-probe schema lists them)");
+            return session.output().fail("no schema called \"" + name_ +
+                                         "\" (rdmi-probe schema lists them)");
         }
         // A schema and the listing are data, written as they are.
-        return session.finish(out, Session::Reader::machine, kExitOk);
+        return session.output().finish({out, Reader::machine}, kExitOk);
     }
 
   private:

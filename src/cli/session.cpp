@@ -1,4 +1,4 @@
-// Session: seams, logger, colour decision, document output.
+// Session: the run's seams (the root or bundle opened), logger and colour decision.
 #include "cli/session.hpp"
 
 #include <fcntl.h>
@@ -9,25 +9,19 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <set>
 
 #include "bundle/extract.hpp"
 #include "bundle/replay.hpp"
-#include "cli/error_document.hpp"
-#include "cli/exit_codes.hpp"
-#include "cli/field_output.hpp"
-#include "cli/interrupt.hpp"
+#include "cli/run_time.hpp"
 #include "cli/terminal_progress.hpp"
 #include "process/containment.hpp"
-#include "os/output_file.hpp"
 #include "report/terminal_text.hpp"
 
 namespace rdmi::cli {
@@ -85,6 +79,9 @@ Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, Lin
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
+    output_ =
+        std::make_unique<DocumentOutput>(OutputSettings{options_.json, options_.output, timeout(), options_.fields},
+                                         *log_, progress_.get(), *watchdog_);
 }
 
 namespace {
@@ -211,10 +208,11 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
         }
         replay = std::move(opened).value();
     }
-    if (extracted && !replay)
+    if (extracted && !replay) {
         return Gap{
             GapReason::malformed,
             "--root " + options.root + ": not a bundle (no .rdmi-probe-bundle/manifest.json)"};
+    }
     GlobalOptions resolved = options;
     // A bundle replays the run it recorded: its --doca-prefix, unless one is given now.
     if (replay && resolved.doca_prefix.empty()) resolved.doca_prefix = replay->doca_prefix;
@@ -283,192 +281,8 @@ RunInfo Session::run_info() const {
     return run;
 }
 
-namespace {
-
-// Why the document did not reach stdout ("No space left on device" on a full disk, "Bad file
-// descriptor" when stdout was closed): the reader of stderr can act on that.
-std::string stdout_write_failure(int err) {
-    std::string message = "stdout: write failed";
-    if (err != 0) message += std::string(": ") + std::strerror(err);
-    // SIGXFSZ is ignored: past ulimit -f a redirected stdout fails here instead of killing.
-    if (err == EFBIG) message += " (EFBIG: the file size limit)";
-    return message;
-}
-
-}  // namespace
-
-Result<bool> Session::emit(const std::string& document, NewFileMode new_mode) const {
-    return write(document, !options_.output.empty(), new_mode);
-}
-
-Result<bool> Session::emit_stdout(const std::string& document) const {
-    return write(document, false, NewFileMode::umask_0644);
-}
-
-Result<bool> Session::write(const std::string& document, bool to_output,
-                            NewFileMode new_mode) const {
-    // A status line left on the terminal would run into the document.
-    if (progress_) progress_->finish();
-    watchdog_->disarm();
-    // An interrupt being handled writes the run's last words instead.
-    if (!claim_output(OutputOwner::document)) {
-        while (true) ::pause();
-    }
-    if (to_output) {
-        // While the document goes to --output (a FIFO waits up to --timeout for its reader),
-        // stdout stays free: an interrupt meanwhile puts its error document there.
-        (void)hand_over_output(OutputOwner::document, OutputOwner::output_file);
-        // The run's watchdog is off by now; a FIFO's or socket's reader gets --timeout afresh.
-        auto written = write_output_file(options_.output, document, timeout(), new_mode);
-        if (!hand_over_output(OutputOwner::output_file, OutputOwner::document)) {
-            while (true) ::pause();
-        }
-        // The document could not go to --output; in --json mode the error document still
-        // reaches stdout, as for every other error.
-        if (!written && options_.json) {
-            const std::string error = error_document(written.gap().message, kExitUsage);
-            std::fwrite(error.data(), 1, error.size(), stdout);  // NOLINT(cert-err33-c)
-            std::fflush(stdout);                                 // NOLINT(cert-err33-c)
-        }
-        return written;
-    }
-    errno = 0;
-    if (std::fwrite(document.data(), 1, document.size(), stdout) != document.size() ||
-        std::fflush(stdout) != 0) {
-        // The reader went away (`rdmi-probe --json | head -1`): nothing to say, to no one.
-        if (errno == EPIPE) {
-            remove_private_dir_now();
-            ::_exit(kExitBrokenPipe);
-        }
-        return make_gap(GapReason::error, stdout_write_failure(errno));
-    }
-    return true;
-}
-
-Result<bool> Session::emit_pieces(
-    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce) const {
-    if (!options_.output.empty()) {
-        std::string document;
-        produce([&document](std::string_view piece) {
-            document.append(piece);
-            return true;
-        });
-        return emit(document);
-    }
-    if (progress_) progress_->finish();
-    watchdog_->disarm();
-    if (!claim_output(OutputOwner::document)) {
-        while (true) ::pause();
-    }
-    errno = 0;
-    const bool written = produce([](std::string_view piece) {
-        return std::fwrite(piece.data(), 1, piece.size(), stdout) == piece.size();
-    });
-    if (!written || std::fflush(stdout) != 0) {
-        if (errno == EPIPE) {
-            remove_private_dir_now();
-            ::_exit(kExitBrokenPipe);
-        }
-        return make_gap(GapReason::error, stdout_write_failure(errno));
-    }
-    return true;
-}
-
-int Session::finish_pieces(
-    const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
-    int exit_code) const {
-    if (!options_.fields.empty()) {
-        // The values are read from the whole document: it is held, this once.
-        std::string document;
-        produce([&document](std::string_view piece) {
-            document.append(piece);
-            return true;
-        });
-        return finish(document, Reader::machine, exit_code);
-    }
-    auto written = emit_pieces(produce);
-    if (written) return exit_code;
-    log_->error("{}", written.gap().message);
-    return kExitUsage;
-}
-
-Result<bool> Session::emit_text(const std::string& document) const {
-    return emit(text::terminal_safe(document, text::Keep::layout));
-}
-
-int Session::finish(const std::string& document, Reader reader, int exit_code) const {
-    // --field implies --json (cli/app.cpp): the document here is the JSON one, and what is
-    // written is its values, whatever the verdict; a pointer that names nothing is a usage error.
-    if (!options_.fields.empty() && reader == Reader::machine) {
-        auto values = field_values(document, options_.fields);
-        if (!values) return fail(values.gap().message);
-        auto written = emit(*values);
-        if (written) return exit_code;
-        log_->error("{}", written.gap().message);
-        return kExitUsage;
-    }
-    auto written = reader == Reader::human
-                       ? emit_text(document)
-                       : emit(document, reader == Reader::daemon ? NewFileMode::world_readable
-                                                                 : NewFileMode::umask_0644);
-    if (written) return exit_code;
-    // emit() has already put the error document on stdout in --json mode.
-    log_->error("{}", written.gap().message);
-    return kExitUsage;
-}
-
-int Session::finish(const std::string& document, int exit_code) const {
-    return finish(document, options_.json ? Reader::machine : Reader::human, exit_code);
-}
-
-int Session::fail(const std::string& message, bool json) const {
-    log_->error("{}", message);
-    if (json) {
-        if (auto written = emit(error_document(message, kExitUsage)); !written)
-            log_->error("{}", written.gap().message);
-    }
-    return kExitUsage;
-}
-
-int Session::fail(const std::string& message) const {
-    return fail(message, options_.json);
-}
-
 std::chrono::milliseconds Session::timeout() const {
     return timeout_of(options_);
-}
-
-std::optional<long long> source_date_epoch(const Env& env) {
-    constexpr long long kEndOf9999 = 253402300799;
-    auto pinned = env.get("SOURCE_DATE_EPOCH");
-    if (!pinned || pinned->empty()) return std::nullopt;
-    long long seconds = 0;
-    const char* end = pinned->data() + pinned->size();
-    auto [ptr, ec] = std::from_chars(pinned->data(), end, seconds);
-    if (ec != std::errc() || ptr != end || seconds < 0 || seconds > kEndOf9999) return std::nullopt;
-    return seconds;
-}
-
-std::string iso8601_utc(long long seconds) {
-    // By the calendar rather than gmtime_r: glibc's gmtime reads /etc/localtime on first use,
-    // four system calls and a file parse that a UTC time stamp has no use for.
-    using namespace std::chrono;
-    const sys_seconds at{std::chrono::seconds{seconds}};
-    const auto day = floor<days>(at);
-    const year_month_day date{day};
-    const hh_mm_ss time{at - day};
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
-                  static_cast<int>(time.seconds().count()));
-    return buf;
-}
-
-std::string generation_time(const Env& env) {
-    if (auto pinned = source_date_epoch(env)) return iso8601_utc(*pinned);
-    using namespace std::chrono;
-    return iso8601_utc(duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
 }
 
 }  // namespace rdmi::cli

@@ -2,14 +2,14 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "cli/document_output.hpp"
 #include "cli/watchdog.hpp"
+#include "context/context.hpp"
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
 #include "model/facts.hpp"
@@ -18,7 +18,6 @@
 #include "os/output_file.hpp"
 #include "os/private_dir.hpp"
 #include "os/rooted_fs.hpp"
-#include "context/context.hpp"
 #include "report/text_style.hpp"
 
 namespace spdlog {
@@ -86,47 +85,8 @@ class Session {
     /// run began (a bundle archive's extraction included).
     [[nodiscard]] RunInfo run_info() const;
 
-    /// Writes a finished document to --output (atomically) or stdout. Gap when it cannot.
-    /// Disarms the run's watchdog first: once the document is being written, the run is done.
-    /// `new_mode`: who may read a new --output file (write_output_file).
-    [[nodiscard]] Result<bool> emit(const std::string& document,
-                                    NewFileMode new_mode = NewFileMode::umask_0644) const;
-    /// emit() to stdout whatever --output says (gather: --output names the bundle, written by
-    /// emit(), and stdout then carries the summary).
-    [[nodiscard]] Result<bool> emit_stdout(const std::string& document) const;
-
-    /// Writes a machine document that `produce` hands over piece by piece (it returns false
-    /// when a piece was refused) straight to stdout, so that the whole text is never held; with
-    /// --output the pieces are gathered and emit() writes them (atomically). Gap when it cannot.
-    [[nodiscard]] Result<bool> emit_pieces(
-        const std::function<bool(const std::function<bool(std::string_view)>&)>& produce) const;
-    /// finish() for a document emit_pieces() writes.
-    [[nodiscard]] int finish_pieces(
-        const std::function<bool(const std::function<bool(std::string_view)>&)>& produce,
-        int exit_code) const;
-
-    /// emit() for a human document: it passes through text::terminal_safe (layout kept) first,
-    /// so no probed byte reaches the terminal as a control. JSON, JUnit and GitHub annotations
-    /// go through emit(): their writers escape for their own syntax.
-    [[nodiscard]] Result<bool> emit_text(const std::string& document) const;
-
-    /// Who reads a document: a human one goes through emit_text(), a machine one (JSON, JUnit,
-    /// GitHub annotations) through emit(); a daemon one (a Prometheus textfile, an NFD feature
-    /// file) is a machine one that another service reads under its own user: a new --output
-    /// file is 0644 whatever the umask.
-    enum class Reader { human, machine, daemon };
-
-    /// The one "emit or fail" ending of a subcommand: writes `document` and returns
-    /// `exit_code`, or, when it cannot be written, logs why and returns kExitUsage.
-    [[nodiscard]] int finish(const std::string& document, Reader reader, int exit_code) const;
-    /// finish() with the reader --json implies.
-    [[nodiscard]] int finish(const std::string& document, int exit_code) const;
-
-    /// The one ending on bad input: logs `message` and, when `json`, writes the error document
-    /// (a failure to write it is logged too); returns kExitUsage.
-    [[nodiscard]] int fail(const std::string& message, bool json) const;
-    /// fail() in --json mode when --json was given.
-    [[nodiscard]] int fail(const std::string& message) const;
+    /// Where the run's one document goes, and how the run ends (cli/document_output.hpp).
+    [[nodiscard]] const DocumentOutput& output() const { return *output_; }
 
     /// The run's facts are collected: its worker child (vendor code) is ended now, without
     /// waiting, so that it exits while the document is built. A later call starts a new one.
@@ -145,8 +105,6 @@ class Session {
     };
     Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, LinkRule link_rule,
             RunClock clock);
-    [[nodiscard]] Result<bool> write(const std::string& document, bool to_output,
-                                     NewFileMode new_mode) const;
 
     GlobalOptions options_;
     /// A bundle archive given to --root, extracted; removed last (the Fs below reads it).
@@ -172,18 +130,10 @@ class Session {
     std::shared_ptr<TrustCache> trust_cache_ = std::make_shared<TrustCache>();
     /// The run's one lazily opened package database (every context of the run shares it).
     std::shared_ptr<PackageDatabase> packages_ = std::make_shared<PackageDatabase>();
-    /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed first.
+    /// Ends the run when it overruns --timeout (plus kWatchdogGrace); destroyed after output_.
     std::unique_ptr<Watchdog> watchdog_;
+    /// Writes the document: uses progress_ and watchdog_, so it is destroyed first.
+    std::unique_ptr<DocumentOutput> output_;
 };
-
-/// SOURCE_DATE_EPOCH when it is a whole number of seconds from 1970 to the end of 9999 (the
-/// years an ISO-8601 date can spell); anything else is ignored, as reproducible-builds tools do.
-std::optional<long long> source_date_epoch(const Env& env);
-
-/// The ISO-8601 UTC time of this run; SOURCE_DATE_EPOCH pins it for reproducible documents.
-std::string generation_time(const Env& env);
-
-/// The same for a given number of seconds since 1970 (0 to 253402300799).
-std::string iso8601_utc(long long seconds);
 
 }  // namespace rdmi::cli

@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/document_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_output.cpp
@@ -11,6 +12,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/option_binding.cpp
   ${CMAKE_CURRENT_LIST_DIR}/option_model.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/run_time.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/session.cpp
   ${CMAKE_CURRENT_LIST_DIR}/state_command.cpp

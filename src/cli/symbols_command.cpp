@@ -12,11 +12,11 @@
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
 #include "cli/user_path.hpp"
-#include "text/text.hpp"
 #include "model/facts.hpp"
 #include "probes/symbols/symbols.hpp"
 #include "report/symbols_json.hpp"
 #include "report/symbols_text.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -58,27 +58,27 @@ class SymbolsCommand final : public Command {
         request.headers_dir = user_path(opts_.headers);
         request.application = user_path(opts_.check);
         auto user_fs = RootedFs::open("/", RootedFs::Resolution::kernel, true, session.link_rule());
-        if (!user_fs) return session.fail(user_fs.gap().message);
+        if (!user_fs) return session.output().fail(user_fs.gap().message);
         request.user_fs = &*user_fs;
         auto accepted = experimental_allow_list(opts_.allow, session.link_rule());
-        if (!accepted) return session.fail(accepted.gap().message);
+        if (!accepted) return session.output().fail(accepted.gap().message);
         request.accepted_experimental = std::move(accepted).value();
 
         auto facts = probe_symbols(session.probe_context(), request);
-        if (!facts) return session.fail(facts.gap().message);
+        if (!facts) return session.output().fail(facts.gap().message);
         const RunInfo run = session.run_info();
         // The exit code says whether the document's "result" is fail (docs/commands.md: symbols).
         const int exit_code =
             exit_code_for(overall_status(facts->checks), ExitRule{.skip_exits_ok = true});
         if (session.options().json) {
             // Streamed: a 100k-symbol document is 57 MB of text, never held whole.
-            return session.finish_pieces(
-                [&](const json::DocumentSink& sink) {
-                    return json::write_symbols_document(*facts, run, sink);
-                },
-                exit_code);
+            return session.output().finish(Document::streamed([&](const json::DocumentSink& sink) {
+                                               return json::write_symbols_document(*facts, run,
+                                                                                   sink);
+                                           }),
+                                           exit_code);
         }
-        return session.finish(text::symbols(session.style(), *facts), exit_code);
+        return session.output().finish(text::symbols(session.style(), *facts), exit_code);
     }
 
   private:

@@ -71,7 +71,7 @@ void Watchdog::disarm() {
     if (shared_->state == State::fired) {
         // The watchdog is writing its report and will end the process; wait for that.
         lock.unlock();
-        while (true) ::pause();
+        wait_for_the_owner_to_exit();
     }
     shared_->state = State::disarmed;
     shared_->wake.notify_one();
@@ -92,7 +92,7 @@ void Watchdog::watch(const std::shared_ptr<Shared>& shared,
     remove_private_dir_now();
     // A signal handler already ending the run writes its own words.
     if (!claim_output(OutputOwner::watchdog)) {
-        while (true) ::pause();
+        wait_for_the_owner_to_exit();
     }
     const std::string message = timeout_message(shared->timeout_s, activity::snapshot());
     write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");

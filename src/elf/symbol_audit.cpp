@@ -357,6 +357,283 @@ class VersionCache {
     std::deque<Seen> seen_;  // stable addresses for the references handed out
 };
 
+// The version nodes the library defines, and whether any of them marks a stability.
+void note_version_nodes(const ElfImage& library, LibraryAudit& audit) {
+    for (const auto& def : library.version_defs) {
+        if (def.is_base) continue;
+        audit.version_nodes.push_back(def.name);
+        audit.version_nodes_mark_stability =
+            audit.version_nodes_mark_stability || node_marks(def.name) != Stability::unknown;
+    }
+}
+
+// Whether the archive's sections mark stability at all (then an unmarked definition is
+// stable); returns whether any marks one deprecated (then a section can say so).
+bool note_archive_sections(std::span<const ArchiveMember> archive, LibraryAudit& audit) {
+    bool deprecated_section = false;
+    for (const auto& member : archive) {
+        if (!member.image) continue;
+        for (const auto& symbol : member.image->static_symbols) {
+            const Stability marks = section_marks(symbol.section);
+            audit.archive_sections_mark_stability =
+                audit.archive_sections_mark_stability || marks != Stability::unknown;
+            deprecated_section = deprecated_section || marks == Stability::deprecated;
+        }
+    }
+    return deprecated_section;
+}
+
+// The four sources classify() joins.
+struct Sources {
+    const ElfImage& library;
+    std::span<const ArchiveMember> archive;
+    std::span<const HeaderDecl> headers;
+    std::span<const SymbolEvidence> runtime;
+};
+
+// Every wanted name of every source as an item, in the order one verdict lists its evidence.
+// `archive_defs` must outlive the items: the archive's point at its elements.
+void gather_items(Builder& builder, std::vector<ArchiveDef>& archive_defs, const Sources& from,
+                  const ClassifyOptions& options, AuditStore& store) {
+    builder.reserve(from.library.dynamic_symbols.size() + from.headers.size() +
+                    from.runtime.size());
+    for (const auto& symbol : from.library.dynamic_symbols) {
+        if (is_export(symbol) && builder.wanted(symbol.name))
+            builder.add(symbol.name, ItemKind::library, &symbol);
+    }
+    for (const auto& member : from.archive) {
+        if (!member.image) continue;
+        const std::string_view ref = store.intern(options.archive_ref + "(" + member.name + ")");
+        for (const auto& symbol : member.image->static_symbols) {
+            if (!symbol.defined || symbol.binding == SymbolBinding::local ||
+                symbol.type == SymbolType::section || symbol.type == SymbolType::file ||
+                !builder.wanted(symbol.name))
+                continue;
+            archive_defs.push_back({&symbol, ref});
+        }
+    }
+    // After the vector has stopped growing: items point at its elements.
+    for (const auto& def : archive_defs) builder.add(def.symbol->name, ItemKind::archive, &def);
+    for (const auto& decl : from.headers) {
+        if (builder.wanted(decl.name)) builder.add(decl.name, ItemKind::header, &decl);
+    }
+    for (const auto& item : from.runtime) {
+        if (builder.wanted(item.symbol)) builder.add(item.symbol, ItemKind::runtime, &item);
+    }
+}
+
+// Reserved to their bounds, so that the spans the verdicts take stay valid and no vector of
+// 100k entries is ever held twice while it grows.
+void reserve_results(const HugeVector<Item>& items, const HugeVector<Sorted>& sorted,
+                     LibraryAudit& audit, AuditStore& store) {
+    std::size_t names = 0, exports = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        names += sorted[i].new_name ? 1 : 0;
+        exports += items[sorted[i].at].kind == ItemKind::library ? 1 : 0;
+    }
+    audit.symbols.reserve(names);
+    store.evidence.reserve(items.size() + exports);  // an export gives at most two
+    store.versions.reserve(exports);
+    advise_huge_pages(audit.symbols);
+}
+
+// What the whole library says, which each item's evidence depends on.
+struct LibraryMarks {
+    std::string_view library_ref;  // interned
+    bool version_nodes_mark = false;
+    bool deprecated_node = false;
+    bool archive_sections_mark = false;
+    bool deprecated_section = false;
+};
+
+// Joins the items of each name, in sorted order, into that name's verdict (its evidence, its
+// versions, whether its texts are plain), before decide(). What lets 100k items share a few
+// texts (version facts, header macros, file names) is kept here, from one name to the next.
+class EvidenceJoin {
+  public:
+    EvidenceJoin(AuditStore& store, const HugeVector<Item>& items, const HugeVector<Sorted>& sorted,
+                 const LibraryMarks& marks)
+        : store_(store),
+          items_(items),
+          sorted_(sorted),
+          marks_(marks),
+          library_ref_plain_(plain_ascii(marks.library_ref)),
+          versions_(store, marks.library_ref, marks.version_nodes_mark, marks.deprecated_node) {}
+
+    // The verdict of the name at sorted place `i`; `i` moves past that name's items.
+    // Always inlined into classify()'s loop, like the steps below: as calls, with the vectors
+    // reached through members, the join took 30% longer (bench/elf_bench, classify/100k).
+    [[gnu::always_inline]] SymbolVerdict next(std::size_t& i) {
+        // Local views: a store into the evidence cannot move them, so they stay in registers.
+        const std::span<const Item> items = items_;
+        const std::span<const Sorted> sorted = sorted_;
+        SymbolVerdict verdict;
+        const Item& first = item_at(items, sorted, i);
+        verdict.name = first.kind == ItemKind::library && store_.library_text != nullptr
+                           ? first.name
+                           : store_.text.copy(first.name);
+        const std::size_t evidence_at = store_.evidence.size();
+        const std::size_t versions_at = store_.versions.size();
+        Texts texts;
+        for (const std::size_t group = i; i < items.size() && (i == group || !sorted[i].new_name);
+             ++i) {
+            fetch_ahead(items, sorted, i);
+            const Item& item = item_at(items, sorted, i);
+            switch (item.kind) {
+                case ItemKind::library:
+                    add_export(*static_cast<const ElfSymbol*>(item.what), verdict, texts);
+                    break;
+                case ItemKind::archive:
+                    add_archive_def(*static_cast<const ArchiveDef*>(item.what), texts);
+                    break;
+                case ItemKind::header:
+                    add_declaration(*static_cast<const HeaderDecl*>(item.what), verdict, texts);
+                    break;
+                case ItemKind::runtime:
+                    add_observation(static_cast<const SymbolEvidence*>(item.what)->evidence, texts);
+                    break;
+            }
+        }
+        verdict.evidence = std::span(store_.evidence).subspan(evidence_at);
+        verdict.versions = std::span(store_.versions).subspan(versions_at);
+        // Equal names: one lexed as an identifier makes them all one.
+        verdict.plain_text = texts.plain && (texts.name_identifier || plain_ascii(verdict.name));
+        return verdict;
+    }
+
+  private:
+    // What one name's items have said of its texts so far.
+    struct Texts {
+        bool plain = true;             // every text of the evidence so far is plain_ascii()
+        bool name_identifier = false;  // some header lexed the name as an identifier
+    };
+    // A header macro interned, by address: a header's declarations view a few constants.
+    struct Macro {
+        std::string_view seen, kept;
+        bool plain = false;
+    };
+
+    [[gnu::always_inline]] static const Item& item_at(std::span<const Item> items,
+                                                      std::span<const Sorted> sorted,
+                                                      std::size_t i) {
+        return items[sorted[i].at];
+    }
+
+    // The sorted order visits items, and the symbols and declarations they point at, in no
+    // order of memory: fetched ahead, they are in the cache when their turn comes (each was a
+    // cache miss, a third of the audit's time at 100k symbols).
+    [[gnu::always_inline]] static void fetch_ahead(std::span<const Item> items,
+                                                   std::span<const Sorted> sorted, std::size_t i) {
+        constexpr std::size_t kFetchAhead = 8;
+        constexpr std::size_t kCacheLine = 64;
+        if (i + 2 * kFetchAhead < items.size())
+            __builtin_prefetch(&item_at(items, sorted, i + 2 * kFetchAhead));
+        if (i + kFetchAhead < items.size()) {
+            const auto* ahead =
+                static_cast<const char*>(item_at(items, sorted, i + kFetchAhead).what);
+            __builtin_prefetch(ahead);
+            __builtin_prefetch(ahead + kCacheLine);
+        }
+    }
+
+    [[gnu::always_inline]] void add_export(const ElfSymbol& symbol, SymbolVerdict& verdict,
+                                           Texts& texts) {
+        verdict.exported = true;
+        verdict.type = symbol.type;
+        if (symbol.version.empty()) {
+            store_.versions.emplace_back();
+        } else {
+            const VersionFacts& facts = versions_.of(symbol);
+            store_.versions.push_back(facts.version);
+            store_.evidence.push_back(facts.evidence);
+            texts.plain = texts.plain && facts.plain;
+        }
+        // Normally merged into .text by the linker (docs/reference/symbol-stability.md#sections);
+        // a further signal if kept.
+        const Stability in_section = section_marks(symbol.section);
+        if (in_section != Stability::unknown) {
+            store_.evidence.push_back({EvidenceSource::section, in_section,
+                                       store_.intern(symbol.section), marks_.library_ref});
+            texts.plain = texts.plain && library_ref_plain_ && plain_ascii(symbol.section);
+        }
+    }
+
+    [[gnu::always_inline]] void add_archive_def(const ArchiveDef& def, Texts& texts) {
+        Evidence e{EvidenceSource::section, section_marks(def.symbol->section),
+                   store_.intern(def.symbol->section), def.ref, marks_.deprecated_section};
+        if (e.says == Stability::unknown && marks_.archive_sections_mark)
+            e.says = Stability::stable;
+        store_.evidence.push_back(e);
+        texts.plain = texts.plain && plain_ascii(e.detail) && plain_ascii(e.ref);
+    }
+
+    [[gnu::always_inline]] void add_declaration(const HeaderDecl& decl, SymbolVerdict& verdict,
+                                                Texts& texts) {
+        verdict.declared = true;
+        line_ = decl.file;
+        line_ += ':';
+        std::array<char, 24> digits{};
+        const auto written = std::to_chars(digits.data(), digits.data() + digits.size(), decl.line);
+        line_.append(digits.data(), written.ptr);
+        const std::string_view macro = decl.macro.empty() ? "no stability macro" : decl.macro;
+        Macro& seen = macros_[static_cast<std::size_t>(decl.annotation) % macros_.size()];
+        if (macro.data() != seen.seen.data() || macro.size() != seen.seen.size()) {
+            seen = {macro, store_.intern(macro), plain_ascii(macro)};
+        }
+        if (decl.file.data() != file_seen_.data() || decl.file.size() != file_seen_.size()) {
+            file_seen_ = decl.file;
+            file_plain_ = plain_ascii(decl.file);
+        }
+        store_.evidence.push_back({EvidenceSource::header, from_annotation(decl.annotation),
+                                   seen.kept, store_.text.copy(line_)});
+        texts.plain = texts.plain && seen.plain && file_plain_;
+        texts.name_identifier = texts.name_identifier || decl.identifier;
+    }
+
+    [[gnu::always_inline]] void add_observation(const SymbolEvidence::Owned& e, Texts& texts) {
+        store_.evidence.push_back({e.source, e.says, store_.intern(e.detail), store_.intern(e.ref),
+                                   e.can_say_deprecated});
+        texts.plain = texts.plain && plain_ascii(e.detail) && plain_ascii(e.ref);
+    }
+
+    AuditStore& store_;
+    std::span<const Item> items_;
+    std::span<const Sorted> sorted_;
+    LibraryMarks marks_;
+    bool library_ref_plain_;
+    VersionCache versions_;
+    std::array<Macro, 4> macros_{};
+    // The file of the last header declaration seen, by address, and whether it is
+    // plain_ascii(): a header ref is that file name, a colon and digits.
+    std::string_view file_seen_;
+    bool file_plain_ = false;
+    std::string line_;  // the header ref being built, its buffer kept from one to the next
+};
+
+// The verdict's place in the audit's lists and counts.
+void tally(const SymbolVerdict& verdict, LibraryAudit& audit) {
+    if (verdict.declared && !verdict.exported)
+        audit.declared_not_exported.emplace_back(verdict.name);
+    if (audit.headers_scanned && verdict.exported && !verdict.declared)
+        audit.exported_not_declared.emplace_back(verdict.name);
+    if (!verdict.sources_agree) audit.disagreements.emplace_back(verdict.name);
+    switch (verdict.stability) {
+        case Stability::experimental:
+            ++audit.counts.experimental;
+            break;
+        case Stability::stable:
+            ++audit.counts.stable;
+            break;
+        case Stability::deprecated:
+            ++audit.counts.deprecated;
+            break;
+        case Stability::unknown:
+            ++audit.counts.unknown;
+            break;
+    }
+    audit.symbols.push_back(verdict);
+}
+
 }  // namespace
 
 std::string_view to_string(Stability stability) {
@@ -402,200 +679,26 @@ LibraryAudit classify(const ElfImage& library, std::span<const ArchiveMember> ar
     audit.library_ref = options.library_ref;
     audit.headers_scanned = !headers.empty();
     auto store = std::make_shared<AuditStore>();
+
+    note_version_nodes(library, audit);
+    const bool deprecated_section = note_archive_sections(archive, audit);
     Builder builder(options);
-
-    for (const auto& def : library.version_defs) {
-        if (def.is_base) continue;
-        audit.version_nodes.push_back(def.name);
-        audit.version_nodes_mark_stability =
-            audit.version_nodes_mark_stability || node_marks(def.name) != Stability::unknown;
-    }
-    bool deprecated_section = false;
-    std::vector<ArchiveDef> archive_defs;
-    for (const auto& member : archive) {
-        if (!member.image) continue;
-        for (const auto& symbol : member.image->static_symbols) {
-            const Stability marks = section_marks(symbol.section);
-            audit.archive_sections_mark_stability =
-                audit.archive_sections_mark_stability || marks != Stability::unknown;
-            deprecated_section = deprecated_section || marks == Stability::deprecated;
-        }
-    }
-
-    builder.reserve(library.dynamic_symbols.size() + headers.size() + runtime.size());
-    for (const auto& symbol : library.dynamic_symbols) {
-        if (is_export(symbol) && builder.wanted(symbol.name))
-            builder.add(symbol.name, ItemKind::library, &symbol);
-    }
-    for (const auto& member : archive) {
-        if (!member.image) continue;
-        const std::string_view ref = store->intern(options.archive_ref + "(" + member.name + ")");
-        for (const auto& symbol : member.image->static_symbols) {
-            if (!symbol.defined || symbol.binding == SymbolBinding::local ||
-                symbol.type == SymbolType::section || symbol.type == SymbolType::file ||
-                !builder.wanted(symbol.name))
-                continue;
-            archive_defs.push_back({&symbol, ref});
-        }
-    }
-    // After the vector has stopped growing: items point at its elements.
-    for (const auto& def : archive_defs) builder.add(def.symbol->name, ItemKind::archive, &def);
-    for (const auto& decl : headers) {
-        if (builder.wanted(decl.name)) builder.add(decl.name, ItemKind::header, &decl);
-    }
-    for (const auto& item : runtime) {
-        if (builder.wanted(item.symbol)) builder.add(item.symbol, ItemKind::runtime, &item);
-    }
+    std::vector<ArchiveDef> archive_defs;  // what the archive's items point at
+    gather_items(builder, archive_defs, {library, archive, headers, runtime}, options, *store);
     const auto& items = builder.items();
     const HugeVector<Sorted> sorted = sort_items(items);
-    const auto item_at = [&](std::size_t i) -> const Item& { return items[sorted[i].at]; };
-    // Reserved to their bounds, so that the spans taken below stay valid and no vector of 100k
-    // entries is ever held twice while it grows.
-    std::size_t names = 0, exports = 0;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        names += sorted[i].new_name ? 1 : 0;
-        exports += item_at(i).kind == ItemKind::library ? 1 : 0;
-    }
-    audit.symbols.reserve(names);
-    store->evidence.reserve(items.size() + exports);  // an export gives at most two
-    store->versions.reserve(exports);
-    advise_huge_pages(audit.symbols);
+    reserve_results(items, sorted, audit, *store);
     // Exported names view the library's own text, which the store keeps: not copied again.
     store->library_text = library.strings;
 
     const std::string_view library_ref = store->intern(options.library_ref);
-    VersionCache versions(*store, library_ref, audit.version_nodes_mark_stability,
-                          deprecated_node_in(library));
-    // Header macros interned, by address: a header's declarations view a few constants.
-    struct Macro {
-        std::string_view seen, kept;
-        bool plain = false;
-    };
-    std::array<Macro, 4> macros{};
-    const bool library_ref_plain = plain_ascii(library_ref);
-    // Whether the file of the last header declaration seen is plain_ascii(), by address: a
-    // header ref is that file name, a colon and digits.
-    std::string_view file_seen;
-    bool file_plain = false;
-    std::string line;
-    constexpr std::size_t kFetchAhead = 8;
-    constexpr std::size_t kCacheLine = 64;
+    EvidenceJoin join(*store, items, sorted,
+                      {library_ref, audit.version_nodes_mark_stability, deprecated_node_in(library),
+                       audit.archive_sections_mark_stability, deprecated_section});
     for (std::size_t i = 0; i < items.size();) {
-        SymbolVerdict verdict;
-        verdict.name = item_at(i).kind == ItemKind::library && store->library_text != nullptr
-                           ? item_at(i).name
-                           : store->text.copy(item_at(i).name);
-        const std::size_t evidence_at = store->evidence.size();
-        const std::size_t versions_at = store->versions.size();
-        bool plain = true;             // every text of the evidence so far is plain_ascii()
-        bool name_identifier = false;  // some header lexed the name as an identifier
-        for (const std::size_t group = i; i < items.size() && (i == group || !sorted[i].new_name);
-             ++i) {
-            // The sorted order visits items, and the symbols and declarations they point at,
-            // in no order of memory: fetched ahead, they are in the cache when their turn comes
-            // (each was a cache miss, a third of the audit's time at 100k symbols).
-            if (i + 2 * kFetchAhead < items.size())
-                __builtin_prefetch(&item_at(i + 2 * kFetchAhead));
-            if (i + kFetchAhead < items.size()) {
-                const auto* ahead = static_cast<const char*>(item_at(i + kFetchAhead).what);
-                __builtin_prefetch(ahead);
-                __builtin_prefetch(ahead + kCacheLine);
-            }
-            const Item& item = item_at(i);
-            switch (item.kind) {
-                case ItemKind::library: {
-                    const auto& symbol = *static_cast<const ElfSymbol*>(item.what);
-                    verdict.exported = true;
-                    verdict.type = symbol.type;
-                    if (symbol.version.empty()) {
-                        store->versions.emplace_back();
-                    } else {
-                        const VersionFacts& facts = versions.of(symbol);
-                        store->versions.push_back(facts.version);
-                        store->evidence.push_back(facts.evidence);
-                        plain = plain && facts.plain;
-                    }
-                    // Normally merged into .text by the linker
-                    // (docs/reference/symbol-stability.md#sections); a further signal if kept.
-                    const Stability in_section = section_marks(symbol.section);
-                    if (in_section != Stability::unknown) {
-                        store->evidence.push_back({EvidenceSource::section, in_section,
-                                                   store->intern(symbol.section), library_ref});
-                        plain = plain && library_ref_plain && plain_ascii(symbol.section);
-                    }
-                    break;
-                }
-                case ItemKind::archive: {
-                    const auto& def = *static_cast<const ArchiveDef*>(item.what);
-                    Evidence e{EvidenceSource::section, section_marks(def.symbol->section),
-                               store->intern(def.symbol->section), def.ref, deprecated_section};
-                    if (e.says == Stability::unknown && audit.archive_sections_mark_stability)
-                        e.says = Stability::stable;
-                    store->evidence.push_back(e);
-                    plain = plain && plain_ascii(e.detail) && plain_ascii(e.ref);
-                    break;
-                }
-                case ItemKind::header: {
-                    const auto& decl = *static_cast<const HeaderDecl*>(item.what);
-                    verdict.declared = true;
-                    line = decl.file;
-                    line += ':';
-                    std::array<char, 24> digits{};
-                    const auto written =
-                        std::to_chars(digits.data(), digits.data() + digits.size(), decl.line);
-                    line.append(digits.data(), written.ptr);
-                    const std::string_view macro =
-                        decl.macro.empty() ? "no stability macro" : decl.macro;
-                    Macro& seen = macros[static_cast<std::size_t>(decl.annotation) % macros.size()];
-                    if (macro.data() != seen.seen.data() || macro.size() != seen.seen.size()) {
-                        seen = {macro, store->intern(macro), plain_ascii(macro)};
-                    }
-                    if (decl.file.data() != file_seen.data() ||
-                        decl.file.size() != file_seen.size()) {
-                        file_seen = decl.file;
-                        file_plain = plain_ascii(decl.file);
-                    }
-                    store->evidence.push_back({EvidenceSource::header,
-                                               from_annotation(decl.annotation), seen.kept,
-                                               store->text.copy(line)});
-                    plain = plain && seen.plain && file_plain;
-                    name_identifier = name_identifier || decl.identifier;
-                    break;
-                }
-                case ItemKind::runtime: {
-                    const auto& e = static_cast<const SymbolEvidence*>(item.what)->evidence;
-                    store->evidence.push_back({e.source, e.says, store->intern(e.detail),
-                                               store->intern(e.ref), e.can_say_deprecated});
-                    plain = plain && plain_ascii(e.detail) && plain_ascii(e.ref);
-                    break;
-                }
-            }
-        }
-        verdict.evidence = std::span(store->evidence).subspan(evidence_at);
-        verdict.versions = std::span(store->versions).subspan(versions_at);
-        // Equal names: one lexed as an identifier makes them all one.
-        verdict.plain_text = plain && (name_identifier || plain_ascii(verdict.name));
+        SymbolVerdict verdict = join.next(i);
         decide(verdict);
-        if (verdict.declared && !verdict.exported)
-            audit.declared_not_exported.emplace_back(verdict.name);
-        if (audit.headers_scanned && verdict.exported && !verdict.declared)
-            audit.exported_not_declared.emplace_back(verdict.name);
-        if (!verdict.sources_agree) audit.disagreements.emplace_back(verdict.name);
-        switch (verdict.stability) {
-            case Stability::experimental:
-                ++audit.counts.experimental;
-                break;
-            case Stability::stable:
-                ++audit.counts.stable;
-                break;
-            case Stability::deprecated:
-                ++audit.counts.deprecated;
-                break;
-            case Stability::unknown:
-                ++audit.counts.unknown;
-                break;
-        }
-        audit.symbols.push_back(verdict);
+        tally(verdict, audit);
     }
     audit.store = std::move(store);
     return audit;

@@ -39,6 +39,92 @@ std::string mode_command(const DeviceInventory& devices) {
     return {};
 }
 
+// The architecture, and the facts that exist only on the BlueField Arm side (its ACPI platform
+// devices, a BFB release, the BlueField kernel flavour), as evidence; true when any of the
+// latter is there.
+bool note_arm_side_markers(const PlatformFacts& platform, std::vector<Evidence>& ev) {
+    bool markers = false;
+    if (platform.architecture.ok()) {
+        ev.push_back(
+            {"architecture " + *platform.architecture.value, platform.architecture.source});
+    }
+    if (platform.bluefield_platform_devices.ok()) {
+        for (const auto& name : *platform.bluefield_platform_devices.value) {
+            ev.push_back({"BlueField ACPI platform device " + name,
+                          Provenance{"sysfs", "/sys/bus/platform/devices/" + name}});
+            markers = true;
+        }
+    }
+    if (platform.bfb.ok()) {
+        ev.push_back({"BFB release " + *platform.bfb.value, platform.bfb.source});
+        markers = true;
+    }
+    if (platform.kernel_release.ok() &&
+        ends_with(*platform.kernel_release.value, kBlueFieldKernelSuffix)) {
+        ev.push_back({"BlueField kernel flavour " + *platform.kernel_release.value,
+                      platform.kernel_release.source});
+        markers = true;
+    }
+    return markers;
+}
+
+// The BlueField PCI functions in sight, as evidence; true when one is a management function,
+// which only the host side of a DPU sees.
+bool note_bluefield_functions(const DeviceInventory& devices, std::vector<Evidence>& ev) {
+    bool management = false;
+    for (const auto& fn : devices.functions) {
+        if (is_bluefield_nic(fn)) {
+            ev.push_back({"BlueField network function " + fn.name + " (" +
+                              fn.product.value.value_or("BlueField") + ")",
+                          fn.device.source});
+        } else if (is_management(fn)) {
+            ev.push_back(
+                {"BlueField management function " + fn.name + " (seen from the host side of a DPU)",
+                 fn.device.source});
+            management = true;
+        }
+    }
+    return management;
+}
+
+HostKind host_kind_of(const PlatformFacts& platform, bool markers, bool management) {
+    // A machine read from uname, /proc or an executable decides; one guessed from a library
+    // directory does not overrule the BlueField-only markers.
+    const bool arch_decides =
+        platform.architecture.ok() && !(platform.architecture_from_layout && markers);
+    if (arch_decides && *platform.architecture.value != "aarch64")
+        return HostKind::host;  // BlueField Arm cores are aarch64 only
+    // An Arm server with a BlueField card sees the same PCI ids; only the SoC markers tell.
+    if (arch_decides) return markers ? HostKind::bluefield : HostKind::host;
+    if (markers) return HostKind::bluefield;
+    if (management) return HostKind::host;
+    return HostKind::unknown;
+}
+
+// Why a host that is not a BlueField's Arm side has no BlueField mode to report.
+Gap mode_from_host_side(const std::string& mode_command) {
+    if (mode_command.empty()) return Gap{GapReason::not_applicable, "no BlueField is visible here"};
+    return Gap{GapReason::permission_denied,
+               "from the host the BlueField's mode is readable only with privilege: " +
+                   mode_command + " (not run)"};
+}
+
+// In DPU (embedded CPU) mode the Arm side owns the eswitch: it has the host's representors and
+// the SFs of the OVS data path, noted here as evidence. In NIC mode it has neither.
+void note_eswitch_ownership(const DeviceInventory& devices, std::vector<Evidence>& ev) {
+    for (const auto& fn : devices.functions) {
+        if (fn.kind == FunctionKind::sf)
+            ev.push_back({"scalable function " + fn.name, provenance_of(fn.sysfs_path)});
+    }
+    for (const auto& nd : devices.netdevs) {
+        if (is_representor(nd)) {
+            ev.push_back({"representor " + nd.name + " (" +
+                              std::string(to_string(nd.port_name->flavour)) + ")",
+                          nd.phys_port_name.source});
+        }
+    }
+}
+
 }  // namespace
 
 std::string_view to_string(HostKind kind) {
@@ -67,84 +153,15 @@ std::string_view to_string(BfMode mode) {
 
 HostClassification classify_host(const PlatformFacts& platform, const DeviceInventory& devices) {
     HostClassification out;
-    auto& ev = out.host_kind_evidence;
-    bool markers = false;  // facts that exist only on the BlueField Arm side
-    if (platform.architecture.ok()) {
-        ev.push_back(
-            {"architecture " + *platform.architecture.value, platform.architecture.source});
-    }
-    if (platform.bluefield_platform_devices.ok()) {
-        for (const auto& name : *platform.bluefield_platform_devices.value) {
-            ev.push_back({"BlueField ACPI platform device " + name,
-                          Provenance{"sysfs", "/sys/bus/platform/devices/" + name}});
-            markers = true;
-        }
-    }
-    if (platform.bfb.ok()) {
-        ev.push_back({"BFB release " + *platform.bfb.value, platform.bfb.source});
-        markers = true;
-    }
-    if (platform.kernel_release.ok() &&
-        ends_with(*platform.kernel_release.value, kBlueFieldKernelSuffix)) {
-        ev.push_back({"BlueField kernel flavour " + *platform.kernel_release.value,
-                      platform.kernel_release.source});
-        markers = true;
-    }
-    bool management = false;
-    for (const auto& fn : devices.functions) {
-        if (is_bluefield_nic(fn)) {
-            ev.push_back({"BlueField network function " + fn.name + " (" +
-                              fn.product.value.value_or("BlueField") + ")",
-                          fn.device.source});
-        } else if (is_management(fn)) {
-            ev.push_back(
-                {"BlueField management function " + fn.name + " (seen from the host side of a DPU)",
-                 fn.device.source});
-            management = true;
-        }
-    }
-    // A machine read from uname, /proc or an executable decides; one guessed from a library
-    // directory does not overrule the BlueField-only markers.
-    const bool arch_decides =
-        platform.architecture.ok() && !(platform.architecture_from_layout && markers);
-    if (arch_decides && *platform.architecture.value != "aarch64") {
-        out.host_kind = HostKind::host;  // BlueField Arm cores are aarch64 only
-    } else if (arch_decides) {
-        // An Arm server with a BlueField card sees the same PCI ids; only the SoC markers tell.
-        out.host_kind = markers ? HostKind::bluefield : HostKind::host;
-    } else if (markers) {
-        out.host_kind = HostKind::bluefield;
-    } else if (management) {
-        out.host_kind = HostKind::host;
-    }
-
+    const bool markers = note_arm_side_markers(platform, out.host_kind_evidence);
+    const bool management = note_bluefield_functions(devices, out.host_kind_evidence);
+    out.host_kind = host_kind_of(platform, markers, management);
     out.bf_mode_command = mode_command(devices);
     if (out.host_kind != HostKind::bluefield) {
-        if (out.bf_mode_command.empty()) {
-            out.bf_mode_gap = Gap{GapReason::not_applicable, "no BlueField is visible here"};
-        } else {
-            out.bf_mode_gap =
-                Gap{GapReason::permission_denied,
-                    "from the host the BlueField's mode is readable only with privilege: " +
-                        out.bf_mode_command + " (not run)"};
-        }
+        out.bf_mode_gap = mode_from_host_side(out.bf_mode_command);
         return out;
     }
-    // In DPU (embedded CPU) mode the Arm side owns the eswitch: it has the host's
-    // representors and the SFs of the OVS data path. In NIC mode it has neither.
-    for (const auto& fn : devices.functions) {
-        if (fn.kind == FunctionKind::sf) {
-            out.bf_mode_evidence.push_back(
-                {"scalable function " + fn.name, provenance_of(fn.sysfs_path)});
-        }
-    }
-    for (const auto& nd : devices.netdevs) {
-        if (is_representor(nd)) {
-            out.bf_mode_evidence.push_back({"representor " + nd.name + " (" +
-                                                std::string(to_string(nd.port_name->flavour)) + ")",
-                                            nd.phys_port_name.source});
-        }
-    }
+    note_eswitch_ownership(devices, out.bf_mode_evidence);
     const bool eswitch_owner = !out.bf_mode_evidence.empty();
     if (platform.bfb.ok())
         out.bf_mode_evidence.push_back({"BFB release " + *platform.bfb.value, platform.bfb.source});

@@ -27,9 +27,7 @@ namespace {
 // The serializer's output, buffered and handed on in pieces.
 class SinkOutput final : public nlohmann::detail::output_adapter_protocol<char> {
   public:
-    explicit SinkOutput(const std::function<bool(std::string_view)>& sink) : sink_(sink) {
-        buffer_.reserve(kPiece);
-    }
+    explicit SinkOutput(const DocumentSink& sink) : sink_(sink) { buffer_.reserve(kPiece); }
     void write_character(char c) override {
         buffer_.push_back(c);
         if (buffer_.size() >= kPiece) flush();
@@ -46,14 +44,14 @@ class SinkOutput final : public nlohmann::detail::output_adapter_protocol<char> 
 
   private:
     static constexpr std::size_t kPiece = std::size_t{64} << 10U;
-    const std::function<bool(std::string_view)>& sink_;
+    const DocumentSink& sink_;
     std::string buffer_;
     bool ok_ = true;
 };
 
 }  // namespace
 
-bool dump_to(const Json& document, const std::function<bool(std::string_view)>& sink) {
+bool dump_to(const Json& document, const DocumentSink& sink) {
     auto output = std::make_shared<SinkOutput>(sink);
     nlohmann::detail::serializer<Json> serializer(output, ' ', Json::error_handler_t::replace);
     serializer.dump(document, true, false, 2);

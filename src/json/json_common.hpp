@@ -30,10 +30,13 @@ Json object(std::initializer_list<Member> members, std::size_t room = 1);
 /// The document as text, indented, with a trailing newline; invalid UTF-8 (a file name from a
 /// broken tree) is replaced rather than thrown on.
 std::string dump(const Json& document);
+/// Receives a document piece by piece; false stops the writing (the reader went away).
+using DocumentSink = std::function<bool(std::string_view)>;
+
 /// dump()'s text handed to `sink` in pieces of about 64 KiB instead of held whole: no
 /// document-sized string, grown by doubling, is built only to be written out. Stops at the
 /// first piece `sink` refuses (returns false) and returns false.
-bool dump_to(const Json& document, const std::function<bool(std::string_view)>& sink);
+bool dump_to(const Json& document, const DocumentSink& sink);
 /// {"kind": ..., "ref": ...}
 Json provenance(const Provenance& source);
 /// {"reason": ..., "message": ...}

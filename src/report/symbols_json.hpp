@@ -2,7 +2,6 @@
 // it is the symbols probe's section (probes/symbols/symbols_json.hpp).
 #pragma once
 
-#include <functional>
 #include <string>
 #include <string_view>
 
@@ -19,9 +18,6 @@ inline constexpr const char* kSymbolsSchemaVersion = "1.3.0";
 
 /// The whole `rdmi-probe symbols --json` document, as text (json::dump's format).
 std::string symbols_document(const SymbolsFacts& facts, const RunInfo& run);
-
-/// Receives the document piece by piece; false stops the writing (the reader went away).
-using DocumentSink = std::function<bool(std::string_view)>;
 
 /// symbols_document() handed to `sink` in pieces of about 64 KiB, never held whole: a
 /// 100k-symbol document is 57 MB of text. False when the sink refused a piece.

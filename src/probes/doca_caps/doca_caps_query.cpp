@@ -5,12 +5,13 @@
 #include <cstring>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 
 #include "api/doca_caps_api.hpp"
 #include "api/doca_types.hpp"
-#include "process/containment.hpp"
 #include "loader/dynamic_library.hpp"
 #include "probes/doca_caps/doca_caps.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi {
 namespace {
@@ -140,12 +141,10 @@ DocaVerbsAttrs query_verbs_attrs(const Library& verbs, doca_devinfo* devinfo,
     return out;
 }
 
-}  // namespace
-
-DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
-    DocaCapsFacts facts;
+// Opens each library; one that does not open is a gap of the facts, the others are listed.
+std::vector<Library> open_libraries(const std::vector<std::string>& paths, DocaCapsFacts& facts) {
     std::vector<Library> libs;
-    for (const auto& path : libraries) {
+    for (const auto& path : paths) {
         auto lib = DynamicLibrary::open(path);
         if (!lib) {
             facts.library_gaps.push_back(lib.gap());
@@ -154,17 +153,24 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
         facts.libraries.push_back(path);
         libs.push_back(Library{path, library_name(path), std::move(lib).value()});
     }
-    const Library* common = nullptr;
-    const Library* verbs = nullptr;
-    for (const auto& lib : libs) {
-        if (lib.name == "common") common = &lib;
-        if (lib.name == "verbs") verbs = &lib;
-    }
-    const ErrorNames names(common != nullptr ? &common->lib : nullptr);
-    facts.error_names = names.from_library() ? "doca_error_get_name" : "fallback table";
+    return libs;
+}
 
-    // Predicates, each bound in the library that exports it.
-    std::vector<std::pair<doca::CapSymbol, doca::fn::devinfo_predicate>> predicates;
+// The last library called `name` ("common" for libdoca_common), or null.
+const Library* library_named(const std::vector<Library>& libs, std::string_view name) {
+    const Library* named = nullptr;
+    for (const auto& lib : libs) {
+        if (lib.name == name) named = &lib;
+    }
+    return named;
+}
+
+using BoundPredicates = std::vector<std::pair<doca::CapSymbol, doca::fn::devinfo_predicate>>;
+
+// The capability predicates the libraries' dynamic symbol tables name, each bound in the
+// library that exports it; their symbols, sorted, go into the facts.
+BoundPredicates bind_predicates(const std::vector<Library>& libs, DocaCapsFacts& facts) {
+    BoundPredicates predicates;
     for (const auto& lib : libs) {
         for (auto& cap : doca::cap_symbols(doca::exported_function_names(lib.lib.loaded_path()))) {
             auto fn = lib.lib.function<doca::fn::devinfo_predicate>(cap.symbol.c_str());
@@ -174,6 +180,133 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
         }
     }
     std::sort(facts.predicates.begin(), facts.predicates.end());
+    return predicates;
+}
+
+// The devinfo getters that name a device, each from the first library that exports it (null
+// when none does).
+struct IdentityGetters {
+    explicit IdentityGetters(const std::vector<Library>& libs)
+        : pci(find<doca::fn::devinfo_get_pci_addr_str>(libs, "doca_devinfo_get_pci_addr_str")),
+          ibdev(find<doca::fn::devinfo_get_ibdev_name>(libs, "doca_devinfo_get_ibdev_name")),
+          iface(find<doca::fn::devinfo_get_iface_name>(libs, "doca_devinfo_get_iface_name")),
+          func_type(
+              find<doca::fn::devinfo_get_pci_func_type>(libs, "doca_devinfo_get_pci_func_type")) {}
+
+    doca::fn::devinfo_get_pci_addr_str pci;
+    doca::fn::devinfo_get_ibdev_name ibdev;
+    doca::fn::devinfo_get_iface_name iface;
+    doca::fn::devinfo_get_pci_func_type func_type;
+};
+
+// Asks one device every question; a call that fails is noted among the device's errors.
+class DeviceQuestions {
+  public:
+    DeviceQuestions(doca_devinfo* info, const ErrorNames& names) : info_(info), names_(names) {}
+
+    // Its PCI address, RDMA device and interface names, and PCI function type.
+    void identity(const IdentityGetters& get) {
+        std::array<char, doca::kIfaceNameSize> buf{};
+        if (get.pci != nullptr) {
+            if (const int rc = get.pci(info_, buf.data()); rc == 0) {
+                device_.pci_address.assign(buf.data(), strnlen(buf.data(), doca::kPciAddrSize));
+            } else {
+                call_error("doca_devinfo_get_pci_addr_str", rc);
+            }
+        }
+        if (get.ibdev != nullptr) {
+            buf.fill('\0');
+            if (const int rc = get.ibdev(info_, buf.data(), doca::kIbdevNameSize); rc == 0) {
+                device_.ibdev_name.assign(buf.data(), strnlen(buf.data(), doca::kIbdevNameSize));
+            } else {
+                call_error("doca_devinfo_get_ibdev_name", rc);
+            }
+        }
+        if (get.iface != nullptr) {
+            buf.fill('\0');
+            if (const int rc = get.iface(info_, buf.data(), doca::kIfaceNameSize); rc == 0) {
+                device_.iface_name.assign(buf.data(), strnlen(buf.data(), doca::kIfaceNameSize));
+            } else {
+                call_error("doca_devinfo_get_iface_name", rc);
+            }
+        }
+        if (get.func_type != nullptr) {
+            doca::doca_pci_func_type type{};
+            if (const int rc = get.func_type(info_, &type); rc == 0) {
+                device_.pci_func_type = func_type_name(static_cast<int>(type));
+            } else {
+                call_error("doca_devinfo_get_pci_func_type", rc);
+            }
+        }
+    }
+
+    // Every capability predicate's answer; doca_dpa_cap_is_supported's also says DPA.
+    void capabilities(const BoundPredicates& predicates) {
+        for (const auto& [cap, fn] : predicates) {
+            const int rc = fn(info_);
+            DocaCapAnswer answer{cap.library, cap.flag, cap.symbol, rc == 0, "", ""};
+            if (rc != 0) {
+                answer.error = names_.name(rc);
+                answer.description = describe_error(rc);
+            } else {
+                device_.supported[cap.library].push_back(cap.flag);
+            }
+            if (cap.symbol == "doca_dpa_cap_is_supported" &&
+                (rc == 0 || rc == static_cast<int>(doca::Error::not_supported)))
+                device_.dpa = rc == 0;
+            device_.answers.push_back(std::move(answer));
+        }
+    }
+
+    // The RDMA limits the loaded libraries have getters for.
+    void rdma_values(const std::vector<Library>& libs) {
+        for (const auto& getter : doca::rdma_u32_getters()) {
+            auto fn = find<doca::fn::u32_getter>(libs, getter.symbol);
+            if (fn == nullptr) continue;
+            std::uint32_t value = 0;
+            if (const int rc = fn(info_, &value); rc == 0) {
+                device_.rdma_values.emplace_back(getter.name, value);
+            } else {
+                call_error(getter.symbol, rc);
+            }
+        }
+    }
+
+    void verbs_attrs(const Library& verbs) {
+        device_.verbs = query_verbs_attrs(verbs, info_, names_);
+    }
+
+    DocaDevice take() { return std::move(device_); }
+
+  private:
+    // This runs in the contained worker child: DOCA_ERROR_NOT_PERMITTED may be the
+    // containment's refusal, never a fact about the device.
+    [[nodiscard]] std::string describe_error(int rc) const {
+        std::string text = names_.descr(rc);
+        const std::string note = containment_refusal_note();
+        if (rc == static_cast<int>(doca::Error::not_permitted) && !note.empty())
+            text += " (" + note + ")";
+        return text;
+    }
+    void call_error(const char* symbol, int rc) {
+        device_.errors.push_back({symbol, names_.name(rc), describe_error(rc)});
+    }
+
+    doca_devinfo* info_;
+    const ErrorNames& names_;
+    DocaDevice device_;
+};
+
+}  // namespace
+
+DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
+    DocaCapsFacts facts;
+    const std::vector<Library> libs = open_libraries(libraries, facts);
+    const Library* common = library_named(libs, "common");
+    const Library* verbs = library_named(libs, "verbs");
+    const ErrorNames names(common != nullptr ? &common->lib : nullptr);
+    facts.error_names = names.from_library() ? "doca_error_get_name" : "fallback table";
+    const BoundPredicates predicates = bind_predicates(libs, facts);
 
     using namespace doca::fn;
     auto create_list = find<devinfo_create_list>(libs, "doca_devinfo_create_list");
@@ -190,83 +323,14 @@ DocaCapsFacts query_doca_caps(const std::vector<std::string>& libraries) {
                                               names.descr(rc) + ")"};
         return facts;
     }
-    auto pci = find<devinfo_get_pci_addr_str>(libs, "doca_devinfo_get_pci_addr_str");
-    auto ibdev = find<devinfo_get_ibdev_name>(libs, "doca_devinfo_get_ibdev_name");
-    auto iface = find<devinfo_get_iface_name>(libs, "doca_devinfo_get_iface_name");
-    auto func_type = find<devinfo_get_pci_func_type>(libs, "doca_devinfo_get_pci_func_type");
+    const IdentityGetters identity(libs);
     for (std::uint32_t i = 0; i < count && list != nullptr && list[i] != nullptr; ++i) {
-        doca_devinfo* info = list[i];
-        DocaDevice device;
-        // This runs in the contained worker child: DOCA_ERROR_NOT_PERMITTED may be the
-        // containment's refusal, never a fact about the device.
-        auto describe_error = [&names](int rc) {
-            std::string text = names.descr(rc);
-            const std::string note = containment_refusal_note();
-            if (rc == static_cast<int>(doca::Error::not_permitted) && !note.empty())
-                text += " (" + note + ")";
-            return text;
-        };
-        auto call_error = [&](const char* symbol, int rc) {
-            device.errors.push_back({symbol, names.name(rc), describe_error(rc)});
-        };
-        std::array<char, doca::kIfaceNameSize> buf{};
-        if (pci != nullptr) {
-            if (const int rc = pci(info, buf.data()); rc == 0) {
-                device.pci_address.assign(buf.data(), strnlen(buf.data(), doca::kPciAddrSize));
-            } else {
-                call_error("doca_devinfo_get_pci_addr_str", rc);
-            }
-        }
-        if (ibdev != nullptr) {
-            buf.fill('\0');
-            if (const int rc = ibdev(info, buf.data(), doca::kIbdevNameSize); rc == 0) {
-                device.ibdev_name.assign(buf.data(), strnlen(buf.data(), doca::kIbdevNameSize));
-            } else {
-                call_error("doca_devinfo_get_ibdev_name", rc);
-            }
-        }
-        if (iface != nullptr) {
-            buf.fill('\0');
-            if (const int rc = iface(info, buf.data(), doca::kIfaceNameSize); rc == 0) {
-                device.iface_name.assign(buf.data(), strnlen(buf.data(), doca::kIfaceNameSize));
-            } else {
-                call_error("doca_devinfo_get_iface_name", rc);
-            }
-        }
-        if (func_type != nullptr) {
-            doca::doca_pci_func_type type{};
-            if (const int rc = func_type(info, &type); rc == 0) {
-                device.pci_func_type = func_type_name(static_cast<int>(type));
-            } else {
-                call_error("doca_devinfo_get_pci_func_type", rc);
-            }
-        }
-        for (const auto& [cap, fn] : predicates) {
-            const int rc = fn(info);
-            DocaCapAnswer answer{cap.library, cap.flag, cap.symbol, rc == 0, "", ""};
-            if (rc != 0) {
-                answer.error = names.name(rc);
-                answer.description = describe_error(rc);
-            } else {
-                device.supported[cap.library].push_back(cap.flag);
-            }
-            if (cap.symbol == "doca_dpa_cap_is_supported" &&
-                (rc == 0 || rc == static_cast<int>(doca::Error::not_supported)))
-                device.dpa = rc == 0;
-            device.answers.push_back(std::move(answer));
-        }
-        for (const auto& getter : doca::rdma_u32_getters()) {
-            auto fn = find<doca::fn::u32_getter>(libs, getter.symbol);
-            if (fn == nullptr) continue;
-            std::uint32_t value = 0;
-            if (const int rc = fn(info, &value); rc == 0) {
-                device.rdma_values.emplace_back(getter.name, value);
-            } else {
-                call_error(getter.symbol, rc);
-            }
-        }
-        if (verbs != nullptr) device.verbs = query_verbs_attrs(*verbs, info, names);
-        facts.devices.push_back(std::move(device));
+        DeviceQuestions ask(list[i], names);
+        ask.identity(identity);
+        ask.capabilities(predicates);
+        ask.rdma_values(libs);
+        if (verbs != nullptr) ask.verbs_attrs(*verbs);
+        facts.devices.push_back(ask.take());
     }
     destroy_list(list);
     return facts;

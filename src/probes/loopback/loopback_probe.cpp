@@ -28,7 +28,10 @@ std::optional<std::string> find_library(const Fs& fs, const std::vector<std::str
                                         const std::string& stem) {
     for (const auto& dir : dirs) {
         for (const char* suffix : {".so", ".so.3", ".so.2"}) {
-            const std::string candidate = dir + "/" + stem + suffix;
+            std::string candidate = dir;
+            candidate += '/';
+            candidate += stem;
+            candidate += suffix;
             if (fs.exists(candidate)) return candidate;
         }
         if (auto entries = fs.list_dir(dir); entries.ok()) {
@@ -45,6 +48,67 @@ double ms_since(std::chrono::steady_clock::time_point start) {
         .count();
 }
 
+// Why the loopback cannot run on this context at all: it loads DOCA and opens a device.
+std::optional<std::string> not_on_this_context(const ProbeContext& ctx) {
+    if (!ctx.live()) {
+        return "--root is set: the loopback loads DOCA and opens a device, which happens only on "
+               "the live system";
+    }
+    // A bundle's captured answers say what a live run saw; an experiment on the device is not
+    // an answer, and a hostile bundle's "trusted" must never lead to loading anything here.
+    if (ctx.answers.captured()) return "not captured in the bundle: a replay runs no loopback";
+    return std::nullopt;
+}
+
+// The library directories of the DOCA modules found, each once, in the stack's order.
+std::vector<std::string> library_dirs(const InstallFacts& install) {
+    std::vector<std::string> dirs;
+    for (const auto& module : install.stack) {
+        if (module.found && !module.libdir.empty() &&
+            std::find(dirs.begin(), dirs.end(), module.libdir) == dirs.end())
+            dirs.push_back(module.libdir);
+    }
+    return dirs;
+}
+
+// The locate-libraries step: the DOCA libraries the child loads, each one the context may load,
+// into `paths`; or why the loopback is skipped.
+std::optional<std::string> locate_libraries(const ProbeContext& ctx, const InstallFacts& install,
+                                            const std::vector<std::string>& dirs,
+                                            std::vector<std::string>& paths) {
+    if (dirs.empty()) {
+        return "DOCA is not installed: no doca-common, doca-dpa or doca-rdmi pkg-config module "
+               "under " +
+               install.prefix.value.value_or("?");
+    }
+    for (const auto& library : kLibraries) {
+        auto found = find_library(ctx.fs, dirs, library.stem);
+        if (!found) {
+            if (library.required) {
+                return std::string("DOCA is incomplete: ") + library.stem + ".so not found in " +
+                       dirs.front();
+            }
+            continue;
+        }
+        auto loadable = ctx.loadable(*found);
+        if (!loadable) return loadable.gap().message + " (--allow-untrusted-libs overrides)";
+        paths.push_back(*loadable);
+    }
+    return std::nullopt;
+}
+
+// The locate-plugin step: why the DPA plugin cannot be loaded, or nothing.
+std::optional<std::string> locate_plugin(const ProbeContext& ctx, const std::string& plugin) {
+    if (plugin.empty()) {
+        return "no DPA plugin: rdmi-probe-dpa.so is built only where DOCA and dpacc are found "
+               "(RDMI_PROBE_DPA); none beside the binary and no --plugin given";
+    }
+    if (auto info = ctx.fs.stat(plugin); !info) return "no DPA plugin: " + info.gap().message;
+    if (auto loadable = ctx.loadable(plugin); !loadable)
+        return loadable.gap().message + " (--allow-untrusted-libs overrides)";
+    return std::nullopt;
+}
+
 }  // namespace
 
 LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<InstallFacts>& facts,
@@ -58,55 +122,16 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<Inst
         loopback::finish_verdict(verdict);
         return verdict;
     };
-    if (!ctx.live()) {
-        return stop("locate-libraries", StepOutcome::skip,
-                    "--root is set: the loopback loads DOCA and opens a device, which happens only "
-                    "on the live system");
-    }
-    // A bundle's captured answers say what a live run saw; an experiment on the device is not
-    // an answer, and a hostile bundle's "trusted" must never lead to loading anything here.
-    if (ctx.answers.captured()) {
-        return stop("locate-libraries", StepOutcome::skip,
-                    "not captured in the bundle: a replay runs no loopback");
-    }
+    if (auto why = not_on_this_context(ctx))
+        return stop("locate-libraries", StepOutcome::skip, std::move(*why));
 
     auto start = std::chrono::steady_clock::now();
     const InstallFacts none;
     const InstallFacts& install = facts ? *facts : none;
-    std::vector<std::string> dirs;
-    for (const auto& module : install.stack) {
-        if (module.found && !module.libdir.empty() &&
-            std::find(dirs.begin(), dirs.end(), module.libdir) == dirs.end())
-            dirs.push_back(module.libdir);
-    }
-    if (dirs.empty()) {
-        return stop(
-            "locate-libraries", StepOutcome::skip,
-            "DOCA is not installed: no doca-common, doca-dpa or doca-rdmi pkg-config module "
-            "under " +
-                install.prefix.value.value_or("?"),
-            ms_since(start));
-    }
+    const std::vector<std::string> dirs = library_dirs(install);
     std::vector<std::string> paths;
-    for (const auto& library : kLibraries) {
-        auto found = find_library(ctx.fs, dirs, library.stem);
-        if (!found) {
-            if (library.required) {
-                return stop("locate-libraries", StepOutcome::skip,
-                            std::string("DOCA is incomplete: ") + library.stem +
-                                ".so not found in " + dirs.front(),
-                            ms_since(start));
-            }
-            continue;
-        }
-        auto loadable = ctx.loadable(*found);
-        if (!loadable) {
-            return stop("locate-libraries", StepOutcome::skip,
-                        loadable.gap().message + " (--allow-untrusted-libs overrides)",
-                        ms_since(start));
-        }
-        paths.push_back(*loadable);
-    }
+    if (auto why = locate_libraries(ctx, install, dirs, paths))
+        return stop("locate-libraries", StepOutcome::skip, std::move(*why), ms_since(start));
     verdict.libraries = paths;
     verdict.steps.push_back(
         LoopbackStep{"locate-libraries",
@@ -117,21 +142,8 @@ LoopbackVerdict probe_loopback(const ProbeContext& ctx, const std::optional<Inst
                      {}});
 
     start = std::chrono::steady_clock::now();
-    if (options.plugin_path.empty()) {
-        return stop("locate-plugin", StepOutcome::skip,
-                    "no DPA plugin: rdmi-probe-dpa.so is built only where DOCA and dpacc are found "
-                    "(RDMI_PROBE_DPA); none beside the binary and no --plugin given",
-                    ms_since(start));
-    }
-    if (auto info = ctx.fs.stat(options.plugin_path); !info) {
-        return stop("locate-plugin", StepOutcome::skip, "no DPA plugin: " + info.gap().message,
-                    ms_since(start));
-    }
-    if (auto loadable = ctx.loadable(options.plugin_path); !loadable) {
-        return stop("locate-plugin", StepOutcome::skip,
-                    loadable.gap().message + " (--allow-untrusted-libs overrides)",
-                    ms_since(start));
-    }
+    if (auto why = locate_plugin(ctx, options.plugin_path))
+        return stop("locate-plugin", StepOutcome::skip, std::move(*why), ms_since(start));
     verdict.steps.push_back(LoopbackStep{
         "locate-plugin", 0, StepOutcome::pass, ms_since(start), options.plugin_path, {}});
     LoopbackVerdict result =

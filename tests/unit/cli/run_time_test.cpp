@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 #include <time.h>
 
-#include "cli/session.hpp"
+#include "cli/run_time.hpp"
 #include "os/env.hpp"
 
 namespace rdmi::cli {

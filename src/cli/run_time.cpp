@@ -1,0 +1,44 @@
+// The run's time stamp, by the calendar.
+#include "cli/run_time.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+
+namespace rdmi::cli {
+
+std::optional<long long> source_date_epoch(const Env& env) {
+    constexpr long long kEndOf9999 = 253402300799;
+    auto pinned = env.get("SOURCE_DATE_EPOCH");
+    if (!pinned || pinned->empty()) return std::nullopt;
+    long long seconds = 0;
+    const char* end = pinned->data() + pinned->size();
+    auto [ptr, ec] = std::from_chars(pinned->data(), end, seconds);
+    if (ec != std::errc() || ptr != end || seconds < 0 || seconds > kEndOf9999) return std::nullopt;
+    return seconds;
+}
+
+std::string iso8601_utc(long long seconds) {
+    // By the calendar rather than gmtime_r: glibc's gmtime reads /etc/localtime on first use,
+    // four system calls and a file parse that a UTC time stamp has no use for.
+    using namespace std::chrono;
+    const sys_seconds at{std::chrono::seconds{seconds}};
+    const auto day = floor<days>(at);
+    const year_month_day date{day};
+    const hh_mm_ss time{at - day};
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02dZ", static_cast<int>(date.year()),
+                  static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
+                  static_cast<int>(time.seconds().count()));
+    return buf;
+}
+
+std::string generation_time(const Env& env) {
+    if (auto pinned = source_date_epoch(env)) return iso8601_utc(*pinned);
+    using namespace std::chrono;
+    return iso8601_utc(duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
+}
+
+}  // namespace rdmi::cli
