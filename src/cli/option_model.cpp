@@ -473,7 +473,8 @@ void add_gather_and_error(std::vector<OptionSpec>& t) {
                  .placeholder = "TEXT",
                  .help = "DOCA_ERROR_BAD_STATE, BAD_STATE, bad_state or the number (18)",
                  .commands = {"error"},
-                 .positional = true});
+                 .positional = true,
+                 .required_unless = "--list-calls"});
     t.push_back({.name = "--call",
                  .kind = ValueKind::function_name,
                  .placeholder = "FUNCTION",
@@ -483,7 +484,9 @@ void add_gather_and_error(std::vector<OptionSpec>& t) {
                  .kind = ValueKind::flag,
                  .help = "list the calls with known causes, each with its errors",
                  .commands = {"error"},
-                 .excludes = {"ERROR", "--call"}});
+                 .excludes = {"ERROR", "--call"},
+                 // Another document than the error tool's: `rdmi-probe error --list-calls`.
+                 .exposure = Exposure::cli_only});
 }
 
 std::vector<OptionSpec> build_model() {
@@ -629,7 +632,8 @@ json::Json input_schema(std::string_view command) {
     auto add = [&](const OptionSpec& option) {
         if (option.exposure != Exposure::tool_argument) return;
         properties[argument_name(option)] = property_schema(option);
-        if (option.required) required.push_back(argument_name(option));
+        if (option.required || !option.required_unless.empty())
+            required.push_back(argument_name(option));
     };
     for (const auto* option : global_options(command)) add(*option);
     for (const auto* option : own_options(command)) add(*option);

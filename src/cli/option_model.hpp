@@ -69,6 +69,10 @@ struct OptionSpec {
     std::vector<std::string> commands{};  ///< the subcommands that take it
     bool positional = false;
     bool required = false;
+    /// Required unless this option (never a tool argument) is given: optional on the command
+    /// line, required of a structured caller, who cannot give the alternative
+    /// (`error ERROR` unless `--list-calls`).
+    std::string required_unless{};
     bool repeatable = false;
     bool value_optional = false;          ///< may stand without its value (--require-device)
     std::vector<std::string> excludes{};  ///< options it may not be given with

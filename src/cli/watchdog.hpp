@@ -40,8 +40,8 @@ class Watchdog {
     enum class State { armed, disarmed, fired };
     /// What the thread and the run share; the thread holds it until it returns.
     struct Shared {
-        double timeout_s;
-        bool json;
+        double timeout_s = 0;
+        bool json = false;
         std::mutex mutex;
         std::condition_variable wake;
         State state = State::armed;

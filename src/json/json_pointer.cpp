@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "json/json_strict.hpp"
+
 namespace rdmi {
 namespace {
 
@@ -33,7 +35,7 @@ std::string what_is_there(const nlohmann::ordered_json& value) {
                 break;
             }
             if (count++ > 0) members += ", ";
-            members += escape_json_pointer_token(item.key());
+            members += json_pointer_token(item.key());
         }
         return members;
     }
@@ -74,20 +76,6 @@ Result<std::vector<std::string>> parse_json_pointer(std::string_view pointer) {
     return tokens;
 }
 
-std::string escape_json_pointer_token(std::string_view token) {
-    std::string out;
-    for (char c : token) {
-        if (c == '~') {
-            out += "~0";
-        } else if (c == '/') {
-            out += "~1";
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
 Result<const nlohmann::ordered_json*> resolve_json_pointer(const nlohmann::ordered_json& document,
                                                            std::string_view pointer) {
     auto tokens = parse_json_pointer(pointer);
@@ -108,7 +96,7 @@ Result<const nlohmann::ordered_json*> resolve_json_pointer(const nlohmann::order
                             "no value there; the longest prefix that exists is " +
                                 shown_prefix(prefix) + ", " + what_is_there(*at));
         }
-        prefix += "/" + escape_json_pointer_token(token);
+        prefix += "/" + json_pointer_token(token);
         at = next;
     }
     return at;

@@ -17,8 +17,6 @@ namespace rdmi {
 /// "~" is not followed by 0 or 1.
 Result<std::vector<std::string>> parse_json_pointer(std::string_view pointer);
 
-/// One reference token escaped for a pointer: "~" as "~0", "/" as "~1".
-std::string escape_json_pointer_token(std::string_view token);
 
 /// The value `pointer` names in `document`. When there is none, a Gap (not_found) whose message
 /// names the longest prefix of the pointer that exists and what it holds: an object's members, an

@@ -13,6 +13,16 @@
 
 namespace rdmi {
 
+/// The Debian multiarch triplet of the machine this binary runs on (its libraries' directory
+/// under /lib and /usr/lib), or empty where the build knows none.
+#if defined(__x86_64__)
+inline constexpr std::string_view kHostMultiarchTriplet = "x86_64-linux-gnu";
+#elif defined(__aarch64__)
+inline constexpr std::string_view kHostMultiarchTriplet = "aarch64-linux-gnu";
+#else
+inline constexpr std::string_view kHostMultiarchTriplet = "";
+#endif
+
 /// Largest /etc/ld.so.cache read (real ones are tens of KiB).
 inline constexpr std::size_t kMaxLdCacheBytes = std::size_t{64} << 20U;
 

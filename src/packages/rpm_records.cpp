@@ -9,8 +9,9 @@
 #include <optional>
 #include <utility>
 
-#include "process/isolated_worker.hpp"
+#include "loader/loader_path.hpp"
 #include "packages/rpm_library.hpp"
+#include "process/isolated_worker.hpp"
 
 namespace rdmi {
 namespace {
@@ -264,13 +265,9 @@ Result<std::string> locate_rpm_database(const Fs& fs) {
 }  // namespace
 
 std::vector<std::string> RpmRecordsSource::default_librpm_paths() {
-#if defined(__x86_64__)
-    const std::string multiarch = "/usr/lib/x86_64-linux-gnu";
-#elif defined(__aarch64__)
-    const std::string multiarch = "/usr/lib/aarch64-linux-gnu";
-#else
-    const std::string multiarch = "/usr/lib";
-#endif
+    const std::string multiarch = kHostMultiarchTriplet.empty()
+                                      ? std::string("/usr/lib")
+                                      : "/usr/lib/" + std::string(kHostMultiarchTriplet);
     std::vector<std::string> paths;
     for (const char* soname : {"librpm.so.10", "librpm.so.9"}) {
         for (const std::string& dir :

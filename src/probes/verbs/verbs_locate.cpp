@@ -5,19 +5,12 @@
 #include <cstring>
 #include <string_view>
 
-#include "text/text.hpp"
+#include "loader/loader_path.hpp"
 #include "probes/verbs/verbs.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {
-
-#if defined(__x86_64__)
-constexpr std::string_view kTriplet = "x86_64-linux-gnu";
-#elif defined(__aarch64__)
-constexpr std::string_view kTriplet = "aarch64-linux-gnu";
-#else
-constexpr std::string_view kTriplet = "";
-#endif
 
 // What ldconfig skips around an ld.so.conf entry.
 constexpr std::string_view kBlank = " \t\r";
@@ -105,9 +98,9 @@ Sourced<std::string> locate_soname(const Fs& fs, const Env& env, const std::stri
     read_ld_so_conf(fs, "/etc/ld.so.conf", 0, conf);
     for (const auto& dir : conf) dirs.emplace_back(dir, "/etc/ld.so.conf");
     std::vector<std::string> defaults;
-    if (!kTriplet.empty()) {
-        defaults.push_back("/lib/" + std::string(kTriplet));
-        defaults.push_back("/usr/lib/" + std::string(kTriplet));
+    if (!kHostMultiarchTriplet.empty()) {
+        defaults.push_back("/lib/" + std::string(kHostMultiarchTriplet));
+        defaults.push_back("/usr/lib/" + std::string(kHostMultiarchTriplet));
     }
     for (const char* dir : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) defaults.emplace_back(dir);
     for (const auto& dir : defaults) dirs.emplace_back(dir, "default library directory");
