@@ -3,6 +3,7 @@
 // loads a vendor library or runs a tool: each call is a child (mcp/tool_call.hpp).
 #include "mcp/server.hpp"
 
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -72,6 +73,8 @@ int line_level(std::string_view line) {
     if (line.find("debug") != std::string_view::npos) return level_rank("debug");
     return level_rank("info");
 }
+
+std::string quoted_controls(std::string_view text);
 
 constexpr JsonInputKind kCallDocument{"document", "a document rdmi-probe writes",
                                       std::size_t{1} << 30U};
@@ -155,6 +158,23 @@ void Server::send(const Json& message) {
     while (done < line.size()) {
         const auto n = ::write(out_fd_, line.data() + done, line.size() - done);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && errno == EAGAIN) {
+            // A client that does not read: wait for room, and for SIGTERM too, which then ends
+            // the server (nothing more is written: the client is not reading it).
+            std::array<pollfd, 2> fds{{{out_fd_, POLLOUT, 0}, {signal_fd_, POLLIN, 0}}};
+            if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
+                output_broken_ = true;
+                return;
+            }
+            if (fds[1].revents != 0) {
+                signalfd_siginfo info{};
+                (void)::read(signal_fd_, &info, sizeof info);
+                ending_ = true;
+                output_broken_ = true;
+                return;
+            }
+            continue;
+        }
         if (n <= 0) {
             output_broken_ = true;  // the client is gone: end the calls, then the server
             return;
@@ -179,7 +199,7 @@ void Server::log(int level, const std::string& text) {
     if (!initialized_ || level < min_level_) return;
     notify("notifications/message", Json{{"level", kLevels[static_cast<std::size_t>(level)]},
                                          {"logger", "rdmi-probe"},
-                                         {"data", text}});
+                                         {"data", quoted_controls(text)}});
 }
 
 // ---- input ----
@@ -250,6 +270,24 @@ void Server::handle_line(std::string_view line) {
     if (auto answer = handle_message(message, false)) send(*answer);
 }
 
+/// `text` with each control character (C0, DEL) written as \u00XX: a path or a name in a
+/// message is shown to the agent as data, never as a terminal escape or a line of its own.
+std::string quoted_controls(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7f) {
+            std::array<char, 8> escaped{};
+            (void)std::snprintf(escaped.data(), escaped.size(), "\\u%04x", byte);
+            out += escaped.data();
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
 Json error_message(const Json& id, int code, const std::string& text) {
     return Json{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", text}}}};
 }
@@ -279,6 +317,8 @@ std::optional<Json> Server::handle_message(const nlohmann::json& message, bool i
     const auto params_it = message.find("params");
     const nlohmann::json params =
         params_it == message.end() ? nlohmann::json::object() : *params_it;
+    // A notification is never answered, not even its bad params (JSON-RPC 2.0, section 4.1).
+    if (!params.is_object() && id == message.end()) return std::nullopt;
     if (!params.is_object())
         return error_message(reply_id, kInvalidParams, "\"params\" must be an object");
     if (id == message.end()) {
@@ -430,7 +470,7 @@ Json Server::resources_list() const {
 }
 
 Json Server::error_result(const std::string& text) {
-    return Json{{"content", Json::array({Json{{"type", "text"}, {"text", text}}})},
+    return Json{{"content", Json::array({Json{{"type", "text"}, {"text", quoted_controls(text)}}})},
                 {"isError", true}};
 }
 
@@ -471,8 +511,11 @@ std::optional<Json> Server::start_call(const nlohmann::json& raw_id, const nlohm
     if (min_level_ == level_rank("debug"))
         call.prepared.argv.insert(call.prepared.argv.begin() + 1, {"-v", "-v"});
     call.started = Clock::now();
-    call.deadline = call.started + std::chrono::duration_cast<Clock::duration>(
-                                       Seconds(call.prepared.timeout_s) + kCallGrace);
+    // The command refuses a timeout out of its range by itself; the deadline stays computable
+    // (1e300 s is no clock's duration) until it has.
+    const double timeout = std::clamp(call.prepared.timeout_s, 0.0, 86400.0);
+    call.deadline =
+        call.started + std::chrono::duration_cast<Clock::duration>(Seconds(timeout) + kCallGrace);
     if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
         if (const auto token = meta->find("progressToken");
             token != meta->end() && (token->is_string() || token->is_number_integer()))
@@ -674,8 +717,13 @@ int serve(int in_fd, int out_fd, const ServerOptions& options) {
     sigset_t before;
     ::sigprocmask(SIG_BLOCK, &ending, &before);
     const int signal_fd = ::signalfd(-1, &ending, SFD_CLOEXEC | SFD_NONBLOCK);
+    // Writes that cannot block: a client that stops reading leaves the server waiting in poll(),
+    // where SIGTERM still reaches it (mcp/server.cpp's send). The flag is given back at the end.
+    const int out_flags = ::fcntl(out_fd, F_GETFL);
+    if (out_flags >= 0) ::fcntl(out_fd, F_SETFL, out_flags | O_NONBLOCK);
     Server server(in_fd, out_fd, signal_fd, options);
     const int code = server.run();
+    if (out_flags >= 0) ::fcntl(out_fd, F_SETFL, out_flags);
     if (signal_fd >= 0) ::close(signal_fd);
     ::sigprocmask(SIG_SETMASK, &before, nullptr);
     return code;

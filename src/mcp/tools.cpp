@@ -85,11 +85,14 @@ Result<std::string> allowed_root(const std::string& root, const CallPolicy& poli
     if (::realpath(root.c_str(), resolved) == nullptr)
         return make_gap(GapReason::not_found,
                         "root: \"" + root + "\" cannot be opened: " + std::strerror(errno));
+    // The command is given the resolved path, not the one checked: a link on the way (one the
+    // caller's user can repoint between this check and the command's open, or a /proc/PID/root
+    // that reads as "/" but is another mount namespace's tree) cannot lead it elsewhere.
     const std::string real(resolved);
-    if (real == "/") return root;
+    if (real == "/") return real;
     for (const auto& dir : policy.allowed_roots) {
         if (real == dir || (real.starts_with(dir) && (dir == "/" || real[dir.size()] == '/')))
-            return root;
+            return real;
     }
     std::string allowed;
     for (const auto& dir : policy.allowed_roots) allowed += (allowed.empty() ? "" : ", ") + dir;
@@ -140,10 +143,7 @@ Result<std::string> option_value(const cli::OptionSpec& option, const std::strin
     if (cli::is_path_kind(option.kind)) {
         auto path = absolute_path(name, value);
         if (!path) return path.gap();
-        if (option.kind == cli::ValueKind::root) {
-            auto root = allowed_root(*path, policy);
-            if (!root) return root.gap();
-        }
+        if (option.kind == cli::ValueKind::root) return allowed_root(*path, policy);
         return path;
     }
     switch (option.kind) {
@@ -304,6 +304,12 @@ Result<bool> prepare_into(const ToolSpec& tool, const nlohmann::json& arguments,
             return make_gap(
                 GapReason::malformed,
                 "unknown argument \"" + key + "\" (tools/list gives this tool's inputSchema)");
+        // The policy's one path: absolute, as every path argument (a relative one would be read
+        // from the server's working directory).
+        if (key == "app") {
+            auto path = absolute_path(key, value);
+            if (!path) return path.gap();
+        }
         policy_fields[key] = value;
     }
     // In the model's order, so that positionals (diff's A, B) keep theirs.
