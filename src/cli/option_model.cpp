@@ -7,8 +7,8 @@
 #include <stdexcept>
 
 #include "core/consistency_rule.hpp"
-#include "probes/loopback/loopback.hpp"
 #include "probes/install/version_consistency.hpp"
+#include "probes/loopback/loopback.hpp"
 
 namespace rdmi::cli {
 namespace {

@@ -86,10 +86,15 @@ std::size_t json_too_deep_at(std::string_view bytes, std::size_t limit) {
 namespace {
 
 // "[json.exception.parse_error.101] parse error at line 1, column 2: syntax error ..." -> the
-// part after the position, which is the useful one; the position is recomputed by at().
+// part after the position, which is the useful one; the position is recomputed by at(). The
+// library's "; last read: '...'" quotes the input's own bytes: they are left out, since the
+// input may be any file the caller can read (a root MCP server's `diff` of /etc/shadow would
+// show its first line), and the line and column already say where to look.
 std::string reason_of(const std::string& what) {
     const auto colon = what.find(": ");
     std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+    if (const auto quoted = reason.find("; last read: "); quoted != std::string::npos)
+        reason.erase(quoted);
     for (char& c : reason) {
         if (c == '\n' || c == '\r') c = ' ';
     }

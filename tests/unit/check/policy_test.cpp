@@ -67,7 +67,7 @@ TEST_CASE("require_device true means any device, false none") {
 TEST_CASE("syntax errors give the line and column") {
     CHECK(error_of("{\n  \"schema_version\": 1,\n  \"require_dpa\": tru\n}") ==
           "p.json: invalid JSON at line 3, column 21: syntax error while parsing value - invalid "
-          "literal; last read: '\"require_dpa\": tru<U+000A>'");
+          "literal");
     CHECK(error_of("{\"schema_version\": 1,}")
               .starts_with("p.json: invalid JSON at line 1, column 22: "));
     // Truncated, and not UTF-8: still one line with where it broke.

@@ -176,5 +176,14 @@ TEST_CASE("parse_json_input: a number out of range names file, pointer and reaso
     CHECK(gap_of("1e400").rfind("in.json: number overflow", 0) == 0);
 }
 
+// The input may be a file only the caller could read (a root MCP server's `diff` argument):
+// the message says where the text stops being JSON, never what the text is.
+TEST_CASE("a parse error quotes no byte of the input") {
+    auto bad = parse_json_input("SECRET-LINE-OF-A-PRIVATE-FILE true", "in.json", kTestKind);
+    REQUIRE(!bad);
+    CHECK(bad.gap().message.find("SECRET") == std::string::npos);
+    CHECK(bad.gap().message.find("line 1, column 1") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace rdmi
