@@ -50,6 +50,11 @@ Result<std::string> read_interpreter(std::string_view bytes, const Segment& inte
     return std::string(text.substr(0, text.find('\0')));
 }
 
+// The most bytes of dynamic strings one file may name. Each DT_NEEDED costs 16 bytes of the file
+// but may name a string as long as DT_STRTAB; ld.so points into the table, this copies, so a 4 MB
+// file of offsets into one long string asked for 100 GB. Real objects name a few kilobytes.
+constexpr std::size_t kMaxDynamicStringBytes = std::size_t{16} << 20U;
+
 std::string libelf_error() {
     const char* message = elf_errmsg(-1);
     return message != nullptr ? message : "unknown libelf error";
@@ -155,6 +160,7 @@ Result<DynamicInfo> read_image(Elf* elf, std::string_view bytes, unsigned elf_cl
         return make_gap(GapReason::malformed, "DT_STRTAB lies outside the file");
     }
     const std::string_view strings = bytes.substr(*strtab, strsz);
+    std::size_t copied = 0;
     for (const auto& ref : refs) {
         if (ref.value >= strings.size()) {
             return make_gap(GapReason::malformed, "a dynamic string lies outside DT_STRTAB");
@@ -162,6 +168,12 @@ Result<DynamicInfo> read_image(Elf* elf, std::string_view bytes, unsigned elf_cl
         const auto end = strings.find('\0', ref.value);
         if (end == std::string_view::npos) {
             return make_gap(GapReason::malformed, "an unterminated dynamic string");
+        }
+        copied += end - ref.value;
+        if (copied > kMaxDynamicStringBytes) {
+            return make_gap(GapReason::malformed, "its dynamic strings total more than " +
+                                                      std::to_string(kMaxDynamicStringBytes) +
+                                                      " bytes");
         }
         std::string text(strings.substr(ref.value, end - ref.value));
         switch (ref.tag) {

@@ -26,8 +26,8 @@
 #include "core/exhaustion.hpp"
 
 #include "os/child_groups.hpp"
-#include "process/containment.hpp"
 #include "os/errno_gap.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi {
 namespace {
@@ -163,13 +163,16 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
 void IsolatedWorker::release() {
     // No socket: no child, or one already released (killed once is enough).
     if (socket_ < 0) return;
+    if (pid_ > 0) {
+        // Whatever the child or a vendor library left in its group ends with it. The child stays
+        // unreaped until end(): its pid, and so its group id, cannot be reused meanwhile.
+        // Killed before its socket closes: closed first, the child could read the end of its
+        // requests and run its own exit path meanwhile (code of a vendor's atexit included).
+        ::kill(-pid_, SIGKILL);
+        ::kill(pid_, SIGKILL);
+    }
     ::close(socket_);
     socket_ = -1;
-    if (pid_ <= 0) return;
-    // Whatever the child or a vendor library left in its group ends with it. The child stays
-    // unreaped until end(): its pid, and so its group id, cannot be reused meanwhile.
-    ::kill(-pid_, SIGKILL);
-    ::kill(pid_, SIGKILL);
 }
 
 void IsolatedWorker::end() {

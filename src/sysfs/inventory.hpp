@@ -79,6 +79,9 @@ struct RdmaPort {
     /// function's device/net/ entries that are not representors; provenance says which.
     Sourced<std::vector<std::string>> netdevs;
     std::vector<Gap> gaps;  ///< individual GID entries that could not be read
+    /// The gids/ entries among those gaps whose address itself did not read or parse: any of
+    /// them may be the entry a probe judging the addresses looks for.
+    std::vector<Gap> unread_gids;
 };
 
 /// One rdma device (`/sys/class/infiniband/<name>`).

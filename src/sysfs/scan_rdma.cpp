@@ -38,11 +38,13 @@ std::optional<PortGid> scan_gid(const AttrDir& port, std::uint32_t index, const 
     auto bytes = gids.read(name);
     if (!bytes) {
         out.gaps.push_back(bytes.gap());
+        out.unread_gids.push_back(bytes.gap());
         return std::nullopt;
     }
     auto gid = parse_gid(*bytes);
     if (!gid) {
         out.gaps.push_back(gids.located(name, gid.gap()));
+        out.unread_gids.push_back(out.gaps.back());
         return std::nullopt;
     }
     if (is_zero_gid(*gid)) return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 #include "text/shell_word.hpp"
 #include "text/text.hpp"
@@ -17,6 +18,20 @@ namespace rdmi {
 namespace {
 
 constexpr std::string_view kRoceV2 = "RoCE v2";
+// The GIDs a verdict names: a real table holds a few dozen at most, a hostile or broken one
+// any number; the report's ip_gids keeps every one.
+constexpr std::size_t kGidsShown = 8;
+
+// "a, b, c" for the first kGidsShown of `items`, then ", and N more".
+std::string listed(const std::vector<std::string>& items) {
+    std::vector<std::string> shown(
+        items.begin(),
+        items.begin() + static_cast<std::ptrdiff_t>(std::min(items.size(), kGidsShown)));
+    std::string text = join(shown);
+    if (items.size() > kGidsShown)
+        text += ", and " + std::to_string(items.size() - kGidsShown) + " more";
+    return text;
+}
 
 bool is_ipv4_mapped(const sysfs::Gid& gid) {
     return std::all_of(gid.begin(), gid.begin() + 10, [](std::uint8_t b) { return b == 0; }) &&
@@ -45,11 +60,11 @@ RoceGidPort judged(RoceGidPort port, Status status, std::string verdict) {
 // The GIDs a failing port does have, for its message: what the table held instead.
 std::string others(const std::vector<sysfs::PortGid>& gids) {
     std::vector<std::string> seen;
+    std::set<sysfs::Gid> distinct;
     for (const auto& g : gids) {
-        std::string text = gid_address(g.gid);
-        if (std::find(seen.begin(), seen.end(), text) == seen.end()) seen.push_back(text);
+        if (distinct.insert(g.gid).second) seen.push_back(gid_address(g.gid));
     }
-    return seen.empty() ? "its GID table is empty" : "only " + join(seen);
+    return seen.empty() ? "its GID table is empty" : "only " + listed(seen);
 }
 
 std::string fix_for(const RoceGidPort& port) {
@@ -109,10 +124,18 @@ RoceGidPort judge_roce_port(const sysfs::RdmaDevice& device, const sysfs::RdmaPo
         }
     }
     if (!out.ip_gids.empty()) {
-        std::vector<std::string> listed;
+        std::vector<std::string> named;
         for (const auto& g : out.ip_gids)
-            listed.push_back(g.address + " (index " + std::to_string(g.index) + ")");
-        return judged(std::move(out), Status::pass, "RoCE v2 GID " + join(listed));
+            named.push_back(g.address + " (index " + std::to_string(g.index) + ")");
+        return judged(std::move(out), Status::pass, "RoCE v2 GID " + listed(named));
+    }
+    // An entry that did not read may be the RoCE v2 GID this looks for.
+    if (!port.unread_gids.empty()) {
+        const std::size_t n = port.unread_gids.size();
+        return judged(std::move(out), Status::skip,
+                      std::to_string(n) + (n == 1 ? " GID entry" : " GID entries") +
+                          " could not be read (" + port.unread_gids.front().message +
+                          (n > 1 ? ", ..." : "") + ")");
     }
     if (type_unknown)
         return judged(std::move(out), Status::skip,

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace rdmi {
 namespace {
@@ -137,6 +138,48 @@ TEST_CASE("program headers beyond the end of the file are malformed, not 'no dep
     const auto info = read_dynamic_info(bytes);
     REQUIRE_FALSE(info.ok());
     CHECK(info.gap().message == "program headers run past the end");
+}
+
+// A file of DT_NEEDED offsets into one long string: each entry costs 16 bytes of the file, its
+// name up to the whole table. 4,000 suffixes of a 10 kB string ask for 20 MB of names from
+// 74 kB; the same at 4 MB asked for 100 GB (an abort or the OOM killer, never a verdict).
+TEST_CASE("DT_NEEDED names that add up past the bound are malformed, not copied") {
+    constexpr std::size_t kEntries = 4000;
+    constexpr std::size_t kString = 10000;
+    const std::size_t dyn_off = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr);
+    const std::size_t dyn_size = (kEntries + 3) * sizeof(Elf64_Dyn);
+    const std::size_t str_off = dyn_off + dyn_size;
+    const std::size_t size = str_off + kString + 1;
+    std::string bytes(size, '\0');
+    Elf64_Ehdr ehdr{};
+    std::memcpy(ehdr.e_ident, ELFMAG, SELFMAG);
+    ehdr.e_ident[EI_CLASS] = ELFCLASS64;
+    ehdr.e_ident[EI_DATA] = ELFDATA2LSB;
+    ehdr.e_ident[EI_VERSION] = EV_CURRENT;
+    ehdr.e_type = ET_DYN;
+    ehdr.e_machine = EM_X86_64;
+    ehdr.e_version = EV_CURRENT;
+    ehdr.e_phoff = sizeof(Elf64_Ehdr);
+    ehdr.e_ehsize = sizeof(Elf64_Ehdr);
+    ehdr.e_phentsize = sizeof(Elf64_Phdr);
+    ehdr.e_phnum = 2;
+    std::memcpy(bytes.data(), &ehdr, sizeof ehdr);
+    const Elf64_Phdr load{PT_LOAD, PF_R, 0, 0, 0, size, size, 0x1000};
+    const Elf64_Phdr dynamic{PT_DYNAMIC, PF_R, dyn_off, dyn_off, dyn_off, dyn_size, dyn_size, 8};
+    std::memcpy(bytes.data() + sizeof ehdr, &load, sizeof load);
+    std::memcpy(bytes.data() + sizeof ehdr + sizeof load, &dynamic, sizeof dynamic);
+    std::vector<Elf64_Dyn> entries;
+    for (std::size_t i = 0; i < kEntries; ++i) entries.push_back({DT_NEEDED, {i % kString}});
+    entries.push_back({DT_STRTAB, {str_off}});
+    entries.push_back({DT_STRSZ, {kString + 1}});
+    entries.push_back({DT_NULL, {0}});
+    std::memcpy(bytes.data() + dyn_off, entries.data(), dyn_size);
+    std::memset(bytes.data() + str_off, 'a', kString);
+    REQUIRE(bytes[EI_DATA] == ELFDATA2LSB);  // the host's order on the machines this runs on
+    const auto info = read_dynamic_info(bytes);
+    REQUIRE_FALSE(info.ok());
+    CHECK(info.gap().reason == GapReason::malformed);
+    CHECK(info.gap().message == "its dynamic strings total more than 16777216 bytes");
 }
 
 }  // namespace rdmi

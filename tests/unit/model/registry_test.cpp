@@ -149,11 +149,12 @@ TEST_CASE(
     CHECK(catalog[11]->id == "rdmi-dpa-device");
     CHECK(catalog[18]->id == "rdmi-symbols-exported");
     CHECK(catalog[26]->id == "pcie-link");
-    CHECK(catalog[27]->id == "install-integrity");
-    CHECK(catalog[28]->id == "<probe>-probe");
-    CHECK(catalog[29]->id == "symbols-exported");
-    CHECK(catalog[36]->id == "dpa-loopback");
-    CHECK(catalog[37]->id == "min-version");
+    CHECK(catalog[27]->id == "roce-gid");
+    CHECK(catalog[28]->id == "install-integrity");
+    CHECK(catalog[29]->id == "<probe>-probe");
+    CHECK(catalog[30]->id == "symbols-exported");
+    CHECK(catalog[37]->id == "dpa-loopback");
+    CHECK(catalog[38]->id == "min-version");
     CHECK(catalog.back()->id == "port-active");
     CHECK(find_check("install-probe") == &finding::probe_error);
     CHECK(find_check("module-doca-rdmi") == &finding::module);
@@ -165,8 +166,8 @@ TEST_CASE("every catalog entry answers run, build or both, wherever it is declar
         CHECK_MESSAGE(info->purposes != Purposes::none, info->id);
         CHECK_MESSAGE(answers(info->purposes, Purposes::both), info->id);
     }
-    // The rule's anchors (docs/report.md, "Run and build"): a compiler only builds, a driver only runs,
-    // a missing library stops both.
+    // The rule's anchors (docs/report.md, "Run and build"): a compiler only builds, a driver only
+    // runs, a missing library stops both.
     CHECK(finding::dpacc.purposes == Purposes::build);
     CHECK(finding::module.purposes == Purposes::build);
     CHECK(finding::uverbs_access.purposes == Purposes::run);

@@ -3,7 +3,10 @@
 #include "probes/roce_gid/roce_gid.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -184,6 +187,49 @@ TEST_CASE("roce-gid: an unreadable GID table is not judged, never passed") {
           "mlx5_0 port 1 (netdev ens1f0np0): the GID table could not be read: "
           "/sys/class/infiniband/mlx5_0/ports/1/gids: permission denied");
     CHECK(facts.check->status == Status::skip);
+}
+
+// A gids/ entry that does not read may be the very RoCE v2 GID the verdict is about: the port
+// is not judged, never failed with a fix that tells an operator to add an address it has.
+TEST_CASE("roce-gid: a GID entry that does not read leaves the port not judged, never failed") {
+    Copy root;
+    // The IPv4 address's v2 entry (index 3) is a FIFO: nothing can tell what it holds.
+    const std::string entry = root.tree.host(std::string(Copy::kPort) + "gids/3");
+    REQUIRE(::unlink(entry.c_str()) == 0);
+    REQUIRE(::mkfifo(entry.c_str(), 0644) == 0);
+    const auto facts = root.probe();
+    const RoceGidPort& port = port_of(facts, "mlx5_0");
+    CHECK(port.status == Status::skip);
+    CHECK(port.message ==
+          "mlx5_0 port 1 (netdev ens1f0np0): 1 GID entry could not be read "
+          "(/sys/class/infiniband/mlx5_0/ports/1/gids/3: is a FIFO, not a regular file)");
+    REQUIRE(facts.check.has_value());
+    CHECK(facts.check->status == Status::skip);
+    CHECK(facts.check->remediation.empty());
+}
+
+// A table of 40 distinct link-local GIDs: the verdict names a few, and says how many more (it
+// listed each, and deduplicated them by a linear search: 100,000 entries took 8 s and wrote a
+// 1.6 MB message).
+TEST_CASE("roce-gid: a failing port's message names at most 8 of the GIDs it has") {
+    Copy root;
+    for (int i = 0; i < 40; ++i) {
+        char text[64];
+        std::snprintf(text, sizeof text, "fe80:0000:0000:0000:0000:0000:0000:%04x\n", i + 1);
+        const std::string index = std::to_string(100 + i);
+        root.write("gids/" + index, text);
+        root.write("gid_attrs/types/" + index, "RoCE v2\n");
+        root.write("gid_attrs/ndevs/" + index, "ens1f0np0\n");
+    }
+    for (const char* ip : {"gids/2", "gids/3"})
+        root.write(ip, "0000:0000:0000:0000:0000:0000:0000:0000\n");
+    const auto facts = root.probe();
+    const RoceGidPort& port = port_of(facts, "mlx5_0");
+    CHECK(port.status == Status::fail);
+    CHECK(port.message ==
+          "mlx5_0 port 1 (netdev ens1f0np0): no RoCE v2 GID with an IP address (only "
+          "fe80::e42:a1ff:fe00:0, fe80::1, fe80::2, fe80::3, fe80::4, fe80::5, fe80::6, fe80::7, "
+          "and 33 more)");
 }
 
 TEST_CASE("roce-gid: the report section lists every port with its verdict") {
