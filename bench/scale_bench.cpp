@@ -20,9 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "doca_headers/header_scanner.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
-#include "doca_headers/header_scanner.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "static_probe.hpp"

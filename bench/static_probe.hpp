@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <optional>
 
-#include "model/registry.hpp"
 #include "context/context.hpp"
+#include "model/registry.hpp"
 
 namespace bench {
 

@@ -74,8 +74,8 @@ struct Libarchive {
 
 /// Finds libarchive.so.13 as the loader would (LD_LIBRARY_PATH of `env`, /etc/ld.so.cache, the
 /// default directories), applies the trusted-library rule to it, its load closure and every
-/// directory searched (loader/library_trust.hpp, loader/load_closure.hpp), then dlopens it and binds
-/// the table. The Gap's message is one line that starts with the soname and says why
+/// directory searched (loader/library_trust.hpp, loader/load_closure.hpp), then dlopens it and
+/// binds the table. The Gap's message is one line that starts with the soname and says why
 /// (not_installed, untrusted, or error: dlopen failed or a function is missing) and what to
 /// install.
 Result<Libarchive> load_libarchive(const Env& env);

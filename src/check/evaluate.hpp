@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "core/check.hpp"
 #include "check/policy.hpp"
+#include "core/check.hpp"
 #include "probes/devices/devices.hpp"
 #include "probes/install/install.hpp"
 #include "probes/install/install_integrity.hpp"

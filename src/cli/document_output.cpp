@@ -9,8 +9,8 @@
 #include <cstring>
 
 #include "cli/error_document.hpp"
-#include "cli/field_output.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/field_output.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/watchdog.hpp"
 #include "os/private_dir.hpp"
@@ -96,9 +96,8 @@ int DocumentOutput::finish(const Document& document, int exit_code) const {
                 return true;
             });
         }
-        auto values =
-            field_values(document.is_streamed() ? std::string_view(whole) : document.text(),
-                         settings_.fields);
+        auto values = field_values(
+            document.is_streamed() ? std::string_view(whole) : document.text(), settings_.fields);
         if (!values) return fail(values.gap().message);
         auto written = emit({*values, Reader::machine});
         if (written) return exit_code;

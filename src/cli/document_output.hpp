@@ -5,9 +5,9 @@
 #include <chrono>
 #include <functional>
 #include <string>
-#include <vector>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/progress.hpp"
 #include "core/result.hpp"

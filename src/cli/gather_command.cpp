@@ -12,7 +12,6 @@
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
-#include "text/shell_word.hpp"
 #include "cli/run_time.hpp"
 #include "model/registry.hpp"
 #include "os/output_file.hpp"

@@ -79,9 +79,9 @@ Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, Lin
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
-    output_ =
-        std::make_unique<DocumentOutput>(OutputSettings{options_.json, options_.output, timeout(), options_.fields},
-                                         *log_, progress_.get(), *watchdog_);
+    output_ = std::make_unique<DocumentOutput>(
+        OutputSettings{options_.json, options_.output, timeout(), options_.fields}, *log_,
+        progress_.get(), *watchdog_);
 }
 
 namespace {

@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "text/text.hpp"
 #include "os/rooted_fs.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::cli {
 

@@ -10,13 +10,13 @@
 #include "core/deadline.hpp"
 #include "core/progress.hpp"
 #include "core/result.hpp"
+#include "loader/load_closure.hpp"
 #include "os/env.hpp"
 #include "os/fs.hpp"
-#include "process/isolated_worker.hpp"
 #include "os/live_answers.hpp"
-#include "loader/load_closure.hpp"
 #include "os/private_dir.hpp"
 #include "packages/package_database.hpp"
+#include "process/isolated_worker.hpp"
 
 namespace spdlog {
 class logger;

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/result.hpp"
 #include "packages/rpm_records.hpp"
-#include "context/context.hpp"
 
 namespace rdmi {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "process/process.hpp"
 #include "context/context.hpp"
+#include "process/process.hpp"
 
 namespace rdmi {
 

@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "elf/elf_image.hpp"
 #include "doca_headers/header_scanner.hpp"
+#include "elf/elf_image.hpp"
 
 namespace rdmi {
 

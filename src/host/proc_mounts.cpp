@@ -3,8 +3,8 @@
 
 #include <array>
 
-#include "text/text.hpp"
 #include "sysfs/attr_text.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::host {
 

@@ -17,7 +17,6 @@ namespace rdmi {
 /// "~" is not followed by 0 or 1.
 Result<std::vector<std::string>> parse_json_pointer(std::string_view pointer);
 
-
 /// The value `pointer` names in `document`. When there is none, a Gap (not_found) whose message
 /// names the longest prefix of the pointer that exists and what it holds: an object's members, an
 /// array's index range, or a scalar's type.

@@ -6,9 +6,9 @@
 
 #include <cerrno>
 
-#include "text/shell_word.hpp"
 #include "os/errno_gap.hpp"
 #include "os/fs.hpp"
+#include "text/shell_word.hpp"
 
 namespace rdmi {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/gap.hpp"
-#include "os/env.hpp"
 #include "loader/trust_cache.hpp"
+#include "os/env.hpp"
 
 namespace rdmi {
 

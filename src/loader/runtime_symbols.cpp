@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "digest/sha256.hpp"
-#include "text/text.hpp"
 #include "loader/dynamic_library.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

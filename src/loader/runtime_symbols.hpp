@@ -7,8 +7,8 @@
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
-#include "process/isolated_worker.hpp"
 #include "os/live_answers.hpp"
+#include "process/isolated_worker.hpp"
 
 namespace rdmi {
 

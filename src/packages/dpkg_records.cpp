@@ -16,8 +16,8 @@
 #include <set>
 #include <unordered_map>
 
-#include "text/text.hpp"
 #include "packages/dpkg_status.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "text/text.hpp"
 #include "loader/dynamic_library.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

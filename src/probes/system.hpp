@@ -2,9 +2,9 @@
 // hugepages, BlueField markers) and the host classification drawn from both.
 #pragma once
 
+#include "context/context.hpp"
 #include "host/host_kind.hpp"
 #include "host/platform.hpp"
-#include "context/context.hpp"
 #include "sysfs/inventory.hpp"
 
 namespace rdmi {

@@ -18,8 +18,8 @@
 
 #include "core/exhaustion.hpp"
 #include "os/child_groups.hpp"
-#include "process/containment.hpp"
 #include "os/errno_gap.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi {
 namespace {

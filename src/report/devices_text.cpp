@@ -1,8 +1,8 @@
 // Human rendering of the devices facts: one line per function, details only when verbose.
 #include "report/devices_text.hpp"
 
-#include "text/text.hpp"
 #include "report/terminal_text.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::text {
 namespace {

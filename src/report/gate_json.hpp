@@ -2,8 +2,8 @@
 // (docs/reference/structured-tools-contract.md#validate-before-commit).
 #pragma once
 
-#include "contract/document.hpp"
 #include "check/evaluate.hpp"
+#include "contract/document.hpp"
 #include "report/contract_common.hpp"
 
 namespace rdmi::json {

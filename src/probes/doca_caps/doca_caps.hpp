@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/check.hpp"
 #include "context/context.hpp"
+#include "core/check.hpp"
 #include "probes/install/install.hpp"
 
 namespace rdmi {

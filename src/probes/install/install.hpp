@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "context/context.hpp"
 #include "core/check.hpp"
 #include "core/version.hpp"
 #include "pkgconfig/module.hpp"
-#include "context/context.hpp"
 
 namespace rdmi {
 
@@ -71,7 +71,8 @@ struct VersionSource {
 };
 
 /// One of the two "four-way matches": the RDMI stack's, or the contract's. Whether it holds is
-/// decided by match_state() (probes/install/version_consistency.hpp); `consistent` caches that verdict.
+/// decided by match_state() (probes/install/version_consistency.hpp); `consistent` caches that
+/// verdict.
 struct VersionMatch {
     std::vector<VersionSource> sources;
     bool consistent = false;               ///< match_state() == agree

@@ -1,13 +1,13 @@
 // Headers, shared objects, samples and DPA/DOCA tools of the install.
 #include <sys/stat.h>
 
-#include "text/text.hpp"
-#include "elf/elf_reader.hpp"
-#include "process/process.hpp"
-#include "probes/install/install_parts.hpp"
 #include "context/library_lookup.hpp"
-#include "probes/symbols/symbols.hpp"
 #include "context/tool_runner.hpp"
+#include "elf/elf_reader.hpp"
+#include "probes/install/install_parts.hpp"
+#include "probes/symbols/symbols.hpp"
+#include "process/process.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::install {
 namespace {

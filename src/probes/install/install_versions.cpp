@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <optional>
 
+#include "context/tool_runner.hpp"
 #include "loader/dynamic_library.hpp"
 #include "probes/install/install_parts.hpp"
-#include "context/tool_runner.hpp"
 #include "probes/install/version_consistency.hpp"
 
 namespace rdmi::install {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "text/text.hpp"
 #include "probes/install/install_parts.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

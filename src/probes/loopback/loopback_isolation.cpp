@@ -7,11 +7,11 @@
 #include <thread>
 
 #include "core/exhaustion.hpp"
-#include "text/text.hpp"
-#include "process/isolated_call.hpp"
 #include "probes/loopback/loopback_run.hpp"
 #include "probes/loopback/loopback_trace.hpp"
+#include "process/isolated_call.hpp"
 #include "rdmi_probe_dpa_abi.h"
+#include "text/text.hpp"
 
 namespace rdmi::loopback {
 namespace {

@@ -2,8 +2,8 @@
 // published schema (the loopback document is built by report/loopback_json from the verdict).
 #include <nlohmann/json.hpp>
 
-#include "probes/loopback/loopback_run.hpp"
 #include "context/wire_json.hpp"
+#include "probes/loopback/loopback_run.hpp"
 
 namespace rdmi::loopback {
 namespace {

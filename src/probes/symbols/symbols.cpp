@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <iterator>
 
+#include "doca_headers/header_scanner.hpp"
 #include "elf/compiler_bytecode.hpp"
 #include "elf/elf_reader.hpp"
-#include "doca_headers/header_scanner.hpp"
 #include "pkgconfig/pkgconfig.hpp"
 #include "probes/install/install_parts.hpp"
 #include "probes/symbols/symbols_parts.hpp"

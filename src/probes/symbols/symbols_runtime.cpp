@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "text/text.hpp"
 #include "elf/elf_reader.hpp"
 #include "probes/symbols/symbols_parts.hpp"
+#include "text/text.hpp"
 
 namespace rdmi::symbols {
 namespace {

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/check.hpp"
 #include "context/context.hpp"
+#include "core/check.hpp"
 
 namespace rdmi {
 

@@ -5,9 +5,9 @@
 
 #include "api/ibverbs_api.hpp"
 #include "core/exhaustion.hpp"
-#include "process/containment.hpp"
 #include "loader/dynamic_library.hpp"
 #include "probes/verbs/verbs.hpp"
+#include "process/containment.hpp"
 
 namespace rdmi {
 namespace {

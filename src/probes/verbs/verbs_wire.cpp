@@ -1,8 +1,8 @@
 // The child-to-parent wire format of the verbs layer: JSON text, decoded defensively.
 #include <nlohmann/json.hpp>
 
-#include "probes/verbs/verbs.hpp"
 #include "context/wire_json.hpp"
+#include "probes/verbs/verbs.hpp"
 
 namespace rdmi {
 namespace {

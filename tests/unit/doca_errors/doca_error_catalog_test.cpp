@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
-#include "doca_errors/doca_error_catalog.hpp"
 #include "api/doca_types.hpp"
+#include "doca_errors/doca_error_catalog.hpp"
 
 namespace rdmi::doca {
 

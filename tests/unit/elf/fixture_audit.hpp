@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
+#include "doca_headers/header_scanner.hpp"
 #include "elf/elf_reader.hpp"
 #include "elf/symbol_audit.hpp"
 #include "fixture_libs.hpp"
-#include "doca_headers/header_scanner.hpp"
 #include "unit/elf/read_fixture.hpp"
 
 namespace rdmi::test {

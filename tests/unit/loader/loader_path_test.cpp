@@ -9,8 +9,8 @@
 #include <set>
 #include <tuple>
 
-#include "process/process.hpp"
 #include "os/rooted_fs.hpp"
+#include "process/process.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {

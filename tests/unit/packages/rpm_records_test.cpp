@@ -13,15 +13,15 @@
 #include <sstream>
 #include <string>
 
+#include "context/context.hpp"
+#include "context/rpm_records_context.hpp"
 #include "digest/sha256.hpp"
-#include "os/env.hpp"
 #include "loader/library_trust.hpp"
+#include "os/env.hpp"
 #include "os/live_answers.hpp"
 #include "os/private_dir.hpp"
 #include "os/rooted_fs.hpp"
 #include "packages/rpm_records.hpp"
-#include "context/context.hpp"
-#include "context/rpm_records_context.hpp"
 #include "support/temp_tree.hpp"
 
 using namespace rdmi;

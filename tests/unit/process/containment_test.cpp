@@ -16,13 +16,13 @@
 #include <sstream>
 #include <string>
 
-#include "text/text.hpp"
 #include "process/isolated_call.hpp"
 #include "process/isolated_worker.hpp"
 #include "process/landlock.hpp"
 #include "process/process.hpp"
 #include "support/temp_tree.hpp"
 #include "support/without_landlock.hpp"
+#include "text/text.hpp"
 
 namespace rdmi {
 namespace {

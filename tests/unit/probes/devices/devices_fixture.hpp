@@ -2,10 +2,10 @@
 // (no verbs, no DOCA): what the device tests of several folders start from.
 #pragma once
 
-#include "unit/sysfs/sysfs_fixture.hpp"
 #include "host/platform.hpp"
 #include "probes/devices/devices.hpp"
 #include "sysfs/devices.hpp"
+#include "unit/sysfs/sysfs_fixture.hpp"
 
 namespace rdmi::test {
 

@@ -4,10 +4,10 @@
 #include <tuple>
 #include <utility>
 
-#include "unit/probes/devices/devices_fixture.hpp"
 #include "host/platform.hpp"
 #include "probes/devices/devices.hpp"
 #include "sysfs/devices.hpp"
+#include "unit/probes/devices/devices_fixture.hpp"
 
 namespace rdmi {
 namespace {

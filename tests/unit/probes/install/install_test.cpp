@@ -7,8 +7,8 @@
 
 #include <chrono>
 
-#include "process/process.hpp"
 #include "os/rooted_fs.hpp"
+#include "process/process.hpp"
 #include "support/native_arch.hpp"
 #include "support/temp_tree.hpp"
 #include "support/without_landlock.hpp"
