@@ -175,7 +175,9 @@ TEST_CASE("every tool argument has a description and a known JSON type") {
     for (const auto command : command_names()) {
         const auto schema = input_schema(command);
         for (const auto& [name, property] : schema["properties"].items()) {
-            INFO(command << " " << name);
+            // A copy: clang does not let doctest's INFO capture a structured binding.
+            const std::string argument = name;
+            INFO(command << " " << argument);
             CHECK(property.contains("description"));
             CHECK(!property["description"].get<std::string>().empty());
             const std::string type = property["type"];
@@ -204,7 +206,8 @@ TEST_CASE("check's flags and the policy file's keys map onto each other") {
         CHECK(keyed.insert(option->policy_key).second);
     }
     for (const auto& [key, unused] : policy["properties"].items()) {
-        INFO(key);
+        const std::string policy_key = key;  // INFO may not capture a structured binding (clang)
+        INFO(policy_key);
         if (about_the_file.count(key) != 0) continue;
         CHECK_MESSAGE(keyed.count(key) == 1, "a policy key no check flag stands for");
     }
