@@ -214,7 +214,10 @@ void Server::read_input() {
     }
     std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
     const std::size_t max_line = json_input::kMcpMessage.max_bytes;
-    while (!chunk.empty()) {
+    // Once the server is ending (SIGTERM while a write waited) or its output is gone, the rest
+    // of the chunk is left unread: answering it would only build replies no one receives (199
+    // tools/list replies took over 15 s in the sanitizer build).
+    while (!chunk.empty() && !ending_ && !output_broken_) {
         const auto newline = chunk.find('\n');
         const auto piece = chunk.substr(0, newline);
         if (discarding_) {
