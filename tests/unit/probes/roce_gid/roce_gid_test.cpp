@@ -55,6 +55,11 @@ struct Copy {
         const auto fs = RootedFs::open(dir).value();
         return probe_roce_gid(sysfs::scan_devices(fs));
     }
+    /// As `nobody`, for whom the files a case made unreadable really are (root reads all).
+    [[nodiscard]] RoceGidFacts probe_unprivileged() const {
+        const test::AsUnprivileged nobody;
+        return probe();
+    }
 };
 
 }  // namespace
@@ -157,11 +162,7 @@ TEST_CASE("roce-gid: an address only as a RoCE v1 GID does not count") {
 TEST_CASE("roce-gid: an IP GID whose type does not read is not judged") {
     Copy root;
     root.write("gid_attrs/types/3", "RoCE v2\n", 0000);
-    RoceGidFacts facts;
-    {
-        const test::AsUnprivileged nobody;
-        facts = root.probe();
-    }
+    const RoceGidFacts facts = root.probe_unprivileged();
     const RoceGidPort& port = port_of(facts, "mlx5_0");
     CHECK(port.status == Status::skip);
     CHECK(port.message ==
@@ -176,11 +177,7 @@ TEST_CASE("roce-gid: an IP GID whose type does not read is not judged") {
 TEST_CASE("roce-gid: an unreadable GID table is not judged, never passed") {
     Copy root;
     root.tree.chmod(std::string(Copy::kPort) + "gids", 0000);
-    RoceGidFacts facts;
-    {
-        const test::AsUnprivileged nobody;
-        facts = root.probe();
-    }
+    const RoceGidFacts facts = root.probe_unprivileged();
     const RoceGidPort& port = port_of(facts, "mlx5_0");
     CHECK(port.status == Status::skip);
     CHECK(port.message ==
