@@ -28,6 +28,14 @@ struct GateFacts {
 };
 
 /// The gate's outcome: what the contract document carries.
+/// How check --wait ended: the last evaluation's checks are the report's.
+struct GateWait {
+    double wait_s = 0;      ///< --wait
+    double interval_s = 0;  ///< --interval
+    std::size_t evaluations = 0;
+    double waited_s = 0;  ///< from the first evaluation's start to the last one's end
+};
+
 struct GateReport {
     std::string spec_path = "-";  ///< the policy file, or "-" for command-line requirements
     std::vector<Check> checks;
@@ -38,6 +46,8 @@ struct GateReport {
     /// The version sources --waive-source (or the policy's waive_sources) left out of the
     /// consistency match: the document records them.
     std::vector<std::string> waived_sources;
+    /// check --wait: how the wait went, for the document; absent without --wait.
+    std::optional<GateWait> wait;
 };
 
 /// Whether the policy needs the symbols probe.

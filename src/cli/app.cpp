@@ -239,6 +239,7 @@ int run_unguarded(int argc, char** argv, bool json) {
         opts.json = true;
     }
     install_interrupt_handlers(opts.json);
+    opts.wait = chosen->wait();
     auto session = Session::open(opts);
     if (!session) return fail_usage(opts.json, session.gap().message);
     return chosen->run(**session);

@@ -4,6 +4,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <optional>
+
 #include "check/check_catalog.hpp"
 #include "check/evaluate.hpp"
 #include "check/policy.hpp"
@@ -12,6 +18,7 @@
 #include "cli/option_binding.hpp"
 #include "cli/run_time.hpp"
 #include "cli/user_path.hpp"
+#include "cli/wait_loop.hpp"
 #include "core/consistency_rule.hpp"
 #include "json/json_common.hpp"
 #include "json/json_input.hpp"
@@ -24,6 +31,13 @@
 
 namespace rdmi::cli {
 namespace {
+
+// 0.2, 5, 4.783: seconds as a person reads them.
+std::string seconds_text(double seconds) {
+    std::array<char, 32> buf{};
+    std::snprintf(buf.data(), buf.size(), "%g", seconds);  // NOLINT(cert-err33-c)
+    return buf.data();
+}
 
 struct CheckOptions {
     std::string policy;
@@ -42,6 +56,8 @@ struct CheckOptions {
     bool list_checks = false;
     std::string explain;
     std::string for_purposes;  ///< --for: "run", "build", "all"; empty for the policy's own
+    double wait_s = 0;         ///< --wait, in seconds (its parser turns "2m" into 120)
+    double interval_s = 1;     ///< --interval
 };
 
 class CheckCommand final : public Command {
@@ -73,14 +89,22 @@ class CheckCommand final : public Command {
         add_modelled(sub, me, "--require-pcie-link", opts_.given.require_pcie_link);
         add_modelled(sub, me, "--require-integrity", opts_.given.require_integrity);
         add_modelled(sub, me, "--fail-on-warn", opts_.fail_on_warn);
+        wait_option_ = add_modelled(sub, me, "--wait", opts_.wait_s);
+        interval_option_ = add_modelled(sub, me, "--interval", opts_.interval_s);
         add_modelled(sub, me, "--format", opts_.format);
         add_modelled(sub, me, "--strict-contract", opts_.strict_contract);
         add_modelled(sub, me, "--list-checks", opts_.list_checks);
         add_modelled(sub, me, "--explain", opts_.explain);
     }
 
+    [[nodiscard]] std::chrono::milliseconds wait() const override {
+        if (!waiting()) return {};
+        return std::chrono::milliseconds(std::llround(opts_.wait_s * 1000.0));
+    }
+
     int run(const Session& session) override {
         json_ = session.options().json || opts_.format == "json";
+        if (auto refused = wait_refused(session)) return fail_input(session, *refused);
         if (opts_.list_checks || !opts_.explain.empty()) return catalog(session);
         gate::GateReport gate;
         gate::Policy policy;
@@ -147,9 +171,13 @@ class CheckCommand final : public Command {
                 return fail_input(session, "check: --app " + app.gap().message);
         }
 
-        gate.checks = evaluate(session, policy, *user_fs);
-        session.release_worker();
         gate.fail_on_warn = opts_.fail_on_warn;
+        if (waiting()) {
+            gate.wait = wait_for_pass(session, policy, *user_fs, gate.checks);
+        } else {
+            gate.checks = evaluate(session, policy, *user_fs, session.probe_context());
+            session.release_worker();
+        }
         gate.waived_sources = policy.waive_sources;
         gate.result = gate::gate_verdict(gate.checks, gate.fail_on_warn);
         json::RunFacts run;
@@ -172,6 +200,79 @@ class CheckCommand final : public Command {
     }
 
   private:
+    [[nodiscard]] bool waiting() const {
+        return wait_option_ != nullptr && wait_option_->count() > 0;
+    }
+
+    // --wait's usage errors: what it cannot mean, refused before anything is read.
+    [[nodiscard]] std::optional<std::string> wait_refused(const Session& session) const {
+        const bool interval_given = interval_option_ != nullptr && interval_option_->count() > 0;
+        if (!waiting()) {
+            if (interval_given)
+                return "check: --interval needs --wait (the pause between its evaluations)";
+            return std::nullopt;
+        }
+        if (opts_.list_checks || !opts_.explain.empty()) {
+            return std::string("check: --wait judges requirements again until they pass; ") +
+                   (opts_.list_checks ? "--list-checks" : "--explain") + " judges nothing";
+        }
+        if (interval_given && opts_.interval_s > opts_.wait_s) {
+            return "check: --interval " + seconds_text(opts_.interval_s) +
+                   " s is longer than --wait " + seconds_text(opts_.wait_s) +
+                   " s: there would be no second evaluation";
+        }
+        if (session.replaying()) {
+            return "check: --wait: --root " + session.options().root +
+                   " is a support bundle, a recording: nothing in it can change, so there is "
+                   "nothing to wait for (wait on the live host or a mounted root)";
+        }
+        return std::nullopt;
+    }
+
+    // Evaluates until the requirements pass or --wait has passed; `checks` ends as the last
+    // evaluation's. Each evaluation reads the host afresh (its own trust snapshot and package
+    // database) within its own --timeout, capped by the run's deadline, which --wait extended.
+    gate::GateWait wait_for_pass(const Session& session, const gate::Policy& policy,
+                                 const Fs& user_fs, std::vector<Check>& checks) const {
+        using std::chrono::milliseconds;
+        const WaitSettings settings{wait(), milliseconds(std::llround(opts_.interval_s * 1000.0))};
+        Progress& progress = session.probe_context().progress;
+        std::string last_result;
+        auto evaluate_once = [&] {
+            ProbeContext ctx = session.probe_context();
+            ctx.deadline = session.deadline().capped(session.timeout());
+            ctx.trust_cache = std::make_shared<TrustCache>();
+            ctx.packages = std::make_shared<PackageDatabase>();
+            checks = evaluate(session, policy, user_fs, ctx);
+            session.release_worker();
+            const Status result = gate::gate_verdict(checks, opts_.fail_on_warn);
+            last_result = std::string(to_string(result));
+            return result == Status::pass;
+        };
+        auto say_pause = [&](const WaitPause& pause) {
+            auto seconds = [](milliseconds ms) {
+                return seconds_text(std::chrono::duration<double>(ms).count());
+            };
+            const std::string line = "check --wait: evaluation " +
+                                     std::to_string(pause.evaluations) + ": " + last_result +
+                                     "; again in " + seconds(pause.pause) + " s (" +
+                                     seconds(pause.left) + " s left)";
+            session.log().info("{}", line);
+            // A fresh line: the probes' own updates would throttle this one away.
+            progress.finish();
+            progress.update(line, 0, 0);
+        };
+        const WaitSummary summary =
+            wait_until_passed(settings, WaitClock::steady(), evaluate_once, say_pause);
+        progress.finish();
+        gate::GateWait wait;
+        wait.wait_s = opts_.wait_s;
+        wait.interval_s = opts_.interval_s;
+        wait.evaluations = summary.evaluations;
+        wait.waited_s = std::chrono::duration<double>(summary.waited).count();
+        return wait;
+    }
+
     // --list-checks and --explain: the finding catalog, not a gate run.
     int catalog(const Session& session) const {
         const FindingInfo* only = nullptr;
@@ -239,8 +340,7 @@ class CheckCommand final : public Command {
     }
 
     static std::vector<Check> evaluate(const Session& session, const gate::Policy& policy,
-                                       const Fs& user_fs) {
-        const ProbeContext ctx = session.probe_context();
+                                       const Fs& user_fs, const ProbeContext& ctx) {
         Facts collected;
         collect(ctx, {ProbeId::install}, collected);
         gate::GateFacts facts;
@@ -289,6 +389,8 @@ class CheckCommand final : public Command {
 
     CheckOptions opts_;
     CLI::Option* device_option_ = nullptr;
+    CLI::Option* wait_option_ = nullptr;
+    CLI::Option* interval_option_ = nullptr;
     bool json_ = false;
 };
 

@@ -1,6 +1,7 @@
 // Command: one subcommand of rdmi-probe (its options and its run function); the table of them.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,9 @@ class Command {
     [[nodiscard]] virtual std::string_view summary() const = 0;
     /// Adds the subcommand's own options to its CLI11 app.
     virtual void add_options(CLI::App& sub) = 0;
+    /// How much longer than --timeout this run may take (check --wait); read after parsing,
+    /// before the session (its deadline and watchdog) is made.
+    [[nodiscard]] virtual std::chrono::milliseconds wait() const { return {}; }
     /// Runs and returns the exit code. Never prints except through Session::emit and the log.
     virtual int run(const Session& session) = 0;
 };

@@ -5,21 +5,24 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "cli/duration.hpp"
 #include "json/json_pointer.hpp"
 
 namespace rdmi::cli {
 namespace {
 
+// 0.001 as "0.001", 3600 as "3600".
+std::string shown_seconds(double value) {
+    std::string text = std::to_string(value);
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') text.pop_back();
+    return text;
+}
+
 // CLI::Range compares with < and >, which every NaN passes: the range is checked on a finite
 // value, so "nan", "inf" and negatives are usage errors like any other out-of-range value.
 CLI::Validator seconds_range(double minimum, double maximum) {
-    auto shown = [](double value) {
-        std::string text = std::to_string(value);
-        text.erase(text.find_last_not_of('0') + 1);
-        if (text.back() == '.') text.pop_back();
-        return text;
-    };
-    const std::string range = "[" + shown(minimum) + " - " + shown(maximum) + "]";
+    const std::string range = "[" + shown_seconds(minimum) + " - " + shown_seconds(maximum) + "]";
     return CLI::Validator(
         [minimum, maximum, range](std::string& text) -> std::string {
             char* end = nullptr;
@@ -30,6 +33,25 @@ CLI::Validator seconds_range(double minimum, double maximum) {
             return {};
         },
         "FLOAT in " + range);
+}
+
+// A duration's text becomes its number of seconds, which the option's double receives: "2m" is
+// stored as 120, and a value out of range is a usage error naming the range in seconds.
+CLI::Validator duration_range(double minimum, double maximum) {
+    const std::string range = "[" + shown_seconds(minimum) + "s - " + shown_seconds(maximum) + "s]";
+    return CLI::Validator(
+        [minimum, maximum, range](std::string& text) -> std::string {
+            const auto seconds = parse_duration(text);
+            if (!seconds) {
+                return "Value " + text +
+                       " is not a duration (seconds, or a number with ms, s, m or h: 90, 5s, 2m)";
+            }
+            if (*seconds < minimum || *seconds > maximum)
+                return "Value " + text + " not in range " + range;
+            text = std::to_string(*seconds);
+            return {};
+        },
+        "DURATION in " + range);
 }
 
 // Refused when parsed, before anything runs: a pointer that is no pointer names no value.
@@ -68,6 +90,8 @@ void apply_model(CLI::App& app, CLI::Option& option, const OptionSpec& spec) {
     }
     if (spec.kind == ValueKind::seconds && spec.minimum && spec.maximum)
         option.check(seconds_range(*spec.minimum, *spec.maximum));
+    if (spec.kind == ValueKind::duration && spec.minimum && spec.maximum)
+        option.transform(duration_range(*spec.minimum, *spec.maximum));  // check() would copy
     if (spec.kind == ValueKind::json_pointer) option.check(json_pointer_syntax());
     if (spec.help_shows_default) option.default_str(spec.default_value);
     if (spec.value_optional) option.expected(0, 1);

@@ -433,6 +433,33 @@ void add_check(std::vector<OptionSpec>& t) {
                          "the gate: exit 1 and result fail",
                  .commands = check,
                  .no_policy_key = "how the verdict is drawn from the checks, not a requirement"});
+    // Not tool arguments: a call that waits holds one of the MCP server's --max-calls for the
+    // whole wait, and an agent that wants to wait calls check again (docs/agents.md).
+    t.push_back({.name = "--wait",
+                 .kind = ValueKind::duration,
+                 .placeholder = "DURATION",
+                 .minimum = 0.001,
+                 .maximum = 86400.0,
+                 .help = "evaluate again until the requirements pass or DURATION has passed "
+                         "(90, 5s, 2m, 1h): for boot-time ordering; --timeout bounds each "
+                         "evaluation, the exit is the last one's; not with a bundle --root",
+                 .commands = check,
+                 .exposure = Exposure::cli_only,
+                 .no_policy_key = "how long the run waits for the requirements, not a "
+                                  "requirement"});
+    t.push_back({.name = "--interval",
+                 .kind = ValueKind::seconds,
+                 .placeholder = "SECONDS",
+                 .minimum = 0.01,
+                 .maximum = 3600.0,
+                 .help = "with --wait: the pause after an evaluation that did not pass, at most "
+                         "the --wait",
+                 .default_value = "1",
+                 .help_shows_default = true,
+                 .commands = check,
+                 .exposure = Exposure::cli_only,
+                 .no_policy_key = "how long the run waits for the requirements, not a "
+                                  "requirement"});
     t.push_back({.name = "--format",
                  .kind = ValueKind::choice,
                  .placeholder = "TEXT",

@@ -167,9 +167,11 @@ Result<std::unique_ptr<Session>> Session::open(const GlobalOptions& options) {
     // of the run, within its --timeout (the watchdog ends a read that never returns) and in
     // its duration.
     const auto started = std::chrono::steady_clock::now();
-    RunClock clock{started, Deadline(timeout_of(options)),
-                   std::make_unique<Watchdog>(started + timeout_of(options) + kWatchdogGrace,
-                                              options.timeout_s, options.json)};
+    const auto bound = timeout_of(options) + options.wait;
+    RunClock clock{started, Deadline(bound),
+                   std::make_unique<Watchdog>(started + bound + kWatchdogGrace, options.timeout_s,
+                                              options.json,
+                                              std::chrono::duration<double>(options.wait).count())};
     auto log = make_logger(options);
     LinkRule links = link_rule_for(options, log);
     std::unique_ptr<PrivateDir> extracted;

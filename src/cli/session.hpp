@@ -34,6 +34,9 @@ struct GlobalOptions {
     bool root_given = false;  ///< --root was on the command line: static, whatever it names
     std::string doca_prefix;
     double timeout_s = 10.0;
+    /// How much longer than --timeout the run may last: the command's own wait (check --wait),
+    /// which the run's deadline and its watchdog cover; each evaluation keeps --timeout.
+    std::chrono::milliseconds wait{0};
     int verbose = 0;
     bool quiet = false;
     std::string color = "auto";

@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/duration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/document_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp
@@ -19,6 +20,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_progress.cpp
   ${CMAKE_CURRENT_LIST_DIR}/user_path.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/wait_loop.cpp
   ${CMAKE_CURRENT_LIST_DIR}/watchdog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/interrupt.cpp
 )

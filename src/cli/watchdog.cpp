@@ -38,10 +38,11 @@ std::string seconds_text(double seconds) {
 
 }  // namespace
 
-std::string timeout_message(double timeout_s, const activity::Snapshot& activity) {
-    std::string message =
-        "timeout: the run did not finish within --timeout " + seconds_text(timeout_s) + " s (+" +
-        seconds_text(std::chrono::duration<double>(kWatchdogGrace).count()) + " s grace); ";
+std::string timeout_message(double timeout_s, const activity::Snapshot& activity, double wait_s) {
+    std::string message = "timeout: the run did not finish within ";
+    if (wait_s > 0) message += "--wait " + seconds_text(wait_s) + " s and ";
+    message += "--timeout " + seconds_text(timeout_s) + " s (+" +
+               seconds_text(std::chrono::duration<double>(kWatchdogGrace).count()) + " s grace); ";
     if (!activity.recorded) {
         message += "no file system call had started";
     } else if (activity.in_progress) {
@@ -52,9 +53,11 @@ std::string timeout_message(double timeout_s, const activity::Snapshot& activity
     return message;
 }
 
-Watchdog::Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json)
+Watchdog::Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json,
+                   double wait_s)
     : shared_(std::make_shared<Shared>()) {
     shared_->timeout_s = timeout_s;
+    shared_->wait_s = wait_s;
     shared_->json = json;
     // One watchdog per run: the run's final output has no owner yet (in one process, runs
     // follow each other in the tests).
@@ -94,7 +97,8 @@ void Watchdog::watch(const std::shared_ptr<Shared>& shared,
     if (!claim_output(OutputOwner::watchdog)) {
         wait_for_the_owner_to_exit();
     }
-    const std::string message = timeout_message(shared->timeout_s, activity::snapshot());
+    const std::string message =
+        timeout_message(shared->timeout_s, activity::snapshot(), shared->wait_s);
     write_all(STDERR_FILENO, "rdmi-probe: " + text::terminal_safe(message) + "\n");
     if (shared->json) write_all(STDOUT_FILENO, error_document(message, kExitUsage));
     ::_exit(kExitUsage);

@@ -23,7 +23,9 @@ inline constexpr std::chrono::milliseconds kWatchdogGrace{1000};
 /// that is stuck.
 class Watchdog {
   public:
-    Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json);
+    /// `wait_s`: the run's own wait beyond --timeout (check --wait), named in the message.
+    Watchdog(std::chrono::steady_clock::time_point deadline, double timeout_s, bool json,
+             double wait_s = 0);
     /// Disarms and lets the thread go without waiting for it: a run's last step would otherwise
     /// wait for the sleeping thread to be woken, scheduled and ended (on a busy machine, longer
     /// than the static probe's work). The thread keeps what it uses alive itself.
@@ -41,6 +43,7 @@ class Watchdog {
     /// What the thread and the run share; the thread holds it until it returns.
     struct Shared {
         double timeout_s = 0;
+        double wait_s = 0;
         bool json = false;
         std::mutex mutex;
         std::condition_variable wake;
@@ -53,7 +56,9 @@ class Watchdog {
     std::shared_ptr<Shared> shared_;
 };
 
-/// The one-line message of a run that overran: the bound, and what was in progress.
-std::string timeout_message(double timeout_s, const activity::Snapshot& activity);
+/// The one-line message of a run that overran: the bound (--wait's too, when not 0), and what
+/// was in progress.
+std::string timeout_message(double timeout_s, const activity::Snapshot& activity,
+                            double wait_s = 0);
 
 }  // namespace rdmi::cli

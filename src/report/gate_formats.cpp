@@ -1,7 +1,9 @@
 // The `check` verdict's non-JSON renderings. Each is complete text: the CI tool parses it whole.
 #include "report/gate_formats.hpp"
 
+#include <array>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -27,6 +29,15 @@ bool fails(const GateReport& gate, const Check& c) {
     return contract_status(c.status, gate.fail_on_warn) == Status::fail;
 }
 
+// "Waited 1.204 s of --wait 5 s: 3 evaluations, the last one is the result."
+std::string wait_line(const GateWait& wait) {
+    std::array<char, 160> buf{};
+    std::snprintf(buf.data(), buf.size(),  // NOLINT(cert-err33-c)
+                  "Waited %.3f s of --wait %g s: %zu evaluation%s, the last one is the result",
+                  wait.waited_s, wait.wait_s, wait.evaluations, wait.evaluations == 1 ? "" : "s");
+    return buf.data();
+}
+
 }  // namespace
 
 std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
@@ -48,6 +59,7 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     if (!quiet) {
         out += "Result: " + text::paint(style, gate.result, text::status_label(gate.result)) +
                " (" + tally(gate) + ")\n";
+        if (gate.wait) out += wait_line(*gate.wait) + "\n";
     }
     return out;
 }

@@ -37,6 +37,14 @@ contract::Document check_document(const gate::GateReport& gate) {
         }
         doc.extension["waived_sources"] = std::move(waived);
     }
+    if (gate.wait) {
+        // Which evaluation the verdict is, and how long the host took to get there (or was
+        // given): a boot-time unit's journal can tell a slow link from a missing one.
+        doc.extension["wait"] = object({{"wait_s", gate.wait->wait_s},
+                                        {"interval_s", gate.wait->interval_s},
+                                        {"evaluations", gate.wait->evaluations},
+                                        {"waited_s", gate.wait->waited_s}});
+    }
     doc.body = object({{"library", kValidateLibrary},
                        {"spec_path", gate.spec_path},
                        {"result", to_string(gate.result)},

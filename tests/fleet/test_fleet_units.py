@@ -7,7 +7,9 @@
           against a fixture root with its output paths moved into a temporary directory,
           exits with a status the unit counts as success and writes its file; the service's
           SystemCallFilter= (its @groups expanded by `systemd-analyze syscall-filter`) allows
-          prctl, capget, capset and the landlock_* calls the contained children make
+          prctl, capget, capset and the landlock_* calls the contained children make; the
+          check --wait example unit of docs/fleet.md passes the same verify, its start timeout
+          covers the wait, and its ExecStartPre= line passes on a fixture root
   fact    rdmi.fact prints one JSON object in every case: the cached document as it is, or an
           {"error": {"message": ...}} object when the cache is missing, empty, truncated, not
           a file, unreadable, too large, or shaped like one object without being one (not
@@ -108,6 +110,7 @@ def check_units(args):
                             "cannot fail")
 
     problems += check_syscall_filter(args.tool, service)
+    problems += check_wait_example(args)
 
     if unit_values(timer, "OnUnitActiveSec") != ["5min"]:
         problems.append(f"{TIMER}: OnUnitActiveSec {unit_values(timer, 'OnUnitActiveSec')}, want 5min")
@@ -145,6 +148,69 @@ def check_units(args):
             else:
                 print(f"ok   ExecStart {' '.join(argv[1:3])}: exit {proc.returncode}, "
                       f"{os.path.getsize(target)} bytes")
+    return problems
+
+
+def wait_example(source):
+    """docs/fleet.md's example unit: the ```ini block that has an ExecStartPre= line."""
+    text = (Path(source) / "docs" / "fleet.md").read_text()
+    blocks = re.findall(r"^```ini\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    return [b for b in blocks if "ExecStartPre=" in b]
+
+
+def check_wait_example(args):
+    """The check --wait example of docs/fleet.md: systemd-analyze verify accepts it, its start
+    timeout covers the wait, and its ExecStartPre= line passes on a host whose DPA port is
+    ACTIVE (the both-host fixture root)."""
+    problems = []
+    found = wait_example(args.source)
+    if len(found) != 1:
+        return [f"docs/fleet.md: {len(found)} ```ini blocks with ExecStartPre=, want the one "
+                "check --wait example"]
+    unit = found[0]
+    binary = os.path.abspath(args.binary)
+    pre = unit_values(unit, "ExecStartPre")
+    if len(pre) != 1 or shlex.split(pre[0])[:2] != ["/usr/bin/rdmi-probe", "check"] \
+            or "--wait" not in shlex.split(pre[0]):
+        return [f"docs/fleet.md example: ExecStartPre= {pre}, want one rdmi-probe check --wait"]
+    argv = shlex.split(pre[0])
+    with tempfile.TemporaryDirectory(prefix="rdmi-wait-unit-") as d:
+        # The application is the reader's; verify needs an executable at its path.
+        app = unit_values(unit, "ExecStart")[0].split()[0]
+        text = unit.replace("/usr/bin/rdmi-probe", binary).replace(app, "/bin/true")
+        path = os.path.join(d, "my-rdmi-app.service")
+        Path(path).write_text(text)
+        proc = subprocess.run([args.tool, "verify", "--man=no", path], capture_output=True,
+                              text=True, timeout=60)
+        said = (proc.stdout + proc.stderr).strip()
+        if proc.returncode != 0 or said:
+            problems.append(f"docs/fleet.md example: systemd-analyze verify: exit "
+                            f"{proc.returncode}: {said[:600]}")
+        else:
+            print("ok   docs/fleet.md check --wait example: systemd-analyze verify: no complaint")
+    wait = argv[argv.index("--wait") + 1]
+    start = unit_values(unit, "TimeoutStartSec")
+    seconds = {"s": 1, "min": 60, "m": 60, "h": 3600}
+
+    def in_seconds(value):
+        m = re.fullmatch(r"([0-9.]+)(ms|s|min|m|h)?", value)
+        if m is None:
+            return None
+        return float(m.group(1)) * (0.001 if m.group(2) == "ms" else seconds.get(m.group(2), 1))
+
+    # The start timeout covers the wait and one evaluation's --timeout (default 10 s).
+    if not start or in_seconds(start[0]) is None or in_seconds(wait) is None \
+            or in_seconds(start[0]) < in_seconds(wait) + 10:
+        problems.append(f"docs/fleet.md example: TimeoutStartSec={start} does not cover "
+                        f"--wait {wait} and --timeout")
+    proc = subprocess.run([binary, *argv[1:], "--root",
+                           os.path.join(args.fixtures, "roots", "both-host")],
+                          capture_output=True, text=True, env=ENV, timeout=200)
+    if proc.returncode != 0:
+        problems.append(f"docs/fleet.md example: ExecStartPre {pre[0]} on both-host: exit "
+                        f"{proc.returncode}, want 0: {(proc.stdout + proc.stderr)[-400:]}")
+    else:
+        print("ok   docs/fleet.md check --wait example: ExecStartPre passes on both-host")
     return problems
 
 

@@ -32,6 +32,10 @@ TEST_CASE("timeout_message names the bound and what was in progress") {
     CHECK(timeout_message(0.5, stuck) ==
           "timeout: the run did not finish within --timeout 0.5 s (+1 s grace); still reading "
           "/etc/ld.so.cache");
+    // check --wait extends the run: the bound names both.
+    CHECK(timeout_message(10, none, 300) ==
+          "timeout: the run did not finish within --wait 300 s and --timeout 10 s (+1 s "
+          "grace); no file system call had started");
     activity::Snapshot done{true, false, "listing /sys"};
     CHECK(timeout_message(10, done).find("not in a file system call (the last one was listing "
                                          "/sys)") != std::string::npos);
