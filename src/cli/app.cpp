@@ -195,7 +195,14 @@ std::size_t subcommand_index(const std::vector<std::string>& args) {
         if (arg == "--") return 0;
         if (arg.size() < 2 || arg[0] != '-') return i;
         if (arg.find('=') != std::string::npos) continue;
+        // Bundled short flags (-vv, -qv) stand alone.
+        if (arg[1] != '-' && arg.find_first_not_of("vqhV", 1) == std::string::npos) continue;
         const OptionSpec* option = find_option(fallback, arg);
+        // An option of another subcommand (--lib): whether a value follows is unknown, so the
+        // parser names what it does not expect.
+        if (option == nullptr && arg != "-h" && arg != "--help" && arg != "-V" &&
+            arg != "--version")
+            return 0;
         if (option != nullptr && option->kind != ValueKind::flag && !option->value_optional) ++i;
     }
     return 0;
