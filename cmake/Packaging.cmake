@@ -1,6 +1,6 @@
 # Install layout beyond the binary (man pages, completions, docs) and the CPack .deb/.rpm.
-# The man page and the completions are generated from the built binary's --help
-# (scripts/gen_docs.py), so they cannot drift from the program.
+# The man page and the completions are generated from the built binary's option model
+# (`rdmi-probe __option-model`, read by scripts/gen_docs.py), so they cannot drift from the program.
 option(RDMI_PROBE_DOCS "Generate and install the man page and shell completions (runs the built binary)"
        ON)
 set(RDMI_PROBE_DOCS_PYTHON "/usr/bin/python3" CACHE FILEPATH
@@ -13,7 +13,7 @@ set(_man_dir ${CMAKE_CURRENT_BINARY_DIR}/man)
 set(_compl_dir ${CMAKE_CURRENT_BINARY_DIR}/completions)
 set(RDMI_PROBE_MAN_PAGE ${_man_dir}/rdmi-probe.1.gz)
 set(_docs_outputs "")
-# A cross build reads the --help of a binary this machine cannot run natively: through the
+# A cross build reads the option model of a binary this machine cannot run natively: through the
 # emulator (qemu user-mode) the toolchain file names.
 set(_gen_emulator "")
 if(CMAKE_CROSSCOMPILING AND RDMI_PROBE_DOCS)
@@ -37,7 +37,7 @@ if(RDMI_PROBE_DOCS)
             --version ${PROJECT_VERSION}
             --datadir ${CMAKE_INSTALL_FULL_DATADIR} --out ${_man_dir}
     DEPENDS rdmi-probe ${_gen} ${CMAKE_CURRENT_SOURCE_DIR}/docs/man/rdmi-probe.1.in
-    COMMENT "Man page from rdmi-probe --help"
+    COMMENT "Man page from the option model"
     VERBATIM)
   add_custom_command(
     OUTPUT ${_compl_dir}/bash/rdmi-probe ${_compl_dir}/zsh/_rdmi-probe
@@ -47,7 +47,7 @@ if(RDMI_PROBE_DOCS)
     COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> zsh
             --out ${_compl_dir}/zsh/_rdmi-probe
     DEPENDS rdmi-probe ${_gen}
-    COMMENT "bash and zsh completions from rdmi-probe --help"
+    COMMENT "bash and zsh completions from the option model"
     VERBATIM)
   # Debian wants the package's changelog compressed beside the copyright file.
   add_custom_command(

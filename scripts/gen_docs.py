@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Man page and shell completions of rdmi-probe, generated from the program's own --help.
+"""Man page, docs/options.md's option tables and shell completions of rdmi-probe, generated
+from the program's option model (`rdmi-probe __option-model`: every option as the parser takes
+it, each subcommand's summary and exit codes, the helper names), never from --help text.
 
   gen_docs.py --binary B man   --template T --version V --out DIR   rdmi-probe.1.gz + .so pages
   gen_docs.py --binary B bash  --out FILE
   gen_docs.py --binary B zsh   --out FILE
-  gen_docs.py --binary B check-man MANPAGE   options in --help vs options in the man page
+  gen_docs.py --binary B check-man MANPAGE   the option model's options vs the man page's
   gen_docs.py --binary B --fixtures F docs SOURCE_DIR
                                    rewrite every generated block of the documents (GENERATED_HOMES):
                                    docs/checks.md's list of every check id and docs/report.md's
@@ -19,7 +21,7 @@
   gen_docs.py --binary B --fixtures F check-fleet docs/fleet.md
                                    fail when the metric and NFD key tables disagree with what
                                    report --format prometheus / nfd emit on the fixture roots
-  gen_docs.py --self-test                    the help parser and the man check on canned text
+  gen_docs.py --self-test                    the model reader and the man check on a canned model
 
 Standard library only. The man page date is SOURCE_DATE_EPOCH when set (reproducible builds).
 """
@@ -33,43 +35,30 @@ import shlex
 import subprocess
 import sys
 
-HELPER_NAMES = {  # helper name -> (subcommand, forced option); mirrors src/cli/app.cpp
-    "doca-env": ("env", None),
-    "doca-capability-snapshot": ("caps", None),
-    "doca-collect-host-state": ("state", "--side=host"),
-    "doca-collect-dpu-state": ("state", "--side=dpu"),
-    "doca-validate": ("check", None),
-}
-
-
 class Entry:
-    """One option or positional line of CLI11's help."""
+    """One option or positional of the option model, as the renderers use it."""
 
-    def __init__(self, spec, desc, positional):
-        self.positional = positional
-        self.desc = desc
-        self.choices = []
-        self.default = None
-        self.type = None
-        head, _, rest = spec.partition(" ")
-        self.names = [head] if positional else head.split(",")
-        rest = rest.replace("REQUIRED", "").replace("[Multiple]", "").strip()
-        m = re.search(r":\{([^}]*)\}", rest)
-        if m:
-            self.choices = [c.strip() for c in m.group(1).split(",") if c.strip()]
-            rest = rest[: m.start()] + rest[m.end():]
-        m = re.search(r"=(\S*)$", rest)
-        if m:
-            self.default = m.group(1)
-            rest = rest[: m.start()]
-        rest = re.sub(r"\s+Excludes:.*$|\s+Needs:.*$", "", rest)
+    def __init__(self, spec):
+        self.positional = spec["positional"]
+        self.desc = spec["help"]
+        self.choices = list(spec["choices"])
+        self.default = spec["default"] if spec["help_shows_default"] else None
+        self.kind = spec["kind"]
+        self.repeatable = spec["repeatable"]
+        self.excludes = list(spec["excludes"])
+        self.required = spec["required"]
+        self.value_optional = spec["value_optional"]
+        if self.positional:
+            self.names = [spec["name"]]
+        else:
+            self.names = ([spec["short_name"]] if spec["short_name"] else []) + [spec["name"]]
+        self.type = spec["placeholder"] or None if self.kind != "flag" and not self.positional \
+            else None
+        self.head = spec.get("head", spec["name"])
+        self.text = spec.get("text", spec["help"])
         self.range = None
-        m = re.search(r":\S+ in (\[[^]]*\])", rest)
-        if m:
-            self.range = m.group(1)
-            rest = rest[: m.start()] + rest[m.end():]
-        words = rest.split()
-        self.type = words[0].split(":")[0] if words and not positional else None
+        if spec["minimum"] is not None and spec["maximum"] is not None:
+            self.range = f"[{number(spec['minimum'])} - {number(spec['maximum'])}]"
 
     @property
     def takes_value(self):
@@ -79,38 +68,36 @@ class Entry:
         return [n for n in self.names if n.startswith("-")]
 
 
-def parse_help(text):
-    """CLI11 2.1 help text -> {'options': [...], 'positionals': [...], 'subcommands': [(n, s)]}."""
-    out = {"options": [], "positionals": [], "subcommands": []}
-    section = None
-    current = None
-    for line in text.splitlines():
-        if line and not line.startswith(" "):
-            low = line.rstrip(":").strip().lower()
-            section = low if line.endswith(":") and low in (
-                "options", "positionals", "subcommands") else None
-            current = None
-            continue
-        if section is None or not line.strip():
-            continue
-        indent = len(line) - len(line.lstrip(" "))
-        if indent == 2:
-            parts = re.split(r"\s{2,}", line.strip(), maxsplit=1)
-            spec, desc = parts[0], (parts[1] if len(parts) > 1 else "")
-            if section == "subcommands":
-                current = [spec, desc]
-                out["subcommands"].append(current)
-            else:
-                current = Entry(spec, desc, section == "positionals")
-                out[section].append(current)
-        elif current is not None:  # a wrapped description
-            extra = line.strip()
-            if section == "subcommands":
-                current[1] = (current[1] + " " + extra).strip()
-            else:
-                current.desc = (current.desc + " " + extra).strip()
-    out["subcommands"] = [tuple(s) for s in out["subcommands"]]
-    return out
+def number(value):
+    return str(int(value)) if float(value).is_integer() else repr(value)
+
+
+def flag(names, text):
+    """An entry the parser has but the model need not declare (--help, --version)."""
+    return Entry({"positional": False, "help": text, "choices": [], "default": "",
+                  "help_shows_default": False, "kind": "flag", "repeatable": False,
+                  "excludes": [], "required": False, "value_optional": False,
+                  "short_name": names[0], "name": names[1], "placeholder": "",
+                  "minimum": None, "maximum": None, "head": ", ".join(names), "text": text})
+
+
+def model_from_json(doc):
+    """The option model document -> {'global', 'commands', 'helpers', 'exits', 'exit_note'}."""
+    glob = [flag(["-h", "--help"], "print this help and exit"),
+            flag(["-V", "--version"], "print the program's name and version and exit")]
+    glob += [Entry(o) for o in doc["global"]]
+    commands = []
+    for c in doc["commands"]:
+        entries = [Entry(o) for o in c["options"]]
+        commands.append({"name": c["name"], "summary": c["summary"],
+                         "options": [flag(["-h", "--help"], "print this help and exit")]
+                         + [e for e in entries if not e.positional],
+                         "positionals": [e for e in entries if e.positional],
+                         "exits": c["exits"]})
+    return {"global": glob, "commands": commands, "schemas": [],
+            "helpers": {h["name"]: (h["command"], h["forced"] or None) for h in doc["helpers"]},
+            "exits": doc["exits"], "exit_note": doc["exit_note"],
+            "default_command": doc["default_command"]}
 
 
 # A cross-built binary runs under an emulator (--emulator "qemu-aarch64 -L ..."): every spawn
@@ -127,26 +114,19 @@ def run_help(binary, *args):
 
 
 def collect(binary):
-    """The whole command-line surface: global options, each subcommand's options, schemas."""
-    main = parse_help(run_help(binary, "--help"))
-    commands = []
-    for name, summary in main["subcommands"]:
-        sub = parse_help(run_help(binary, name, "--help"))
-        commands.append({"name": name, "summary": summary, "options": sub["options"],
-                         "positionals": sub["positionals"]})
-    schemas = []
-    if any(c["name"] == "schema" for c in commands):
-        try:
-            schemas = [s["name"] for s in json.loads(run_help(binary, "schema", "--json"))]
-        except (ValueError, KeyError, TypeError):
-            schemas = []
-    return {"global": main["options"], "commands": commands, "schemas": schemas}
+    """The whole command-line surface, from the option model; the schemas' names."""
+    model = model_from_json(json.loads(run_help(binary, "__option-model")))
+    try:
+        model["schemas"] = [s["name"] for s in json.loads(run_help(binary, "schema", "--json"))]
+    except (ValueError, KeyError, TypeError):
+        model["schemas"] = []
+    return model
 
 
 def helpers(model):
     """The helper names whose subcommand this binary has -> that subcommand."""
     have = {c["name"] for c in model["commands"]}
-    return {h: cmd for h, (cmd, _) in HELPER_NAMES.items() if cmd in have}
+    return {h: cmd for h, (cmd, _) in model["helpers"].items() if cmd in have}
 
 
 # ---- man page -------------------------------------------------------------------------------
@@ -171,6 +151,8 @@ def man_entry(e):
         notes.append(f"in {roff(e.range)}")
     if e.default is not None:
         notes.append(f"default \\fB{roff(e.default)}\\fR")
+    if e.excludes:
+        notes.append("not with " + " or ".join(f"\\fB{roff(x)}\\fR" for x in e.excludes))
     if notes:
         desc = desc.rstrip(".") + " (" + "; ".join(notes) + ")"
     if desc and desc[-1] not in ".!?":
@@ -213,7 +195,7 @@ def render_man(model, template, version, datadir, catalog=None):
     helper_synopsis = "".join(f".br\n.B {roff(h)}\n[\\fIOPTIONS\\fR]\n" for h in names)
     helper_map = []
     for i, (h, cmd) in enumerate(names.items()):
-        forced = HELPER_NAMES[h][1]
+        forced = model["helpers"][h][1]
         run = f"rdmi-probe {cmd}" + (f" {forced}" if forced else "")
         end = "." if i == len(names) - 1 else ","
         helper_map.append(f".B {roff(h)}\nruns\n.BR \"{roff(run)}\" {end}")
@@ -222,6 +204,7 @@ def render_man(model, template, version, datadir, catalog=None):
             .replace("@HELPER_MAP@", "\n".join(helper_map))
             .replace("@DATE@", when.strftime("%Y-%m-%d"))
             .replace("@VERSION@", version).replace("@DATADIR@", datadir)
+            .replace("@PREFIX@", os.path.dirname(datadir.rstrip("/")) or "/")
             .replace("@GLOBAL_OPTIONS@", glob).replace("@SUBCOMMANDS@", "\n".join(subs)))
     if catalog is not None:
         page = page.replace("@CHECKS@", man_checks(catalog))
@@ -532,9 +515,45 @@ def render_sample_json(binary, fixtures):
     return f"{note}\n\n```json\n{text}\n```"
 
 
+def md_cell(text):
+    """Help text in a Markdown table cell: a | would end the cell."""
+    return md_text(text).replace("|", "\\|")
+
+
+def render_option_tables(model):
+    """Each subcommand's options, positionals and exit codes, as --help shows them."""
+    names = helpers(model)
+    out = ["### Global options", "",
+           "Before or after the subcommand; `--field` only where a JSON document is written.", "",
+           "| option | meaning |", "| --- | --- |"]
+    out += [f"| `{e.head}` | {md_cell(e.text)} |" for e in model["global"]
+            if e.names != ["-h", "--help"]]
+    out.append("")
+    for c in model["commands"]:
+        title = f"### `{c['name']}`"
+        if c["name"] == model.get("default_command"):
+            title += " (the default: its options work without naming it)"
+        out += [title, "", md_text(c["summary"][:1].upper() + c["summary"][1:]) + "."]
+        also = [h for h, cmd in names.items() if cmd == c["name"]]
+        if also:
+            out.append("Also run as " + ", ".join(
+                f"`{h}`" + (f" (`{c['name']} {model['helpers'][h][1]}`)"
+                            if model["helpers"][h][1] else "") for h in also) + ".")
+        out += ["", "| option | meaning |", "| --- | --- |"]
+        for e in c["positionals"] + c["options"]:
+            if e.names == ["-h", "--help"]:
+                continue
+            out.append(f"| `{e.head}` | {md_cell(e.text)} |")
+        out += ["", "| exit | meaning |", "| --- | --- |"]
+        out += [f"| {x['codes']} | {md_cell(x['meaning'])} |" for x in c.get("exits", [])]
+        out.append("")
+    return "\n".join(out).rstrip("\n")
+
+
 def generated_sections(binary, fixtures):
     catalog = json.loads(run_help(binary, "check", "--list-checks", "--json"))
     return {
+        "option-tables": render_option_tables(collect(binary)),
         "troubleshooting": render_troubleshooting(catalog),
         "consistency-rule": render_consistency_rule(catalog),
         "sample-report-text": render_sample_text(binary, fixtures),
@@ -545,6 +564,7 @@ def generated_sections(binary, fixtures):
 # Where each generated block lives, relative to the source directory. A block is in exactly
 # one document: a copy left elsewhere would go stale unseen.
 GENERATED_HOMES = {
+    "option-tables": "docs/options.md",
     "troubleshooting": "docs/checks.md",
     "consistency-rule": "docs/report.md",
     "sample-report-text": "docs/report.md",
@@ -665,34 +685,51 @@ def difflib_unified(a, b):
 
 # ---- self-test ------------------------------------------------------------------------------
 
-CANNED_MAIN = """rdmi-probe: environment
-Usage: rdmi-probe [OPTIONS] [SUBCOMMAND]
+def canned_option(name, **fields):
+    spec = {"name": name, "short_name": "", "kind": "flag", "placeholder": "", "choices": [],
+            "minimum": None, "maximum": None, "help": "", "default": "",
+            "help_shows_default": False, "global": False, "commands": [], "positional": False,
+            "required": False, "required_unless": "", "repeatable": False,
+            "value_optional": False, "excludes": [], "exposure": "tool_argument",
+            "policy_key": "", "no_policy_key": "", "head": name, "text": ""}
+    spec.update(fields)
+    return spec
 
-Options:
-  -h,--help                   Print this help message and exit
-  --output FILE               write the document to FILE
-  --root DIR=/                probe a mounted root
-  --timeout SECONDS:FLOAT in [0.001 - 3600]=10
-                              bound on the run
-  -v,--verbose                more detail
-  --color WHEN:{auto,always,never}=auto
-                              colour the human output: auto, always
-                              or never
 
-Subcommands:
-  symbols                     audit symbols
-"""
-CANNED_SUB = """audit symbols
-Usage: rdmi-probe symbols [OPTIONS] [A]
-
-Positionals:
-  A TEXT REQUIRED             a document
-
-Options:
-  -h,--help                   Print this help message and exit
-  --side TEXT:{host,dpu}      host or dpu
-  --module NAME               module
-"""
+CANNED_MODEL = {
+    "tool": {"name": "rdmi-probe", "version": "0"},
+    "default_command": "symbols",
+    "global": [
+        canned_option("--output", kind="file", placeholder="FILE", help="write it to FILE",
+                      head="--output FILE", text="write it to FILE"),
+        canned_option("--timeout", kind="seconds", placeholder="SECONDS", minimum=0.001,
+                      maximum=3600.0, help="bound on the run", default="10",
+                      help_shows_default=True, head="--timeout SECONDS",
+                      text="bound on the run [from 0.001 to 3600; default: 10]"),
+        canned_option("--verbose", short_name="-v", help="more detail", repeatable=True,
+                      head="-v, --verbose", text="more detail"),
+        canned_option("--color", kind="choice", placeholder="WHEN",
+                      choices=["auto", "always", "never"], help="colour: a | b",
+                      default="auto", help_shows_default=True, head="--color WHEN",
+                      text="colour: a | b [one of: auto, always, never; default: auto]"),
+    ],
+    "commands": [{
+        "name": "symbols", "summary": "audit symbols",
+        "options": [
+            canned_option("A", kind="document", placeholder="TEXT", positional=True,
+                          required=True, help="a document", head="A", text="a document"),
+            canned_option("--side", kind="choice", placeholder="TEXT", choices=["host", "dpu"],
+                          help="host or dpu", head="--side TEXT", text="host or dpu"),
+            canned_option("--module", kind="pkgconfig_module", placeholder="NAME",
+                          help="module", head="--module NAME", text="module"),
+            canned_option("--list", help="list them", excludes=["--module"], head="--list",
+                          text="list them [not with --module]"),
+        ],
+        "exits": [{"codes": "0", "meaning": "the document was produced"},
+                  {"codes": "2", "meaning": "usage error"}]}],
+    "helpers": [{"name": "doca-symbols", "command": "symbols", "forced": ""}],
+    "exits": [{"codes": "0", "meaning": "passed"}], "exit_note": "a note",
+}
 
 
 def self_test():
@@ -710,32 +747,35 @@ def self_test():
     expect(len(check_fleet(doc, {"m_a": {"x", "z"}, "m_b": set()}, {"k"})) == 3,
            "an undocumented label, metric and key fail")
 
-    main = parse_help(CANNED_MAIN)
-    color = [e for e in main["options"] if e.names == ["--color"]]
-    expect(len(color) == 1, "--color parsed")
+    model = model_from_json(CANNED_MODEL)
+    color = [e for e in model["global"] if e.names == ["--color"]]
+    expect(len(color) == 1, "--color read")
     if color:
         expect(color[0].choices == ["auto", "always", "never"], f"choices {color[0].choices}")
         expect(color[0].default == "auto", f"default {color[0].default}")
         expect(color[0].type == "WHEN", f"type {color[0].type}")
-        expect("or never" in color[0].desc, "wrapped description joined")
-    timeout = [e for e in main["options"] if e.names == ["--timeout"]][0]
+    timeout = [e for e in model["global"] if e.names == ["--timeout"]][0]
     expect((timeout.type, timeout.range, timeout.default) == ("SECONDS", "[0.001 - 3600]", "10"),
            f"timeout {timeout.type} {timeout.range} {timeout.default}")
-    root = [e for e in main["options"] if e.names == ["--root"]][0]
-    expect(root.type == "DIR" and root.default == "/", f"root {root.type} {root.default}")
-    expect([e.names for e in main["options"]][0] == ["-h", "--help"], "short+long names")
-    expect(main["subcommands"] == [("symbols", "audit symbols")], f"{main['subcommands']}")
-    sub = parse_help(CANNED_SUB)
+    expect([e.names for e in model["global"]][:2] == [["-h", "--help"], ["-V", "--version"]],
+           "help and version lead the global options")
+    expect(["-v", "--verbose"] in [e.names for e in model["global"]], "short+long names")
+    sub = model["commands"][0]
     expect(len(sub["positionals"]) == 1 and sub["positionals"][0].names == ["A"], "positional")
     side = [e for e in sub["options"] if e.names == ["--side"]][0]
     expect(side.choices == ["host", "dpu"], f"side {side.choices}")
-    model = {"global": main["options"], "commands": [
-        {"name": "symbols", "summary": "audit symbols", "options": sub["options"],
-         "positionals": sub["positionals"]}], "schemas": []}
+    expect(helpers(model) == {"doca-symbols": "symbols"}, f"helpers {helpers(model)}")
     template = ".TH X 1\n.SH GLOBAL OPTIONS\n@GLOBAL_OPTIONS@\n.SH SUBCOMMANDS\n@SUBCOMMANDS@\n" \
                ".SH EXAMPLES\n.B rdmi-probe \\-\\-color never\n"
     page = render_man(model, template, "0", "/usr/share")
     expect(check_man(model, page) == [], f"generated page agrees: {check_man(model, page)}")
+    expect("Excludes" not in page and "not with \\fB\\-\\-module\\fR" in page,
+           "an exclusion is a note of its option, not a word of its name")
+    tables = render_option_tables(model)
+    expect("| `--list` | list them [not with --module] |" in tables, f"option table: {tables}")
+    expect("colour: a \\| b" in tables, "a | in a help text does not end the table cell")
+    expect("`doca-symbols`" in tables and "| 2 | usage error |" in tables,
+           "helper names and exit codes in the tables")
     dropped = page.replace("\\fB\\-\\-module\\fR", "\\fBmodule\\fR")
     expect(any("--module is in --help but not" in p for p in check_man(model, dropped)),
            "a missing option is caught")

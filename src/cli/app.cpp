@@ -23,15 +23,19 @@
 #include "cli/command.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/help_text.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/option_binding.hpp"
 #include "cli/option_model.hpp"
+#include "cli/option_model_json.hpp"
 #include "core/exhaustion.hpp"
 #include "os/fs.hpp"
 #include "os/memory_reserve.hpp"
 #include "os/open_file_limit.hpp"
 #include "os/standard_fds.hpp"
+#include "os/terminal_width.hpp"
 #include "report/terminal_text.hpp"
+#include "text/closest_name.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -106,19 +110,6 @@ std::optional<std::string> forced_option_given(const std::string& program,
     return std::nullopt;
 }
 
-/// Under a helper name the helper is the whole program: its usage line is "doca-env [OPTIONS]",
-/// not the parser's "doca-env env [OPTIONS]" (which would be rejected as an extra argument).
-class HelperFormatter : public CLI::Formatter {
-  public:
-    explicit HelperFormatter(std::string program) : program_(std::move(program)) {}
-    std::string make_usage(const CLI::App* app, std::string /*name*/) const override {
-        return CLI::Formatter::make_usage(app, program_);
-    }
-
-  private:
-    std::string program_;
-};
-
 // --field reads the JSON document the command writes: a command that writes none, or a --format
 // that asks for another document, has no value to give.
 std::optional<std::string> field_refused(std::string_view command, const CLI::App& parser) {
@@ -176,26 +167,151 @@ bool named(const std::vector<std::string>& args, std::string_view command) {
     return std::find(args.begin() + (args.empty() ? 0 : 1), args.end(), command) != args.end();
 }
 
+// Help is written for a reader: 100 columns when stdout is no terminal and COLUMNS is unset.
+constexpr std::size_t kHelpFallbackWidth = 100;
+
+int print_text(const std::string& text) {
+    // NOLINTBEGIN(cert-err33-c)
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    // NOLINTEND(cert-err33-c)
+    return kExitOk;
+}
+
+std::vector<CommandSummary> summaries(const std::vector<std::unique_ptr<Command>>& commands,
+                                      bool with_mcp) {
+    std::vector<CommandSummary> out;
+    for (const auto& command : commands) out.push_back({command->name(), command->summary()});
+    if (with_mcp) out.push_back(kMcpSummary);
+    return out;
+}
+
+// Where the subcommand is on the command line: the first word that is neither an option nor
+// the value of one (CLI11 would take "--root report" as naming report). 0 when there is none.
+std::size_t subcommand_index(const std::vector<std::string>& args) {
+    const std::string_view fallback = command_names().front();
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& arg = args[i];
+        if (arg == "--") return 0;
+        if (arg.size() < 2 || arg[0] != '-') return i;
+        if (arg.find('=') != std::string::npos) continue;
+        // Bundled short flags (-vv, -qv) stand alone.
+        if (arg[1] != '-' && arg.find_first_not_of("vqhV", 1) == std::string::npos) continue;
+        const OptionSpec* option = find_option(fallback, arg);
+        // An option of another subcommand (--lib): whether a value follows is unknown, so the
+        // parser names what it does not expect.
+        if (option == nullptr && arg != "-h" && arg != "--help" && arg != "-V" &&
+            arg != "--version")
+            return 0;
+        if (option != nullptr && option->kind != ValueKind::flag && !option->value_optional) ++i;
+    }
+    return 0;
+}
+
+bool asks_for_help(const std::vector<std::string>& args) {
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--") return false;
+        if (args[i] == "-h" || args[i] == "--help") return true;
+    }
+    return false;
+}
+
+bool is_command(std::string_view word) {
+    const auto names = command_names();
+    return std::find(names.begin(), names.end(), word) != names.end();
+}
+
+std::string not_a_subcommand(std::string_view word) {
+    std::string message = "'" + std::string(word) + "' is not a subcommand";
+    if (auto near = text::closest_name(word, command_names()))
+        message += "; did you mean '" + std::string(*near) + "'?";
+    return message + " (see --help)";
+}
+
+// An option only the default subcommand has, given without naming it ("rdmi-probe --format
+// prometheus"): the parser is given the name, as the user meant it.
+bool names_default_option(const std::vector<std::string>& args) {
+    const std::string_view fallback = command_names().front();
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        if (args[i] == "--") return false;
+        const std::string name = args[i].substr(0, args[i].find('='));
+        const OptionSpec* option = find_option(fallback, name);
+        if (option != nullptr && !option->global && !option->positional) return true;
+    }
+    return false;
+}
+
+// The JSON document and another format cannot both be on stdout: refused in every subcommand
+// that has --format, as report always did (check used to print the JSON and ignore junit).
+std::optional<std::string> format_refused(const GlobalOptions& opts, const CLI::App& parser) {
+    if (!opts.json) return std::nullopt;
+    const CLI::Option* format = parser.get_option_no_throw("--format");
+    if (format == nullptr || format->count() == 0 || format->as<std::string>() == "json")
+        return std::nullopt;
+    std::string message = std::string(parser.get_name()) +
+                          ": --json asks for the JSON document and --format " +
+                          format->as<std::string>() +
+                          " for another document; give one of them (--json is --format json)";
+    // The file is left alone: JSON in a Prometheus or JUnit reader's file would break it.
+    if (!opts.output.empty()) message += "; --output not written";
+    return message;
+}
+
 int run_unguarded(int argc, char** argv, bool json) {
     std::string program;
     const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
     // The floor of every run, answered before any parser is built; the same text CLI11 prints.
-    if (arg_strings.size() == 2 && arg_strings[1] == "--version") {
+    if (arg_strings.size() == 2 && (arg_strings[1] == "--version" || arg_strings[1] == "-V")) {
         // NOLINTNEXTLINE(cert-err33-c)
         std::printf("%s %s\n", build_info::kToolName, build_info::kVersion);
         return 0;
     }
+    const bool own_name = program == build_info::kToolName;
+    if (own_name && arg_strings.size() == 2 && arg_strings[1] == kOptionModelCommand)
+        return print_text(json::dump(option_model_json(summaries(make_commands(), false))));
+    const std::size_t width = terminal_width(STDOUT_FILENO, kHelpFallbackWidth);
+    std::size_t at = subcommand_index(arg_strings);
+    if (at != 0 && arg_strings[at] == "help" && own_name) {
+        if (at + 1 >= arg_strings.size())
+            return print_text(program_help(summaries(make_commands(), true), width));
+        const std::string& wanted = arg_strings[at + 1];
+        for (const auto& command : make_commands()) {
+            if (command->name() == wanted)
+                return print_text(
+                    command_help(program, {command->name(), command->summary()}, width));
+        }
+        return fail_usage(wants_json(argc, argv), "help: " + not_a_subcommand(wanted));
+    }
+    if (at != 0 && !is_command(arg_strings[at])) {
+        if (arg_strings[at] == kMcpSummary.name)
+            return fail_usage(wants_json(argc, argv),
+                              "mcp takes its own options only, after it: rdmi-probe mcp [OPTIONS]");
+        return fail_usage(wants_json(argc, argv), not_a_subcommand(arg_strings[at]));
+    }
+    if (asks_for_help(arg_strings)) {
+        if (at == 0) return print_text(program_help(summaries(make_commands(), true), width));
+        for (const auto& command : make_commands()) {
+            if (command->name() == arg_strings[at])
+                return print_text(
+                    command_help(program, {command->name(), command->summary()}, width));
+        }
+    }
+    std::vector<std::string> with_default;
+    if (at == 0 && names_default_option(arg_strings)) {
+        with_default = arg_strings;
+        with_default.insert(with_default.begin() + 1, std::string(command_names().front()));
+    }
+    const std::vector<std::string>& parsed_args = with_default.empty() ? arg_strings : with_default;
     if (auto conflict = forced_option_given(program, arg_strings))
         return fail_usage(wants_json(argc, argv), *conflict);
     std::vector<const char*> arg_ptrs;
-    arg_ptrs.reserve(arg_strings.size());
-    for (const auto& a : arg_strings) arg_ptrs.push_back(a.c_str());
+    arg_ptrs.reserve(parsed_args.size());
+    for (const auto& a : parsed_args) arg_ptrs.push_back(a.c_str());
     const int count = static_cast<int>(arg_ptrs.size());
     const char* const* args = arg_ptrs.data();
     CLI::App app{"rdmi-probe: environment and capability probe for NVIDIA DOCA RDMI", program};
-    app.set_version_flag("--version",
+    app.set_version_flag("-V,--version",
                          std::string(build_info::kToolName) + " " + build_info::kVersion);
-    app.footer(kExitCodeHelp);
     app.require_subcommand(0, 1);
     GlobalOptions opts;
     add_global_options(app, opts);
@@ -205,11 +321,7 @@ int run_unguarded(int argc, char** argv, bool json) {
         CLI::App* sub =
             app.add_subcommand(std::string(command->name()), std::string(command->summary()));
         sub->fallthrough();
-        if (named(arg_strings, command->name())) command->add_options(*sub);
-        for (const auto& helper : helper_names()) {
-            if (program == helper.name && command->name() == helper.command)
-                sub->formatter(std::make_shared<HelperFormatter>(program));
-        }
+        if (named(parsed_args, command->name())) command->add_options(*sub);
         subs.emplace_back(sub, command.get());
     }
     try {
@@ -233,6 +345,8 @@ int run_unguarded(int argc, char** argv, bool json) {
             chosen_parser = sub;
         }
     }
+    if (auto refused = format_refused(opts, *chosen_parser)) return fail_usage(true, *refused);
+    if (opts.output == "-") opts.output.clear();  // "-" is stdout, as every Unix tool reads it
     if (!opts.fields.empty()) {
         if (auto refused = field_refused(chosen->name(), *chosen_parser))
             return fail_usage(true, *refused);

@@ -111,14 +111,14 @@ int DocumentOutput::finish(const Document& document, int exit_code) const {
     return kExitUsage;
 }
 
-int DocumentOutput::fail(const std::string& message, Reader reader) const {
+int DocumentOutput::fail(const std::string& message, Reader reader, int exit_code) const {
     log_->error("{}", message);
     if (resolved(reader) == Reader::machine) {
-        const std::string error = error_document(message, kExitUsage);
+        const std::string error = error_document(message, exit_code);
         if (auto written = emit({error, Reader::machine}); !written)
             log_->error("{}", written.gap().message);
     }
-    return kExitUsage;
+    return exit_code;
 }
 
 bool DocumentOutput::claim_stdout() const {

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli/exit_codes.hpp"
 #include "core/progress.hpp"
 #include "core/result.hpp"
 #include "json/json_common.hpp"
@@ -109,8 +110,9 @@ class DocumentOutput {
 
     /// The one ending on bad input: logs `message` and, when `reader` is (or as_asked means)
     /// machine, writes the error document (a failure to write it is logged too); returns
-    /// kExitUsage.
-    [[nodiscard]] int fail(const std::string& message, Reader reader = Reader::as_asked) const;
+    /// `exit_code`: kExitUsage, or kExitSkipped for a run that found nothing to check.
+    [[nodiscard]] int fail(const std::string& message, Reader reader = Reader::as_asked,
+                           int exit_code = kExitUsage) const;
 
   private:
     [[nodiscard]] Reader resolved(Reader reader) const;

@@ -32,16 +32,14 @@ class ReportCommand final : public Command {
                "metrics or a Node Feature Discovery feature file (--format)";
     }
     void add_options(CLI::App& sub) override {
-        format_option_ = add_modelled(sub, name(), "--format", format_);
+        add_modelled(sub, name(), "--format", format_);
         add_modelled(sub, name(), "--integrity", integrity_);
         for_option_ = add_modelled(sub, name(), "--for", for_);
     }
 
     int run(const Session& session) override {
         const bool json = session.options().json;
-        if (json && format_option_ != nullptr && format_option_->count() > 0 && format_ != "json") {
-            return format_conflict(session);
-        }
+        // --json with another --format is refused before any command runs (cli/app.cpp).
         if (json) format_ = "json";
         if (for_option_ != nullptr && for_option_->count() > 0 &&
             (format_ == "prometheus" || format_ == "nfd")) {
@@ -88,13 +86,6 @@ class ReportCommand final : public Command {
     // The error document goes to stdout, never to --output: that path is meant for one of two
     // formats, and JSON written over a Prometheus textfile or an NFD feature file would make
     // its reader reject the whole file (every rdmi metric, or every label of the node, gone).
-    [[nodiscard]] int format_conflict(const Session& session) const {
-        return usage_error(session, "report: --json asks for the JSON report and --format " +
-                                        format_ +
-                                        " for another document; give one of them (--json is "
-                                        "--format json)");
-    }
-
     [[nodiscard]] static int usage_error(const Session& session, const std::string& problem) {
         const std::string message = problem + "; --output not written";
         session.log().error("{}", message);
@@ -125,7 +116,6 @@ class ReportCommand final : public Command {
     }
 
     std::string format_ = "text";
-    CLI::Option* format_option_ = nullptr;
     bool integrity_ = false;
     std::string for_ = "all";
     CLI::Option* for_option_ = nullptr;

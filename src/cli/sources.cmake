@@ -1,6 +1,7 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/command_exits.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/duration.cpp
@@ -9,9 +10,11 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gather_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/help_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/loopback_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/option_binding.cpp
   ${CMAKE_CURRENT_LIST_DIR}/option_model.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/option_model_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/report_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_time.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schema_command.cpp

@@ -30,6 +30,17 @@ struct SymbolsOptions {
     std::vector<std::string> allow;
 };
 
+// The gap says pkg-config has no such module ("NAME: NAME.pc not found; searched ..."): DOCA is
+// not installed here. A file the user named (--lib, --check) that is missing is bad input, and
+// so is a module whose .pc names a library that is not there (a broken install).
+bool module_absent(const SymbolsRequest& request, const Gap& gap) {
+    const std::string module =
+        request.module.empty() ? modelled_option("symbols", "--module").default_value
+                               : request.module;
+    return request.library.empty() && gap.reason == GapReason::not_found &&
+           gap.message.starts_with(module + ": " + module + ".pc not found");
+}
+
 class SymbolsCommand final : public Command {
   public:
     [[nodiscard]] std::string_view name() const override { return "symbols"; }
@@ -65,7 +76,12 @@ class SymbolsCommand final : public Command {
         request.accepted_experimental = std::move(accepted).value();
 
         auto facts = probe_symbols(session.probe_context(), request);
-        if (!facts) return session.output().fail(facts.gap().message);
+        if (!facts) {
+            // No DOCA here (the module's .pc, or the library it names, is absent): nothing
+            // could be checked, which is a skip (3), not bad input (2).
+            const int code = module_absent(request, facts.gap()) ? kExitSkipped : kExitUsage;
+            return session.output().fail(facts.gap().message, Reader::as_asked, code);
+        }
         const RunInfo run = session.run_info();
         // The exit code says whether the document's "result" is fail (docs/commands.md: symbols).
         const int exit_code =
