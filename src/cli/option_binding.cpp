@@ -4,7 +4,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
+#include "core/duration.hpp"
 #include "json/json_pointer.hpp"
 
 namespace rdmi::cli {
@@ -30,6 +33,36 @@ CLI::Validator seconds_range(double minimum, double maximum) {
             return {};
         },
         "FLOAT in " + range);
+}
+
+// "1d2h", for the help's range: the units a duration is written in.
+std::string duration_text(long long seconds) {
+    std::string text;
+    for (const auto& [unit, size] : {std::pair{'d', 86400LL}, {'h', 3600LL}, {'m', 60LL}}) {
+        if (seconds >= size) {
+            text += std::to_string(seconds / size) + unit;
+            seconds %= size;
+        }
+    }
+    if (seconds > 0 || text.empty()) text += std::to_string(seconds) + 's';
+    return text;
+}
+
+// A duration in [minimum, maximum] seconds; the value stays the text the user gave, which the
+// command parses again with the same function.
+CLI::Validator duration_range(double minimum, double maximum) {
+    const auto low = static_cast<long long>(minimum);
+    const auto high = static_cast<long long>(maximum);
+    const std::string range = "[" + duration_text(low) + " - " + duration_text(high) + "]";
+    return CLI::Validator(
+        [low, high, range](std::string& text) -> std::string {
+            const auto seconds = parse_duration_seconds(text, high);
+            if (!seconds || *seconds < low)
+                return "Value " + text + " is not a duration in " + range +
+                       " (whole numbers with units, largest first: 90s, 15m, 1h30m, 2d)";
+            return {};
+        },
+        "in " + range);
 }
 
 // Refused when parsed, before anything runs: a pointer that is no pointer names no value.
@@ -68,6 +101,8 @@ void apply_model(CLI::App& app, CLI::Option& option, const OptionSpec& spec) {
     }
     if (spec.kind == ValueKind::seconds && spec.minimum && spec.maximum)
         option.check(seconds_range(*spec.minimum, *spec.maximum));
+    if (spec.kind == ValueKind::duration && spec.minimum && spec.maximum)
+        option.check(duration_range(*spec.minimum, *spec.maximum));
     if (spec.kind == ValueKind::json_pointer) option.check(json_pointer_syntax());
     if (spec.help_shows_default) option.default_str(spec.default_value);
     if (spec.value_optional) option.expected(0, 1);

@@ -36,6 +36,8 @@ enum class ValueKind {
     choice,              ///< one of OptionSpec::choices
     integer,             ///< a whole number in [minimum, maximum]
     seconds,             ///< a real number of seconds in [minimum, maximum]
+    duration,            ///< whole units largest first (90s, 15m, 1h30m, 2d): seconds in
+                         ///< [minimum, maximum]
     json_pointer,        ///< an RFC 6901 JSON pointer
 };
 
