@@ -4,8 +4,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
-#include "cli/duration.hpp"
+#include "core/duration.hpp"
 #include "json/json_pointer.hpp"
 
 namespace rdmi::cli {
@@ -44,7 +46,8 @@ CLI::Validator duration_range(double minimum, double maximum) {
             const auto seconds = parse_duration(text);
             if (!seconds) {
                 return "Value " + text +
-                       " is not a duration (seconds, or a number with ms, s, m or h: 90, 5s, 2m)";
+                       " is not a duration (seconds, or numbers with units largest first: 90, 5s, 2m, "
+                       "1h30m, 2d)";
             }
             if (*seconds < minimum || *seconds > maximum)
                 return "Value " + text + " not in range " + range;

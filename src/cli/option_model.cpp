@@ -160,6 +160,17 @@ void add_report(std::vector<OptionSpec>& t) {
                          "checks; text and json only (prometheus and nfd carry both)",
                  .default_value = "all",
                  .commands = {"report"}});
+    t.push_back({.name = "--nfd-expiry",
+                 .kind = ValueKind::duration,
+                 .placeholder = "DURATION",
+                 .minimum = 1,
+                 .maximum = 365.0 * 86400,
+                 .help = "with --format nfd: write Node Feature Discovery's expiry-time "
+                         "directive, DURATION (90s, 15m, 2h, 1d; at most 365d) after the run's "
+                         "time (SOURCE_DATE_EPOCH when set), so that the labels go stale when "
+                         "the probe stops running",
+                 .commands = {"report"},
+                 .exposure = Exposure::cli_only});
 }
 
 void add_loopback(std::vector<OptionSpec>& t) {

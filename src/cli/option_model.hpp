@@ -36,7 +36,8 @@ enum class ValueKind {
     choice,              ///< one of OptionSpec::choices
     integer,             ///< a whole number in [minimum, maximum]
     seconds,             ///< a real number of seconds in [minimum, maximum]
-    duration,            ///< seconds, bare or with a unit (5s, 2m), in [minimum, maximum]
+    duration,            ///< seconds, bare or numbers with units largest first (90, 5s, 1h30m,
+                         ///< 2d), in [minimum, maximum]
     json_pointer,        ///< an RFC 6901 JSON pointer
 };
 

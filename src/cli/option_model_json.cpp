@@ -99,6 +99,8 @@ std::string_view kind_name(ValueKind kind) {
             return "integer";
         case ValueKind::seconds:
             return "seconds";
+        case ValueKind::duration:
+            return "duration";
         case ValueKind::json_pointer:
             return "json_pointer";
     }

@@ -5,7 +5,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
@@ -13,6 +15,7 @@
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
+#include "cli/run_time.hpp"
 #include "core/drop_at_exit.hpp"
 #include "model/registry.hpp"
 #include "os/fs.hpp"
@@ -35,6 +38,7 @@ class ReportCommand final : public Command {
         add_modelled(sub, name(), "--format", format_);
         add_modelled(sub, name(), "--integrity", integrity_);
         for_option_ = add_modelled(sub, name(), "--for", for_);
+        nfd_expiry_option_ = add_modelled(sub, name(), "--nfd-expiry", nfd_expiry_s_);
     }
 
     int run(const Session& session) override {
@@ -47,6 +51,14 @@ class ReportCommand final : public Command {
                                "report: --for chooses the checks of a text or JSON "
                                "report; --format " +
                                    format_ + " carries every purpose's verdict (give no --for)");
+        }
+        const bool nfd_expiry = nfd_expiry_option_ != nullptr && nfd_expiry_option_->count() > 0;
+        if (nfd_expiry && format_ != "nfd") {
+            return usage_error(session,
+                               "report: --nfd-expiry writes the expiry directive of a "
+                               "Node Feature Discovery feature file; give it with "
+                               "--format nfd (the format is " +
+                                   format_ + ")");
         }
         warn_unread_name(session);
         Facts report;
@@ -76,8 +88,12 @@ class ReportCommand final : public Command {
         }
         if (format_ == "prometheus")
             return session.output().finish({prometheus::report(report), Reader::daemon}, exit_code);
-        if (format_ == "nfd")
-            return session.output().finish({nfd::features(report), Reader::daemon}, exit_code);
+        if (format_ == "nfd") {
+            nfd::FeatureFileOptions options;
+            if (nfd_expiry) options.expiry_time = expiry_time(nfd_expiry_s_, report.run);
+            return session.output().finish({nfd::features(report, options), Reader::daemon},
+                                           exit_code);
+        }
         return session.output().finish({text::report(session.style(), report), Reader::human},
                                        exit_code);
     }
@@ -96,6 +112,21 @@ class ReportCommand final : public Command {
         std::fwrite(document.data(), 1, document.size(), stdout);  // NOLINT(cert-err33-c)
         std::fflush(stdout);                                       // NOLINT(cert-err33-c)
         return kExitUsage;
+    }
+
+    // The run's time (SOURCE_DATE_EPOCH when set, so that a golden is reproducible) plus
+    // --nfd-expiry, which the option's check already bounded; past 9999 it is the last second
+    // RFC 3339 can write.
+    [[nodiscard]] static std::string expiry_time(double nfd_expiry_s, const RunInfo& run) {
+        const auto lifetime = std::llround(nfd_expiry_s);
+        // generated_at is the session's own iso8601_utc text, so it always reads back; the
+        // clock is only the fallback of a fallback.
+        const long long start = parse_iso8601_utc(run.generated_at).value_or([] {
+            using namespace std::chrono;
+            return duration_cast<seconds>(system_clock::now().time_since_epoch()).count();
+        }());
+        const long long left = kLatestIso8601Seconds - start;
+        return iso8601_utc(start + std::min<long long>(lifetime, left));
     }
 
     // Each reader skips some names in its directory: written there, the document would never be
@@ -119,6 +150,8 @@ class ReportCommand final : public Command {
     bool integrity_ = false;
     std::string for_ = "all";
     CLI::Option* for_option_ = nullptr;
+    double nfd_expiry_s_ = 0;  ///< --nfd-expiry in seconds (its parser turns "2h" into 7200)
+    CLI::Option* nfd_expiry_option_ = nullptr;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "os/env.hpp"
 
@@ -18,5 +19,12 @@ std::string generation_time(const Env& env);
 
 /// The same for a given number of seconds since 1970 (0 to 253402300799).
 std::string iso8601_utc(long long seconds);
+
+/// The seconds since 1970 of a time stamp as iso8601_utc writes it ("2026-12-01T10:00:00Z");
+/// nullopt for any other text, a date that does not exist included.
+std::optional<long long> parse_iso8601_utc(std::string_view text);
+
+/// The latest time iso8601_utc can write: 9999-12-31T23:59:59Z.
+inline constexpr long long kLatestIso8601Seconds = 253402300799;
 
 }  // namespace rdmi::cli

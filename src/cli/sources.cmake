@@ -4,7 +4,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/command_exits.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/duration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/document_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_document.cpp

@@ -1,5 +1,6 @@
 target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/duration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exhaustion.cpp
   ${CMAKE_CURRENT_LIST_DIR}/finding_catalog.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fix_plan.cpp

@@ -1,10 +1,12 @@
 // Node Feature Discovery local feature file of the report. NFD (source/local) reads each
-// non-dot file of features.d, skips `#` lines (`# +` starts a directive) and takes `key=value`;
-// the value becomes a node label, so it must be a Kubernetes label value or the node update
-// fails for every label.
+// non-dot file of features.d, skips `#` lines (`# +` starts a directive: only the opt-in
+// expiry time is one) and takes `key=value`; the value becomes a node label, so it must be a
+// Kubernetes label value or the node update fails for every label.
 #include "report/nfd_features.hpp"
 
 #include <fmt/format.h>
+
+#include <stdexcept>
 
 #include "build_info.hpp"
 #include "model/contract_facts.hpp"
@@ -108,7 +110,7 @@ std::optional<std::string_view> label_value_problem(std::string_view value) {
     return std::nullopt;
 }
 
-std::string features(const Facts& facts) {
+std::string features(const Facts& facts, const FeatureFileOptions& options) {
     const Status result = overall_status(report_checks(facts));
     const std::pair<std::string_view, Value> lines[] = {
         // Exactly when `rdmi-probe report --for run` exits 0: a label that schedules workloads
@@ -128,6 +130,14 @@ std::string features(const Facts& facts) {
         "# {} {} report --format nfd: Node Feature Discovery local features; rewritten on every "
         "run\n",
         build_info::kToolName, build_info::kVersion);
+    if (options.expiry_time) {
+        if (options.expiry_time->empty() ||
+            options.expiry_time->find_first_not_of("0123456789-:TZ") != std::string::npos)
+            throw std::invalid_argument("nfd: an expiry time that is no RFC 3339 UTC time");
+        // Before every key: NFD applies a directive to the lines that follow it
+        // (docs/reference/fleet-consumers.md#nfd-expiry-time).
+        out += fmt::format("# +expiry-time={}\n", *options.expiry_time);
+    }
     for (const auto& [key, value] : lines) {
         // Every value passes the same check, whatever produced it.
         if (value.omitted.empty() && label_value_problem(value.text)) {

@@ -133,8 +133,8 @@ Family info(const Facts& facts) {
     return f;
 }
 
-// A PF's or VF's rdma device name for a label; "" (no label) when it has none.
-std::optional<std::string> first_ibdev(const std::vector<std::string>& names) {
+// A PF's or VF's rdma device name for the `device` label; "" (no label) when it has none.
+std::optional<std::string> first_rdma_device(const std::vector<std::string>& names) {
     if (names.empty()) return std::string();
     if (!usable_label_value(names.front())) return std::nullopt;
     return names.front();
@@ -155,8 +155,8 @@ Family dpa_capable(const Facts& facts) {
             f.omit("a function whose PCI address is not printable ASCII");
             continue;
         }
-        const auto ibdev = first_ibdev(row.rdma_devices);
-        if (!ibdev) {
+        const auto device = first_rdma_device(row.rdma_devices);
+        if (!device) {
             f.omit("a function whose rdma device name is not printable ASCII");
             continue;
         }
@@ -164,7 +164,9 @@ Family dpa_capable(const Facts& facts) {
             f.omit("a function whose DPA support is unknown (see the report's devices)");
             continue;
         }
-        f.add({{"pci", row.function}, {"ibdev", *ibdev}},
+        // `device` as node_exporter's infiniband collector names the rdma device, so that its
+        // node_infiniband_info joins on(device).
+        f.add({{"pci", row.function}, {"device", *device}},
               flag(row.dpa.value->support == sysfs::DpaSupport::yes));
     }
     return f;
@@ -192,9 +194,13 @@ Family port_active(const Facts& facts) {
                 f.omit("a port whose state could not be read (see the report's devices)");
                 continue;
             }
-            f.add({{"pci", function->name},
-                   {"ibdev", device.name},
-                   {"port", std::to_string(port.number)}},
+            // `device` and `port` exactly as node_exporter's infiniband collector labels its port
+            // series (the rdma device's name, the port number in decimal), so that on(device,
+            // port) joins them without label_replace:
+            // docs/reference/fleet-consumers.md#node-exporter-infiniband-labels
+            f.add({{"device", device.name},
+                   {"port", std::to_string(port.number)},
+                   {"pci", function->name}},
                   flag(port.state.value->name == "ACTIVE"));
         }
     }

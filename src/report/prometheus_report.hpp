@@ -16,8 +16,8 @@ inline constexpr std::size_t kMaxLabelValue = 128;
 /// escaped (`\\`, `\"`, `\n`), everything else as it is.
 std::string escape_label_value(std::string_view value);
 
-/// Whether a probed identifier (check id, PCI address, ibdev, library, version) may become a
-/// label value: 1 to kMaxLabelValue printable ASCII characters. Anything else is not the
+/// Whether a probed identifier (check id, PCI address, rdma device name, library, version) may
+/// become a label value: 1 to kMaxLabelValue printable ASCII characters. Anything else is not the
 /// identifier the metric documents (a control character, another encoding, free text), so its
 /// series is left out and a comment line says so.
 bool usable_label_value(std::string_view value);

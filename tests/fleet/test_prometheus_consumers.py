@@ -11,8 +11,19 @@
                  quote, a backslash) or would forge a sample (line feeds): the escaped one
                  comes back intact, the other is left out
 
+  join           the same node_exporter with its infiniband collector reading a fixture
+                 root's /sys (--path.sysfs) and its textfile collector reading rdmi-probe's
+                 metrics of that root, scraped once; `promtool test rules` then evaluates, on
+                 the scraped series, recording rules that join rdmi_probe_port_active with
+                 node_infiniband_state_id on(device, port) and rdmi_probe_device_dpa_capable
+                 with node_infiniband_info on(device) (the rules docs/fleet.md shows, with the
+                 scrape's instance), and must find exactly the joined series the scrape
+                 implies (none would match with other label names)
+
     test_prometheus_consumers.py --binary B --fixtures F promtool --tool PATH
     test_prometheus_consumers.py --binary B --fixtures F node-exporter --tool PATH
+    test_prometheus_consumers.py --binary B --fixtures F join --tool PATH --promtool PATH \\
+                                 --doc docs/fleet.md
 
 An empty --tool means CMake did not find the program at configure time: the test says so and
 exits 77 (ctest reports it skipped). scripts/setup.sh --tests installs both, so the suite as CI
@@ -21,6 +32,7 @@ does not run fails.
 """
 import argparse
 import ctypes
+import json
 import os
 import pwd
 import shutil
@@ -150,7 +162,7 @@ def scrape(url, deadline, proc):
     raise TimeoutError(f"no answer from {url}: {last}")
 
 
-def start_exporter(tool, textfile_dir, port):
+def start_exporter(tool, textfile_dir, port, collectors=("--collector.textfile",)):
     user = None
     if os.geteuid() == 0:
         user = pwd.getpwnam("nobody")
@@ -167,7 +179,7 @@ def start_exporter(tool, textfile_dir, port):
     log = tempfile.TemporaryFile(mode="w+")
     proc = subprocess.Popen(
         [tool, f"--web.listen-address=127.0.0.1:{port}", "--collector.disable-defaults",
-         "--collector.textfile", f"--collector.textfile.directory={textfile_dir}"],
+         *collectors, f"--collector.textfile.directory={textfile_dir}"],
         stdout=subprocess.DEVNULL, stderr=log, preexec_fn=drop, env={"PATH": "/usr/bin:/bin"})
     proc.log = log
     return proc
@@ -231,7 +243,7 @@ def run_node_exporter(args):
         if wrong:
             problems.append(f"{len(wrong)} series with another value, e.g. {sorted(wrong)[:3]}")
         escaped = ("rdmi_probe_device_dpa_capable",
-                   frozenset({("pci", "0000:03:00.0"), ("ibdev", 'mlx5"0\\')}))
+                   frozenset({("pci", "0000:03:00.0"), ("device", 'mlx5"0\\')}))
         if scraped.get(escaped) != 1:
             problems.append(f"the escaped device name did not come back: {escaped}")
         if any(name == "rdmi_probe_forged" for name, _ in scraped):
@@ -242,14 +254,165 @@ def run_node_exporter(args):
     return problems
 
 
+def serve_once(tool, textfile_dir, collectors, problems):
+    """Starts node_exporter with `collectors`, scrapes it once and stops it: the body, or None
+    (with the reason in problems)."""
+    for attempt in range(3):  # the free port may be taken before node_exporter binds it
+        port = free_port()
+        proc = start_exporter(tool, textfile_dir, port, collectors)
+        try:
+            return scrape(f"http://127.0.0.1:{port}/metrics", time.monotonic() + 20, proc)
+        except TimeoutError as e:
+            if attempt == 2:
+                problems.append(f"node_exporter did not answer: {e}; its log: {stop(proc)}")
+        finally:
+            if not proc.log.closed:
+                stop(proc)
+    return None
+
+
+def with_port_counters(fixtures, parent):
+    """The BlueField-3 host root with each rdma port's counters/ and hw_counters/ as mlx5 has
+    them: node_exporter's infiniband collector drops every device when a port lacks them; the
+    probe never reads them. Returns the root."""
+    root = os.path.join(parent, "root")
+    shutil.copytree(os.path.join(fixtures, "roots", "both-host"), root, symlinks=True)
+    ports = Path(root, "sys", "class", "infiniband").glob("*/ports/*")
+    for port in ports:
+        for sub, name in (("counters", "port_rcv_data"), ("counters", "link_downed"),
+                          ("hw_counters", "out_of_buffer")):
+            (port / sub).mkdir(exist_ok=True)
+            (port / sub / name).write_text("0\n")
+    return root
+
+
+def series_text(name, labels):
+    """A series as promtool's input_series and exp_samples write it (PromQL quoting)."""
+    inner = ",".join(f'{k}="{json.dumps(v)[1:-1]}"' for k, v in sorted(labels))
+    return f"{name}{{{inner}}}"
+
+
+JOIN_HEADING = "### Joining node_exporter's infiniband series"
+
+
+def documented_rules(doc):
+    """The rule group docs/fleet.md shows under JOIN_HEADING: what is tested is what a fleet
+    is told to write."""
+    text = Path(doc).read_text()
+    if JOIN_HEADING not in text:
+        raise ValueError(f"{doc}: no section {JOIN_HEADING!r}")
+    block = re.search(r"```yaml\n(.*?)```", text[text.index(JOIN_HEADING):], re.DOTALL)
+    if not block:
+        raise ValueError(f"{doc}: no yaml block under {JOIN_HEADING!r}")
+    return block.group(1)
+
+
+def run_join(args):
+    problems = []
+    if not args.promtool:
+        print("SKIP: promtool (package prometheus) was not found when the build was configured")
+        return [SKIP]
+    with tempfile.TemporaryDirectory(prefix="rdmi-join-") as d:
+        os.chmod(d, 0o755)
+        root = with_port_counters(args.fixtures, d)
+        textfile = os.path.join(d, "textfile")
+        os.mkdir(textfile)
+        os.chmod(textfile, 0o755)
+        report(args.binary, root, os.path.join(textfile, "rdmi-probe.prom"))
+        body = serve_once(args.tool, textfile, ("--collector.textfile", "--collector.infiniband",
+                                                f"--path.sysfs={root}/sys"), problems)
+        if body is None:
+            return problems
+        scraped = parse_samples(body)
+        for name, labels in ((("node_textfile_scrape_error", frozenset())),
+                             ("node_scrape_collector_success",
+                              frozenset({("collector", "infiniband")}))):
+            want = 0 if name == "node_textfile_scrape_error" else 1
+            if scraped.get((name, labels)) != want:
+                problems.append(f"{name}{dict(labels)} is {scraped.get((name, labels))}, want {want}")
+
+        def family(name):
+            return {labels: value for (n, labels), value in scraped.items() if n == name}
+
+        ports, states = family("rdmi_probe_port_active"), family("node_infiniband_state_id")
+        dpa, info = family("rdmi_probe_device_dpa_capable"), family("node_infiniband_info")
+        if not ports or not states or not dpa or not info:
+            problems.append(f"nothing to join: {len(ports)} rdmi_probe_port_active, {len(states)} "
+                            f"node_infiniband_state_id, {len(dpa)} rdmi_probe_device_dpa_capable, "
+                            f"{len(info)} node_infiniband_info series scraped")
+            return problems
+        # A scrape adds the target's labels to every series, the same to both collectors'.
+        target = {("instance", "node-1:9100"), ("job", "node")}
+
+        def keyed(labels, keys):
+            # Paired by what the labels say, whatever they are called (the release before
+            # named the rdma device `ibdev`): the rules must find every pair, by their names.
+            named = {("device" if k == "ibdev" else k): v for k, v in labels}
+            return tuple(sorted((k, v) for k, v in named.items() if k in keys))
+
+        # The joins, worked out from the scraped values by Python: what promtool must find.
+        expected = []
+        by_port = {keyed(l, ("device", "port")): v for l, v in states.items()}
+        for labels, value in ports.items():
+            other = by_port.get(keyed(labels, ("device", "port")))
+            if other is not None:
+                expected.append(("rdmi_probe:port_active:agrees_with_node_exporter",
+                                 labels | target, 1.0 if value == (1.0 if other == 4 else 0.0) else 0.0))
+        by_device = {keyed(l, ("device",)): l for l in info}
+        for labels, value in dpa.items():
+            match = by_device.get(keyed(labels, ("device",)))
+            if match is not None:
+                copied = {(k, v) for k, v in match if k in ("firmware_version", "hca_type")}
+                expected.append(("rdmi_probe:device_dpa_capable:firmware",
+                                 labels | copied | target, value))
+        if len(expected) != len(ports) + len(dpa):
+            problems.append(f"{len(ports) + len(dpa) - len(expected)} rdmi-probe series have no "
+                            "node_exporter series with the same device (and port)")
+        inputs = [(name, labels) for name in ("rdmi_probe_port_active", "node_infiniband_state_id",
+                                              "rdmi_probe_device_dpa_capable",
+                                              "node_infiniband_info")
+                  for labels in family(name)]
+        lines = ["rule_files: [rules.yml]", "evaluation_interval: 1m", "tests:",
+                 "  - interval: 1m", "    input_series:"]
+        for name, labels in inputs:
+            lines += [f"      - series: {json.dumps(series_text(name, labels | target))}",
+                      f"        values: '{scraped[(name, labels)]:g}x2'"]
+        lines += ["    promql_expr_test:"]
+        for record in ("rdmi_probe:port_active:agrees_with_node_exporter",
+                       "rdmi_probe:device_dpa_capable:firmware"):
+            lines += [f"      - expr: {record}", "        eval_time: 1m", "        exp_samples:"]
+            for name, labels, value in expected:
+                if name == record:
+                    lines += [f"          - labels: {json.dumps(series_text(name, labels))}",
+                              f"            value: {value:g}"]
+        Path(d, "rules.yml").write_text(documented_rules(args.doc))
+        Path(d, "test.yml").write_text("\n".join(lines) + "\n")
+        proc = subprocess.run([args.promtool, "check", "rules", "rules.yml"], cwd=d,
+                              capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            problems.append(f"promtool check rules: {(proc.stdout + proc.stderr).strip()[:400]}")
+        proc = subprocess.run([args.promtool, "test", "rules", "test.yml"], cwd=d,
+                              capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            problems.append(f"promtool test rules: exit {proc.returncode}: "
+                            f"{(proc.stdout + proc.stderr).strip()[:1200]}")
+        else:
+            print(f"ok   promtool test rules: {len(expected)} joined series "
+                  f"({len(ports)} ports on(device, port), {len(dpa)} functions on(device)) "
+                  "from one node_exporter scrape")
+    return problems
+
+
 def main():
     # ctest's timeout sends SIGTERM: unwind, so that the finally blocks stop node_exporter.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--binary", required=True)
     ap.add_argument("--fixtures", required=True)
-    ap.add_argument("mode", choices=["promtool", "node-exporter"])
+    ap.add_argument("mode", choices=["promtool", "node-exporter", "join"])
     ap.add_argument("--tool", default="")
+    ap.add_argument("--promtool", default="", help="join: promtool, for `test rules`")
+    ap.add_argument("--doc", default="", help="join: docs/fleet.md, whose join rules are tested")
     args = ap.parse_args()
     if not args.tool:
         name = "promtool (package prometheus)" if args.mode == "promtool" else \
@@ -257,7 +420,10 @@ def main():
         print(f"SKIP: {name} was not found when the build was configured "
               "(scripts/setup.sh --tests installs it; then reconfigure)")
         return SKIP
-    problems = run_promtool(args) if args.mode == "promtool" else run_node_exporter(args)
+    runs = {"promtool": run_promtool, "node-exporter": run_node_exporter, "join": run_join}
+    problems = runs[args.mode](args)
+    if problems == [SKIP]:
+        return SKIP
     for p in problems:
         print("FAIL:", p)
     return 1 if problems else 0

@@ -50,6 +50,22 @@ TEST_CASE("iso8601_utc agrees with gmtime across leap years, month ends and the 
     }
 }
 
+TEST_CASE("parse_iso8601_utc reads back what iso8601_utc writes, and nothing else") {
+    for (long long t = 0; t < 4200000000LL; t += 1000003) {
+        CAPTURE(t);
+        REQUIRE(parse_iso8601_utc(iso8601_utc(t)) == t);
+    }
+    CHECK(parse_iso8601_utc("9999-12-31T23:59:59Z") == kLatestIso8601Seconds);
+    for (const char* bad :
+         {"", "2026-12-01T10:00:00", "2026-12-01 10:00:00Z", "2026-02-30T10:00:00Z",
+          "2026-13-01T10:00:00Z", "2026-12-01T24:00:00Z", "2026-12-01T10:60:00Z",
+          "2026-12-01T10:00:60Z", "2026-12-01T10:00:00+00:00", "+026-12-01T10:00:00Z",
+          "2026-1a-01T10:00:00Z", "2026-12-01T10:00:00Zx"}) {
+        CAPTURE(bad);
+        CHECK_FALSE(parse_iso8601_utc(bad));
+    }
+}
+
 TEST_CASE("SOURCE_DATE_EPOCH pins the time only when it is a whole number of seconds in range") {
     CHECK(pinned("0") == 0);
     CHECK(pinned("1796083199") == 1796083199);

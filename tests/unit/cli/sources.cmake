@@ -2,7 +2,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bus_error_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/document_output_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/duration_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exit_codes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_output_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/help_text_test.cpp

@@ -1,10 +1,11 @@
 // The NFD feature file: Kubernetes label-value rules, keys left out with a comment, no
-// directive lines, hostile values never written.
+// directive line but the opt-in expiry time, hostile values never written.
 #include "report/nfd_features.hpp"
 
 #include <doctest/doctest.h>
 
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,47 @@ TEST_CASE("what is unknown is left out, and a comment says why") {
     facts.devices->inventory.rdma_class_gap = Gap{GapReason::permission_denied, "x"};
     CHECK(features(facts).find("# rdmi.nvidia.com/port-active omitted: /sys/class/infiniband") !=
           std::string::npos);
+}
+
+TEST_CASE("an expiry time asked for is one directive line, before every key") {
+    Facts facts;
+    facts.install = install_with("3.3.0105", {check(finding::doca_prefix, Status::pass)});
+    mark_collected(facts, ProbeId::install);
+    const std::string text =
+        features(facts, FeatureFileOptions{.expiry_time = "2023-11-14T22:28:20Z"});
+    std::vector<std::string> directives;
+    std::size_t first_key = std::string::npos;
+    std::size_t directive_at = std::string::npos;
+    std::size_t index = 0;
+    for (auto view : split_lines(text)) {
+        const std::string line(view);
+        if (line.starts_with("# +")) {
+            directives.push_back(line);
+            directive_at = index;
+        } else if (!line.starts_with("#") && first_key == std::string::npos) {
+            first_key = index;
+        }
+        ++index;
+    }
+    CHECK(directives == std::vector<std::string>{"# +expiry-time=2023-11-14T22:28:20Z"});
+    REQUIRE(first_key != std::string::npos);
+    // NFD applies a directive to the lines after it: a key above it would never expire.
+    CHECK(directive_at < first_key);
+    // Everything else is the file without the directive, line for line.
+    std::string without = text;
+    without.erase(without.find("# +expiry-time="), directives.front().size() + 1);
+    CHECK(without == features(facts));
+    check_well_formed(without);
+}
+
+TEST_CASE("an expiry time that would break its line is refused, never written") {
+    const Facts facts;
+    for (const char* bad : {"", "2023-11-14T22:28:20Z\nrdmi.nvidia.com/ready=true",
+                            "2023-11-14T22:28:20Z # x", "2023-11-14T22:28:20+01:00"}) {
+        CAPTURE(bad);
+        CHECK_THROWS_AS((void)features(facts, FeatureFileOptions{.expiry_time = bad}),
+                        std::invalid_argument);
+    }
 }
 
 }  // namespace

@@ -196,8 +196,8 @@ TEST_CASE("per function: DPA known is 1 or 0, unknown is left out with a comment
     facts.devices->summary.push_back(sf);
     const std::string text = report(facts);
     check_well_formed(text);
-    CHECK(has_line(text, R"(rdmi_probe_device_dpa_capable{pci="0000:03:00.0",ibdev="mlx5_0"} 1)"));
-    CHECK(has_line(text, R"(rdmi_probe_device_dpa_capable{pci="0000:04:00.0",ibdev="mlx5_1"} 0)"));
+    CHECK(has_line(text, R"(rdmi_probe_device_dpa_capable{pci="0000:03:00.0",device="mlx5_0"} 1)"));
+    CHECK(has_line(text, R"(rdmi_probe_device_dpa_capable{pci="0000:04:00.0",device="mlx5_1"} 0)"));
     CHECK(samples_of(text, "rdmi_probe_device_dpa_capable").size() == 2);  // no 05:00.0, no SF
     CHECK(text.find("# rdmi_probe_device_dpa_capable omitted: a function whose DPA support is "
                     "unknown") != std::string::npos);
@@ -213,8 +213,8 @@ TEST_CASE("hostile device names: escaped when printable, left out when not, neve
     };
     const std::string text = report(facts);
     check_well_formed(text);
-    CHECK(
-        has_line(text, R"(rdmi_probe_device_dpa_capable{pci="0000:03:00.0",ibdev="mlx5\"0\\"} 1)"));
+    CHECK(has_line(text,
+                   R"(rdmi_probe_device_dpa_capable{pci="0000:03:00.0",device="mlx5\"0\\"} 1)"));
     CHECK(samples_of(text, "rdmi_probe_device_dpa_capable").size() == 1);
     CHECK(text.find("rdmi_probe_fake") == std::string::npos);
     CHECK(text.find('\x1b') == std::string::npos);
@@ -257,9 +257,9 @@ TEST_CASE("ports: ACTIVE is 1, another state 0, an unreadable state left out; SF
     const std::string text = report(facts);
     check_well_formed(text);
     CHECK(
-        has_line(text, R"(rdmi_probe_port_active{pci="0000:03:00.0",ibdev="mlx5_0",port="1"} 1)"));
+        has_line(text, R"(rdmi_probe_port_active{device="mlx5_0",port="1",pci="0000:03:00.0"} 1)"));
     CHECK(
-        has_line(text, R"(rdmi_probe_port_active{pci="0000:03:00.0",ibdev="mlx5_0",port="2"} 0)"));
+        has_line(text, R"(rdmi_probe_port_active{device="mlx5_0",port="2",pci="0000:03:00.0"} 0)"));
     CHECK(samples_of(text, "rdmi_probe_port_active").size() == 2);
     CHECK(text.find("# rdmi_probe_port_active omitted: a port whose state could not be read") !=
           std::string::npos);
@@ -331,7 +331,7 @@ TEST_CASE("one port named twice in sysfs (ports/1 and ports/01) is one series, n
     check_well_formed(text);
     CHECK(samples_of(text, "rdmi_probe_port_active") ==
           std::vector<std::string>{
-              R"(rdmi_probe_port_active{pci="0000:03:00.0",ibdev="mlx5_0",port="1"} 1)"});
+              R"(rdmi_probe_port_active{device="mlx5_0",port="1",pci="0000:03:00.0"} 1)"});
     CHECK(has_line(text,
                    "# rdmi_probe_port_active omitted: a series listed twice (its first "
                    "value is exported)"));

@@ -1,0 +1,17 @@
+// Durations as a user writes them on a command line ("90", "1.5", "500ms", "5s", "15m",
+// "1h30m", "2d"), the way systemd's time spans and Go's durations read.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace rdmi {
+
+/// The seconds `text` spells: one or more `<number><unit>` parts, unit `d`, `h`, `m`, `s` or
+/// `ms`, each unit at most once and largest first (`1h30m`, not `30m1h`), or one bare number
+/// meaning seconds. A number is plain decimal digits with at most one point (`1.5`, `.5`).
+/// Nullopt for anything else: an empty text, a sign, a space, an exponent, "0x", "nan", "inf",
+/// an unknown unit, a total too large for a double.
+[[nodiscard]] std::optional<double> parse_duration(std::string_view text);
+
+}  // namespace rdmi
