@@ -20,7 +20,7 @@ struct DocumentKind {
 };
 
 /// The version every contract schema and x_rdmi_probe extension declares.
-inline constexpr std::string_view kContractSchemaVersion = "1.2.0";
+inline constexpr std::string_view kContractSchemaVersion = "1.3.0";
 /// The diff document's schema version: its own shape moves apart from the contract documents'
 /// (a member they add is only a new pointer in a diff's changes).
 inline constexpr std::string_view kDiffSchemaVersion = "2.0.0";
