@@ -7,9 +7,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/command.hpp"
+#include "cli/device_scope_option.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
@@ -35,6 +38,7 @@ class ReportCommand final : public Command {
         format_option_ = add_modelled(sub, name(), "--format", format_);
         add_modelled(sub, name(), "--integrity", integrity_);
         for_option_ = add_modelled(sub, name(), "--for", for_);
+        add_modelled(sub, name(), "--device", devices_);
     }
 
     int run(const Session& session) override {
@@ -50,11 +54,19 @@ class ReportCommand final : public Command {
                                "report; --format " +
                                    format_ + " carries every purpose's verdict (give no --for)");
         }
+        if (!devices_.empty() && (format_ == "prometheus" || format_ == "nfd")) {
+            return usage_error(session, "report: --format " + format_ +
+                                            " carries the host's verdict (a fleet verdict is per "
+                                            "host); give no --device");
+        }
         warn_unread_name(session);
         Facts report;
-        collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
+        ProbeRequest request;
+        if (auto refused =
+                scope_to_devices(session, name(), devices_, report, request, OnProbeError::record))
+            return *refused;
+        collect(session.probe_context(), kReportProbes, report, request, OnProbeError::record);
         if (integrity_) {
-            ProbeRequest request;
             request.integrity = true;
             collect(session.probe_context(), {ProbeId::install_integrity}, report, request,
                     OnProbeError::record);
@@ -129,6 +141,7 @@ class ReportCommand final : public Command {
     bool integrity_ = false;
     std::string for_ = "all";
     CLI::Option* for_option_ = nullptr;
+    std::vector<std::string> devices_;
 };
 
 }  // namespace
