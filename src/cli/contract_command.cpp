@@ -8,6 +8,7 @@
 #include "cli/cli11.hpp"
 
 #include "cli/command.hpp"
+#include "cli/device_scope_option.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
 #include "cli/run_time.hpp"
@@ -20,11 +21,16 @@
 namespace rdmi::cli {
 
 int run_contract_command(
-    const Session& session, std::span<const ProbeId> extra, bool strict,
+    const Session& session, std::string_view command, std::span<const ProbeId> extra, bool strict,
+    const std::vector<std::string>& devices,
     const std::function<contract::Document(const contract::ContractFacts&)>& build) {
     Facts collected;
-    collect(session.probe_context(), contract::kContractProbes, collected);
-    collect(session.probe_context(), extra, collected);
+    ProbeRequest request;
+    if (auto refused =
+            scope_to_devices(session, command, devices, collected, request, OnProbeError::raise))
+        return *refused;
+    collect(session.probe_context(), contract::kContractProbes, collected, request);
+    collect(session.probe_context(), extra, collected, request);
     session.release_worker();
     const bool with_capabilities =
         std::find(extra.begin(), extra.end(), ProbeId::doca_caps) != extra.end();
@@ -34,6 +40,7 @@ int run_contract_command(
     const contract::ContractFacts facts =
         contract::contract_facts(std::move(collected), with_capabilities);
     contract::Document doc = build(facts);
+    json::contract_device_scope(doc, facts);
     const json::RunFacts run{facts.generated_at, facts.root, facts.live};
     std::string out;
     if (session.options().json) {
@@ -60,9 +67,10 @@ class PlainContractCommand final : public Command {
     [[nodiscard]] std::string_view summary() const override { return summary_; }
     void add_options(CLI::App& sub) override {
         add_modelled(sub, name_, "--strict-contract", strict_);
+        add_modelled(sub, name_, "--device", devices_);
     }
     int run(const Session& session) override {
-        return run_contract_command(session, extra_, strict_, build_);
+        return run_contract_command(session, name_, extra_, strict_, devices_, build_);
     }
 
   private:
@@ -71,6 +79,7 @@ class PlainContractCommand final : public Command {
     std::vector<ProbeId> extra_;  ///< probes beyond kContractProbes
     Build build_;
     bool strict_ = false;
+    std::vector<std::string> devices_;
 };
 
 }  // namespace

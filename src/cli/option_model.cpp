@@ -171,6 +171,17 @@ void add_report(std::vector<OptionSpec>& t) {
                          "the probe stops running",
                  .commands = {"report"},
                  .exposure = Exposure::cli_only});
+    // One row for the four commands that judge devices: check has --require-device and
+    // loopback its own single --device.
+    t.push_back({.name = "--device",
+                 .short_name = "-d",
+                 .kind = ValueKind::device,
+                 .placeholder = "NAME|PCI",
+                 .help = "judge only this function (an RDMA device like mlx5_0, a PCI address, "
+                         "a netdev); the others are listed as not examined, install checks are "
+                         "unchanged (repeatable; not with --format prometheus or nfd)",
+                 .commands = {"report", "env", "caps", "state"},
+                 .repeatable = true});
 }
 
 void add_loopback(std::vector<OptionSpec>& t) {

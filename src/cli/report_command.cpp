@@ -9,9 +9,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/command.hpp"
+#include "cli/device_scope_option.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_binding.hpp"
@@ -39,6 +42,7 @@ class ReportCommand final : public Command {
         add_modelled(sub, name(), "--integrity", integrity_);
         for_option_ = add_modelled(sub, name(), "--for", for_);
         nfd_expiry_option_ = add_modelled(sub, name(), "--nfd-expiry", nfd_expiry_s_);
+        add_modelled(sub, name(), "--device", devices_);
     }
 
     int run(const Session& session) override {
@@ -60,11 +64,19 @@ class ReportCommand final : public Command {
                                "--format nfd (the format is " +
                                    format_ + ")");
         }
+        if (!devices_.empty() && (format_ == "prometheus" || format_ == "nfd")) {
+            return usage_error(session, "report: --format " + format_ +
+                                            " carries the host's verdict (a fleet verdict is per "
+                                            "host); give no --device");
+        }
         warn_unread_name(session);
         Facts report;
-        collect(session.probe_context(), kReportProbes, report, {}, OnProbeError::record);
+        ProbeRequest request;
+        if (auto refused =
+                scope_to_devices(session, name(), devices_, report, request, OnProbeError::record))
+            return *refused;
+        collect(session.probe_context(), kReportProbes, report, request, OnProbeError::record);
         if (integrity_) {
-            ProbeRequest request;
             request.integrity = true;
             collect(session.probe_context(), {ProbeId::install_integrity}, report, request,
                     OnProbeError::record);
@@ -152,6 +164,7 @@ class ReportCommand final : public Command {
     CLI::Option* for_option_ = nullptr;
     double nfd_expiry_s_ = 0;  ///< --nfd-expiry in seconds (its parser turns "2h" into 7200)
     CLI::Option* nfd_expiry_option_ = nullptr;
+    std::vector<std::string> devices_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_exits.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_scope_option.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/document_output.cpp
   ${CMAKE_CURRENT_LIST_DIR}/error_command.cpp

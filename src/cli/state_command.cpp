@@ -19,13 +19,14 @@ class StateCommand final : public Command {
     void add_options(CLI::App& sub) override {
         add_modelled(sub, name(), "--strict-contract", strict_);
         add_modelled(sub, name(), "--side", side_);
+        add_modelled(sub, name(), "--device", devices_);
     }
     int run(const Session& session) override {
         std::optional<json::Side> forced;
         if (side_ == "host") forced = json::Side::host;
         if (side_ == "dpu") forced = json::Side::dpu;
         static constexpr ProbeId kStateProbes[] = {ProbeId::pcie_link};
-        return run_contract_command(session, kStateProbes, strict_,
+        return run_contract_command(session, name(), kStateProbes, strict_, devices_,
                                     [forced](const contract::ContractFacts& facts) {
                                         return json::state_document(facts, forced);
                                     });
@@ -34,6 +35,7 @@ class StateCommand final : public Command {
   private:
     bool strict_ = false;
     std::string side_;
+    std::vector<std::string> devices_;
 };
 
 }  // namespace

@@ -33,6 +33,7 @@ ContractFacts contract_facts(Facts facts, bool with_capabilities) {
         out.samples_gap = std::move(facts.samples->gap);
     }
     out.pcie_link = std::move(facts.pcie_link);
+    out.device_scope = std::move(facts.device_scope);
     if (with_capabilities) {
         static const DocaCapsFacts kNotCollected;
         out.capabilities = contract::device_capabilities(

@@ -8,6 +8,7 @@
 #include "host/host_kind.hpp"
 #include "host/platform.hpp"
 #include "model/capabilities.hpp"
+#include "model/device_scope.hpp"
 #include "model/facts.hpp"
 #include "model/registry.hpp"
 #include "probes/install/install.hpp"
@@ -32,6 +33,8 @@ struct ContractFacts {
     /// Each NVIDIA function's PCIe link (x_rdmi_probe.pcie_link of state and caps); only when
     /// the pcie-link probe was collected.
     std::optional<PcieLinkFacts> pcie_link;
+    /// -d/--device: the functions `devices` was narrowed to, and those not examined.
+    std::optional<DeviceScope> device_scope;
 };
 
 /// The probes every contract document needs (plus doca-caps for the capability snapshot, and

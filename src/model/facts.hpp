@@ -14,6 +14,7 @@
 #include "context/context.hpp"
 #include "core/check.hpp"
 #include "json/json_common.hpp"
+#include "model/device_scope.hpp"
 #include "probes/devices/devices.hpp"
 #include "probes/devices/devices_findings.hpp"
 #include "probes/devices/devices_json.hpp"
@@ -110,7 +111,9 @@ struct Facts {
     RDMI_PROBES(RDMI_PROBE_FIELD)
 #undef RDMI_PROBE_FIELD
     std::vector<ProbeError> probe_errors;  ///< in the order the probes ran
-    std::uint32_t collected = 0;           ///< one bit per probe that ran (see registry.hpp)
+    /// -d/--device: the functions the device-bearing facts were narrowed to, and the others.
+    std::optional<DeviceScope> device_scope;
+    std::uint32_t collected = 0;  ///< one bit per probe that ran (see registry.hpp)
 };
 
 /// What a command wants of the probes that take parameters.
@@ -122,6 +125,9 @@ struct ProbeRequest {
     /// Whether the install's files are compared with their package's md5 (report --integrity):
     /// the install-integrity probe runs only when asked.
     bool integrity = false;
+    /// -d/--device: the functions the verbs and DOCA device lists are narrowed to (the system
+    /// probe's scan is narrowed by the command, which resolves the names against it first).
+    std::optional<DeviceScope> devices;
 };
 
 /// One probe's row.
@@ -200,15 +206,21 @@ inline constexpr ProbeRow kProbeRows[] = {
      .name = "verbs",
      .title = "verbs devices and ports",
      .reads = "libibverbs (live only, in a child process)",
-     .run = [](const ProbeContext& ctx, const ProbeRequest&,
-               Facts& facts) { facts.verbs = probe_verbs(ctx); }},
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
+             facts.verbs = probe_verbs(ctx);
+             if (request.devices) narrow_to_scope(*facts.verbs, *request.devices);
+         }},
     {.id = ProbeId::doca_caps,
      .name = "doca-caps",
      .title = "DOCA devices and capabilities",
      .reads = "libdoca_* of the install (live only, in a child process)",
      .depends_on_live = rows::kInstall,
-     .run = [](const ProbeContext& ctx, const ProbeRequest&,
-               Facts& facts) { facts.doca_caps = probe_doca_caps(ctx, facts.install); }},
+     .run =
+         [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
+             facts.doca_caps = probe_doca_caps(ctx, facts.install);
+             if (request.devices) narrow_to_scope(*facts.doca_caps, *request.devices);
+         }},
     {.id = ProbeId::devices,
      .name = "devices",
      .title = "devices, ports and DPA capability",

@@ -7,6 +7,7 @@
 #include "build_info.hpp"
 #include "contract/kinds.hpp"
 #include "json/json_common.hpp"
+#include "report/device_scope_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -235,6 +236,10 @@ void contract_doca_version(Document& doc, const InstallFacts& install) {
 
 void contract_pcie_link(Document& doc, const contract::ContractFacts& facts) {
     if (facts.pcie_link) doc.extension["pcie_link"] = pcie_link_json(*facts.pcie_link);
+}
+
+void contract_device_scope(Document& doc, const contract::ContractFacts& facts) {
+    if (facts.device_scope) doc.extension["device_scope"] = device_scope_json(*facts.device_scope);
 }
 
 Json contract_json(Document doc, const RunFacts& run, bool strict) {

@@ -36,6 +36,11 @@ void contract_doca_version(contract::Document& doc, const InstallFacts& install)
 /// one shape for both). The contract has no field for it, so it goes nowhere else.
 void contract_pcie_link(contract::Document& doc, const contract::ContractFacts& facts);
 
+/// Adds x_rdmi_probe.device_scope when the run was scoped with -d/--device: the functions the
+/// document's devices were narrowed to and those it did not examine (report.device_scope's
+/// shape).
+void contract_device_scope(contract::Document& doc, const contract::ContractFacts& facts);
+
 /// The document as JSON: the body, plus the x_rdmi_probe object unless `strict`. Takes the
 /// document by value: pass an rvalue and its (possibly huge) body is moved, not copied.
 contract::Json contract_json(contract::Document doc, const RunFacts& run, bool strict);

@@ -5,6 +5,7 @@
 #include "core/fix_plan.hpp"
 #include "model/registry.hpp"
 #include "probes/devices/device_choice.hpp"
+#include "report/device_scope_json.hpp"
 
 namespace rdmi::json {
 namespace {
@@ -113,7 +114,7 @@ constexpr TrailingMember kTrailingMembers[] = {
 constexpr std::size_t kMembersAfterChecks = [] {
     std::size_t sections = 0;
     for (const auto& row : kProbeRows) sections += row.json != nullptr ? 1 : 0;
-    return sections + std::size(kTrailingMembers);
+    return sections + std::size(kTrailingMembers) + 1;  // + device_scope
 }();
 
 }  // namespace
@@ -137,6 +138,9 @@ Json report(const Facts& report) {
     }
     for (const auto& member : kTrailingMembers)
         members.emplace(std::string(member.name), member.emit(report, all_checks));
+    // Only a run scoped with -d/--device has one: an unscoped report is unchanged.
+    if (report.device_scope)
+        members.emplace("device_scope", device_scope_json(*report.device_scope));
     return out;
 }
 

@@ -9,7 +9,7 @@ namespace rdmi::json {
 /// The schema id the full report declares.
 inline constexpr const char* kReportSchemaId = "urn:rdmi-probe:schema:report";
 /// The version of that schema.
-inline constexpr const char* kReportSchemaVersion = "1.4.0";
+inline constexpr const char* kReportSchemaVersion = "1.5.0";
 
 /// {"name": "rdmi-probe", "version": ...}: the "tool" object of every document.
 Json tool();

@@ -4,6 +4,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/contract_env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_scope_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_compare.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_output.cpp
@@ -19,6 +20,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols_text.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/text_device_block.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/text_style.cpp

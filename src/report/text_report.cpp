@@ -11,6 +11,7 @@
 #include "probes/devices/device_choice.hpp"
 #include "report/devices_text.hpp"
 #include "report/terminal_text.hpp"
+#include "report/text_device_block.hpp"
 
 namespace rdmi::text {
 namespace {
@@ -64,6 +65,8 @@ std::string report(const TextStyle& style, const Facts& report) {
     out += "\n\n";
     if (style.verbosity > 0 && report.install) out += install_facts(*report.install) + "\n";
     if (report.devices) out += devices(style, *report.devices);
+    // -d/--device: each named function's key/value block (the quiet report has none).
+    if (style.verbosity >= 0 && report.device_scope) out += device_blocks(report);
     // Quiet prints no plan: its fix lines then carry the text.
     const std::vector<FixStep> steps = plan_fixes(checks);
     const bool plan_printed = style.verbosity >= 0 && !steps.empty();

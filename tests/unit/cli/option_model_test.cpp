@@ -171,6 +171,26 @@ TEST_CASE("a tool's input schema: the command's arguments, never the command lin
     CHECK_THROWS_AS((void)input_schema("no-such-command"), std::invalid_argument);
 }
 
+TEST_CASE("-d/--device: a repeatable device argument of report, env, caps and state only") {
+    for (const char* command : {"report", "env", "caps", "state"}) {
+        CAPTURE(command);
+        const OptionSpec* by_short = find_option(command, "-d");
+        REQUIRE(by_short != nullptr);
+        CHECK(by_short == find_option(command, "--device"));
+        CHECK(by_short->kind == ValueKind::device);
+        CHECK(by_short->repeatable);
+        const auto device = input_schema(command)["properties"]["device"];
+        CHECK(device["type"] == "array");
+        CHECK(device["items"]["type"] == "string");
+    }
+    // check keeps --require-device; loopback's --device stays one device, with no -d.
+    CHECK(find_option("check", "--device") == nullptr);
+    CHECK(find_option("check", "-d") == nullptr);
+    REQUIRE(find_option("loopback", "--device") != nullptr);
+    CHECK(!find_option("loopback", "--device")->repeatable);
+    CHECK(find_option("loopback", "-d") == nullptr);
+}
+
 TEST_CASE("every tool argument has a description and a known JSON type") {
     for (const auto command : command_names()) {
         const auto schema = input_schema(command);

@@ -6,5 +6,6 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/nfd_features_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/prometheus_report_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/terminal_text_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/text_device_block_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verdict_writer_test.cpp
 )
