@@ -40,7 +40,7 @@ CLI::Validator seconds_range(double minimum, double maximum) {
 // A duration's text becomes its number of seconds, which the option's double receives: "2m" is
 // stored as 120, and a value out of range is a usage error naming the range in seconds.
 CLI::Validator duration_range(double minimum, double maximum) {
-    const std::string range = "[" + shown_seconds(minimum) + "s - " + shown_seconds(maximum) + "s]";
+    const std::string range = "[" + duration_text(minimum) + " - " + duration_text(maximum) + "]";
     return CLI::Validator(
         [minimum, maximum, range](std::string& text) -> std::string {
             const auto seconds = parse_duration(text);

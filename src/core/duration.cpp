@@ -2,9 +2,11 @@
 // unit.
 #include "core/duration.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <string>
 #include <cmath>
 #include <system_error>
 #include <utility>
@@ -84,6 +86,20 @@ std::optional<double> parse_duration(std::string_view text) {
     }
     if (first) return std::nullopt;
     return total;
+}
+
+std::string duration_text(double seconds) {
+    constexpr std::array<std::pair<std::string_view, long long>, 5> kParts{
+        {{"d", 86'400'000}, {"h", 3'600'000}, {"m", 60'000}, {"s", 1'000}, {"ms", 1}}};
+    long long left = std::llround(std::max(seconds, 0.0) * 1000.0);
+    std::string text;
+    for (const auto& [name, ms] : kParts) {
+        if (left < ms) continue;
+        text += std::to_string(left / ms);
+        text += name;
+        left %= ms;
+    }
+    return text.empty() ? "0s" : text;
 }
 
 }  // namespace rdmi

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace rdmi {
@@ -13,5 +14,9 @@ namespace rdmi {
 /// Nullopt for anything else: an empty text, a sign, a space, an exponent, "0x", "nan", "inf",
 /// an unknown unit, a total too large for a double.
 [[nodiscard]] std::optional<double> parse_duration(std::string_view text);
+
+/// `seconds` as parse_duration reads it back, in whole units largest first, to the millisecond:
+/// 5400 is "1h30m", 0.25 is "250ms", 31536000 is "365d", 0 is "0s".
+[[nodiscard]] std::string duration_text(double seconds);
 
 }  // namespace rdmi

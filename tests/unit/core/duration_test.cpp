@@ -38,4 +38,16 @@ TEST_CASE("anything else is no duration, never read as a smaller one") {
     CHECK_FALSE(parse_duration(std::string(308, '9') + "d").has_value());
 }
 
+TEST_CASE("a duration is written back in whole units, largest first") {
+    CHECK(duration_text(5400) == "1h30m");
+    CHECK(duration_text(0.25) == "250ms");
+    CHECK(duration_text(31536000) == "365d");
+    CHECK(duration_text(0.001) == "1ms");
+    CHECK(duration_text(93784.5) == "1d2h3m4s500ms");
+    CHECK(duration_text(0) == "0s");
+    CHECK(duration_text(-3) == "0s");
+    for (const double seconds : {0.001, 1.0, 90.0, 5400.0, 86400.0, 93784.5})
+        CHECK(parse_duration(duration_text(seconds)) == doctest::Approx(seconds));
+}
+
 }  // namespace rdmi
