@@ -1,6 +1,7 @@
 # Install layout beyond the binary (man pages, completions, docs) and the CPack .deb/.rpm.
-# The man page and the completions are generated from the built binary's option model
-# (`rdmi-probe __option-model`, read by scripts/gen_docs.py), so they cannot drift from the program.
+# The man page is generated from the built binary's option model (`rdmi-probe __option-model`,
+# read by scripts/gen_docs.py) and the completion scripts are written by the binary, so neither
+# can drift from the program.
 option(RDMI_PROBE_DOCS "Generate and install the man page and shell completions (runs the built binary)"
        ON)
 set(RDMI_PROBE_DOCS_PYTHON "/usr/bin/python3" CACHE FILEPATH
@@ -39,15 +40,17 @@ if(RDMI_PROBE_DOCS)
     DEPENDS rdmi-probe ${_gen} ${CMAKE_CURRENT_SOURCE_DIR}/docs/man/rdmi-probe.1.in
     COMMENT "Man page from the option model"
     VERBATIM)
+  # The completion scripts are written by the program itself: they hold no option (each TAB
+  # asks `rdmi-probe __complete`), so they change only with the program's own text of them.
   add_custom_command(
     OUTPUT ${_compl_dir}/bash/rdmi-probe ${_compl_dir}/zsh/_rdmi-probe
     COMMAND ${CMAKE_COMMAND} -E make_directory ${_compl_dir}/bash ${_compl_dir}/zsh
-    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> bash
-            --out ${_compl_dir}/bash/rdmi-probe
-    COMMAND ${RDMI_PROBE_DOCS_PYTHON} ${_gen} ${_gen_emulator} --binary $<TARGET_FILE:rdmi-probe> zsh
-            --out ${_compl_dir}/zsh/_rdmi-probe
-    DEPENDS rdmi-probe ${_gen}
-    COMMENT "bash and zsh completions from the option model"
+    COMMAND rdmi-probe __complete --script bash
+            > ${_compl_dir}/bash/rdmi-probe
+    COMMAND rdmi-probe __complete --script zsh
+            > ${_compl_dir}/zsh/_rdmi-probe
+    DEPENDS rdmi-probe
+    COMMENT "bash and zsh completion scripts from rdmi-probe __complete --script"
     VERBATIM)
   # Debian wants the package's changelog compressed beside the copyright file.
   add_custom_command(

@@ -1,11 +1,10 @@
 #!/usr/bin/python3
-"""Man page, docs/options.md's option tables and shell completions of rdmi-probe, generated
-from the program's option model (`rdmi-probe __option-model`: every option as the parser takes
-it, each subcommand's summary and exit codes, the helper names), never from --help text.
+"""Man page and docs/options.md's option tables of rdmi-probe, generated from the program's
+option model (`rdmi-probe __option-model`: every option as the parser takes it, each
+subcommand's summary and exit codes, the helper names), never from --help text. The shell
+completion scripts are the program's own: `rdmi-probe __complete --script bash|zsh`.
 
   gen_docs.py --binary B man   --template T --version V --out DIR   rdmi-probe.1.gz + .so pages
-  gen_docs.py --binary B bash  --out FILE
-  gen_docs.py --binary B zsh   --out FILE
   gen_docs.py --binary B check-man MANPAGE   the option model's options vs the man page's
   gen_docs.py --binary B --fixtures F docs SOURCE_DIR
                                    rewrite every generated block of the documents (GENERATED_HOMES):
@@ -269,161 +268,6 @@ def check_man(model, page):
     for where in sorted(set(sections) - set(wanted) - {"*"}):
         problems.append(f"man page documents subcommand {where}, which --help does not list")
     return problems
-
-
-# ---- completions ----------------------------------------------------------------------------
-
-def render_bash(model):
-    names = [c["name"] for c in model["commands"]]
-    glob_opts = sorted(n for e in model["global"] for n in e.names)
-    glob_valued = sorted(n for e in model["global"] if e.takes_value for n in e.names)
-    lines = [
-        "# bash completion for rdmi-probe and its helper names -*- shell-script -*-",
-        "# Generated from rdmi-probe --help by scripts/gen_docs.py; do not edit.",
-        "",
-        "_rdmi_probe_values() {",
-        "    # $1: option; prints its enumerable values, or __file__/__dir__/__none__",
-        '    case "$1" in',
-    ]
-    def words_of(e):
-        if e.choices:
-            return " ".join(e.choices)
-        return {"FILE": "__file__", "DIR": "__dir__"}.get(e.type, "__none__")
-
-    for e in model["global"]:
-        if e.takes_value:
-            lines.append(f'        {"|".join(e.names)}) echo "{words_of(e)}" ;;')
-    for c in model["commands"]:
-        for e in c["options"]:
-            if e.positional or not e.takes_value:
-                continue
-            lines.append(f'        {c["name"]}:{("|" + c["name"] + ":").join(e.names)}) '
-                         f'echo "{words_of(e)}" ;;')
-    lines += ["        *) return 1 ;;", "    esac", "}", "",
-              "_rdmi_probe_options() {", '    case "$1" in']
-    for c in model["commands"]:
-        opts = sorted(n for e in c["options"] for n in e.names)
-        lines.append(f'        {c["name"]}) echo "{" ".join(opts)}" ;;')
-    lines += ["    esac", "}", "",
-              "_rdmi_probe_positional() {",
-              '    case "$1" in']
-    if model["schemas"]:
-        lines.append(f'        schema) echo "{" ".join(model["schemas"])}" ;;')
-    for c in model["commands"]:
-        if c["positionals"] and c["name"] != "schema":
-            lines.append(f'        {c["name"]}) echo "__file__" ;;')
-    lines += ["    esac", "}", "",
-              "_rdmi_probe() {",
-              "    local cur prev cmd i word values",
-              '    cur="${COMP_WORDS[COMP_CWORD]}"',
-              '    prev=""',
-              '    [[ $COMP_CWORD -gt 0 ]] && prev="${COMP_WORDS[COMP_CWORD-1]}"',
-              '    cmd=""',
-              '    case "${COMP_WORDS[0]##*/}" in']
-    for helper, cmd in helpers(model).items():
-        lines.append(f'        {helper}) cmd={cmd} ;;')
-    lines += ["    esac",
-              f'    local commands="{" ".join(names)}"',
-              f'    local global="{" ".join(glob_opts)}"',
-              f'    local global_valued=" {" ".join(glob_valued)} "',
-              '    if [[ -z $cmd ]]; then',
-              "        for ((i = 1; i < COMP_CWORD; i++)); do",
-              '            word="${COMP_WORDS[i]}"',
-              '            if [[ $global_valued == *" $word "* ]]; then ((i++)); continue; fi',
-              '            if [[ " $commands " == *" $word "* ]]; then cmd=$word; break; fi',
-              "        done",
-              "    fi",
-              '    if [[ $prev == -* ]]; then',
-              '        values=$(_rdmi_probe_values "${cmd:+$cmd:}$prev" || _rdmi_probe_values "$prev")',
-              "        if [[ $? -eq 0 && -n $values ]]; then",
-              '            case "$values" in',
-              '                __file__) COMPREPLY=($(compgen -f -- "$cur")) ;;',
-              '                __dir__) COMPREPLY=($(compgen -d -- "$cur")) ;;',
-              "                __none__) COMPREPLY=() ;;",
-              '                *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;',
-              "            esac",
-              "            return 0",
-              "        fi",
-              "    fi",
-              '    if [[ $cur == -* ]]; then',
-              '        COMPREPLY=($(compgen -W "$global ${cmd:+$(_rdmi_probe_options "$cmd")}" -- "$cur"))',
-              "    elif [[ -z $cmd ]]; then",
-              '        COMPREPLY=($(compgen -W "$commands" -- "$cur"))',
-              "    else",
-              '        values=$(_rdmi_probe_positional "$cmd")',
-              '        if [[ $values == __file__ ]]; then',
-              '            COMPREPLY=($(compgen -f -- "$cur"))',
-              "        else",
-              '            COMPREPLY=($(compgen -W "$values" -- "$cur"))',
-              "        fi",
-              "    fi",
-              "    return 0",
-              "}",
-              "complete -F _rdmi_probe rdmi-probe " + " ".join(helpers(model)),
-              ""]
-    return "\n".join(lines)
-
-
-def zsh_quote(text):
-    return text.replace("'", "'\\''").replace("[", "\\[").replace("]", "\\]").replace(":", "\\:")
-
-
-def zsh_spec(e):
-    desc = zsh_quote(e.desc)
-    if e.choices:
-        action = f":{e.type or 'value'}:({' '.join(e.choices)})"
-    elif e.type == "FILE":
-        action = ":file:_files"
-    elif e.type == "DIR":
-        action = ":directory:_files -/"
-    elif e.takes_value:
-        action = f":{(e.type or 'value').lower()}: "
-    else:
-        action = ""
-    if len(e.names) > 1:
-        return f"'({' '.join(e.names)})'{{{','.join(e.names)}}}'[{desc}]{action}'"
-    rep = "*" if e.names[0] in ("-v", "--verbose") else ""
-    return f"'{rep}{e.names[0]}[{desc}]{action}'"
-
-
-def render_zsh(model):
-    lines = ["#compdef rdmi-probe " + " ".join(helpers(model)),
-             "# zsh completion for rdmi-probe and its helper names.",
-             "# Generated from rdmi-probe --help by scripts/gen_docs.py; do not edit.",
-             "",
-             "_rdmi_probe() {",
-             "  local -a global",
-             "  global=("]
-    lines += [f"    {zsh_spec(e)}" for e in model["global"]]
-    lines += ["  )", "  local cmd=", "  case $service in"]
-    for helper, cmd in helpers(model).items():
-        lines.append(f"    {helper}) cmd={cmd} ;;")
-    lines += ["  esac",
-              '  if [[ -z $cmd ]]; then',
-              "    local -a commands",
-              "    commands=("]
-    for c in model["commands"]:
-        lines.append(f"      '{c['name']}:{zsh_quote(c['summary'])}'")
-    lines += ["    )",
-              "    local curcontext=$curcontext state line",
-              "    typeset -A opt_args",
-              "    _arguments -C $global ': :->command' '*:: :->args' && return",
-              "    case $state in",
-              "      command) _describe -t commands 'rdmi-probe subcommand' commands; return ;;",
-              "      args) cmd=$words[1] ;;",
-              "    esac",
-              "  fi",
-              "  case $cmd in"]
-    for c in model["commands"]:
-        specs = [zsh_spec(e) for e in c["options"]]
-        for p in c["positionals"]:
-            if c["name"] == "schema" and model["schemas"]:
-                specs.append(f"':{p.names[0].lower()}:({' '.join(model['schemas'])})'")
-            else:
-                specs.append(f"':{p.names[0].lower()}:_files'")
-        lines.append(f"    {c['name']}) _arguments $global {' '.join(specs)} ;;")
-    lines += ["  esac", "}", "", '_rdmi_probe "$@"', ""]
-    return "\n".join(lines)
 
 
 # ---- generated documentation blocks: the check list, the consistency rule, the samples ----
@@ -783,10 +627,6 @@ def self_test():
     expect(any("--bogus" in p for p in check_man(model, added)), "an extra option is caught")
     stale = page + ".SH EXAMPLES\n.B rdmi-probe \\-\\-gone\n"
     expect(any("--gone" in p for p in check_man(model, stale)), "a stale example is caught")
-    bash = render_bash(model)
-    expect("--color) echo \"auto always never\"" in bash, "bash values")
-    zsh = render_zsh(model)
-    expect("(auto always never)" in zsh, "zsh values")
     catalog = {"findings": [
         {"id": "doca-prefix", "emitted_by": "report", "meaning": "Where <prefix> is.",
          "fix": "Install it.", "purposes": ["run", "build"]},
@@ -928,7 +768,7 @@ def main():
     ap.add_argument("--binary")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("mode", nargs="?",
-                    choices=["man", "bash", "zsh", "check-man", "docs", "check-docs", "readme",
+                    choices=["man", "check-man", "docs", "check-docs", "readme",
                              "check-readme", "check-fleet"])
     ap.add_argument("manpage", nargs="?")
     ap.add_argument("--template")
@@ -984,10 +824,6 @@ def main():
         write_gz(os.path.join(args.out, "rdmi-probe.1.gz"), page)
         for helper in helpers(model):
             write_gz(os.path.join(args.out, helper + ".1.gz"), ".so man1/rdmi-probe.1\n")
-    elif args.mode in ("bash", "zsh"):
-        text = render_bash(model) if args.mode == "bash" else render_zsh(model)
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(text)
     else:
         opener = gzip.open if args.manpage.endswith(".gz") else open
         with opener(args.manpage, "rt", encoding="utf-8") as f:

@@ -21,6 +21,7 @@
 
 #include "build_info.hpp"
 #include "cli/command.hpp"
+#include "cli/completion.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/help_text.hpp"
@@ -258,6 +259,11 @@ std::optional<std::string> format_refused(const GlobalOptions& opts, const CLI::
 }
 
 int run_unguarded(int argc, char** argv, bool json) {
+    // A TAB press: answered from the option model alone, before any parser, session or child.
+    if (argc >= 2 && std::string_view(argv[1]) == "__complete") {
+        const std::vector<std::string> rest(argv + 2, argv + argc);
+        return run_complete_command(rest);
+    }
     std::string program;
     const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
     // The floor of every run, answered before any parser is built; the same text CLI11 prints.

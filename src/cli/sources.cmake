@@ -2,6 +2,8 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app.cpp
   ${CMAKE_CURRENT_LIST_DIR}/check_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/command_exits.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/completion.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/completion_scripts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/contract_command.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_scope_option.cpp
   ${CMAKE_CURRENT_LIST_DIR}/diff_command.cpp

@@ -81,6 +81,17 @@ def check_tree(prefix, plugin_expected, schemas_expected, source):
              os.path.realpath(os.path.join(bash, "rdmi-probe")), f"bash completion link {h}")
     need(os.path.isfile(rel("share", "zsh", "vendor-completions", "_rdmi-probe")),
          "zsh completion")
+    # The installed scripts are what the installed program writes: never an older copy.
+    for shell, path in (("bash", os.path.join(bash, "rdmi-probe")),
+                        ("zsh", rel("share", "zsh", "vendor-completions", "_rdmi-probe"))):
+        try:
+            with open(path, encoding="utf-8") as f:
+                installed = f.read()
+            written = subprocess.run([*EMULATOR, binary, "__complete", "--script", shell],
+                                     capture_output=True, text=True, timeout=60).stdout
+            need(installed == written, f"{shell} completion is `rdmi-probe __complete --script {shell}`")
+        except OSError as e:
+            problems.append(f"{shell} completion: {e}")
     doc = rel("share", "doc", "rdmi-probe")
     for name in ("README.md", "LICENSE", "copyright", "changelog.gz"):
         need(os.path.isfile(os.path.join(doc, name)), f"share/doc/rdmi-probe/{name}")

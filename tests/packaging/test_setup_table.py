@@ -19,7 +19,8 @@ GROUPS = {"build", "tests", "bench", "cross", "release"}
 # Debian: lower case, digits, + - . and an optional :arch qualifier. Fedora: also upper case
 # letters and underscores are legal, but none of ours uses them.
 APT_NAME = re.compile(r"^[a-z0-9][a-z0-9+.-]+(:arm64)?$")
-DNF_NAME = re.compile(r"^[a-z0-9][a-z0-9+._-]+$")
+# RPM names may hold capitals (Fedora's ShellCheck); Debian's may not.
+DNF_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+._-]+$")
 # The names the RHEL family uses for the libraries the build cannot do without (Fedora and
 # EPEL 9 package names); a typo here would only show on a machine with dnf.
 DNF_EXPECTED = {

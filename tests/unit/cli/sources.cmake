@@ -1,6 +1,8 @@
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/app_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bus_error_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/completion_scripts_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/completion_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/document_output_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/exit_codes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_output_test.cpp

@@ -6,6 +6,7 @@ target_compile_definitions(rdmi_probe_tests PRIVATE
 target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/attr_dir_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/attr_text_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/device_names_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ib_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/make_sysfs_root_test.cpp
