@@ -30,9 +30,14 @@ WAIT_S = 10.0
 class Pane:
     """One tmux server of its own (its own socket), one window, one interactive shell."""
 
+    count = 0
+
     def __init__(self, home, command):
         self.zsh = " zsh " in command
-        self.socket = f"rdmi-completion-{os.getpid()}"
+        # A socket per shell: the previous shell's server may still be exiting after its
+        # kill-server, and a new session on its socket would meet a server on its way out.
+        Pane.count += 1
+        self.socket = f"rdmi-completion-{os.getpid()}-{Pane.count}"
         self.tmux = ["tmux", "-L", self.socket, "-f", "/dev/null"]
         subprocess.run(self.tmux + ["new-session", "-d", "-x", "250", "-y", "60", "-s", "t",
                                     command], check=True, cwd=home)
@@ -46,22 +51,37 @@ class Pane:
         subprocess.run(self.tmux + ["send-keys", "-t", "t"] + (["-l"] if literal else []) +
                        list(keys), check=True)
 
-    def wait_for(self, condition, what):
-        deadline = time.monotonic() + WAIT_S
+    def wait_for(self, condition, what, wait_s=None):
+        deadline = time.monotonic() + (WAIT_S if wait_s is None else wait_s)
         while True:
             screen = self.screen()
             if condition(screen):
                 return screen
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{what}: not on the screen after {WAIT_S} s:\n{screen}")
+                raise TimeoutError(f"{what}: not on the screen after {wait_s or WAIT_S} s:\n"
+                                   f"{screen}")
             time.sleep(0.02)  # a poll interval, not a guess at how long the shell takes
 
     def fresh_line(self):
         """An empty screen with only the prompt on it."""
+        # The prompt C-c prints is a new one: counting them keeps the old prompt, still on the
+        # screen, from passing for it, so C-l never reaches a shell still handling the SIGINT
+        # (which would drop it).
+        prompts = self.screen().count(PROMPT.rstrip())
         self.keys("C-c")
-        self.wait_for(lambda s: s.rstrip().endswith(PROMPT.rstrip()), "prompt after C-c")
-        self.keys("C-l")
-        self.wait_for(lambda s: s.strip() == PROMPT.strip(), "cleared screen")
+        self.wait_for(lambda s: s.rstrip().endswith(PROMPT.rstrip()) and
+                      s.count(PROMPT.rstrip()) > prompts, "prompt after C-c")
+        # Under load a key can still land while the line editor redraws; C-l is idempotent, so
+        # a bounded number of presses replaces a guess at how long that takes.
+        for attempt in range(5):
+            self.keys("C-l")
+            try:
+                self.wait_for(lambda s: s.strip() == PROMPT.strip(), "cleared screen",
+                              wait_s=WAIT_S / 5)
+                return
+            except TimeoutError:
+                if attempt == 4:
+                    raise
 
     def close(self):
         subprocess.run(self.tmux + ["kill-server"], capture_output=True)
