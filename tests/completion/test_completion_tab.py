@@ -169,6 +169,18 @@ def cases(helpers, check_id, schema):
          "rdmi-probe --root fx\\ root check --require-device 0000:03:00.1 ", (), ()),
         ("rdmi-probe --root bundle.tar.gz check --require-device ml", 1,
          "rdmi-probe --root bundle.tar.gz check --require-device ml", (), ()),
+        # -d/--device of report, env, caps and state: the same devices, in every form
+        ("rdmi-probe --root fx\\ root report -d mlx5_", "list",
+         "rdmi-probe --root fx\\ root report -d mlx5_", ("mlx5_0", "mlx5_1"), ()),
+        ("rdmi-probe --root fx\\ root caps --device=0000:03:00.", "list",
+         "rdmi-probe --root fx\\ root caps --device=0000:03:00.",
+         ("0000:03:00.0", "0000:03:00.1"), ()),
+        ("doca-env --root fx\\ root -d mlx5_0", 1, "doca-env --root fx\\ root -d mlx5_0 ", (), ()),
+        # the default subcommand's options before any subcommand; help names subcommands
+        ("rdmi-probe --format pro", 1, "rdmi-probe --format prometheus ", (), ()),
+        ("rdmi-probe help lo", 1, "rdmi-probe help loopback ", (), ()),
+        # a duration: nothing, and no file names either
+        ("rdmi-probe check --wait no", 1, "rdmi-probe check --wait no", (), ()),
         # a number: nothing, and no file names either
         ("rdmi-probe --timeout no", 1, "rdmi-probe --timeout no", (), ()),
     ]
