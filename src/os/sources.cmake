@@ -21,5 +21,6 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/self_exe.cpp
   ${CMAKE_CURRENT_LIST_DIR}/standard_fds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/terminal_width.cpp
   ${CMAKE_CURRENT_LIST_DIR}/user_label.cpp
 )

@@ -11,4 +11,5 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/reap_within_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs_no_open_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/terminal_width_test.cpp
 )
