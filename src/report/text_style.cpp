@@ -100,13 +100,24 @@ std::string render_check(const TextStyle& style, const Check& check, std::size_t
         line.append(kMessageColumn - column, ' ');
         column = kMessageColumn;
     }
-    line += wrap(style, terminal_safe(check.message), column, kMessageColumn) + "\n";
+    const std::string message = terminal_safe(check.message);
+    // A first word that does not fit after a long id (a library's path) starts the message on
+    // the next line, under the id, where the whole message then continues.
+    if (column + message.substr(0, message.find(' ')).size() > style.width) {
+        line.resize(line.find_last_not_of(' ') + 1);
+        line += "\n" + std::string(kIdColumn, ' ') + wrap(style, message, kIdColumn, kIdColumn);
+    } else {
+        line += wrap(style, message, column, kMessageColumn);
+    }
+    line += "\n";
     if (!check.remediation.empty() &&
         (check.status == Status::fail || check.status == Status::skip ||
          check.status == Status::warn || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
-        // A fix is often a command to paste: it is never wrapped. One that the plan carries is
-        // printed there once (a cause that fails ten checks would print it ten times here).
+        // A fix is often a command to paste: not wrapped at the message column; only past the
+        // terminal's width does the document's fit (text/fit_width.hpp) continue it under its
+        // text. One that the plan carries is printed there once (a cause that fails ten checks
+        // would print it ten times here).
         line += plan_step > 0 ? "fix: step " + std::to_string(plan_step) + "\n"
                               : "fix: " + terminal_safe(check.remediation) + "\n";
     }
