@@ -42,13 +42,18 @@ std::string label(StepOutcome outcome) {
 }  // namespace
 
 std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
-    std::string out = "DPA loopback, level " + std::to_string(verdict.level_requested);
-    if (verdict.device)
-        out += " on " + terminal_safe(verdict.device->ibdev) + " (" +
-               terminal_safe(verdict.device->pci_addr) + ")";
-    out += "\n\n";
+    // Quiet: the failed steps and what to do about them only, as in every human output.
+    const bool quiet = style.verbosity < 0;
+    std::string out;
+    if (!quiet) {
+        out = "DPA loopback, level " + std::to_string(verdict.level_requested);
+        if (verdict.device)
+            out += " on " + terminal_safe(verdict.device->ibdev) + " (" +
+                   terminal_safe(verdict.device->pci_addr) + ")";
+        out += "\n\n";
+    }
     for (const auto& step : verdict.steps) {
-        if (style.verbosity < 0 && step.outcome == StepOutcome::pass) continue;
+        if (quiet && !is_problem(as_status(step.outcome))) continue;
         std::string line = paint(style, as_status(step.outcome), label(step.outcome)) + "  L" +
                            std::to_string(step.level) + " " + terminal_safe(step.id) + " " +
                            format("(%.1f ms)", step.duration_ms) + "  ";
@@ -89,7 +94,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         for (const auto& note : verdict.notes)
             out += "  " + wrap(style, terminal_safe(note), 2, 4) + "\n";
     }
-    if (style.verbosity >= 0 || verdict.result != Status::pass) {
+    if (!quiet) {
         std::string upper(to_string(verdict.result));
         for (auto& c : upper) c = static_cast<char>(c - 'a' + 'A');
         out += "\nResult: " + paint(style, verdict.result, upper) + " (" +

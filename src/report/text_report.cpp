@@ -57,6 +57,8 @@ std::string readiness_lines(const Facts& report) {
 
 std::string report(const TextStyle& style, const Facts& report) {
     const std::vector<Check> checks = report_checks(report);
+    // Quiet is failures and warnings only, nothing around them: a healthy host prints nothing.
+    if (style.verbosity < 0) return render_checks(style, checks, nullptr, PurposeTag::shown);
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
     if (!report.run.live) out += " of root " + terminal_safe(report.run.root);

@@ -31,6 +31,10 @@ int rank(Status status) {
 
 }  // namespace
 
+bool is_problem(Status status) {
+    return status == Status::fail || status == Status::warn;
+}
+
 std::string_view status_label(Status status) {
     switch (status) {
         case Status::pass:
@@ -134,7 +138,7 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
                           const std::vector<FixStep>* plan, PurposeTag tag) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
-        if (style.verbosity < 0 && check.status != Status::fail) continue;
+        if (style.verbosity < 0 && !is_problem(check.status)) continue;
         ordered.push_back(&check);
     }
     std::stable_sort(ordered.begin(), ordered.end(), [](const Check* a, const Check* b) {
