@@ -30,13 +30,37 @@ struct Word {
     std::string_view text;
 };
 
+// Where a shell word that starts at `start` ends: a printed command quotes a path with spaces
+// as one word ('a b', NAME='a b', 'it'\''s'), which must not be broken at its spaces. Only a
+// word that opens a quote at its start or after '=' is read so (an apostrophe in prose,
+// "slot's", is not a quote); npos when its quote never closes (then it is plain words).
+std::size_t shell_word_end(std::string_view line, std::size_t start) {
+    const std::size_t space = std::min(line.find(' ', start), line.size());
+    const std::size_t equals = line.substr(start, space - start).find('=');
+    const std::size_t opens = equals == std::string_view::npos ? start : start + equals + 1;
+    if (opens >= line.size() || line[opens] != '\'') return std::string_view::npos;
+    bool quoted = false;
+    for (std::size_t i = start; i < line.size(); ++i) {
+        const char c = line[i];
+        if (c == '\'') {
+            quoted = !quoted;
+        } else if (c == '\\' && !quoted) {
+            ++i;
+        } else if (c == ' ' && !quoted) {
+            return i;
+        }
+    }
+    return quoted ? std::string_view::npos : line.size();
+}
+
 std::vector<Word> words_of(std::string_view line) {
     std::vector<Word> words;
     std::size_t at = 0;
     while (at < line.size()) {
         const std::size_t start = line.find_first_not_of(' ', at);
         if (start == std::string_view::npos) break;
-        const std::size_t end = std::min(line.find(' ', start), line.size());
+        std::size_t end = shell_word_end(line, start);
+        if (end == std::string_view::npos) end = std::min(line.find(' ', start), line.size());
         words.push_back({line.substr(at, start - at), line.substr(start, end - start)});
         at = end;
     }

@@ -53,6 +53,22 @@ TEST_CASE("fit_to_width: a label's value continues under the value") {
           "     anything");
 }
 
+TEST_CASE("fit_to_width: a shell-quoted word is never broken at its spaces") {
+    const std::string command =
+        "  replay: rdmi-probe --root '/tmp/a dir with '\\''quotes'\\'' x/b; x.tar.gz'";
+    const std::string fitted = fit_to_width(command, 60);
+    CHECK(fitted ==
+          "  replay: rdmi-probe --root\n"
+          "          '/tmp/a dir with '\\''quotes'\\'' x/b; x.tar.gz'");
+    CHECK(fit_to_width("  1. export NAME='/opt/a b/c d/e f/g h/i j/k l/m n/o p' now", 40) ==
+          "  1. export NAME='/opt/a b/c d/e f/g h/i j/k l/m n/o p'\n     now");
+    // An apostrophe in prose opens no quote; a quote that never closes is plain words.
+    CHECK(fit_to_width("  the slot's lanes and the BIOS bifurcation settings", 30) ==
+          "  the slot's lanes and the\n      BIOS bifurcation\n      settings");
+    CHECK(fit_to_width("  'unclosed quote runs on and on and on", 24) ==
+          "  'unclosed quote runs\n    on and on and on");
+}
+
 TEST_CASE("fit_to_width: a row's continuation hangs under its second column") {
     CHECK(fit_to_width("FAIL  max-version  the RDMI stack is 3.2.1025, which is newer", 40) ==
           "FAIL  max-version  the RDMI stack is\n"
