@@ -79,7 +79,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         if (m->bandwidth_mb_s) out += ", " + format("%.1f", *m->bandwidth_mb_s) + " MB/s";
         out += "\n";
     }
-    if (const auto& s = verdict.selftest) {
+    if (const auto& s = verdict.selftest; s && (!quiet || is_problem(s->result))) {
         out += "\nlifecycle self-test (" + (s->objects.empty() ? "?" : terminal_safe(s->objects)) +
                "): " + paint(style, s->result, std::string(to_string(s->result))) + ": " +
                terminal_safe(s->message) + "\n";
@@ -89,7 +89,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         for (const auto& error : verdict.teardown.errors)
             out += "  " + wrap(style, terminal_safe(error), 2, 4) + "\n";
     }
-    if (!verdict.notes.empty()) {
+    if (!verdict.notes.empty() && !quiet) {
         out += "\nnote:\n";
         for (const auto& note : verdict.notes)
             out += "  " + wrap(style, terminal_safe(note), 2, 4) + "\n";
