@@ -323,11 +323,17 @@ def run_sample(binary, fixtures, *args):
                                                               "PKG_CONFIG_LIBDIR", "LD_PRELOAD",
                                                               "LD_LIBRARY_PATH")}
     env["SOURCE_DATE_EPOCH"] = SAMPLE_EPOCH
+    # The text as an 80-column terminal shows it, whatever the terminal running this says.
+    env["COLUMNS"] = "80"
     proc = subprocess.run([*EMULATOR, binary, "report", "--root", root, "--color", "never", *args],
                           capture_output=True, text=True, timeout=60, env=env)
     if proc.returncode not in (0, 1, 3):
         raise SystemExit(f"gen_docs: sample run exited {proc.returncode}: {proc.stderr.strip()}")
-    return proc.stdout.replace(os.path.abspath(root), SAMPLE_ROOT_SHOWN)
+    shown = proc.stdout.replace(os.path.abspath(root), SAMPLE_ROOT_SHOWN)
+    # The title breaks before the root or not depending on where the checkout is: shown as the
+    # shown path breaks (it does not fit after "of root" in 80 columns either).
+    return re.sub(r"of root\s+" + re.escape(SAMPLE_ROOT_SHOWN), "of root\n    " + SAMPLE_ROOT_SHOWN,
+                  shown)
 
 
 def render_sample_text(binary, fixtures):

@@ -275,7 +275,12 @@ int run_unguarded(int argc, char** argv, bool json) {
     const bool own_name = program == build_info::kToolName;
     if (own_name && arg_strings.size() == 2 && arg_strings[1] == kOptionModelCommand)
         return print_text(json::dump(option_model_json(summaries(make_commands(), false))));
-    const std::size_t width = terminal_width(STDOUT_FILENO, kHelpFallbackWidth);
+    // NOLINTNEXTLINE(concurrency-mt-unsafe): read before any thread starts
+    const char* columns = std::getenv("COLUMNS");
+    const std::size_t width =
+        terminal_width(window_columns(STDOUT_FILENO),
+                       columns != nullptr ? std::optional<std::string_view>(columns) : std::nullopt,
+                       kHelpFallbackWidth);
     std::size_t at = subcommand_index(arg_strings);
     if (at != 0 && arg_strings[at] == "help" && own_name) {
         if (at + 1 >= arg_strings.size())

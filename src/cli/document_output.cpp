@@ -15,6 +15,7 @@
 #include "cli/watchdog.hpp"
 #include "os/private_dir.hpp"
 #include "report/terminal_text.hpp"
+#include "text/fit_width.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -78,8 +79,10 @@ Result<bool> DocumentOutput::emit(const Document& document, Destination where) c
         return write_whole(whole, to_output, new_file_mode(reader));
     }
     if (reader == Reader::human) {
-        return write_whole(text::terminal_safe(document.text(), text::Keep::layout), to_output,
-                           new_file_mode(reader));
+        // Escaped first: an escape is wider than the byte it stands for.
+        std::string shown = text::terminal_safe(document.text(), text::Keep::layout);
+        if (settings_.width > 0) shown = text::fit_to_width(shown, settings_.width);
+        return write_whole(shown, to_output, new_file_mode(reader));
     }
     return write_whole(document.text(), to_output, new_file_mode(reader));
 }

@@ -28,7 +28,8 @@ enum class Reader {
     /// machine under --json, human otherwise
     as_asked,
     /// a person at a terminal: the text passes through text::terminal_safe (layout kept) first,
-    /// so that no probed byte reaches the terminal as a control
+    /// so that no probed byte reaches the terminal as a control, then its over-long lines are
+    /// broken to fit OutputSettings::width
     human,
     /// a program (JSON, JUnit, GitHub annotations): its writer escapes for its own syntax
     machine,
@@ -86,6 +87,8 @@ struct OutputSettings {
     std::chrono::milliseconds timeout{};  ///< --timeout: how long a FIFO's reader is waited for
     /// --field: only the values at these JSON pointers are written (--json is implied)
     std::vector<std::string> fields;
+    /// the columns a human document is laid out in (fit_to_width); 0 leaves its lines as they are
+    std::size_t width = 0;
 };
 
 /// Writes the run's one document. The run's watchdog is disarmed and its status line cleared

@@ -12,6 +12,7 @@
 #include "cli/option_binding.hpp"
 #include "doca_errors/doca_error_catalog.hpp"
 #include "report/doca_error_output.hpp"
+#include "text/fit_width.hpp"
 
 namespace rdmi::cli {
 namespace {
@@ -53,8 +54,10 @@ class ErrorCommand final : public Command {
         const bool json = session.options().json;
         auto usage = [&](const std::string& message) { return session.output().fail(message); };
         if (list_calls_) {
+            // Not Reader::human (the text quotes nothing probed): fitted to the width here.
             const std::string out =
-                json ? report::doca_error_calls_json() : report::doca_error_calls_text();
+                json ? report::doca_error_calls_json()
+                     : text::fit_to_width(report::doca_error_calls_text(), session.style().width);
             return session.output().finish({out, Reader::machine}, kExitOk);
         }
         if (query_.empty()) return usage("give an ERROR (name or number) or --list-calls");
@@ -81,7 +84,9 @@ class ErrorCommand final : public Command {
             q.call = call_;
             q.cause = doca::find_call_cause(call_, entry->number);
         }
-        const std::string out = json ? report::doca_error_json(q) : report::doca_error_text(q);
+        const std::string out =
+            json ? report::doca_error_json(q)
+                 : text::fit_to_width(report::doca_error_text(q), session.style().width);
         // Not Reader::human: the text quotes the query through shown(), escaped already.
         return session.output().finish({out, Reader::machine}, kExitOk);
     }

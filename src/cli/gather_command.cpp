@@ -32,13 +32,20 @@ long long archive_mtime(const Env& env) {
         .count();
 }
 
+// Quiet shows only the warnings: files skipped and read errors, with the bundle they concern.
 std::string summary_text(const std::string& output, const nlohmann::ordered_json& manifest,
-                         std::size_t archive_size) {
+                         std::size_t archive_size, bool quiet) {
+    const std::string warnings =
+        "  skipped: " + std::to_string(manifest["skipped"].size()) +
+        ", read errors recorded: " + std::to_string(manifest["errors"].size()) + "\n";
+    if (quiet) {
+        if (manifest["skipped"].empty() && manifest["errors"].empty()) return {};
+        return "bundle: " + output + "\n" + warnings;
+    }
     return "bundle: " + output + "\n" + "  files: " + std::to_string(manifest["files"].size()) +
            " (" + std::to_string(manifest["content_bytes"].get<std::uint64_t>()) +
            " bytes of contents, " + std::to_string(archive_size) + " bytes compressed)\n" +
-           "  skipped: " + std::to_string(manifest["skipped"].size()) +
-           ", read errors recorded: " + std::to_string(manifest["errors"].size()) + "\n" +
+           warnings +
            "  live answers captured: " + (manifest["live"].get<bool>() ? "yes" : "no (--root)") +
            ", redacted: " + (manifest["redaction"]["applied"].get<bool>() ? "yes" : "no") + "\n" +
            // Pasted into a shell like every command the probe suggests: one word, whatever
@@ -101,7 +108,8 @@ class GatherCommand final : public Command {
                 ? gathered->manifest.dump(2, ' ', false,
                                           nlohmann::ordered_json::error_handler_t::replace) +
                       "\n"
-                : summary_text(output, gathered->manifest, gathered->archive.size());
+                : summary_text(output, gathered->manifest, gathered->archive.size(),
+                               session.style().verbosity < 0);
         if (auto shown = session.output().emit(summary, Destination::standard_output); !shown) {
             session.log().error("{}", shown.gap().message);
             return kExitUsage;

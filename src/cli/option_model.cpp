@@ -81,7 +81,8 @@ std::vector<OptionSpec> global_table() {
     t.push_back({.name = "--quiet",
                  .short_name = "-q",
                  .kind = ValueKind::flag,
-                 .help = "print only failures; logs only errors",
+                 .help = "human output: only failures and warnings, nothing when there are none "
+                         "(JSON unchanged); logs only errors",
                  .global = true,
                  .exposure = Exposure::cli_only});
     t.push_back({.name = "--color",

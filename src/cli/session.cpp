@@ -21,6 +21,7 @@
 #include "bundle/replay.hpp"
 #include "cli/run_time.hpp"
 #include "cli/terminal_progress.hpp"
+#include "os/terminal_width.hpp"
 #include "process/containment.hpp"
 #include "report/terminal_text.hpp"
 
@@ -78,10 +79,14 @@ Session::Session(GlobalOptions options, std::shared_ptr<spdlog::logger> log, Lin
       watchdog_(std::move(clock.watchdog)) {
     style_.color = use_color(options_, env_);
     style_.verbosity = options_.quiet ? -1 : options_.verbose;
+    // The terminal the document goes to; --output writes a file, which has no width of its own.
+    style_.width =
+        terminal_width(options_.output.empty() ? window_columns(STDOUT_FILENO) : std::nullopt,
+                       env_.get("COLUMNS"));
     progress_ = make_progress(options_.quiet, options_.verbose, env_);
     output_ = std::make_unique<DocumentOutput>(
-        OutputSettings{options_.json, options_.output, timeout(), options_.fields}, *log_,
-        progress_.get(), *watchdog_);
+        OutputSettings{options_.json, options_.output, timeout(), options_.fields, style_.width},
+        *log_, progress_.get(), *watchdog_);
 }
 
 namespace {

@@ -1,39 +1,44 @@
-// TIOCGWINSZ, then COLUMNS: what ls, man and git do, so output fits where they fit.
+// The output width: TIOCGWINSZ, then COLUMNS, then a default (what ls and most GNU tools do).
 #include "os/terminal_width.hpp"
 
 #include <sys/ioctl.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
-#include <cstdlib>
 
 namespace rdmi {
-
 namespace {
-constexpr std::size_t kWidest = 10000;
+
+std::size_t clamped(std::size_t columns) {
+    return std::clamp(columns, kNarrowestWidth, kWidestWidth);
+}
+
+// COLUMNS as a shell leaves it: digits only. "80x", "-1", "0" or 20 digits say nothing usable.
+std::optional<std::size_t> columns_number(std::string_view text) {
+    std::size_t value = 0;
+    const auto* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || stop != end || value == 0) return std::nullopt;
+    return value;
+}
+
 }  // namespace
 
-std::optional<std::size_t> terminal_columns(int fd) {
-    winsize size{};
-    if (::ioctl(fd, TIOCGWINSZ, &size) != 0 || size.ws_col == 0) return std::nullopt;
-    return static_cast<std::size_t>(size.ws_col);
-}
-
-std::optional<std::size_t> columns_variable(std::string_view value) {
-    std::size_t columns = 0;
-    const char* end = value.data() + value.size();
-    const auto [stop, error] = std::from_chars(value.data(), end, columns);
-    if (value.empty() || error != std::errc{} || stop != end || columns == 0 || columns > kWidest)
-        return std::nullopt;
-    return columns;
-}
-
-std::size_t terminal_width(int fd, std::size_t fallback) {
-    std::optional<std::size_t> width = terminal_columns(fd);
-    if (!width) {
-        // NOLINTNEXTLINE(concurrency-mt-unsafe): read before any thread starts
-        if (const char* columns = std::getenv("COLUMNS")) width = columns_variable(columns);
+std::size_t terminal_width(std::optional<unsigned> window_columns,
+                           std::optional<std::string_view> columns_env, std::size_t fallback) {
+    if (window_columns && *window_columns > 0) return clamped(*window_columns);
+    if (columns_env) {
+        if (const auto number = columns_number(*columns_env)) return clamped(*number);
     }
-    return width.value_or(fallback);
+    return fallback;
+}
+
+std::optional<unsigned> window_columns(int fd) {
+    if (::isatty(fd) != 1) return std::nullopt;
+    winsize size{};
+    if (::ioctl(fd, TIOCGWINSZ, &size) != 0) return std::nullopt;
+    return size.ws_col;
 }
 
 }  // namespace rdmi

@@ -109,10 +109,26 @@ std::string caps_body(const Json& b) {
     return out;
 }
 
+// What the document could not say: the warnings of a contract document.
+std::string gaps_text(const TextStyle& style, const contract::Document& doc) {
+    std::string out = "Not available:\n";
+    for (const auto& g : doc.gaps) {
+        out += "  " +
+               wrap(style,
+                    terminal_safe(g.pointer + ": " + std::string(to_string(g.gap.reason)) + ": " +
+                                  g.gap.message),
+                    2, 4) +
+               "\n";
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string contract_document(const TextStyle& style, const contract::Document& doc,
                               const std::string& exe_path, const json::RunFacts& run) {
+    // Quiet is warnings only (a contract document judges nothing): what could not be read.
+    if (style.verbosity < 0) return doc.gaps.empty() ? std::string() : gaps_text(style, doc);
     std::string out = "using structured rdmi-probe (path: " + terminal_safe(exe_path) + ")\n";
     out += doc.kind + (run.live ? "" : " of root " + terminal_safe(run.root)) + "\n\n";
     if (doc.kind == "doca-env") {
@@ -127,17 +143,7 @@ std::string contract_document(const TextStyle& style, const contract::Document& 
         for (const auto& f : doc.fallbacks)
             out += "  " + wrap(style, terminal_safe(f.pointer + ": " + f.note), 2, 4) + "\n";
     }
-    if (!doc.gaps.empty() && style.verbosity >= 0) {
-        out += "\nNot available:\n";
-        for (const auto& g : doc.gaps) {
-            out += "  " +
-                   wrap(style,
-                        terminal_safe(g.pointer + ": " + std::string(to_string(g.gap.reason)) +
-                                      ": " + g.gap.message),
-                        2, 4) +
-                   "\n";
-        }
-    }
+    if (!doc.gaps.empty()) out += "\n" + gaps_text(style, doc);
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "report/devices_text.hpp"
 
 #include "report/terminal_text.hpp"
+#include "text/fit_width.hpp"
 #include "text/text.hpp"
 
 namespace rdmi::text {
@@ -22,17 +23,27 @@ std::string dpa_text(const Sourced<sysfs::DpaCapability>& dpa) {
     return "DPA " + std::string(sysfs::to_string(dpa.value->support)) + " (" + how + ")";
 }
 
-std::string row(const DeviceSummary& s) {
+// A product name and the DPA's provenance alone take 70 columns: on one line with the
+// function, names and port state a row needs about 130.
+constexpr std::size_t kOneLineRowWidth = 100;
+
+// One function: on one line from 100 columns when it fits; else what identifies it (function,
+// kind, names, port state) on the first line and what it is (product, DPA, verbs) under it.
+std::string row(const TextStyle& style, const DeviceSummary& s) {
     std::string names = safe_list(s.rdma_devices);
     if (!s.netdevs.empty()) names += (names.empty() ? "" : "/") + safe_list(s.netdevs);
-    std::string line = "  " + terminal_safe(s.function) + "  " + terminal_safe(s.kind) + "  " +
-                       (s.product.empty() ? "unknown product" : terminal_safe(s.product)) + "  " +
-                       (names.empty() ? "-" : names) + "  port " +
-                       (s.port_state.empty() ? "-" : terminal_safe(s.port_state)) + "  " +
-                       dpa_text(s.dpa);
+    const std::string product = s.product.empty() ? "unknown product" : terminal_safe(s.product);
+    const std::string identity = terminal_safe(s.function) + "  " + terminal_safe(s.kind);
+    const std::string link = (names.empty() ? "-" : names) + "  port " +
+                             (s.port_state.empty() ? "-" : terminal_safe(s.port_state));
+    std::string what = dpa_text(s.dpa);
     if (!s.verbs_status.empty() && s.verbs_status != "ok")
-        line += "  verbs: " + terminal_safe(s.verbs_status);
-    return line + "\n";
+        what += "  verbs: " + terminal_safe(s.verbs_status);
+    const std::string one_line = "  " + identity + "  " + product + "  " + link + "  " + what;
+    if (style.width >= kOneLineRowWidth && display_columns(one_line) <= style.width)
+        return one_line + "\n";
+    return "  " + identity + "  " + link + "\n      " + wrap(style, product + "; " + what, 6, 8) +
+           "\n";
 }
 
 // NVIDIA functions that are no RDMA NICs: named, so that an unfamiliar device id is not taken
@@ -106,7 +117,7 @@ std::string devices(const TextStyle& style, const DevicesFacts& facts) {
         out += ", BlueField mode " + std::string(host::to_string(*facts.host.bf_mode));
     out += "):\n";
     if (facts.summary.empty()) out += "  none (no NVIDIA networking device)\n";
-    for (const auto& s : facts.summary) out += row(s);
+    for (const auto& s : facts.summary) out += row(style, s);
     out += other_functions(facts.inventory);
     if (style.verbosity > 0) {
         out += verbs_details(facts.verbs);

@@ -109,13 +109,18 @@ Json to_json(const Outcome& outcome) {
 }
 
 std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
-    std::string out = "diff of two " + text::terminal_safe(outcome.kind) + " documents";
-    if (outcome.a_document && outcome.b_document)
-        out += " (" + text::terminal_safe(*outcome.a_document) + " vs " +
-               text::terminal_safe(*outcome.b_document) + ")";
-    out += "\n  A: " + text::terminal_safe(outcome.a_path) +
-           "\n  B: " + text::terminal_safe(outcome.b_path) + "\n\n";
-    if (!outcome.changes.empty()) {
+    // Quiet: the differences only (a diff's failures), nothing when the documents are equal.
+    const bool quiet = style.verbosity < 0;
+    std::string out;
+    if (!quiet) {
+        out = "diff of two " + text::terminal_safe(outcome.kind) + " documents";
+        if (outcome.a_document && outcome.b_document)
+            out += " (" + text::terminal_safe(*outcome.a_document) + " vs " +
+                   text::terminal_safe(*outcome.b_document) + ")";
+        out += "\n  A: " + text::terminal_safe(outcome.a_path) +
+               "\n  B: " + text::terminal_safe(outcome.b_path) + "\n\n";
+    }
+    if (!outcome.changes.empty() && !quiet) {
         out +=
             "Pointers (RFC 6901) of '-' rows are into A, of '+' rows into B, of '~' rows into "
             "both; an element matched by its identity is named by it in parentheses.\n\n";
@@ -156,16 +161,19 @@ std::string to_text(const text::TextStyle& style, const Outcome& outcome) {
                               0, 4) +
                    "\n";
         };
-        out += "\nSymbols:\n";
+        if (!quiet || !v.added.empty() || !v.removed.empty() || !v.promoted.empty() ||
+            !v.deprecated.empty() || !v.changed.empty())
+            out += "\nSymbols:\n";
         line("  added", v.added);
         line("  removed", v.removed);
         line("  promoted to stable", v.promoted);
         line("  deprecated", v.deprecated);
         line("  other stability changes", v.changed);
         if (v.added.empty() && v.removed.empty() && v.promoted.empty() && v.deprecated.empty() &&
-            v.changed.empty())
+            v.changed.empty() && !quiet)
             out += "  no symbol added, removed or changed in stability\n";
     }
+    if (quiet) return out;
     if (!outcome.changes.empty()) out += "\n";
     out += outcome.changes.empty()
                ? std::string("equal")

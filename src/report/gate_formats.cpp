@@ -47,7 +47,7 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
     // requirements would otherwise print "install the DOCA SDK" four times.
     std::map<std::string, std::string> fixed_by;  // fix text -> the check id it was printed at
     for (const auto& c : gate.checks) {
-        if (quiet && !fails(gate, c)) continue;
+        if (quiet && !fails(gate, c) && !text::is_problem(c.status)) continue;
         out += text::paint(style, c.status, text::status_label(c.status)) + "  " +
                text::terminal_safe(c.id.str()) + "  " + text::terminal_safe(c.message) + "\n";
         if (c.status == Status::pass || c.remediation.empty()) continue;
@@ -55,7 +55,7 @@ std::string gate_text(const GateReport& gate, const text::TextStyle& style) {
         out += inserted ? "      fix: " + text::terminal_safe(c.remediation) + "\n"
                         : "      fix: as for " + text::terminal_safe(first->second) + " above\n";
     }
-    // Quiet is failures only, as in the report: the exit code carries the verdict.
+    // Quiet is failures and warnings only, as in the report: the exit code carries the verdict.
     if (!quiet) {
         out += "Result: " + text::paint(style, gate.result, text::status_label(gate.result)) +
                " (" + tally(gate) + ")\n";

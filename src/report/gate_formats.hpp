@@ -10,7 +10,7 @@
 namespace rdmi::gate {
 
 /// One line per check ("FAIL  min-version  details", then "      fix: ..."), then the verdict;
-/// labels coloured as `style` says; quiet (verbosity < 0): the failures only.
+/// labels coloured as `style` says; quiet (verbosity < 0): the failures and warnings only.
 std::string gate_text(const GateReport& gate, const text::TextStyle& style = {});
 
 /// JUnit XML: one <testcase> per check; fail → <failure>, skip → <skipped>, warn → a

@@ -42,13 +42,18 @@ std::string label(StepOutcome outcome) {
 }  // namespace
 
 std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
-    std::string out = "DPA loopback, level " + std::to_string(verdict.level_requested);
-    if (verdict.device)
-        out += " on " + terminal_safe(verdict.device->ibdev) + " (" +
-               terminal_safe(verdict.device->pci_addr) + ")";
-    out += "\n\n";
+    // Quiet: the failed steps and what to do about them only, as in every human output.
+    const bool quiet = style.verbosity < 0;
+    std::string out;
+    if (!quiet) {
+        out = "DPA loopback, level " + std::to_string(verdict.level_requested);
+        if (verdict.device)
+            out += " on " + terminal_safe(verdict.device->ibdev) + " (" +
+                   terminal_safe(verdict.device->pci_addr) + ")";
+        out += "\n\n";
+    }
     for (const auto& step : verdict.steps) {
-        if (style.verbosity < 0 && step.outcome == StepOutcome::pass) continue;
+        if (quiet && !is_problem(as_status(step.outcome))) continue;
         std::string line = paint(style, as_status(step.outcome), label(step.outcome)) + "  L" +
                            std::to_string(step.level) + " " + terminal_safe(step.id) + " " +
                            format("(%.1f ms)", step.duration_ms) + "  ";
@@ -74,7 +79,7 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         if (m->bandwidth_mb_s) out += ", " + format("%.1f", *m->bandwidth_mb_s) + " MB/s";
         out += "\n";
     }
-    if (const auto& s = verdict.selftest) {
+    if (const auto& s = verdict.selftest; s && (!quiet || is_problem(s->result))) {
         out += "\nlifecycle self-test (" + (s->objects.empty() ? "?" : terminal_safe(s->objects)) +
                "): " + paint(style, s->result, std::string(to_string(s->result))) + ": " +
                terminal_safe(s->message) + "\n";
@@ -84,12 +89,12 @@ std::string loopback(const TextStyle& style, const LoopbackVerdict& verdict) {
         for (const auto& error : verdict.teardown.errors)
             out += "  " + wrap(style, terminal_safe(error), 2, 4) + "\n";
     }
-    if (!verdict.notes.empty()) {
+    if (!verdict.notes.empty() && !quiet) {
         out += "\nnote:\n";
         for (const auto& note : verdict.notes)
             out += "  " + wrap(style, terminal_safe(note), 2, 4) + "\n";
     }
-    if (style.verbosity >= 0 || verdict.result != Status::pass) {
+    if (!quiet) {
         std::string upper(to_string(verdict.result));
         for (auto& c : upper) c = static_cast<char>(c - 'a' + 'A');
         out += "\nResult: " + paint(style, verdict.result, upper) + " (" +

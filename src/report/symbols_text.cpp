@@ -149,16 +149,15 @@ std::string every_symbol(const SymbolsFacts& facts) {
 }  // namespace
 
 std::string symbols(const TextStyle& style, const SymbolsFacts& facts) {
+    // Quiet: failures and warnings only, as for the full report.
+    if (style.verbosity < 0) return render_checks(style, facts.checks);
     std::string out = std::string(build_info::kToolName) + " " + build_info::kVersion +
                       ": symbol stability audit\n\n";
-    // Quiet: failures only, as for the full report.
-    if (style.verbosity >= 0) {
-        out += summary(style, facts);
-        out += application(style, facts);
-    }
+    out += summary(style, facts);
+    out += application(style, facts);
     if (style.verbosity > 0) out += every_symbol(facts);
     out += "\n" + render_checks(style, facts.checks);
-    if (style.verbosity >= 0) out += "\n" + render_verdict(style, facts.checks);
+    out += "\n" + render_verdict(style, facts.checks);
     return out;
 }
 

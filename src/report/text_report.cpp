@@ -58,6 +58,8 @@ std::string readiness_lines(const Facts& report) {
 
 std::string report(const TextStyle& style, const Facts& report) {
     const std::vector<Check> checks = report_checks(report);
+    // Quiet is failures and warnings only, nothing around them: a healthy host prints nothing.
+    if (style.verbosity < 0) return render_checks(style, checks, nullptr, PurposeTag::shown);
     std::string out =
         std::string(build_info::kToolName) + " " + build_info::kVersion + ": DOCA RDMI readiness";
     if (!report.run.live) out += " of root " + terminal_safe(report.run.root);
@@ -90,8 +92,8 @@ std::string report(const TextStyle& style, const Facts& report) {
             std::string ids;
             for (const auto& id : step.resolves) ids += (ids.empty() ? "" : ", ") + id;
             // An action carries probed text (paths, module names) and is often a command to
-            // paste: escaped like a check's fix, and never wrapped (a command cut after
-            // "export" would paste as two commands).
+            // paste: escaped like a check's fix, and not wrapped here; only a line past the
+            // terminal's width is continued, under the action (text/fit_width.hpp).
             out +=
                 fmt::format("  {}. {}\n", ++number, terminal_safe(step.action)) +
                 // The purposes before the list, so that they do not read as the last id's.

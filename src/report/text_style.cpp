@@ -31,6 +31,10 @@ int rank(Status status) {
 
 }  // namespace
 
+bool is_problem(Status status) {
+    return status == Status::fail || status == Status::warn;
+}
+
 std::string_view status_label(Status status) {
     switch (status) {
         case Status::pass:
@@ -100,13 +104,24 @@ std::string render_check(const TextStyle& style, const Check& check, std::size_t
         line.append(kMessageColumn - column, ' ');
         column = kMessageColumn;
     }
-    line += wrap(style, terminal_safe(check.message), column, kMessageColumn) + "\n";
+    const std::string message = terminal_safe(check.message);
+    // A first word that does not fit after a long id (a library's path) starts the message on
+    // the next line, under the id, where the whole message then continues.
+    if (column + message.substr(0, message.find(' ')).size() > style.width) {
+        line.resize(line.find_last_not_of(' ') + 1);
+        line += "\n" + std::string(kIdColumn, ' ') + wrap(style, message, kIdColumn, kIdColumn);
+    } else {
+        line += wrap(style, message, column, kMessageColumn);
+    }
+    line += "\n";
     if (!check.remediation.empty() &&
         (check.status == Status::fail || check.status == Status::skip ||
          check.status == Status::warn || style.verbosity > 0)) {
         line.append(kIdColumn, ' ');
-        // A fix is often a command to paste: it is never wrapped. One that the plan carries is
-        // printed there once (a cause that fails ten checks would print it ten times here).
+        // A fix is often a command to paste: not wrapped at the message column; only past the
+        // terminal's width does the document's fit (text/fit_width.hpp) continue it under its
+        // text. One that the plan carries is printed there once (a cause that fails ten checks
+        // would print it ten times here).
         line += plan_step > 0 ? "fix: step " + std::to_string(plan_step) + "\n"
                               : "fix: " + terminal_safe(check.remediation) + "\n";
     }
@@ -123,7 +138,7 @@ std::string render_checks(const TextStyle& style, const std::vector<Check>& chec
                           const std::vector<FixStep>* plan, PurposeTag tag) {
     std::vector<const Check*> ordered;
     for (const auto& check : checks) {
-        if (style.verbosity < 0 && check.status != Status::fail) continue;
+        if (style.verbosity < 0 && !is_problem(check.status)) continue;
         ordered.push_back(&check);
     }
     std::stable_sort(ordered.begin(), ordered.end(), [](const Check* a, const Check* b) {

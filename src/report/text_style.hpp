@@ -12,9 +12,12 @@ namespace rdmi::text {
 /// Rendering settings for the human output.
 struct TextStyle {
     bool color = false;
-    int verbosity = 0;  ///< -1 quiet (failures only), 0 normal, 1+ verbose (sources, details)
+    int verbosity = 0;  ///< -1 quiet (failures and warnings only), 0 normal, 1+ verbose (sources)
     std::size_t width = 80;
 };
+
+/// Whether -q shows a check of this status: failures and warnings, in every human output.
+bool is_problem(Status status);
 
 /// "PASS", "FAIL", "SKIP" or "INFO": the label every human output shows for a status.
 std::string_view status_label(Status status);
@@ -35,7 +38,8 @@ enum class PurposeTag : bool { hidden, shown };
 std::string render_check(const TextStyle& style, const Check& check, std::size_t plan_step = 0,
                          PurposeTag tag = PurposeTag::hidden);
 
-/// Checks ordered failures first, then skips, passes, info; quiet shows failures only. `plan`:
+/// Checks ordered failures first, then skips, passes, info; quiet shows failures and warnings
+/// only. `plan`:
 /// the fix plan printed after them, whose steps the fix lines point to; nullptr when none is
 /// printed (every fix then in full).
 std::string render_checks(const TextStyle& style, const std::vector<Check>& checks,

@@ -43,8 +43,10 @@ class Ctx:
         self._prefix = None
 
     def run(self, args):
+        # The cases look for phrases of the text, not its layout: one line per message, as a
+        # wide terminal shows it (a message names temporary paths, whose length varies).
         return subprocess.run([str(self.binary), *args], capture_output=True, timeout=120,
-                              cwd=self.tmp)
+                              cwd=self.tmp, env={**os.environ, "COLUMNS": "1000"})
 
     def prefix(self):
         """The complete-3.3 prefix whose libdoca_rdmi is the fixture library with the DOCA_3.3

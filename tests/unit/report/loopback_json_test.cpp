@@ -85,4 +85,30 @@ TEST_CASE("a failed loopback reads as error, layer, offset and fix") {
     CHECK(out.find("Result: FAIL") != std::string::npos);
 }
 
+TEST_CASE("-q: a loopback shows its failed step and what to do, nothing else") {
+    auto& fake = test::FakeDoca::get();
+    fake.reset();
+    fake.set("corrupt", "42");
+    const auto verdict = test::run_fake(test::fake_options(3));
+    text::TextStyle quiet;
+    quiet.verbosity = -1;
+    const std::string out = text::loopback(quiet, verdict);
+    CHECK(out.find("FAIL     L3 verify") != std::string::npos);
+    CHECK(out.find("fix: ") != std::string::npos);
+    CHECK(out.find("PASS") == std::string::npos);
+    CHECK(out.find("DPA loopback, level") == std::string::npos);
+    CHECK(out.find("Result:") == std::string::npos);
+    // A run that passed has nothing to say: not its passed self-test, not its notes.
+    fake.reset();
+    auto passed = test::run_fake(test::fake_options(3));
+    REQUIRE(passed.result == Status::pass);
+    passed.selftest = LoopbackSelftest{Status::pass, "doca_rdmi_poster", "DOCA_ERROR_BAD_STATE",
+                                       "DOCA_ERROR_BAD_STATE", "the lifecycle is enforced"};
+    passed.notes.push_back("measured on a loaded machine");
+    CHECK(text::loopback(quiet, passed).empty());
+    // A self-test that failed is a failure, shown.
+    passed.selftest->result = Status::fail;
+    CHECK(text::loopback(quiet, passed).find("lifecycle self-test") != std::string::npos);
+}
+
 }  // namespace rdmi
