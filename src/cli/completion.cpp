@@ -153,8 +153,7 @@ CompletionAnswer value_answer(const OptionSpec& option, const LineState& state, 
     }
     keep_matching(out, typed);
     std::ranges::sort(out);
-    const auto [first, last] = std::ranges::unique(out);
-    out.erase(first, last);
+    out.erase(std::unique(out.begin(), out.end()), out.end());
     return answer;
 }
 
@@ -176,8 +175,8 @@ CompletionAnswer options_answer(const LineState& state, std::string_view typed) 
     }
     keep_matching(answer.candidates, typed);
     std::ranges::sort(answer.candidates);
-    const auto [first, last] = std::ranges::unique(answer.candidates);
-    answer.candidates.erase(first, last);
+    answer.candidates.erase(std::unique(answer.candidates.begin(), answer.candidates.end()),
+                            answer.candidates.end());
     return answer;
 }
 

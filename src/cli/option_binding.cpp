@@ -46,7 +46,8 @@ CLI::Validator duration_range(double minimum, double maximum) {
             const auto seconds = parse_duration(text);
             if (!seconds) {
                 return "Value " + text +
-                       " is not a duration (seconds, or numbers with units largest first: 90, 5s, 2m, "
+                       " is not a duration (seconds, or numbers with units largest first: 90, 5s, "
+                       "2m, "
                        "1h30m, 2d)";
             }
             if (*seconds < minimum || *seconds > maximum)

@@ -34,9 +34,9 @@ struct SymbolsOptions {
 // not installed here. A file the user named (--lib, --check) that is missing is bad input, and
 // so is a module whose .pc names a library that is not there (a broken install).
 bool module_absent(const SymbolsRequest& request, const Gap& gap) {
-    const std::string module =
-        request.module.empty() ? modelled_option("symbols", "--module").default_value
-                               : request.module;
+    const std::string module = request.module.empty()
+                                   ? modelled_option("symbols", "--module").default_value
+                                   : request.module;
     return request.library.empty() && gap.reason == GapReason::not_found &&
            gap.message.starts_with(module + ": " + module + ".pc not found");
 }

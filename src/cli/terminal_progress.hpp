@@ -32,8 +32,8 @@ class TerminalProgress final : public Progress {
 };
 
 /// The progress sink of a run: a TerminalProgress on stderr when stderr is a terminal, TERM is
-/// not "dumb" and neither --quiet (failures and warnings only) nor --verbose (the logs narrate) is given;
-/// otherwise nullptr (use Progress::none()).
+/// not "dumb" and neither --quiet (failures and warnings only) nor --verbose (the logs narrate) is
+/// given; otherwise nullptr (use Progress::none()).
 std::unique_ptr<Progress> make_progress(bool quiet, int verbose, const Env& env);
 
 }  // namespace rdmi::cli

@@ -6,8 +6,8 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <string>
 #include <cmath>
+#include <string>
 #include <system_error>
 #include <utility>
 
@@ -22,11 +22,8 @@ struct Unit {
     double seconds;
     int rank;
 };
-constexpr std::array<Unit, 5> kUnits{{{"d", 86400.0, 0},
-                                      {"h", 3600.0, 1},
-                                      {"ms", 0.001, 4},
-                                      {"m", 60.0, 2},
-                                      {"s", 1.0, 3}}};
+constexpr std::array<Unit, 5> kUnits{
+    {{"d", 86400.0, 0}, {"h", 3600.0, 1}, {"ms", 0.001, 4}, {"m", 60.0, 2}, {"s", 1.0, 3}}};
 
 // The length of the decimal number at the start of `text`: digits and at most one point, with
 // at least one digit; 0 when there is none. strtod would also take "+5", " 5", "0x10", "1e3"

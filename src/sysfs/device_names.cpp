@@ -75,8 +75,7 @@ std::vector<std::string> rdma_device_names(const std::string& root,
     }
     ::closedir(stream);
     std::ranges::sort(names);
-    const auto [first, last] = std::ranges::unique(names);
-    names.erase(first, last);
+    names.erase(std::unique(names.begin(), names.end()), names.end());
     return names;
 }
 
