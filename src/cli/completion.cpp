@@ -2,7 +2,11 @@
 // option the cursor is in; the option's value kind says what may follow.
 #include "cli/completion.hpp"
 
+#include <sys/time.h>
+
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -197,6 +201,25 @@ int usage(const char* message) {
     return 2;
 }
 
+// The budget bounds the listing between entries, not a directory read or readlink that never
+// returns (a --root on a hung mount): the TAB press would hang with it. SIGALRM's default
+// action ends the process even in such a wait (a killable one, as NFS's), and the shell then
+// completes nothing. Set here, whatever disposition or mask the shell passed on through exec.
+constexpr std::chrono::seconds kListingDeadline{1};
+
+void arm_listing_deadline() {
+    struct sigaction action {};
+    action.sa_handler = SIG_DFL;
+    (void)::sigaction(SIGALRM, &action, nullptr);
+    sigset_t alarm{};
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    (void)::sigprocmask(SIG_UNBLOCK, &alarm, nullptr);
+    itimerval timer{};
+    timer.it_value.tv_sec = kListingDeadline.count();
+    (void)::setitimer(ITIMER_REAL, &timer, nullptr);
+}
+
 }  // namespace
 
 std::string_view to_string(CompletionDirective directive) {
@@ -277,6 +300,7 @@ int run_complete_command(std::span<const std::string> args) {
     if (args.empty() || args[0] != "--")
         return usage("usage: rdmi-probe __complete -- WORD... | __complete --script bash|zsh");
     const CompletionAnswer answer = complete_words(args.subspan(1), [](const std::string& root) {
+        arm_listing_deadline();
         return sysfs::rdma_device_names(root, sysfs::kDeviceNamesBudget);
     });
     std::string out(to_string(answer.directive));
