@@ -13,6 +13,7 @@
 
 #include "check/check_catalog.hpp"
 #include "cli/completion_scripts.hpp"
+#include "cli/document_output.hpp"
 #include "cli/option_model.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "doca_errors/doca_error_catalog.hpp"
@@ -294,8 +295,7 @@ int run_complete_command(std::span<const std::string> args) {
     if (args.size() == 2 && args[0] == "--script") {
         const std::string script = completion_script(args[1]);
         if (script.empty()) return usage("--script takes bash or zsh");
-        std::fwrite(script.data(), 1, script.size(), stdout);  // NOLINT(cert-err33-c)
-        return 0;
+        return write_text_to_stdout(script);
     }
     if (args.empty() || args[0] != "--")
         return usage("usage: rdmi-probe __complete -- WORD... | __complete --script bash|zsh");
@@ -311,8 +311,7 @@ int run_complete_command(std::span<const std::string> args) {
         out += candidate;
         out += '\n';
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);  // NOLINT(cert-err33-c)
-    return 0;
+    return write_text_to_stdout(out);
 }
 
 }  // namespace rdmi::cli
