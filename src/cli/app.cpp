@@ -248,7 +248,7 @@ std::optional<std::string> format_refused(const GlobalOptions& opts, const CLI::
                           format->as<std::string>() +
                           " for another document; give one of them (--json is --format json)";
     // The file is left alone: JSON in a Prometheus or JUnit reader's file would break it.
-    if (!opts.output.empty()) message += "; --output not written";
+    if (!opts.output.empty() && opts.output != "-") message += "; --output not written";
     return message;
 }
 
