@@ -22,6 +22,7 @@
 #include "build_info.hpp"
 #include "cli/command.hpp"
 #include "cli/completion.hpp"
+#include "cli/document_output.hpp"
 #include "cli/error_document.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/help_text.hpp"
@@ -152,12 +153,9 @@ int print_help(const CLI::App& app, const CLI::Error& e) {
     const int code = app.exit(e, out, err);
     const std::string text = out.str();
     const std::string error = err.str();
-    // NOLINTBEGIN(cert-err33-c)
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    std::fwrite(error.data(), 1, error.size(), stderr);
-    // NOLINTEND(cert-err33-c)
-    return code;
+    const int written = write_text_to_stdout(text);
+    std::fwrite(error.data(), 1, error.size(), stderr);  // NOLINT(cert-err33-c)
+    return written != kExitOk ? written : code;
 }
 
 // A subcommand runs only when its name is one of the arguments, so only those named get their
@@ -172,11 +170,7 @@ bool named(const std::vector<std::string>& args, std::string_view command) {
 constexpr std::size_t kHelpFallbackWidth = 100;
 
 int print_text(const std::string& text) {
-    // NOLINTBEGIN(cert-err33-c)
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
-    // NOLINTEND(cert-err33-c)
-    return kExitOk;
+    return write_text_to_stdout(text);
 }
 
 std::vector<CommandSummary> summaries(const std::vector<std::unique_ptr<Command>>& commands,
@@ -254,7 +248,7 @@ std::optional<std::string> format_refused(const GlobalOptions& opts, const CLI::
                           format->as<std::string>() +
                           " for another document; give one of them (--json is --format json)";
     // The file is left alone: JSON in a Prometheus or JUnit reader's file would break it.
-    if (!opts.output.empty()) message += "; --output not written";
+    if (!opts.output.empty() && opts.output != "-") message += "; --output not written";
     return message;
 }
 
@@ -268,9 +262,7 @@ int run_unguarded(int argc, char** argv, bool json) {
     const std::vector<std::string> arg_strings = effective_args(argc, argv, program);
     // The floor of every run, answered before any parser is built; the same text CLI11 prints.
     if (arg_strings.size() == 2 && (arg_strings[1] == "--version" || arg_strings[1] == "-V")) {
-        // NOLINTNEXTLINE(cert-err33-c)
-        std::printf("%s %s\n", build_info::kToolName, build_info::kVersion);
-        return 0;
+        return print_text(std::string(build_info::kToolName) + " " + build_info::kVersion + "\n");
     }
     const bool own_name = program == build_info::kToolName;
     if (own_name && arg_strings.size() == 2 && arg_strings[1] == kOptionModelCommand)

@@ -2,13 +2,18 @@
 // option the cursor is in; the option's value kind says what may follow.
 #include "cli/completion.hpp"
 
+#include <sys/time.h>
+
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 
 #include "check/check_catalog.hpp"
 #include "cli/completion_scripts.hpp"
+#include "cli/document_output.hpp"
 #include "cli/option_model.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "doca_errors/doca_error_catalog.hpp"
@@ -196,6 +201,25 @@ int usage(const char* message) {
     return 2;
 }
 
+// The budget bounds the listing between entries, not a directory read or readlink that never
+// returns (a --root on a hung mount): the TAB press would hang with it. SIGALRM's default
+// action ends the process even in such a wait (a killable one, as NFS's), and the shell then
+// completes nothing. Set here, whatever disposition or mask the shell passed on through exec.
+constexpr std::chrono::seconds kListingDeadline{1};
+
+void arm_listing_deadline() {
+    struct sigaction action {};
+    action.sa_handler = SIG_DFL;
+    (void)::sigaction(SIGALRM, &action, nullptr);
+    sigset_t alarm{};
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    (void)::sigprocmask(SIG_UNBLOCK, &alarm, nullptr);
+    itimerval timer{};
+    timer.it_value.tv_sec = kListingDeadline.count();
+    (void)::setitimer(ITIMER_REAL, &timer, nullptr);
+}
+
 }  // namespace
 
 std::string_view to_string(CompletionDirective directive) {
@@ -270,12 +294,12 @@ int run_complete_command(std::span<const std::string> args) {
     if (args.size() == 2 && args[0] == "--script") {
         const std::string script = completion_script(args[1]);
         if (script.empty()) return usage("--script takes bash or zsh");
-        std::fwrite(script.data(), 1, script.size(), stdout);  // NOLINT(cert-err33-c)
-        return 0;
+        return write_text_to_stdout(script);
     }
     if (args.empty() || args[0] != "--")
         return usage("usage: rdmi-probe __complete -- WORD... | __complete --script bash|zsh");
     const CompletionAnswer answer = complete_words(args.subspan(1), [](const std::string& root) {
+        arm_listing_deadline();
         return sysfs::rdma_device_names(root, sysfs::kDeviceNamesBudget);
     });
     std::string out(to_string(answer.directive));
@@ -286,8 +310,7 @@ int run_complete_command(std::span<const std::string> args) {
         out += candidate;
         out += '\n';
     }
-    std::fwrite(out.data(), 1, out.size(), stdout);  // NOLINT(cert-err33-c)
-    return 0;
+    return write_text_to_stdout(out);
 }
 
 }  // namespace rdmi::cli

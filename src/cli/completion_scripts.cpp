@@ -64,25 +64,35 @@ _rdmi_probe() {
     local lead=''
     [[ $cur == *"$readline_word" ]] && lead=${cur%"$readline_word"}
     COMPREPLY=()
+    local full
     if [[ $directive == words ]]; then
-        local candidate full
+        local candidate
         for candidate in "${lines[@]:1}"; do
             full=$prefix$candidate
             [[ -n $candidate ]] && COMPREPLY+=("${full#"$lead"}")
         done
         return 0
     fi
-    local value
+    local value path
+    local -a paths=()
     value=$(_rdmi_probe_dequote "${cur#"$prefix"}")
     compopt -o filenames 2>/dev/null
     case $directive in
-        files) mapfile -t COMPREPLY < <(compgen -f -- "$value") ;;
-        dirs) mapfile -t COMPREPLY < <(compgen -d -- "$value") ;;
-        roots) mapfile -t COMPREPLY < <(compgen -d -- "$value"; compgen -f -X '!*.tar.gz' -- "$value") ;;
+        files) mapfile -t paths < <(compgen -f -- "$value") ;;
+        dirs) mapfile -t paths < <(compgen -d -- "$value") ;;
+        roots) mapfile -t paths < <(compgen -d -- "$value"; compgen -f -X '!*.tar.gz' -- "$value") ;;
     esac
-    # Without "=" among the word breaks, readline replaces the whole --opt=value word.
-    local kept=${prefix#"$lead"}
-    [[ -n $kept && ${#COMPREPLY[@]} -gt 0 ]] && COMPREPLY=("${COMPREPLY[@]/#/"$kept"}")
+    # Readline replaces only what follows the last word break: the whole word (the prefix kept
+    # and the path) less the lead, which may hold part of the path itself (x=y.txt, c:d.txt).
+    # A directory is marked here: readline marks one only when the text it inserts names it,
+    # which neither "1" of d=1 nor a whole --opt=dir word does (it would add a space instead).
+    local dirs=0
+    for path in "${paths[@]}"; do
+        [[ -d $path && $path != */ ]] && path+=/ && dirs=$((dirs + 1))
+        full=$prefix$path
+        if [[ $full == "$lead"* ]]; then COMPREPLY+=("${full#"$lead"}"); else COMPREPLY+=("$path"); fi
+    done
+    [[ ${#COMPREPLY[@]} -eq 1 && $dirs -eq 1 ]] && compopt -o nospace 2>/dev/null
     return 0
 }
 complete -F _rdmi_probe @NAMES@

@@ -168,4 +168,15 @@ Result<bool> DocumentOutput::stream_to_stdout(const DocumentProducer& produce) c
     return true;
 }
 
+int write_text_to_stdout(std::string_view text) {
+    errno = 0;
+    const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
+    if (written && std::fflush(stdout) == 0) return kExitOk;
+    const int err = errno;
+    if (err == EPIPE) return kExitBrokenPipe;
+    const std::string message = stdout_write_failure(err);
+    std::fprintf(stderr, "rdmi-probe: error: %s\n", message.c_str());  // NOLINT(cert-err33-c)
+    return kExitUsage;
+}
+
 }  // namespace rdmi::cli

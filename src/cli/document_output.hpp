@@ -130,4 +130,11 @@ class DocumentOutput {
     Watchdog* watchdog_;
 };
 
+/// Text answered before any session (help, the version, the option model, a completion script
+/// or answer) written to stdout: kExitOk, or, when it did not all get there (a full disk, a
+/// closed stdout), why on stderr and kExitUsage, so a build writing the man page or a
+/// completion script to a file sees the failure; a reader that went away (EPIPE, SIGPIPE
+/// ignored) gets kExitBrokenPipe and nothing on stderr.
+[[nodiscard]] int write_text_to_stdout(std::string_view text);
+
 }  // namespace rdmi::cli

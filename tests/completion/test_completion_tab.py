@@ -117,8 +117,10 @@ def run_case(pane, typed, tabs, expect_line=None, expect_listed=(), refuse_liste
         return f"{typed!r}<TAB>: line is {line!r}, wanted {expect_line + sentinel!r}"
     # bash lists what follows the last word break of a candidate ("00.0" of "0000:03:00.0",
     # as readline replaces only that part); zsh lists the whole candidate.
+    # Without "=" among the word breaks, bash lists the whole --opt=value word.
     missing = [w for w in expect_listed
-               if not any(w == l or (w.endswith(l) and w[-len(l) - 1] in ":=") for l in listed)]
+               if not any(w == l or (w.endswith(l) and w[-len(l) - 1] in ":=") or
+                          (l.endswith(w) and l[-len(w) - 1] == "=") for l in listed)]
     if missing:
         return f"{typed!r}<TAB><TAB>: {missing} not listed; screen:\n{screen}"
     extra = [w for w in refuse_listed if w in listed]
@@ -145,6 +147,12 @@ def cases(helpers, check_id, schema):
         ("rdmi-probe --output alpha\\ dir/in", 1, "rdmi-probe --output alpha\\ dir/inner/",
          (), ()),
         ("rdmi-probe diff no", 1, "rdmi-probe diff notes\\ file.txt ", (), ()),
+        # a name holding a word break ("=", ":"): the part typed before it is not doubled
+        ("rdmi-probe --output x=", 1, "rdmi-probe --output x=y.txt ", (), ()),
+        ("rdmi-probe --output=x=", 1, "rdmi-probe --output=x=y.txt ", (), ()),
+        ("rdmi-probe --output c:", 1, "rdmi-probe --output c:d.txt ", (), ()),
+        ("rdmi-probe --output d=", 1, "rdmi-probe --output d=1/", (), ()),
+        ("rdmi-probe --output=al", 1, "rdmi-probe --output=alpha\\ dir/", (), ()),
         # --root: directories and bundles, no other file
         ("rdmi-probe --root bu", 1, "rdmi-probe --root bundle.tar.gz ", (), ()),
         ("rdmi-probe --root ot", 1, "rdmi-probe --root ot", (), ()),
@@ -194,9 +202,10 @@ def make_home(tmp, binary, bash_script, zsh_script, fixture_root, helpers):
     home = os.path.join(tmp, "home")
     work = os.path.join(home, "work")
     bindir = os.path.join(home, "bin")
-    for d in (work, bindir, os.path.join(work, "alpha dir", "inner")):
+    for d in (work, bindir, os.path.join(work, "alpha dir", "inner"),
+              os.path.join(work, "d=1")):
         os.makedirs(d, exist_ok=True)
-    for name in ("notes file.txt", "other.txt", "bundle.tar.gz"):
+    for name in ("notes file.txt", "other.txt", "bundle.tar.gz", "x=y.txt", "c:d.txt"):
         with open(os.path.join(work, name), "w", encoding="utf-8") as f:
             f.write("x\n")
     os.symlink(fixture_root, os.path.join(work, "fx root"))
@@ -213,6 +222,11 @@ def make_home(tmp, binary, bash_script, zsh_script, fixture_root, helpers):
     shutil.copy(zsh_script, os.path.join(fpath, "_rdmi-probe"))
     with open(os.path.join(home, "plain.bashrc"), "w", encoding="utf-8") as f:
         f.write(f"PS1='{PROMPT}'\nsource '{bash_script}'\n")
+    # A user's COMP_WORDBREAKS without "=" and ":" (as some set it for scp and make): readline
+    # then replaces the whole --opt=value word.
+    with open(os.path.join(home, "nobreaks.bashrc"), "w", encoding="utf-8") as f:
+        f.write(f"PS1='{PROMPT}'\nsource '{bash_script}'\n"
+                "COMP_WORDBREAKS=${COMP_WORDBREAKS//[:=]/}\n")
     with open(os.path.join(home, "bc.bashrc"), "w", encoding="utf-8") as f:
         f.write(f"PS1='{PROMPT}'\nsource /usr/share/bash-completion/bash_completion\n")
     zdot = os.path.join(home, "zdot")
@@ -224,6 +238,8 @@ def make_home(tmp, binary, bash_script, zsh_script, fixture_root, helpers):
     shells = {
         "bash (no bash-completion)": f"{env} bash --noprofile --rcfile '{home}/plain.bashrc' -i",
         "bash (bash-completion)": f"{env} bash --noprofile --rcfile '{home}/bc.bashrc' -i",
+        "bash (no = or : word breaks)":
+            f"{env} bash --noprofile --rcfile '{home}/nobreaks.bashrc' -i",
         "zsh (compinit)": f"{env} ZDOTDIR='{zdot}' zsh -i",
     }
     return work, shells
@@ -276,7 +292,7 @@ def main():
                 pane.close()
     for f in failures:
         print("FAIL:", f)
-    print(f"completion-tab: {count} TAB presses in 3 shells, {len(failures)} failed, "
+    print(f"completion-tab: {count} TAB presses in {len(shells)} shells, {len(failures)} failed, "
           f"{time.monotonic() - started:.1f} s")
     return 1 if failures else 0
 

@@ -54,9 +54,10 @@
                     document on stdout, FILE untouched
   json-errors       --json with a missing directory, an unwritable directory or a directory
                     target: exit 2 and the JSON error document on stdout
-  stdout-refused    stdout on /dev/full or closed, for a whole document (schema) and for a
-                    streamed one (symbols --json, written in pieces): exit 2 and one stderr line
-                    that says why ("stdout: write failed: No space left on device")
+  stdout-refused    stdout on /dev/full or closed, for a whole document (schema), for a
+                    streamed one (symbols --json, written in pieces) and for the text answered
+                    before any session (help, -V, __option-model, __complete): exit 2 and one
+                    stderr line that says why ("stdout: write failed: No space left on device")
 
     test_output.py --binary PATH [-k SUBSTRING]
 """
@@ -974,7 +975,14 @@ def stdout_refused(cfg, scratch):
     problems = []
     lib = cfg.binary.parent / "tests/fixtures/libs/versioned/libdoca_rdmi.so"
     commands = {"schema": ["schema", "error", "--json"],
-                "symbols": ["symbols", "--json", "--lib", str(lib)]}
+                "symbols": ["symbols", "--json", "--lib", str(lib)],
+                # Answered before any session: the build writes the man page and the completion
+                # scripts from these, and a truncated file must not pass for one.
+                "help": ["help"], "--help": ["--help"], "report --help": ["report", "--help"],
+                "help check": ["help", "check"], "-V": ["-V"],
+                "__option-model": ["__option-model"],
+                "__complete --script": ["__complete", "--script", "bash"],
+                "__complete": ["__complete", "--", "rdmi-probe", "re"]}
     env = {k: v for k, v in os.environ.items() if k in ("PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")}
     for what, args in commands.items():
         for target, reason in (("/dev/full", "No space left on device"), (None, "Bad file descriptor")):
