@@ -20,7 +20,8 @@
           every case, `verdict`: ready, build_ready and result as the program answers them
           for the root whose `report --format nfd` was cached, or an error object when that
           cache is missing, unreadable, too large or holds what rdmi-probe never writes; the
-          same bytes with and without python3; and always exits 0
+          same bytes with and without python3; one document whole when the timer renames
+          another over the cache while the fact reads it; and always exits 0
 
     test_fleet_units.py --binary B --fixtures F --source S units --tool PATH-OF-systemd-analyze
     test_fleet_units.py --binary B --fixtures F --source S fact
@@ -414,6 +415,48 @@ def check_fact(args):
         expect_document("a document without a final line feed", bare, host_verdict, host_want)
         Path(d, "empty-object.json").write_text("{}\n")
         expect_document("an empty object", Path(d, "empty-object.json"), host_verdict, host_want)
+
+        def expect_one_file_read(case, old_body, new_body):
+            """The timer renames a new document over the cache while the fact reads it: without
+            python3 the fact measured one file and copied another (a document cut short, or its
+            closing brace twice). A `wc` that renames the new one over the path right after it
+            measured the old one makes the moment certain; the fact must print one of the two
+            documents whole."""
+            swap_dir = Path(d, "swap-bin")
+            shutil.rmtree(swap_dir, ignore_errors=True)
+            without_python(str(swap_dir))
+            (swap_dir / "wc").unlink()
+            env_cache, staged = Path(d, "swapped.json"), Path(d, "swapped.json.new")
+            env_cache.write_text(old_body)
+            staged.write_text(new_body)
+            wc = shutil.which("wc", path="/usr/bin:/bin")
+            mv = shutil.which("mv", path="/usr/bin:/bin")
+            (swap_dir / "wc").write_text(
+                "#!/bin/sh\n"
+                f"out=$({shlex.quote(wc)} \"$@\") || exit\n"
+                "echo \"$out\"\n"
+                f"if [ \"$out\" = {len(old_body.encode())} ] && [ -e {shlex.quote(str(staged))} ]; "
+                f"then {shlex.quote(mv)} -f {shlex.quote(str(staged))} "
+                f"{shlex.quote(str(env_cache))}; fi\n")
+            (swap_dir / "wc").chmod(0o755)
+            proc = run_fact(fact, env_cache, host_verdict, path=str(swap_dir))
+            try:
+                doc = json.loads(proc.stdout)
+            except ValueError:
+                doc = None
+            if staged.exists():
+                problems.append(f"{case}: the cache was never measured, nothing was swapped")
+            elif not isinstance(doc, dict) or doc.pop("verdict", None) != host_want or \
+                    doc not in (json.loads(old_body), json.loads(new_body)):
+                problems.append(f"{case}: not one of the two documents whole: "
+                                f"{proc.stdout[:300]!r}")
+            else:
+                print(f"ok   {case}: one document whole, the verdict beside it")
+
+        expect_one_file_read("the timer renames a longer document over the cache mid-read",
+                             '{"a": 1}\n', document)
+        expect_one_file_read("the timer renames a shorter document over the cache mid-read",
+                             document, '{"a": 1}\n')
 
         def expect_error(case, path, user=None, verdict=host_verdict, want=host_want):
             proc = run_fact(fact, path, verdict, user)
