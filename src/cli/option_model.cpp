@@ -178,9 +178,10 @@ void add_report(std::vector<OptionSpec>& t) {
                  .short_name = "-d",
                  .kind = ValueKind::device,
                  .placeholder = "NAME|PCI",
-                 .help = "judge only this function (an RDMA device like mlx5_0, a PCI address, "
-                         "a netdev); the others are listed as not examined, install checks are "
-                         "unchanged (repeatable; not with --format prometheus or nfd)",
+                 .help =
+                     "judge only this function (an RDMA device like mlx5_0, a PCI address, "
+                     "a netdev); the others are listed as not examined, install checks are "
+                     "unchanged (repeatable; report refuses it with --format prometheus or nfd)",
                  .commands = {"report", "env", "caps", "state"},
                  .repeatable = true});
 }
