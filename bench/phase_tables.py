@@ -98,7 +98,7 @@ def cmd_phase(args):
                               ("owner-fixturedb", "owner-nodb", "the same fix, the fixture's 9-package database"),
                               ("live-here-integrity", "live-here", "this machine, `report --integrity` (its own dpkg database)")):
         rows.append((label, f"{ms(name):.2f} ms", f"{ms(base):.2f} ms without ({base})",
-                     f"+{ms(name) - ms(base):.2f} ms", load["main"], "–"))
+                     f"{ms(name) - ms(base):+.2f} ms", load["main"], "–"))
 
     rows.append(("GID tables live: `ibv_query_gid_table` in the worker", "not measured: no RDMA "
                  "hardware here", "–", "–", "–", "–"))
