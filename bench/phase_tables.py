@@ -95,7 +95,7 @@ def cmd_phase(args):
     for name, base, label in (("healthy-realdb", "healthy-nodb", "healthy dpkg install, real-size database, no fix needs it"),
                               ("integrity-realdb", "integrity-nodb", "`--integrity`, real-size database"),
                               ("owner-realdb", "owner-nodb", "a fix that names a file's package, real-size database"),
-                              ("owner-fixturedb", "owner-nodb", "the same fix, the fixture's 9-package database"),
+                              ("owner-fixturedb", "owner-nodb", "the same fix, the fixture's own database (14 packages)"),
                               ("live-here-integrity", "live-here", "this machine, `report --integrity` (its own dpkg database)")):
         rows.append((label, f"{ms(name):.2f} ms", f"{ms(base):.2f} ms without ({base})",
                      f"{ms(name) - ms(base):+.2f} ms", load["main"], "–"))
