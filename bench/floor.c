@@ -41,10 +41,19 @@ static int parent_fd(char* path, const char** base) {
     }
     *slash = '\0';
     *base = slash + 1;
-    for (int i = 0; i < dir_count; ++i)
+    // Newest first: the probe reads a directory's files together, so the last one opened is
+    // nearly always the one asked for, and a real-size root's hundreds of directories cost no
+    // scan the probe itself would not make.
+    for (int i = dir_count - 1; i >= 0; --i)
         if (strcmp(dirs[i].path, path) == 0) return dirs[i].fd;
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0 || dir_count == kMaxDirs) return fd;
+    if (fd < 0) return fd;
+    if (dir_count == kMaxDirs) {  // full: the oldest gives up its place (and its descriptor)
+        close(dirs[0].fd);
+        free(dirs[0].path);
+        memmove(dirs, dirs + 1, (kMaxDirs - 1) * sizeof dirs[0]);
+        --dir_count;
+    }
     dirs[dir_count].path = strdup(path);
     dirs[dir_count].fd = fd;
     ++dir_count;

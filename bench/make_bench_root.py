@@ -1,12 +1,15 @@
 #!/usr/bin/python3
 """Builds a benchmark root: N ConnectX-7 PCI functions in sysfs, optionally over a DOCA install.
 
-    make_bench_root.py TARGET --functions N [--doca-root DIR] [--gid-table N]
+    make_bench_root.py TARGET (--functions N | --pfs P --vfs-per-pf V) [--doca-root DIR]
+                      [--gid-table N]
 
 The functions are the test fixtures' "scale" shape (tests/fixtures/sysfs/make_sysfs_root.py):
 PFs with up to 7 VFs each, every function with its rdma device (one RoCE port) and its netdev.
 N is 1..8, or a multiple of 8 up to 512: N <= 8 is one PF with N-1 VFs, N > 8 is N/8 PFs with
-7 VFs each. With --doca-root (a test build's roots/complete-3.3) the DOCA install is copied in
+7 VFs each. --pfs and --vfs-per-pf give any other shape instead, such as the real-size host
+bench/run.sh times (8 PFs with one VF each: 16 functions, every VF with its own rdma device and
+GID table, as SR-IOV VFs of a ConnectX have). With --doca-root (a test build's roots/complete-3.3) the DOCA install is copied in
 first, giving "the complete fixture install with N devices". A /proc/meminfo is written too, for
 the manual chain's `grep Huge /proc/meminfo` (the probe itself reads /sys/kernel/mm/hugepages),
 and the platform devices an x86 server shows (none of them a BlueField's MLNXBF*).
@@ -52,12 +55,21 @@ def shape(functions):
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("target")
-    parser.add_argument("--functions", type=int, required=True)
+    shapes = parser.add_mutually_exclusive_group(required=True)
+    shapes.add_argument("--functions", type=int)
+    shapes.add_argument("--pfs", type=int, help="PFs (with --vfs-per-pf, instead of --functions)")
+    parser.add_argument("--vfs-per-pf", type=int, default=0, help="VFs of each PF (with --pfs)")
     parser.add_argument("--doca-root", help="a fixture DOCA root to copy in first")
     parser.add_argument("--gid-table", type=int, default=8,
                         help="entries per port GID table (default 8)")
     args = parser.parse_args(argv)
-    pfs, vfs = shape(args.functions)
+    if args.pfs is None:
+        pfs, vfs = shape(args.functions)
+    elif 1 <= args.pfs <= 64 and 0 <= args.vfs_per_pf <= 7:
+        pfs, vfs = args.pfs, args.vfs_per_pf
+    else:
+        raise SystemExit(f"make_bench_root: --pfs {args.pfs} --vfs-per-pf {args.vfs_per_pf}: want "
+                         "1..64 PFs with 0..7 VFs each")
     target = os.path.abspath(args.target)
     make_sysfs_root.prepare(target, True)
     if args.doca_root:

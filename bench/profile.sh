@@ -4,16 +4,22 @@
 # (instructions executed in them and everything they call).
 #
 #   bench/profile.sh build-bench [TOP]      (a build configured as in bench/run.sh)
+#   bench/profile.sh build-bench TOP ARGS...  (the same for `rdmi-probe ARGS...`, e.g. the
+#                                              real-size root or the live probe: `--json`)
+#   PROBE=build/rdmi-probe bench/profile.sh ...   (another build's binary, e.g. the default one)
 #
 # The profile stays in BUILD_DIR/bench/callgrind.out for kcachegrind / callgrind_annotate.
 set -euo pipefail
 build=$(realpath "${1:-build-bench}")
 top=${2:-15}
 root=$build/bench/roots/complete-3.3-8fn
+probe=$(realpath "${PROBE:-$build/rdmi-probe}")
+args=(--json --root "$root")
+(($# > 2)) && args=("${@:3}")
 out=$build/bench/callgrind.out
 command -v valgrind >/dev/null || { echo "profile.sh: valgrind is needed (scripts/setup.sh --bench)" >&2; exit 2; }
 [[ -e $root/.rdmi-sysfs-fixture ]] || { echo "profile.sh: $root missing: build $build first" >&2; exit 2; }
-valgrind --tool=callgrind --callgrind-out-file="$out" "$build/rdmi-probe" --json --root "$root" \
+valgrind --tool=callgrind --callgrind-out-file="$out" "$probe" "${args[@]}" \
   >/dev/null 2>"$build/bench/callgrind.log" || true  # exit code: the verdict on the root
 callgrind_annotate --inclusive=yes "$out" >"$out.inclusive" 2>/dev/null
 /usr/bin/python3 - "$out.inclusive" "$top" <<'PY'
