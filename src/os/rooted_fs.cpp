@@ -22,8 +22,10 @@
 #include "os/activity.hpp"
 #include "os/dir_fd_cache.hpp"
 #include "os/errno_gap.hpp"
+#include "os/fd_pair.hpp"
 #include "os/mapped_regions.hpp"
 #include "os/path_resolver.hpp"
+#include "os/proc_fd_dir.hpp"
 #include "os/string_bytes.hpp"
 #include "os/unique_fd.hpp"
 
@@ -161,44 +163,29 @@ std::optional<Gap> require_regular(int fd, std::string_view path, struct stat& s
     return not_regular_gap(path, st.st_mode);
 }
 
-// Whether /proc is the kernel's procfs, asked once per process. Only then does a reopen
-// through /proc/self/fd/N open the very inode descriptor N holds, with nothing to compare.
-bool proc_is_procfs() {
-    static const bool procfs = [] {
-        struct statfs fs {};
-        return ::statfs("/proc/self/fd", &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
-    }();
-    return procfs;
-}
-
 // Opens for reading the regular file that `path_fd` (an O_PATH descriptor) holds, `st` being
 // what fstat said of it (and still saying it of the returned descriptor: the same inode).
 //
 // A read needs a descriptor opened for reading, and opening a device node runs its driver's
 // open(): /dev/watchdog arms the hardware watchdog, a tape rewinds, a serial line drops DTR. So
 // a file is opened O_PATH first (no driver, no FIFO open), checked to be regular, and the very
-// inode that descriptor holds is opened through /proc/self/fd. Without /proc, `reopen` opens the
+// inode that descriptor holds is opened through procfs's /proc/self/fd (held open:
+// os/proc_fd_dir.hpp). Without it, `reopen` opens the
 // path a second time and the file it gives must be the one checked (same st_dev and st_ino):
 // a device swapped in between would be opened, then refused (docs/reliability.md).
 template <typename Reopen>
 Result<int> open_checked_regular(int path_fd, std::string_view path, struct stat& st,
                                  DirFdCache* dirs, const Reopen& reopen) {
     if (!S_ISREG(st.st_mode)) return not_regular_gap(path, st.st_mode);
-    std::array<char, 32> proc{};
-    std::snprintf(proc.data(), proc.size(), "/proc/self/fd/%d", path_fd);
-    int fd = open_retrying(dirs, [&] {
-        return ::open(proc.data(), kReadFlags | O_CLOEXEC);  // NOLINT(*-vararg)
-    });
-    if (fd < 0 && errno != ENOENT) return gap_from_errno(path, errno);
-    if (fd >= 0 && proc_is_procfs()) return fd;
-    if (fd < 0) {  // no /proc mounted
-        auto again = reopen();
-        if (!again) return again.gap();
-        fd = *again;
-    }
-    UniqueFd owned(fd);
+    const int fd = open_retrying(dirs, [&] { return reopen_through_proc(path_fd, kReadFlags); });
+    if (fd >= 0) return fd;
+    if (errno != ENOENT) return gap_from_errno(path, errno);
+    // No procfs at /proc/self/fd: by name again, and only the inode checked.
+    auto again = reopen();
+    if (!again) return again.gap();
+    UniqueFd owned(*again);
     struct stat now {};
-    if (::fstat(fd, &now) != 0) return gap_from_errno(path, errno);
+    if (::fstat(owned.get(), &now) != 0) return gap_from_errno(path, errno);
     if (now.st_dev != st.st_dev || now.st_ino != st.st_ino) {
         if (!S_ISREG(now.st_mode)) return not_regular_gap(path, now.st_mode);
         return make_gap(GapReason::error, std::string(path) + ": replaced while being opened");
@@ -525,8 +512,8 @@ Result<std::string> RootedFs::host_path(std::string_view path) const {
 namespace {
 
 // The whole of a regular file opened for reading (`st`: its fstat), bounded by `max_bytes`.
-Result<std::string> read_opened_file(const UniqueFd& owned, const struct stat& st,
-                                     std::string_view path, std::size_t max_bytes) {
+Result<std::string> read_opened_file(int fd, const struct stat& st, std::string_view path,
+                                     std::size_t max_bytes) {
     // A file that says it is over the cap is refused before a byte is read. sysfs and procfs
     // report sizes that are not the content length (0, or a page of up to 64 KiB), so a size
     // that small is no evidence: those are read to EOF, bounded.
@@ -536,7 +523,7 @@ Result<std::string> read_opened_file(const UniqueFd& owned, const struct stat& s
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
                                                   std::to_string(max_bytes) + " bytes");
     }
-    return read_all(owned.get(), path, max_bytes, size);
+    return read_all(fd, path, max_bytes, size);
 }
 
 }  // namespace
@@ -545,10 +532,11 @@ Result<std::string> RootedFs::read_file(std::string_view path, std::size_t max_b
     // Named for the run's watchdog: a read on a hung mount blocks here, in the kernel.
     const activity::Scope doing(activity::Kind::reading, path);
     struct stat st {};
-    auto fd = open_regular(path, st);
+    int checked = -1;
+    auto fd = open_regular_checked(path, st, checked);
+    const FdPair both(checked, fd ? *fd : -1);
     if (!fd) return fd.gap();
-    const UniqueFd owned(*fd);
-    return read_opened_file(owned, st, path, max_bytes);
+    return read_opened_file(both.opened(), st, path, max_bytes);
 }
 
 // The kernel's own file systems, /sys and /proc, hold no device node and no FIFO. On the live
@@ -625,6 +613,15 @@ std::optional<Gap> hard_link_refusal(std::string_view path, const struct stat& s
 }  // namespace
 
 Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const {
+    int checked = -1;
+    auto fd = open_regular_checked(path, st, checked);
+    if (checked >= 0) ::close(checked);
+    return fd;
+}
+
+Result<int> RootedFs::open_regular_checked(std::string_view path, struct stat& st,
+                                           int& checked) const {
+    checked = -1;
     if (kernel_pseudo_files(path)) {
         // A cached directory's file is opened beneath it following no link at all.
         auto fd = open_in_cached_dir(path, kReadFlags);
@@ -638,7 +635,7 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
     }
     auto path_fd = open_path(path, O_PATH, true);
     if (!path_fd) return path_fd.gap();
-    const UniqueFd held(*path_fd);
+    UniqueFd held(*path_fd);
     if (::fstat(held.get(), &st) != 0) return gap_from_errno(path, errno);
     if (links_.owner_match && suspect_hard_link(st)) {
         // The directory the name was found in: where the descriptor's name says it is.
@@ -652,8 +649,10 @@ Result<int> RootedFs::open_regular(std::string_view path, struct stat& st) const
             ::stat(std::string(dir_name(std::string_view(name.data(), len))).c_str(), &dir) == 0;
         if (auto gap = hard_link_refusal(path, st, known ? &dir : nullptr, links_)) return *gap;
     }
-    return open_checked_regular(held.get(), path, st, dirs_.get(),
-                                [&] { return open_path(path, kReadFlags, true); });
+    auto fd = open_checked_regular(held.get(), path, st, dirs_.get(),
+                                   [&] { return open_path(path, kReadFlags, true); });
+    if (fd) checked = held.release();
+    return fd;
 }
 
 // Resolving a path below the root costs a walk of every component per file (in the kernel,
@@ -688,10 +687,10 @@ class RootedFs::OpenDirFiles final : public DirFiles {
             if (owned.get() < 0) return gap_from_errno(path, errno);
             struct stat st {};
             if (auto gap = require_regular(owned.get(), path, st)) return *gap;
-            return read_opened_file(owned, st, path, max_bytes);
+            return read_opened_file(owned.get(), st, path, max_bytes);
         }
         // O_PATH | O_NOFOLLOW: a link is held itself, not followed, and read by its whole path.
-        const UniqueFd held(open_retrying(dirs, [&] {
+        UniqueFd held(open_retrying(dirs, [&] {
             return ::openat(dir_fd_, file.c_str(), O_PATH | O_NOFOLLOW | O_CLOEXEC);
         }));
         if (held.get() < 0) return gap_from_errno(path, errno);
@@ -712,8 +711,8 @@ class RootedFs::OpenDirFiles final : public DirFiles {
             return again;
         });
         if (!fd) return fd.gap();
-        const UniqueFd owned(*fd);
-        return read_opened_file(owned, st, path, max_bytes);
+        const FdPair both(held.release(), *fd);
+        return read_opened_file(both.opened(), st, path, max_bytes);
     }
 
   private:
@@ -753,9 +752,10 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
                                                             std::size_t max_bytes) const {
     const activity::Scope doing(activity::Kind::reading, path);
     struct stat st {};
-    auto fd = open_regular(path, st);
+    int checked = -1;
+    auto fd = open_regular_checked(path, st, checked);
+    const FdPair owned(checked, fd ? *fd : -1);
     if (!fd) return fd.gap();
-    const UniqueFd owned(*fd);
     const auto size = static_cast<std::size_t>(st.st_size);
     if (size > max_bytes) {
         return make_gap(GapReason::malformed, std::string(path) + ": larger than " +
@@ -764,12 +764,12 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
     // Empty, or a pseudo-file whose size is not its length: read it instead. A small file too:
     // one read(2) costs less than mmap, its page faults and munmap (a header, a .pc file).
     if (size <= kReadRatherThanMap) {
-        auto data = read_all(owned.get(), path, max_bytes, size);
+        auto data = read_all(owned.opened(), path, max_bytes, size);
         if (!data) return data.gap();
         return std::shared_ptr<const FileBytes>(
             std::make_shared<StringBytes>(std::move(data).value()));
     }
-    void* base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, owned.get(), 0);
+    void* base = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, owned.opened(), 0);
     if (base == MAP_FAILED) return gap_from_errno(path, errno);
     return std::shared_ptr<const FileBytes>(std::make_shared<MappedBytes>(base, size, path));
 }

@@ -83,6 +83,11 @@ class RootedFs final : public Fs {
     [[nodiscard]] Result<int> open_path(std::string_view path, int flags, bool follow_last) const;
     /// Whether `path` is in the live system's /sys or /proc, whose files need no O_PATH check.
     [[nodiscard]] bool kernel_pseudo_files(std::string_view path) const;
+    /// open_regular(), leaving the O_PATH descriptor the file was checked through open in
+    /// `checked` (-1 when there was none: a live /sys or /proc file) for the caller to close
+    /// with the returned one (os/fd_pair.hpp).
+    [[nodiscard]] Result<int> open_regular_checked(std::string_view path, struct stat& st,
+                                                   int& checked) const;
     /// open_path() by the whole path, resolved from the root, following links as `links` says
     /// (`walked`: the directories the owner rule's walks resolved, or null).
     /// `dirs`: the cache to empty when out of descriptors (null: none).

@@ -5,6 +5,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/dir_fd_cache.cpp
   ${CMAKE_CURRENT_LIST_DIR}/env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/errno_gap.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/fd_pair.cpp
   ${CMAKE_CURRENT_LIST_DIR}/fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/huge_pages.cpp
   ${CMAKE_CURRENT_LIST_DIR}/link_rule.cpp
@@ -16,6 +17,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/output_target.cpp
   ${CMAKE_CURRENT_LIST_DIR}/path_resolver.cpp
   ${CMAKE_CURRENT_LIST_DIR}/private_dir.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/proc_fd_dir.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recording_env.cpp
   ${CMAKE_CURRENT_LIST_DIR}/recording_fs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rooted_fs.cpp

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include "sysfs/attr_text.hpp"
 
@@ -101,7 +102,42 @@ Result<std::string> parse_fw_ver(std::string_view bytes) {
     return std::string(*line);
 }
 
+namespace {
+
+// The value of a hex digit, or -1.
+int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+// The kernel writes every entry as eight groups of four digits ("%pI6": 39 characters and a
+// newline), and a real port has 255 entries, most of them zeros: that shape is read in one
+// pass. nullopt for anything else, which parse_gid() then reads (and words) the general way.
+std::optional<Gid> parse_full_gid(std::string_view bytes) {
+    constexpr std::size_t kLength = 39;
+    if (bytes.size() != kLength + 1 || bytes[kLength] != '\n') return std::nullopt;
+    Gid gid{};
+    for (std::size_t group = 0; group < 8; ++group) {
+        const std::size_t at = group * 5;
+        if (group < 7 && bytes[at + 4] != ':') return std::nullopt;
+        unsigned value = 0;
+        for (std::size_t i = at; i < at + 4; ++i) {
+            const int digit = hex_value(bytes[i]);
+            if (digit < 0) return std::nullopt;
+            value = (value << 4U) | static_cast<unsigned>(digit);
+        }
+        gid[group * 2] = static_cast<std::uint8_t>(value >> 8U);
+        gid[group * 2 + 1] = static_cast<std::uint8_t>(value & 0xffU);
+    }
+    return gid;
+}
+
+}  // namespace
+
 Result<Gid> parse_gid(std::string_view bytes) {
+    if (auto gid = parse_full_gid(bytes)) return *gid;
     auto line = attr_line(bytes);
     if (!line) return line.gap();
     Gid gid{};

@@ -1,6 +1,7 @@
 // Scans /sys/class/infiniband: rdma devices, their ports, GID tables and netdevs.
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
@@ -28,14 +29,37 @@ struct GidScan {
     std::set<std::string> ndevs;
 };
 
+// The directories one port's GID table is read from, made once per port rather than once per
+// entry: a real port has 255 entries, most of them unused.
+struct GidDirs {
+    AttrDir gids;
+    AttrDir types;
+    AttrDir ndevs;
+    // gids/ opened once, each entry then one name away from it (not a walk from the root).
+    std::unique_ptr<DirFiles> entries;
+
+    explicit GidDirs(const AttrDir& port)
+        : gids(port.child("gids")),
+          types(port.child("gid_attrs/types")),
+          ndevs(port.child("gid_attrs/ndevs")),
+          entries(port.fs().dir_files(gids.actual_dir())) {}
+
+    // gids/<name>, as AttrDir::read() gives it.
+    [[nodiscard]] Result<std::string> read_entry(const std::string& name) const {
+        auto bytes = entries->read_file(gids.actual(name), kAttrCap);
+        if (!bytes) return gids.located(name, bytes.gap());
+        return bytes;
+    }
+};
+
 // One entry of gids/: nullopt for an unused (all-zero) one or one that does not read, the
 // latter with its gap on the port.
-std::optional<PortGid> scan_gid(const AttrDir& port, std::uint32_t index, const std::string& name,
+std::optional<PortGid> scan_gid(const GidDirs& dirs, std::uint32_t index, const std::string& name,
                                 RdmaPort& out) {
-    const AttrDir gids = port.child("gids");
-    const AttrDir types = port.child("gid_attrs/types");
-    const AttrDir ndevs = port.child("gid_attrs/ndevs");
-    auto bytes = gids.read(name);
+    const AttrDir& gids = dirs.gids;
+    const AttrDir& types = dirs.types;
+    const AttrDir& ndevs = dirs.ndevs;
+    auto bytes = dirs.read_entry(name);
     if (!bytes) {
         out.gaps.push_back(bytes.gap());
         out.unread_gids.push_back(bytes.gap());
@@ -84,8 +108,9 @@ void scan_gids(const AttrDir& port, RdmaPort& out, GidScan& scan) {
     }
     std::sort(numbers.begin(), numbers.end());
     std::set<std::string> types;
+    const GidDirs dirs(port);
     for (const auto& [index, name] : numbers) {
-        auto entry = scan_gid(port, index, name, out);
+        auto entry = scan_gid(dirs, index, name, out);
         if (!entry) continue;
         if (entry->type.ok()) types.insert(*entry->type.value);
         if (entry->ndev) scan.ndevs.insert(*entry->ndev);

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
+
 namespace rdmi::sysfs {
 
 TEST_CASE("parse_numbered_name") {
@@ -65,6 +67,25 @@ TEST_CASE("parse_gid and is_zero_gid") {
     CHECK_FALSE(parse_gid("fe80:0:0:0:0:0:0:0:0\n").ok());
     CHECK_FALSE(parse_gid("fe80:0:0:0:0:0:0:12345\n").ok());
     CHECK_FALSE(parse_gid("\xff\xfe").ok());
+}
+
+TEST_CASE("parse_gid reads the kernel's full form and every other spelling alike") {
+    // The kernel's own shape (eight groups of four digits and a newline) is read in one pass;
+    // the same GID spelt any other accepted way gives the same bytes.
+    const std::string full = "FE80:0000:0000:0000:0E42:A1FF:FE00:0001\n";
+    const auto fast = parse_gid(full).value();
+    CHECK(fast == parse_gid("  fe80:0:0:0:e42:a1ff:fe00:1 \n").value());
+    CHECK(fast == parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe00:0001").value());
+    CHECK(fast[8] == 0x0e);
+    CHECK(fast[9] == 0x42);
+    // The full form's length with a bad digit or separator: the general reading's words.
+    const auto bad_digit = parse_gid("fe80:0000:0000:0000:0e42:a1ff:fe00:000g\n");
+    REQUIRE_FALSE(bad_digit.ok());
+    CHECK(bad_digit.gap().message ==
+          "not a GID in IPv6 notation: \"fe80:0000:0000:0000:0e42:a1ff:fe00:000g\"");
+    const auto bad_colon = parse_gid("fe80:0000:0000:0000-0e42:a1ff:fe00:0001\n");
+    REQUIRE_FALSE(bad_colon.ok());
+    CHECK(bad_colon.gap().message.starts_with("not a GID in IPv6 notation: "));
 }
 
 }  // namespace rdmi::sysfs
