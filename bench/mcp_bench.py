@@ -13,7 +13,8 @@ allows) on pipes, newline-delimited JSON-RPC, for the whole run:
            (default 10,000; two in flight, as many as the cores); the growth between
   burst    --burst report calls written at once (default 100), a ping every 2 ms meanwhile
            until the last call is answered: how many were answered with a document and how
-           many refused (the server runs at most --max-calls at once and refuses the rest),
+           many refused (the server runs at most --max-calls at once, never more than its CPUs,
+           and queues the rest: a refusal means its queue of 1,024 was full),
            the time to the last answer, and each ping's round trip while calls were in flight
 Prints one JSON object (bench_tables.py reads it). Only the standard library is used.
 """

@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/signalfd.h>
@@ -18,6 +19,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -28,6 +30,8 @@
 #include "cli/cli11.hpp"
 #include "contract/embedded_schemas.hpp"
 #include "json/json_input.hpp"
+#include "mcp/compact_document.hpp"
+#include "mcp/output_queue.hpp"
 #include "mcp/revisions.hpp"
 #include "mcp/self_contained_schema.hpp"
 #include "mcp/tool_call.hpp"
@@ -54,6 +58,21 @@ constexpr Seconds kCallGrace{5.0};
 constexpr Seconds kCancelGrace{2.0};
 /// Progress notifications of a long call, at most this often.
 constexpr Seconds kProgressEvery{1.0};
+/// Calls waiting for a free slot, in arrival order; one more is refused with the reason.
+constexpr std::size_t kMaxQueuedCalls = 1024;
+/// Output not yet taken by the client past which no more input is read and no queued call
+/// started: a client that stops reading holds the server's memory to this, plus the calls
+/// running.
+constexpr std::size_t kOutputBacklog = std::size_t{4} << 20U;
+
+/// The CPUs this process may run on: calls past them would only take turns on the same cores
+/// (and with the server's own thread, which answers pings).
+std::size_t usable_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    return static_cast<std::size_t>(std::max(1, CPU_COUNT(&set)));
+}
 
 /// MCP's log levels (RFC 5424's), least severe first.
 constexpr std::array<std::string_view, 8> kLevels{"debug", "info",     "notice", "warning",
@@ -98,13 +117,20 @@ struct RunningCall {
 class Server {
   public:
     Server(int in_fd, int out_fd, int signal_fd, ServerOptions options)
-        : in_fd_(in_fd), out_fd_(out_fd), signal_fd_(signal_fd), options_(std::move(options)) {}
+        : in_fd_(in_fd),
+          out_fd_(out_fd),
+          signal_fd_(signal_fd),
+          options_(std::move(options)),
+          running_limit_(std::min(options_.max_calls, usable_cpus())) {}
 
     int run();
 
   private:
     // Output.
-    void send(const Json& message);
+    void send(const Json& message, bool bulk = false);
+    void send_line(std::string line, bool bulk);
+    void flush_output();
+    [[nodiscard]] bool backlogged() const { return output_.bytes() >= kOutputBacklog; }
     void send_error(const Json& id, int code, const std::string& message);
     void send_result(const Json& id, Json result);
     void notify(std::string_view method, Json params);
@@ -112,6 +138,7 @@ class Server {
 
     // Input.
     void read_input();
+    void take_input();
     void handle_line(std::string_view line);
     std::optional<Json> handle_message(const nlohmann::json& message, bool in_batch);
     std::optional<Json> handle_request(const nlohmann::json& id, const std::string& method,
@@ -127,8 +154,11 @@ class Server {
     void cancel(const nlohmann::json& request_id);
 
     // Calls.
+    void start_queued();
+    void drop_queued();
     void service_calls(const std::vector<pollfd>& fds, std::size_t first);
     void finish(RunningCall& call);
+    bool send_compact(const RunningCall& call);
     void tick();
     static Json error_result(const std::string& text);
 
@@ -139,47 +169,40 @@ class Server {
     ServerOptions options_;
     bool input_open_ = true;
     bool output_broken_ = false;
-    std::string pending_;
+    std::string unread_;   ///< input read, not yet taken (the output was backlogged)
+    std::string pending_;  ///< the start of a line whose end has not come
     bool discarding_ = false;
     bool initialized_ = false;
     std::string revision_;
     int min_level_ = 1;  // info
     unsigned long call_count_ = 0;
-    std::vector<RunningCall> calls_;
+    std::size_t running_limit_;       ///< calls run at once: --max-calls, at most the CPUs
+    std::vector<RunningCall> calls_;  ///< running
+    std::deque<RunningCall> queued_;  ///< waiting for one of the running to end
+    OutputQueue output_;
 };
 
 // ---- output ----
 
-void Server::send(const Json& message) {
-    if (output_broken_) return;
+void Server::send(const Json& message, bool bulk) {
     std::string line = message.dump(-1, ' ', false, Json::error_handler_t::replace);
     line += '\n';
-    std::size_t done = 0;
-    while (done < line.size()) {
-        const auto n = ::write(out_fd_, line.data() + done, line.size() - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && errno == EAGAIN) {
-            // A client that does not read: wait for room, and for SIGTERM too, which then ends
-            // the server (nothing more is written: the client is not reading it).
-            std::array<pollfd, 2> fds{{{out_fd_, POLLOUT, 0}, {signal_fd_, POLLIN, 0}}};
-            if (::poll(fds.data(), fds.size(), -1) < 0 && errno != EINTR) {
-                output_broken_ = true;
-                return;
-            }
-            if (fds[1].revents != 0) {
-                signalfd_siginfo info{};
-                (void)::read(signal_fd_, &info, sizeof info);
-                ending_ = true;
-                output_broken_ = true;
-                return;
-            }
-            continue;
-        }
-        if (n <= 0) {
-            output_broken_ = true;  // the client is gone: end the calls, then the server
-            return;
-        }
-        done += static_cast<std::size_t>(n);
+    send_line(std::move(line), bulk);
+}
+
+void Server::send_line(std::string line, bool bulk) {
+    if (output_broken_) return;
+    output_.push(std::move(line), bulk);
+    flush_output();
+}
+
+void Server::flush_output() {
+    if (output_broken_ || output_.empty()) return;
+    // Non-blocking: what the client does not take now waits for POLLOUT in the loop, where
+    // stdin, the calls and SIGTERM are still served.
+    if (output_.write_to(out_fd_) == OutputQueue::Flow::broken) {
+        output_broken_ = true;  // the client is gone: end the calls, then the server
+        output_.clear();
     }
 }
 
@@ -205,21 +228,29 @@ void Server::log(int level, const std::string& text) {
 // ---- input ----
 
 void Server::read_input() {
-    std::array<char, 65536> buffer{};
+    std::array<char, 65536>
+        buffer;  // NOLINT(cppcoreguidelines-pro-type-member-init): read fills it
     const auto n = ::read(in_fd_, buffer.data(), buffer.size());
     if (n < 0 && (errno == EINTR || errno == EAGAIN)) return;
     if (n <= 0) {
         input_open_ = false;
         return;
     }
-    std::string_view chunk(buffer.data(), static_cast<std::size_t>(n));
+    unread_.append(buffer.data(), static_cast<std::size_t>(n));
+    take_input();
+}
+
+void Server::take_input() {
     const std::size_t max_line = json_input::kMcpMessage.max_bytes;
-    // Once the server is ending (SIGTERM while a write waited) or its output is gone, the rest
-    // of the chunk is left unread: answering it would only build replies no one receives (199
-    // tools/list replies took over 15 s in the sanitizer build).
-    while (!chunk.empty() && !ending_ && !output_broken_) {
-        const auto newline = chunk.find('\n');
-        const auto piece = chunk.substr(0, newline);
+    std::size_t used = 0;
+    // Once the server is ending (SIGTERM) or its output is gone, the rest is left unread:
+    // answering it would only build replies no one receives (199 tools/list replies took over
+    // 15 s in the sanitizer build). While the client leaves the server's output unread past
+    // the backlog, the rest waits too: the server's memory stays bounded.
+    while (used < unread_.size() && !ending_ && !output_broken_ && !backlogged()) {
+        const std::string_view rest = std::string_view(unread_).substr(used);
+        const auto newline = rest.find('\n');
+        const auto piece = rest.substr(0, newline);
         if (discarding_) {
             // The rest of a line already refused: dropped as it comes, never held.
         } else if (pending_.size() + piece.size() > max_line) {
@@ -232,15 +263,19 @@ void Server::read_input() {
         } else {
             pending_.append(piece);
         }
-        if (newline == std::string_view::npos) break;
+        if (newline == std::string_view::npos) {
+            used = unread_.size();
+            break;
+        }
+        used += newline + 1;
         if (!discarding_) {
             std::string line;
             line.swap(pending_);
             handle_line(line);
         }
         discarding_ = false;
-        chunk.remove_prefix(newline + 1);
     }
+    unread_.erase(0, used);
 }
 
 void Server::handle_line(std::string_view line) {
@@ -492,18 +527,19 @@ std::optional<Json> Server::start_call(const nlohmann::json& raw_id, const nlohm
         return std::nullopt;
     }
     const Json id = Json::parse(raw_id.dump());
-    for (const auto& call : calls_) {
-        if (call.id == id) {
-            error_code = kInvalidRequest;
-            error = "a request with id " + id.dump() + " is still in flight";
-            return std::nullopt;
-        }
+    const auto same_id = [&](const RunningCall& call) { return call.id == id; };
+    if (std::any_of(calls_.begin(), calls_.end(), same_id) ||
+        std::any_of(queued_.begin(), queued_.end(), same_id)) {
+        error_code = kInvalidRequest;
+        error = "a request with id " + id.dump() + " is still in flight";
+        return std::nullopt;
     }
     const auto args = params.find("arguments");
     const nlohmann::json arguments = args == params.end() ? nlohmann::json::object() : *args;
-    if (calls_.size() >= options_.max_calls)
+    if (queued_.size() >= kMaxQueuedCalls)
         return error_result("refused: " + std::to_string(calls_.size()) +
-                            " calls are running, the server's --max-calls; retry when one ends");
+                            " calls are running and " + std::to_string(queued_.size()) +
+                            " waiting, the most the server queues; retry when one ends");
     auto prepared = prepare_call(*tool, arguments, options_.policy, ++call_count_);
     if (!prepared) return error_result(prepared.gap().message);
     RunningCall call;
@@ -513,30 +549,60 @@ std::optional<Json> Server::start_call(const nlohmann::json& raw_id, const nlohm
     // The client asked for debug messages: the command logs them (-v -v) on its stderr.
     if (min_level_ == level_rank("debug"))
         call.prepared.argv.insert(call.prepared.argv.begin() + 1, {"-v", "-v"});
-    call.started = Clock::now();
-    // The command refuses a timeout out of its range by itself; the deadline stays computable
-    // (1e300 s is no clock's duration) until it has.
-    const double timeout = std::clamp(call.prepared.timeout_s, 0.0, 86400.0);
-    call.deadline =
-        call.started + std::chrono::duration_cast<Clock::duration>(Seconds(timeout) + kCallGrace);
     if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
         if (const auto token = meta->find("progressToken");
             token != meta->end() && (token->is_string() || token->is_number_integer()))
             call.progress_token = Json::parse(token->dump());
     }
-    try {
-        call.process = ToolCall::start(call.prepared.argv);
-    } catch (const std::system_error& e) {
-        for (const auto& file : call.prepared.scratch_files) ::unlink(file.c_str());
-        return error_result(std::string("cannot start the call: ") + e.what());
-    }
-    calls_.push_back(std::move(call));
+    // Started in arrival order as running calls end (at once when fewer run than may).
+    queued_.push_back(std::move(call));
+    start_queued();
     return std::nullopt;
+}
+
+void Server::start_queued() {
+    while (!queued_.empty() && calls_.size() < running_limit_ && !backlogged() && !output_broken_ &&
+           !ending_) {
+        RunningCall call = std::move(queued_.front());
+        queued_.pop_front();
+        // The deadline runs from the start, not from the arrival: a call's --timeout is its
+        // command's, and the time it waited is not the command's to answer for.
+        call.started = Clock::now();
+        // The command refuses a timeout out of its range by itself; the deadline stays
+        // computable (1e300 s is no clock's duration) until it has.
+        const double timeout = std::clamp(call.prepared.timeout_s, 0.0, 86400.0);
+        call.deadline = call.started +
+                        std::chrono::duration_cast<Clock::duration>(Seconds(timeout) + kCallGrace);
+        try {
+            call.process = ToolCall::start(call.prepared.argv);
+        } catch (const std::system_error& e) {
+            for (const auto& file : call.prepared.scratch_files) ::unlink(file.c_str());
+            send_result(call.id, error_result(std::string("cannot start the call: ") + e.what()));
+            continue;
+        }
+        calls_.push_back(std::move(call));
+    }
+}
+
+void Server::drop_queued() {
+    for (const auto& call : queued_) {
+        for (const auto& file : call.prepared.scratch_files) ::unlink(file.c_str());
+    }
+    queued_.clear();
 }
 
 void Server::cancel(const nlohmann::json& request_id) {
     if (!request_id.is_string() && !request_id.is_number_integer()) return;
     const Json id = Json::parse(request_id.dump());
+    // A call still waiting is dropped: it never ran, and is answered nothing further.
+    for (auto it = queued_.begin(); it != queued_.end();) {
+        if (it->id != id) {
+            ++it;
+            continue;
+        }
+        for (const auto& file : it->prepared.scratch_files) ::unlink(file.c_str());
+        it = queued_.erase(it);
+    }
     for (auto& call : calls_) {
         if (call.id != id || call.cancelled) continue;
         call.cancelled = true;
@@ -568,6 +634,7 @@ void Server::finish(RunningCall& call) {
                                           "narrower prefix) or run the command with --output"));
         return;
     }
+    if (send_compact(call)) return;
     const std::string& text = call.process.document();
     auto document = parse_json_input<Json>(text, tool + " document", kCallDocument);
     if (!document || !document->is_object()) {
@@ -595,7 +662,29 @@ void Server::finish(RunningCall& call) {
                            {"text", doc.dump(-1, ' ', false, Json::error_handler_t::replace)}}})}};
     if (has_structured_output(revision_)) result["structuredContent"] = std::move(doc);
     result["isError"] = false;
-    send_result(call.id, std::move(result));
+    send(Json{{"jsonrpc", "2.0"}, {"id", call.id}, {"result", std::move(result)}}, true);
+}
+
+bool Server::send_compact(const RunningCall& call) {
+    // The answer finish() would build from the parsed document, written from its compact text
+    // (the same bytes: compact_document says when it cannot promise that, and the parse runs).
+    const auto compact = compact_document(call.process.document(), kCallDocument.max_depth);
+    if (!compact) return false;
+    std::string line;
+    line.reserve(2 * compact->size() + compact->size() / 8 + 128);
+    line += R"({"jsonrpc":"2.0","id":)";
+    line += call.id.dump(-1, ' ', false, Json::error_handler_t::replace);
+    line += R"(,"result":{"content":[{"type":"text","text":")";
+    append_json_escaped(line, *compact);
+    line += R"("}])";
+    if (has_structured_output(revision_)) {
+        line += R"(,"structuredContent":)";
+        line += *compact;
+    }
+    line += R"(,"isError":false}})";
+    line += '\n';
+    send_line(std::move(line), true);
+    return true;
 }
 
 void Server::service_calls(const std::vector<pollfd>& fds, std::size_t first) {
@@ -659,9 +748,12 @@ void Server::tick() {
 
 int Server::run() {
     while (true) {
-        if (output_broken_ || !input_open_ || ending_) {
+        // Requests read before stdin ended are still answered (those held back while the
+        // client did not read too); then the client is gone.
+        if (output_broken_ || ending_ || (!input_open_ && unread_.empty())) {
             // The client is gone: every call is asked to end (its command kills its own
-            // children), then ended.
+            // children), then ended; the calls still waiting never start.
+            drop_queued();
             for (auto& call : calls_) {
                 if (!call.cancelled) {
                     call.cancelled = true;
@@ -670,11 +762,20 @@ int Server::run() {
                         Clock::now() + std::chrono::duration_cast<Clock::duration>(kCancelGrace);
                 }
             }
-            if (calls_.empty()) break;
+            // What was answered before stdin ended still reaches a client that reads it; after
+            // SIGTERM, only what it takes at once.
+            if (calls_.empty() && (output_.empty() || output_broken_ || ending_)) break;
+        } else if (!backlogged()) {
+            // Input held back while the client did not read, and calls that wait for a slot.
+            take_input();
+            start_queued();
         }
+        const bool read_stdin =
+            input_open_ && !output_broken_ && !ending_ && unread_.empty() && !backlogged();
         std::vector<pollfd> fds;
-        fds.push_back({input_open_ && !output_broken_ && !ending_ ? in_fd_ : -1, POLLIN, 0});
+        fds.push_back({read_stdin ? in_fd_ : -1, POLLIN, 0});
         fds.push_back({signal_fd_, POLLIN, 0});
+        fds.push_back({!output_.empty() && !output_broken_ ? out_fd_ : -1, POLLOUT, 0});
         const std::size_t first = fds.size();
         for (const auto& call : calls_) {
             fds.push_back({call.process.stdout_fd(), POLLIN, 0});
@@ -685,6 +786,7 @@ int Server::run() {
         const int ready = ::poll(fds.data(), fds.size(), wait_ms);
         if (ready < 0 && errno != EINTR) return 2;
         if (ready > 0) {
+            if (fds[2].revents != 0) flush_output();
             if (fds[0].revents != 0) read_input();
             if (fds[1].revents != 0) {
                 signalfd_siginfo info{};
@@ -695,6 +797,9 @@ int Server::run() {
         }
         tick();
     }
+    flush_output();
+    // Output the client never took (it stopped reading, then the server was told to end).
+    if (!output_.empty()) output_broken_ = true;
     return output_broken_ ? 2 : 0;
 }
 
@@ -757,7 +862,9 @@ int run_server(int argc, char** argv) {
                    "refuse, with the reason, a document larger than this")
         ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30U))
         ->default_str("8388608");
-    app.add_option("--max-calls", options.max_calls, "calls running at once")
+    app.add_option("--max-calls", options.max_calls,
+                   "calls running at once (never more than the CPUs the server may use); "
+                   "further calls wait in arrival order, up to 1024")
         ->check(CLI::Range(std::size_t{1}, std::size_t{64}))
         ->default_str("4");
     try {

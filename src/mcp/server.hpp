@@ -12,7 +12,8 @@ struct ServerOptions {
     CallPolicy policy;
     /// A document larger than this is refused with the reason, not sent (--max-result-bytes).
     std::size_t max_result_bytes = std::size_t{8} << 20U;
-    /// Calls running at once; one more is answered with an error result (--max-calls).
+    /// Calls running at once, never more than the CPUs the server may use (--max-calls); more
+    /// wait in a queue of 1024, past which a call is answered with an error result.
     std::size_t max_calls = 4;
 };
 

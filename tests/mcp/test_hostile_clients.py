@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 INIT = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
@@ -271,6 +272,39 @@ def case_duplicate_id(s, cfg):
     return problems
 
 
+def case_queue(s, cfg):
+    # --max-calls 1 and a call that hangs in the one slot: calls past it wait (none refused), a
+    # duplicate of a waiting id is refused, a cancel drops a waiting call unanswered, ping is
+    # answered at once, and the waiting calls run, in order, once the slot frees.
+    s.initialize()
+    problems = []
+    hung = {"name": "report", "arguments": {"doca_prefix": str(cfg.prefix), "timeout": 60}}
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": hung})
+    quick = {"name": "error", "arguments": {"error": "18"}}
+    for rid in range(2, 12):
+        s.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": quick})
+    reply = s.request(3, "tools/call", quick)
+    if error_code(reply) != -32600:
+        problems.append(f"a duplicate of a waiting id: {reply}")
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
+    started = time.monotonic()
+    reply = s.request(20, "ping")
+    if reply != {"jsonrpc": "2.0", "id": 20, "result": {}} or time.monotonic() - started > 5:
+        problems.append(f"ping while calls wait: {reply}")
+    early = [m for m in s.lines if isinstance(m, dict) and m.get("id") in range(2, 12)]
+    if early:
+        problems.append(f"a waiting call ran while the slot was held: {str(early[0])[:200]}")
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    for rid in [2, 3, 4, 6, 7, 8, 9, 10, 11]:
+        reply = s.reply(rid)
+        result = (reply or {}).get("result", {})
+        if result.get("isError") or "structuredContent" not in result:
+            problems.append(f"waiting call {rid}: {str(reply)[:300]}")
+    cfg.after_close = lambda lines: [f"a cancelled call was answered: {m}" for m in lines
+                                     if isinstance(m, dict) and m.get("id") in (1, 5)]
+    return problems
+
+
 def case_result_cap(s, cfg):
     s.initialize()
     reply = s.request(1, "tools/call", {"name": "schema", "arguments": {"name": "rdmi-probe-report"}})
@@ -416,6 +450,7 @@ CASES = {
     "batches": (case_batches, ()),
     "batches-2025-03-26": (case_batches_2025_03_26, ()),
     "duplicate-id": (case_duplicate_id, ()),
+    "queue": (case_queue, ("--max-calls", "1")),
     "result-cap": (case_result_cap, ("--max-result-bytes", "4096")),
     "sigterm-not-reading": (case_sigterm_not_reading, ()),
     "notification-bad-params": (case_notification_bad_params, ()),
