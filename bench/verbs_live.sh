@@ -6,6 +6,10 @@
 #
 #   bench/verbs_live.sh PROBE IBVERBS_DIR [ARGS...]
 #
+# Under valgrind 3.19 the contained worker child produces no answer (the verbs layer then
+# reports "produced no result"), so the instruction figure is the probe's process with the
+# verbs layer failed: compare the system calls, which strace counts in the working worker.
+#
 # IBVERBS_DIR holds the libibverbs.so.1 to load (LD_LIBRARY_PATH): a test build's
 # tests/fixtures/ibverbs (with ibv_query_gid_table) or tests/fixtures/ibverbs-no-gid-table
 # (without). ARGS default to `report --json`. On this machine /sys has no RDMA device, so the
