@@ -57,7 +57,7 @@ void write_sysfs(const test::TempTree& tree) {
     tree.write(port + "gid_attrs/ndevs/5", "sysfs0\n");
 }
 
-std::string name_of_ifindex_1() {
+std::string netdev_of_ifindex_1() {
     char name[IF_NAMESIZE] = {};
     return ::if_indextoname(1, name) != nullptr ? name : "";
 }
@@ -119,7 +119,7 @@ TEST_CASE("live: the port's GID table comes from ibv_query_gid_table, sourced to
     CHECK(*port.gid_count.value == 3);
     CHECK(*port.gid_types.value == std::vector<std::string>{"IB/RoCE v1", "RoCE v2"});
     CHECK(port.netdevs.source.ref == ref);
-    CHECK(*port.netdevs.value == std::vector<std::string>{name_of_ifindex_1()});
+    CHECK(*port.netdevs.value == std::vector<std::string>{netdev_of_ifindex_1()});
     const auto verdict = probe_roce_gid(inventory);
     REQUIRE(verdict.ports.size() == 1);
     CHECK(verdict.ports[0].status == Status::pass);
