@@ -39,6 +39,10 @@ Result<Api> bind(const DynamicLibrary& lib) {
     bind_one(lib, "ibv_query_device", api.query_device);
     bind_one(lib, "ibv_query_port", api.query_port);
     bind_one(lib, "ibv_query_gid", api.query_gid);
+    // Only the versioned name: an unversioned _ibv_query_gid_table would be no rdma-core's, and
+    // its entry layout could not be trusted.
+    api.query_gid_table = reinterpret_cast<fn::query_gid_table>(  // NOLINT: dlsym's documented use
+        lib.versioned_symbol("_ibv_query_gid_table", kGidTableVersionNode));
     const std::pair<const char*, bool> required[] = {
         {"ibv_get_device_list", api.get_device_list != nullptr},
         {"ibv_free_device_list", api.free_device_list != nullptr},
@@ -228,6 +232,18 @@ std::string_view atomic_cap_name(int cap) {
             return "hca";
         case 2:
             return "glob";
+        default:
+            return "";
+    }
+}
+
+std::string_view gid_type_name(std::uint32_t gid_type) {
+    switch (gid_type) {
+        case 0:
+        case 1:
+            return "IB/RoCE v1";
+        case 2:
+            return "RoCE v2";
         default:
             return "";
     }

@@ -14,6 +14,8 @@
 //    active_speed, phys_state, link_layer.
 //  * struct ibv_context: device, the 32-pointer ibv_context_ops, cmd_fd, async_fd,
 //    num_comp_vectors, mutex, abi_compat; only abi_compat is read (to find verbs_context).
+//  * struct ibv_gid_entry: declared whole (32 bytes); its size is passed as entry_size, as
+//    verbs.h's inline ibv_query_gid_table does.
 //  * struct verbs_context "grows up": new ops are prepended, so an op's distance *before*
 //    `context` is fixed ABI. query_device_ex sits 13 words before it (10 ops, has_comp_mask,
 //    sz, then query_device_ex itself); `sz` is the word right before `context`.
@@ -133,6 +135,15 @@ struct Gid {
     std::uint8_t raw[16];
 };
 
+/// struct ibv_gid_entry (verbs.h, rdma-core v30 and later), field for field.
+struct GidEntry {
+    Gid gid;
+    std::uint32_t gid_index;
+    std::uint32_t port_num;
+    std::uint32_t gid_type;      ///< enum ibv_gid_type: 0 IB, 1 RoCE v1, 2 RoCE v2
+    std::uint32_t ndev_ifindex;  ///< 0: no netdev (InfiniBand)
+};
+
 /// struct ibv_context, field for field (only abi_compat is read).
 struct Context {
     Device* device;
@@ -148,6 +159,7 @@ static_assert(sizeof(DeviceAttr) == 232 || sizeof(void*) != 8, "ibv_device_attr 
 static_assert(offsetof(DeviceAttrEx, odp_caps) == 240 || sizeof(void*) != 8);
 static_assert(offsetof(DeviceAttrEx, device_cap_flags_ex) == 280 || sizeof(void*) != 8);
 static_assert(offsetof(PortAttr, link_layer) == 46);
+static_assert(sizeof(GidEntry) == 32);
 
 /// Exported entry points, with the ABI version node each is looked up under.
 namespace fn {
@@ -161,13 +173,20 @@ using query_device = int (*)(Context* context, DeviceAttr* attr);
 /// ibv_query_port@IBVERBS_1.1: the real symbol behind verbs.h's static inline wrapper.
 using query_port = int (*)(Context* context, std::uint8_t port_num, PortAttr* attr);
 using query_gid = int (*)(Context* context, std::uint8_t port_num, int index, Gid* gid);
+/// _ibv_query_gid_table@IBVERBS_1.11: the real symbol behind verbs.h's static inline
+/// ibv_query_gid_table, which passes sizeof(struct ibv_gid_entry) as entry_size. Every valid
+/// entry of every port in one call; the count, or a negative errno.
+using query_gid_table = long (*)(Context* context, GidEntry* entries, std::size_t max_entries,
+                                 std::uint32_t flags, std::size_t entry_size);
 /// verbs_context::query_device_ex.
 using query_device_ex = int (*)(Context* context, const void* input, DeviceAttrEx* attr,
                                 std::size_t attr_size);
 }  // namespace fn
 
-/// The symbol version every entry point above has in libibverbs.map ("IBVERBS_1.1").
+/// The symbol version every entry point above has in libibverbs.map ("IBVERBS_1.1"), except:
 inline constexpr const char* kVersionNode = "IBVERBS_1.1";
+/// _ibv_query_gid_table's node (docs/reference/sysfs-formats.md#gid-table).
+inline constexpr const char* kGidTableVersionNode = "IBVERBS_1.11";
 
 /// The typed table. Required entries are non-null after bind().
 struct Api {
@@ -180,6 +199,8 @@ struct Api {
     fn::query_device query_device = nullptr;
     fn::query_port query_port = nullptr;
     fn::query_gid query_gid = nullptr;  ///< optional
+    /// Optional: absent before rdma-core v30, and then each entry is asked with query_gid.
+    fn::query_gid_table query_gid_table = nullptr;
 };
 
 /// Resolves the table: dlvsym(name, "IBVERBS_1.1") first (the versioned default the
@@ -230,6 +251,10 @@ std::string_view speed_name(std::uint8_t speed);
 std::string_view phys_state_name(std::uint8_t phys_state);
 /// enum ibv_atomic_cap name: "none", "hca", "glob"; "" otherwise.
 std::string_view atomic_cap_name(int cap);
+
+/// enum ibv_gid_type in the kernel's gid_attrs/types spelling: 0 (IB) and 1 (RoCE v1) are
+/// "IB/RoCE v1", 2 is "RoCE v2"; "" for unknown values.
+std::string_view gid_type_name(std::uint32_t gid_type);
 
 /// A big-endian GUID as "%04x:%04x:%04x:%04x" (the sysfs spelling).
 std::string format_guid(std::uint64_t big_endian_guid);

@@ -32,6 +32,7 @@
 #include "probes/symbols/symbols_findings.hpp"
 #include "probes/symbols/symbols_json.hpp"
 #include "probes/system.hpp"
+#include "probes/verbs/gid_tables.hpp"
 #include "probes/verbs/verbs.hpp"
 #include "probes/version_matrix.hpp"
 #include "probes/version_matrix_json.hpp"
@@ -162,6 +163,7 @@ namespace rows {
 
 inline constexpr ProbeId kInstall[] = {ProbeId::install};
 inline constexpr ProbeId kSystem[] = {ProbeId::system};
+inline constexpr ProbeId kVerbs[] = {ProbeId::verbs};
 inline constexpr ProbeId kDevicesInputs[] = {ProbeId::system, ProbeId::verbs, ProbeId::doca_caps};
 
 // The checks a probe's facts carry in a `checks` member, as they are.
@@ -230,6 +232,7 @@ inline constexpr ProbeRow kProbeRows[] = {
      .run =
          [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
              if (!facts.system || !facts.verbs || !facts.doca_caps) return;
+             finish_gid_tables(ctx, facts.system->inventory, &*facts.verbs);
              facts.devices =
                  join_devices(*facts.system, *facts.verbs, *facts.doca_caps, ctx.live());
          },
@@ -333,12 +336,16 @@ inline constexpr ProbeRow kProbeRows[] = {
      .name = "roce-gid",
      .title = "RoCE v2 GIDs with an IP address",
      .reads = "/sys: each rdma device port's state, link_layer, gids/<i>, gid_attrs/types/<i> "
-              "and gid_attrs/ndevs/<i> (the system probe's inventory)",
+              "and gid_attrs/ndevs/<i> (the system probe's inventory); live, the GID tables "
+              "from libibverbs' ibv_query_gid_table in the verbs worker instead",
      .depends_on = rows::kSystem,
+     .depends_on_live = rows::kVerbs,
      .in_report = true,
      .run =
-         [](const ProbeContext&, const ProbeRequest&, Facts& facts) {
-             if (facts.system) facts.roce_gid = probe_roce_gid(facts.system->inventory);
+         [](const ProbeContext& ctx, const ProbeRequest&, Facts& facts) {
+             if (!facts.system) return;
+             finish_gid_tables(ctx, facts.system->inventory, facts.verbs ? &*facts.verbs : nullptr);
+             facts.roce_gid = probe_roce_gid(facts.system->inventory);
          },
      .checks =
          [](const Facts& facts, std::vector<Check>& out) {

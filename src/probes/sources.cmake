@@ -38,8 +38,10 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_runtime.cpp
   ${CMAKE_CURRENT_LIST_DIR}/system.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/verbs/gid_tables.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_locate.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_gids.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_query.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_wire.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_matrix.cpp

@@ -46,7 +46,11 @@ std::optional<host::LiveHost> live_host(const ProbeContext& ctx) {
 
 SystemFacts probe_system(const ProbeContext& ctx) {
     SystemFacts facts;
-    facts.inventory = sysfs::scan_devices(ctx.fs);
+    // Live (or replaying a live bundle), the GID tables wait for the verbs worker's answer:
+    // one ibv_query_gid_table per device instead of sysfs's file per entry, 255 a port on
+    // real hardware (finish_gid_tables(), which reads sysfs where there is no answer).
+    facts.inventory =
+        sysfs::scan_devices(ctx.fs, ctx.live() ? sysfs::GidTables::defer : sysfs::GidTables::read);
     facts.pci_bus_present = ctx.fs.stat("/sys/bus/pci/devices").ok();
     facts.platform = host::scan_platform(ctx.fs, live_host(ctx));
     facts.host = host::classify_host(facts.platform, facts.inventory);

@@ -18,7 +18,8 @@ struct SystemFacts {
     bool pci_bus_present = true;
 };
 
-/// Scans sysfs and the platform through ctx.fs, and classifies the host.
+/// Scans sysfs and the platform through ctx.fs, and classifies the host. On a live run the
+/// ports' GID tables are left pending for finish_gid_tables() (probes/verbs/gid_tables.hpp).
 SystemFacts probe_system(const ProbeContext& ctx);
 
 }  // namespace rdmi

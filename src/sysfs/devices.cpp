@@ -45,7 +45,7 @@ bool is_representor(const NetDev& netdev) {
     return netdev.port_name.has_value() && netdev.port_name->flavour != PortFlavour::physical;
 }
 
-DeviceInventory scan_devices(const Fs& fs) {
+DeviceInventory scan_devices(const Fs& fs, GidTables gid_tables) {
     DeviceInventory inventory;
     scan_pci_functions(fs, inventory);
     scan_subfunctions(fs, inventory);
@@ -57,7 +57,7 @@ DeviceInventory scan_devices(const Fs& fs) {
     FunctionIndex by_path;
     for (std::size_t i = 0; i < inventory.functions.size(); ++i)
         by_path.emplace(inventory.functions[i].device_path, i);
-    scan_rdma_devices(fs, by_path, inventory);
+    scan_rdma_devices(fs, by_path, gid_tables, inventory);
     std::sort(inventory.rdma_devices.begin(), inventory.rdma_devices.end(),
               [](const RdmaDevice& a, const RdmaDevice& b) { return a.name < b.name; });
     for (auto& fn : inventory.functions) {

@@ -62,6 +62,18 @@ struct PortGid {
     std::optional<std::string> ndev;
 };
 
+/// What a scan that left a port's GID table for later keeps, to read it from sysfs or name the
+/// port's netdevs then (sysfs/gid_table.hpp).
+struct PendingGidTable {
+    std::string shown_dir;   ///< the port's directory as shown (/sys/class/infiniband/...)
+    std::string actual_dir;  ///< the port's directory as read
+    /// The owning function's netdevs that are not representors, and whether the function is
+    /// known: the port's netdevs when its GID table names none.
+    std::vector<std::string> function_netdevs;
+    bool function_known = false;
+    Provenance function_net_source;  ///< <device>/device/net
+};
+
 /// One port of an rdma device (`ports/<n>/`).
 struct RdmaPort {
     std::uint32_t number = 0;
@@ -82,6 +94,9 @@ struct RdmaPort {
     /// The gids/ entries among those gaps whose address itself did not read or parse: any of
     /// them may be the entry a probe judging the addresses looks for.
     std::vector<Gap> unread_gids;
+    /// Set while the GID table (gid_count, gid_types, gids, netdevs above) is not filled in yet:
+    /// a live scan leaves it for the verbs worker's answer (finish_gid_table()).
+    std::optional<PendingGidTable> pending_gids;
 };
 
 /// One rdma device (`/sys/class/infiniband/<name>`).

@@ -1,10 +1,14 @@
 // The steps of scan_devices(), one file each; internal to src/sysfs.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "os/fs.hpp"
+#include "sysfs/gid_table.hpp"
 #include "sysfs/inventory.hpp"
 
 namespace rdmi::sysfs {
@@ -25,8 +29,14 @@ void infer_dpa(DeviceInventory& inventory);
 /// the function.
 void scan_netdevs(const Fs& fs, DeviceInventory& inventory);
 
+/// The number a directory entry is named by ("12" of ports/ or gids/); nullopt for any other
+/// name.
+std::optional<std::uint32_t> numbered_entry(std::string_view name);
+
 /// Appends every rdma device of /sys/class/infiniband with its ports, and records each on
-/// the function its `device` link resolves to (looked up in `by_path`).
-void scan_rdma_devices(const Fs& fs, const FunctionIndex& by_path, DeviceInventory& inventory);
+/// the function its `device` link resolves to (looked up in `by_path`); each port's GID table
+/// read or left pending as `gid_tables` says.
+void scan_rdma_devices(const Fs& fs, const FunctionIndex& by_path, GidTables gid_tables,
+                       DeviceInventory& inventory);
 
 }  // namespace rdmi::sysfs

@@ -3,6 +3,7 @@ target_sources(rdmi_core PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/attr_text.cpp
   ${CMAKE_CURRENT_LIST_DIR}/device_names.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gid_table.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ib_attrs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/net_attrs.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_attrs.cpp

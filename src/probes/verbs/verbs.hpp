@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,11 +29,21 @@ struct VerbsOdpCaps {
     VerbsFlags ud_odp_caps;
 };
 
-/// One non-zero GID table entry (ibv_query_gid).
+/// One non-zero GID table entry (ibv_query_gid_table, or ibv_query_gid where it is absent).
 struct VerbsGid {
     std::uint32_t index = 0;
     std::string gid;  ///< eight groups of four hex digits, as sysfs prints it
+    /// From ibv_query_gid_table only: the type in sysfs's spelling ("IB/RoCE v1", "RoCE v2";
+    /// "unknown(N)" for a value verbs.h does not name), the netdev's interface index (0: none)
+    /// and its name (empty when there is none or it could not be named).
+    std::string type;
+    std::uint32_t ndev_ifindex = 0;
+    std::string ndev;
 };
+
+/// How a port's GID entries were asked for.
+inline constexpr std::string_view kGidTableQuery = "ibv_query_gid_table";
+inline constexpr std::string_view kGidEntryQuery = "ibv_query_gid";
 
 /// One port as ibv_query_port describes it.
 struct VerbsPort {
@@ -49,7 +60,11 @@ struct VerbsPort {
     std::int32_t gid_tbl_len = 0;
     std::uint32_t port_cap_flags = 0;
     std::vector<VerbsGid> gids;  ///< non-zero entries
-    std::optional<Gap> gap;      ///< the port (or its GID table) could not be queried
+    /// kGidTableQuery (the entries carry their type and netdev), kGidEntryQuery (addresses
+    /// only), or empty when the table was not asked for (the port did not query, or an answer
+    /// recorded before the table was).
+    std::string gid_query;
+    std::optional<Gap> gap;  ///< the port (or its GID table) could not be queried
 };
 
 /// One device from ibv_get_device_list and what opening it gave.
@@ -104,7 +119,8 @@ VerbsFacts probe_verbs(const ProbeContext& ctx);
 
 /// Queries one opened-by-name device in the current process (what each child runs):
 /// ibv_open_device, ibv_query_device_ex (or ibv_query_device), ibv_query_port for each port,
-/// ibv_query_gid for each GID entry. `library` is an absolute path.
+/// then one ibv_query_gid_table for every port's GID table (ibv_query_gid for each entry when
+/// libibverbs predates it). `library` is an absolute path.
 VerbsDevice query_verbs_device(const std::string& library, const std::string& name);
 
 /// The device list (names and node GUIDs) in the current process.

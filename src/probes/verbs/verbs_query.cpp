@@ -7,6 +7,7 @@
 #include "core/exhaustion.hpp"
 #include "loader/dynamic_library.hpp"
 #include "probes/verbs/verbs.hpp"
+#include "probes/verbs/verbs_gids.hpp"
 #include "process/containment.hpp"
 
 namespace rdmi {
@@ -96,17 +97,6 @@ VerbsPort query_port(const ibv::Api& api, ibv::Context* context, std::uint32_t n
     port.sm_lid = attr.sm_lid;
     port.gid_tbl_len = attr.gid_tbl_len;
     port.port_cap_flags = attr.port_cap_flags;
-    if (api.query_gid == nullptr) {
-        port.gap = Gap{GapReason::not_found, "libibverbs does not export ibv_query_gid"};
-        return port;
-    }
-    for (int i = 0; i < attr.gid_tbl_len && i < 4096; ++i) {
-        ibv::Gid gid{};
-        if (api.query_gid(context, static_cast<std::uint8_t>(number), i, &gid) != 0) continue;
-        bool zero = true;
-        for (auto byte : gid.raw) zero = zero && byte == 0;
-        if (!zero) port.gids.push_back({static_cast<std::uint32_t>(i), ibv::format_gid(gid)});
-    }
     return port;
 }
 
@@ -209,6 +199,7 @@ VerbsDevice query_verbs_device(const std::string& library, const std::string& na
     }
     for (std::uint32_t port = 1; port <= device.phys_port_cnt; ++port)
         device.ports.push_back(query_port(api, context, port));
+    query_port_gids(api, context, device.ports);
     api.close_device(context);
     api.free_device_list(list);
     return device;

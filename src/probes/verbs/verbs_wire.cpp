@@ -21,7 +21,13 @@ VerbsFlags flags_from(const Json& j) {
 
 Json port_json(const VerbsPort& p) {
     Json gids = Json::array();
-    for (const auto& g : p.gids) gids.push_back({g.index, g.gid});
+    // [index, gid] from ibv_query_gid; the table's entries add [type, ifindex, netdev].
+    for (const auto& g : p.gids) {
+        if (p.gid_query == kGidTableQuery)
+            gids.push_back({g.index, g.gid, g.type, g.ndev_ifindex, g.ndev});
+        else
+            gids.push_back({g.index, g.gid});
+    }
     return Json{{"port_num", p.port_num},
                 {"state", p.state},
                 {"phys_state", p.phys_state},
@@ -35,6 +41,7 @@ Json port_json(const VerbsPort& p) {
                 {"gid_tbl_len", p.gid_tbl_len},
                 {"port_cap_flags", p.port_cap_flags},
                 {"gids", gids},
+                {"gid_query", p.gid_query},
                 {"gap", gap_to_wire(p.gap)}};
 }
 
@@ -52,8 +59,20 @@ VerbsPort port_from(const Json& j) {
     p.sm_lid = j.at("sm_lid").get<std::uint32_t>();
     p.gid_tbl_len = j.at("gid_tbl_len").get<std::int32_t>();
     p.port_cap_flags = j.at("port_cap_flags").get<std::uint32_t>();
-    for (const auto& g : j.at("gids"))
-        p.gids.push_back({g.at(0).get<std::uint32_t>(), g.at(1).get<std::string>()});
+    // Absent from answers recorded before the GID table was asked for: the parent then reads
+    // the table from sysfs.
+    p.gid_query = j.value("gid_query", std::string());
+    for (const auto& g : j.at("gids")) {
+        VerbsGid gid;
+        gid.index = g.at(0).get<std::uint32_t>();
+        gid.gid = g.at(1).get<std::string>();
+        if (g.size() > 2) {
+            gid.type = g.at(2).get<std::string>();
+            gid.ndev_ifindex = g.at(3).get<std::uint32_t>();
+            gid.ndev = g.at(4).get<std::string>();
+        }
+        p.gids.push_back(std::move(gid));
+    }
     p.gap = gap_from_wire(j.at("gap"));
     return p;
 }

@@ -109,7 +109,7 @@ std::string good_verbs_answer() {
     d.odp_caps = VerbsOdpCaps{};
     VerbsPort p;
     p.port_num = 1;
-    p.gids = {{0, "fe80:0000:0000:0000:0000:0000:0000:0001"}};
+    p.gids = {{0, "fe80:0000:0000:0000:0000:0000:0000:0001", "", 0, ""}};
     p.gap = Gap{GapReason::error, "port gap"};
     d.ports.push_back(p);
     VerbsDevice timed_out;

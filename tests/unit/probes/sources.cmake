@@ -22,6 +22,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/roce_gid/roce_gid_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/samples_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/symbols/symbols_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/verbs/gid_tables_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/verbs/verbs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/version_matrix_test.cpp
 )

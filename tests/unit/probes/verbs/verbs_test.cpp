@@ -1,6 +1,7 @@
 // Tests for the verbs layer: flag decoding, the soname search, the wire format, and the
 // fixture libibverbs loaded through the production code path.
 #include <doctest/doctest.h>
+#include <net/if.h>
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
@@ -8,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "api/ibverbs_api.hpp"
 #include "os/env.hpp"
@@ -94,7 +96,7 @@ TEST_CASE("verbs wire format round-trips and rejects garbage") {
     d.odp_caps = VerbsOdpCaps{};
     VerbsPort p;
     p.port_num = 1;
-    p.gids = {{0, "fe80:0000:0000:0000:0000:0000:0000:0001"}};
+    p.gids = {{0, "fe80:0000:0000:0000:0000:0000:0000:0001", "", 0, ""}};
     d.ports.push_back(p);
     VerbsDevice timed_out;
     timed_out.name = "mlx5_1";
@@ -126,8 +128,134 @@ TEST_CASE("fixture libibverbs: listing and querying in-process, both query paths
     CHECK(legacy.query == "ibv_query_device");
     REQUIRE(legacy.ports.size() == 2);
     CHECK(legacy.ports[1].state == "DOWN");
-    CHECK(legacy.ports[0].gids.size() == 2);
+    CHECK(legacy.ports[0].gids.size() == 3);
     CHECK(query_verbs_device(lib, "mlx5_9").gap->reason == GapReason::not_found);
+}
+
+namespace {
+
+std::string fake_library(const char* dir) {
+    return std::string(RDMI_TEST_FIXTURES_DIR) + "/" + dir + "/libibverbs.so.1";
+}
+
+// The name this machine gives the fixture's netdev index 1 (lo in any network namespace).
+std::string name_of_ifindex_1() {
+    char name[IF_NAMESIZE] = {};
+    return ::if_indextoname(1, name) != nullptr ? name : "";
+}
+
+// Sets FAKE_IBVERBS_GID_TABLE for one scope: the fixture reads it at each call.
+struct GidTableFault {
+    explicit GidTableFault(const char* how) {
+        REQUIRE(::setenv("FAKE_IBVERBS_GID_TABLE", how, 1) == 0);
+    }
+    ~GidTableFault() { ::unsetenv("FAKE_IBVERBS_GID_TABLE"); }
+    GidTableFault(const GidTableFault&) = delete;
+    GidTableFault& operator=(const GidTableFault&) = delete;
+};
+
+}  // namespace
+
+TEST_CASE("ibv_query_gid_table: every port's valid entries in one call, with type and netdev") {
+    CHECK(ibv::gid_type_name(0) == "IB/RoCE v1");
+    CHECK(ibv::gid_type_name(1) == "IB/RoCE v1");
+    CHECK(ibv::gid_type_name(2) == "RoCE v2");
+    CHECK(ibv::gid_type_name(7).empty());
+    auto roce = query_verbs_device(fake_library("ibverbs"), "mlx5_1");
+    REQUIRE_FALSE(roce.gap);
+    REQUIRE(roce.ports.size() == 2);
+    const VerbsPort& port = roce.ports[0];
+    CHECK_FALSE(port.gap);
+    CHECK(port.gid_query == kGidTableQuery);
+    REQUIRE(port.gids.size() == 3);
+    CHECK(port.gids[0].index == 0);
+    CHECK(port.gids[0].type == "IB/RoCE v1");
+    CHECK(port.gids[1].type == "RoCE v2");
+    CHECK(port.gids[2].index == 2);
+    CHECK(port.gids[2].gid == "0000:0000:0000:0000:0000:ffff:c000:020a");
+    CHECK(port.gids[2].type == "RoCE v2");
+    CHECK(port.gids[2].ndev_ifindex == 1);
+    CHECK(port.gids[2].ndev == name_of_ifindex_1());
+    CHECK(roce.ports[1].gid_query == kGidTableQuery);
+    CHECK(roce.ports[1].gids.empty());
+    auto ib = query_verbs_device(fake_library("ibverbs"), "mlx5_0");
+    REQUIRE(ib.ports.size() == 1);
+    REQUIRE(ib.ports[0].gids.size() == 1);
+    CHECK(ib.ports[0].gids[0].ndev_ifindex == 0);
+    CHECK(ib.ports[0].gids[0].ndev.empty());
+}
+
+TEST_CASE("a libibverbs without ibv_query_gid_table: each entry asked, the same addresses") {
+    auto table = query_verbs_device(fake_library("ibverbs"), "mlx5_1");
+    auto by_entry = query_verbs_device(fake_library("ibverbs-no-gid-table"), "mlx5_1");
+    REQUIRE_FALSE(by_entry.gap);
+    REQUIRE(by_entry.ports.size() == 2);
+    CHECK(by_entry.ports[0].gid_query == kGidEntryQuery);
+    REQUIRE(by_entry.ports[0].gids.size() == table.ports[0].gids.size());
+    for (std::size_t i = 0; i < by_entry.ports[0].gids.size(); ++i) {
+        CHECK(by_entry.ports[0].gids[i].index == table.ports[0].gids[i].index);
+        CHECK(by_entry.ports[0].gids[i].gid == table.ports[0].gids[i].gid);
+        CHECK(by_entry.ports[0].gids[i].type.empty());
+    }
+}
+
+TEST_CASE("a broken ibv_query_gid_table answer is a gap on the ports, not a crash") {
+    const std::string lib = fake_library("ibverbs");
+    {
+        const GidTableFault fault("error");
+        auto device = query_verbs_device(lib, "mlx5_1");
+        REQUIRE_FALSE(device.gap);
+        for (const auto& port : device.ports) {
+            REQUIRE(port.gap);
+            CHECK(port.gap->reason == GapReason::error);
+            CHECK(port.gap->message.find("ibv_query_gid_table failed") != std::string::npos);
+            CHECK(port.gids.empty());
+        }
+        CHECK(device.ports[0].state == "ACTIVE");  // what ibv_query_port said stays
+    }
+    {
+        const GidTableFault fault("overflow");
+        auto device = query_verbs_device(lib, "mlx5_1");
+        REQUIRE(device.ports.at(0).gap);
+        CHECK(device.ports[0].gap->reason == GapReason::malformed);
+        CHECK(device.ports[0].gap->message.find("entries for room for 16") != std::string::npos);
+    }
+    {
+        const GidTableFault fault("badport");
+        auto device = query_verbs_device(lib, "mlx5_1");
+        REQUIRE(device.ports.at(1).gap);
+        CHECK(device.ports[1].gap->reason == GapReason::malformed);
+        CHECK(device.ports[1].gap->message.find("port 9") != std::string::npos);
+    }
+}
+
+TEST_CASE("verbs wire format: the table's types and netdevs round-trip; older answers decode") {
+    VerbsDevice d;
+    d.name = "mlx5_1";
+    VerbsPort p;
+    p.port_num = 1;
+    p.gid_query = std::string(kGidTableQuery);
+    p.gids = {{2, "0000:0000:0000:0000:0000:ffff:c000:020a", "RoCE v2", 5, "eth2"}};
+    d.ports.push_back(p);
+    auto back = decode_verbs_devices(encode_verbs_devices({d}));
+    REQUIRE(back.ok());
+    const VerbsPort& q = back->at(0).ports.at(0);
+    CHECK(q.gid_query == kGidTableQuery);
+    CHECK(q.gids.at(0).type == "RoCE v2");
+    CHECK(q.gids.at(0).ndev_ifindex == 5);
+    CHECK(q.gids.at(0).ndev == "eth2");
+    // An answer recorded before the table was asked for: no gid_query, [index, gid] entries.
+    auto old = nlohmann::json::parse(encode_verbs_devices({d}));
+    old[0]["ports"][0].erase("gid_query");
+    old[0]["ports"][0]["gids"] =
+        nlohmann::json::array({{2, "fe80:0000:0000:0000:0000:0000:0000:0001"}});
+    auto decoded = decode_verbs_devices(old.dump());
+    REQUIRE(decoded.ok());
+    CHECK(decoded->at(0).ports.at(0).gid_query.empty());
+    CHECK(decoded->at(0).ports.at(0).gids.at(0).type.empty());
+    // A table entry cut short is malformed, not a crash.
+    old[0]["ports"][0]["gids"] = nlohmann::json::array({{2, "fe80::1", "RoCE v2"}});
+    CHECK(decode_verbs_devices(old.dump()).gap().reason == GapReason::malformed);
 }
 
 TEST_CASE("a hung device open costs that device only: the next one is queried in a new child") {
