@@ -22,24 +22,25 @@ using namespace std::chrono_literals;
 constexpr const char* kPort0 =
     "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0/infiniband/mlx5_0/ports/1/state";
 
-spdlog::logger& quiet() {
+spdlog::logger& evaluator_test_logger() {
     static spdlog::logger logger("gate-evaluator-test",
                                  std::make_shared<spdlog::sinks::null_sink_st>());
     return logger;
 }
 
-std::vector<std::string> statuses(const std::vector<Check>& checks) {
+std::vector<std::string> check_statuses(const std::vector<Check>& checks) {
     std::vector<std::string> out;
     for (const auto& check : checks)
         out.push_back(check.id.str() + " " + std::string(to_string(check.status)));
     return out;
 }
 
-struct Tree {
+struct PolledTree {
     test::MemoryFs fs = test::sysfs_fixture_in_memory("logical-down");
     MapEnv env;
     [[nodiscard]] ProbeContext context() const {
-        return ProbeContext{fs, env, quiet(), Deadline(10s), 5s, std::nullopt, false};
+        return ProbeContext{fs,           env,  evaluator_test_logger(), Deadline(10s), 5s,
+                            std::nullopt, false};
     }
 };
 
@@ -59,7 +60,7 @@ TEST_CASE("only versions, modules and consistency read the install probe's facts
 }
 
 TEST_CASE("a poll of port requirements re-reads the states and judges as a whole evaluation") {
-    Tree tree;
+    PolledTree tree;
     Policy policy;
     policy.require_dpa = true;
     policy.require_port_active = true;
@@ -70,18 +71,18 @@ TEST_CASE("a poll of port requirements re-reads the states and judges as a whole
 
     auto polled = evaluator.poll(tree.context());
     CHECK_FALSE(evaluator.complete());
-    CHECK(statuses(polled) == statuses(first));
+    CHECK(check_statuses(polled) == check_statuses(first));
 
     tree.fs.write(kPort0, "4: ACTIVE\n");
     polled = evaluator.poll(tree.context());
     CHECK_FALSE(evaluator.complete());
     CHECK(gate_verdict(polled, false) == Status::pass);
     GateEvaluator fresh(policy, tree.fs, false);
-    CHECK(statuses(polled) == statuses(fresh.evaluate(tree.context())));
+    CHECK(check_statuses(polled) == check_statuses(fresh.evaluate(tree.context())));
 }
 
 TEST_CASE("a poll whose tree changed shape is a whole evaluation, the next one a poll again") {
-    Tree tree;
+    PolledTree tree;
     Policy policy;
     policy.require_port_active = true;
     GateEvaluator evaluator(policy, tree.fs, false);
@@ -95,11 +96,11 @@ TEST_CASE("a poll whose tree changed shape is a whole evaluation, the next one a
     CHECK(changed[0].message.find("INIT") != std::string::npos);
     const auto again = evaluator.poll(tree.context());
     CHECK_FALSE(evaluator.complete());
-    CHECK(statuses(again) == statuses(changed));
+    CHECK(check_statuses(again) == check_statuses(changed));
 }
 
 TEST_CASE("what a poll cannot keep it reads whole on every poll") {
-    Tree tree;
+    PolledTree tree;
     Policy policy;
     policy.require_port_active = true;
     SUBCASE("the PCIe link requirement") {
@@ -115,7 +116,7 @@ TEST_CASE("what a poll cannot keep it reads whole on every poll") {
 }
 
 TEST_CASE("live, --require-dpa keeps the DPA answer only where DOCA gave one") {
-    Tree tree;
+    PolledTree tree;
     Policy policy;
     policy.require_dpa = true;
     GateEvaluator evaluator(policy, tree.fs, false);

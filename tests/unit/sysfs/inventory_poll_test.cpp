@@ -16,7 +16,7 @@ namespace {
 constexpr const char* kPf0 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0";
 constexpr const char* kPf1 = "/sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1";
 
-std::string port_state(const DeviceInventory& inventory, const char* device) {
+std::string polled_port_state(const DeviceInventory& inventory, const char* device) {
     const auto* rdma = inventory.find_rdma_device(device);
     REQUIRE(rdma != nullptr);
     REQUIRE(rdma->ports.size() == 1);
@@ -25,7 +25,7 @@ std::string port_state(const DeviceInventory& inventory, const char* device) {
 }
 
 // A PCI function of `vendor` at 0000:00:1f.6, listed in /sys/bus/pci/devices.
-void add_pci_entry(test::MemoryFs& fs, const char* vendor) {
+void add_pci_entry_of(test::MemoryFs& fs, const char* vendor) {
     const std::string dir = "/sys/devices/pci0000:00/0000:00:1f.6";
     fs.write(dir + "/vendor", vendor);
     fs.write(dir + "/device", "0x15fb\n");
@@ -39,15 +39,15 @@ TEST_CASE("a poll of an unchanged tree reads the port states again and keeps the
     DeviceInventory inventory = scanned;
     InventoryPollMemory memory;
     CHECK(poll_inventory(fs, inventory, memory));
-    CHECK(port_state(inventory, "mlx5_0") == "DOWN");
+    CHECK(polled_port_state(inventory, "mlx5_0") == "DOWN");
 
     fs.write(std::string(kPf0) + "/infiniband/mlx5_0/ports/1/state", "4: ACTIVE\n");
     CHECK(poll_inventory(fs, inventory, memory));
-    CHECK(port_state(inventory, "mlx5_0") == "ACTIVE");
-    CHECK(port_state(inventory, "mlx5_1") == "DOWN");
+    CHECK(polled_port_state(inventory, "mlx5_0") == "ACTIVE");
+    CHECK(polled_port_state(inventory, "mlx5_1") == "DOWN");
     // What a whole scan reads now, as far as a poll re-reads it.
     const DeviceInventory rescanned = scan_devices(fs);
-    CHECK(port_state(rescanned, "mlx5_0") == "ACTIVE");
+    CHECK(polled_port_state(rescanned, "mlx5_0") == "ACTIVE");
     const auto& polled_port = inventory.find_rdma_device("mlx5_0")->ports[0];
     const auto& scanned_port = rescanned.find_rdma_device("mlx5_0")->ports[0];
     CHECK(polled_port.state.value->number == scanned_port.state.value->number);
@@ -59,7 +59,7 @@ TEST_CASE("another vendor's PCI function does not change the shape; its vendor i
     auto fs = test::sysfs_fixture_in_memory("logical-down");
     DeviceInventory inventory = scan_devices(fs);
     InventoryPollMemory memory;
-    add_pci_entry(fs, "0x8086\n");
+    add_pci_entry_of(fs, "0x8086\n");
     CHECK(poll_inventory(fs, inventory, memory));
     CHECK(memory.foreign_pci.contains("0000:00:1f.6"));
     // Known foreign now: a vendor file that stops reading is not looked at again.
@@ -78,10 +78,10 @@ TEST_CASE("a poll refuses a tree whose shape changed: a whole scan must answer")
     DeviceInventory inventory = scanned;
 
     SUBCASE("an NVIDIA function appears") {
-        add_pci_entry(fs, "0x15b3\n");
+        add_pci_entry_of(fs, "0x15b3\n");
     }
     SUBCASE("a PCI entry appears whose vendor does not read") {
-        add_pci_entry(fs, "0x15b3\n");
+        add_pci_entry_of(fs, "0x15b3\n");
         fs.remove("/sys/devices/pci0000:00/0000:00:1f.6/vendor");
     }
     SUBCASE("a function goes away") {
