@@ -12,6 +12,7 @@
 
 #include "check/check_catalog.hpp"
 #include "check/evaluate.hpp"
+#include "check/gate_evaluator.hpp"
 #include "check/policy.hpp"
 #include "cli/command.hpp"
 #include "cli/exit_codes.hpp"
@@ -175,7 +176,8 @@ class CheckCommand final : public Command {
         if (waiting()) {
             gate.wait = wait_for_pass(session, policy, *user_fs, gate.checks);
         } else {
-            gate.checks = evaluate(session, policy, *user_fs, session.probe_context());
+            gate::GateEvaluator evaluator(policy, *user_fs, session.live());
+            gate.checks = evaluator.evaluate(session.probe_context());
             session.release_worker();
         }
         gate.waived_sources = policy.waive_sources;
@@ -230,24 +232,46 @@ class CheckCommand final : public Command {
     }
 
     // Evaluates until the requirements pass or --wait has passed; `checks` ends as the last
-    // evaluation's. Each evaluation reads the host afresh (its own trust snapshot and package
-    // database) within its own --timeout, capped by the run's deadline, which --wait extended.
+    // evaluation's. The first evaluation reads everything; each later one is a poll that
+    // re-reads what the requirements can see change (gate::GateEvaluator). A poll that passes,
+    // and the wait's last one, are made whole by a full evaluation, whose checks are the
+    // document: it is what a fresh check says at that moment. Each evaluation reads within its
+    // own --timeout, capped by the run's deadline (which --wait extended), with its own trust
+    // snapshot and package database.
     gate::GateWait wait_for_pass(const Session& session, const gate::Policy& policy,
                                  const Fs& user_fs, std::vector<Check>& checks) const {
         using std::chrono::milliseconds;
         const WaitSettings settings{wait(), milliseconds(std::llround(opts_.interval_s * 1000.0))};
         Progress& progress = session.probe_context().progress;
+        gate::GateEvaluator evaluator(policy, user_fs, session.live());
         std::string last_result;
-        auto evaluate_once = [&] {
+        auto fresh_context = [&] {
             ProbeContext ctx = session.probe_context();
             ctx.deadline = session.deadline().capped(session.timeout());
             ctx.trust_cache = std::make_shared<TrustCache>();
             ctx.packages = std::make_shared<PackageDatabase>();
-            checks = evaluate(session, policy, user_fs, ctx);
+            return ctx;
+        };
+        auto judged = [&](std::vector<Check> found) {
+            checks = std::move(found);
             session.release_worker();
             const Status result = gate::gate_verdict(checks, opts_.fail_on_warn);
             last_result = std::string(to_string(result));
             return result == Status::pass;
+        };
+        bool first = true;
+        auto evaluate_once = [&] {
+            if (first) {
+                first = false;
+                return judged(evaluator.evaluate(fresh_context()));
+            }
+            const bool passed = judged(evaluator.poll(fresh_context()));
+            if (!passed || evaluator.complete()) return passed;
+            return judged(evaluator.evaluate(fresh_context()));
+        };
+        auto conclude = [&] {
+            if (evaluator.complete()) return false;  // the last evaluation's checks stand
+            return judged(evaluator.evaluate(fresh_context()));
         };
         auto say_pause = [&](const WaitPause& pause) {
             auto seconds = [](milliseconds ms) {
@@ -263,7 +287,7 @@ class CheckCommand final : public Command {
             progress.update(line, 0, 0);
         };
         const WaitSummary summary =
-            wait_until_passed(settings, WaitClock::steady(), evaluate_once, say_pause);
+            wait_until_passed(settings, WaitClock::steady(), evaluate_once, say_pause, conclude);
         progress.finish();
         gate::GateWait wait;
         wait.wait_s = opts_.wait_s;
@@ -337,49 +361,6 @@ class CheckCommand final : public Command {
         p.allow_experimental = std::move(allowed).value();
         if (device_option_ != nullptr && device_option_->count() > 0) p.device = opts_.device;
         return p;
-    }
-
-    static std::vector<Check> evaluate(const Session& session, const gate::Policy& policy,
-                                       const Fs& user_fs, const ProbeContext& ctx) {
-        Facts collected;
-        collect(ctx, {ProbeId::install}, collected);
-        gate::GateFacts facts;
-        facts.install = &*collected.install;
-        facts.live = session.live();
-        if (gate::needs_symbols(policy)) {
-            SymbolsRequest request;
-            request.application = policy.app;
-            request.user_fs = &user_fs;
-            request.accepted_experimental = policy.allow_experimental;
-            // The audit covers doca_rdmi_* by default; a required name outside it widens it.
-            for (const auto* names : {&policy.symbols, &policy.stable}) {
-                for (const auto& name : *names) {
-                    if (!name.starts_with("doca_rdmi_")) request.prefix = "";
-                }
-            }
-            ProbeRequest wanted;
-            wanted.symbols = std::move(request);
-            collect(ctx, {ProbeId::symbols}, collected, wanted);
-            facts.symbols = &*collected.symbols;
-        }
-        if (gate::needs_devices(policy)) {
-            collect(ctx, {ProbeId::devices}, collected);
-            facts.devices = &*collected.devices;
-        }
-        if (gate::needs_pcie_link(policy)) {
-            // Reads the inventory the devices probe's system facts already hold: the registry
-            // runs system once.
-            collect(ctx, {ProbeId::pcie_link}, collected);
-            facts.pcie_link = &*collected.pcie_link;
-            facts.pci_bus_present = collected.system->pci_bus_present;
-        }
-        if (gate::needs_integrity(policy)) {
-            ProbeRequest wanted;
-            wanted.integrity = true;
-            collect(ctx, {ProbeId::install_integrity}, collected, wanted);
-            facts.integrity = &*collected.install_integrity;
-        }
-        return gate::evaluate(policy, facts);
     }
 
     // --format json counts as --json for the error document.

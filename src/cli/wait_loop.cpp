@@ -26,14 +26,19 @@ WaitClock& WaitClock::steady() {
 
 WaitSummary wait_until_passed(const WaitSettings& settings, WaitClock& clock,
                               const std::function<bool()>& evaluate,
-                              const std::function<void(const WaitPause&)>& on_pause) {
+                              const std::function<void(const WaitPause&)>& on_pause,
+                              const std::function<bool()>& conclude) {
     WaitSummary summary;
     const auto started = clock.now();
     const auto end = started + settings.duration;
     while (true) {
         ++summary.evaluations;
         summary.passed = evaluate();
-        const auto now = clock.now();
+        auto now = clock.now();
+        if (!summary.passed && now >= end && conclude) {
+            summary.passed = conclude();
+            now = clock.now();
+        }
         summary.waited = whole_ms(now - started);
         if (summary.passed || now >= end) return summary;
         const auto next = std::min(now + settings.interval, end);

@@ -54,9 +54,12 @@ struct WaitSummary {
 /// then the loop sleeps `settings.interval`, or only until the wait's end when that is sooner:
 /// the wait's end always gets one last evaluation, so a wait longer than the first evaluation
 /// evaluates at least twice. The last evaluation's verdict is the run's, so nothing is judged
-/// after the end.
+/// after the end. When the wait runs out after an evaluation that did not pass, `conclude`
+/// (when given) completes that last evaluation and its answer is the run's: an evaluation that
+/// judged from fewer reads than its document needs (check --wait's polls) is made whole there.
 WaitSummary wait_until_passed(const WaitSettings& settings, WaitClock& clock,
                               const std::function<bool()>& evaluate,
-                              const std::function<void(const WaitPause&)>& on_pause);
+                              const std::function<void(const WaitPause&)>& on_pause,
+                              const std::function<bool()>& conclude = {});
 
 }  // namespace rdmi::cli

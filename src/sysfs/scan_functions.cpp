@@ -189,14 +189,14 @@ void scan_one_sf(const Fs& fs, const std::string& name, DeviceInventory& invento
     inventory.functions.push_back(std::move(fn));
 }
 
+}  // namespace
+
 bool is_sf_name(std::string_view name) {
     if (name.substr(0, kSfPrefix.size()) != kSfPrefix || name.size() == kSfPrefix.size())
         return false;
     return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(kSfPrefix.size()), name.end(),
                        [](char c) { return c >= '0' && c <= '9'; });
 }
-
-}  // namespace
 
 void scan_pci_functions(const Fs& fs, DeviceInventory& inventory) {
     auto entries = fs.list_dir(kPciDevices);

@@ -16,6 +16,9 @@ namespace rdmi::sysfs {
 /// Function index by resolved /sys/devices path.
 using FunctionIndex = std::map<std::string, std::size_t, std::less<>>;
 
+/// Whether an auxiliary device is an mlx5 scalable function ("mlx5_core.sf.<N>").
+bool is_sf_name(std::string_view name);
+
 /// Appends every vendor-0x15b3 PCI function of /sys/bus/pci/devices.
 void scan_pci_functions(const Fs& fs, DeviceInventory& inventory);
 

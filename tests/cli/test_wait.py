@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """check --wait against the built program: a port that becomes ACTIVE during the wait, one that
-never does, an interrupt during the wait, the run's deadline covering the wait, usage errors.
+never does, the tree changing shape between polls (a function appearing or going away, a port's
+rdma device going away, a netdev renamed) with the wait ending on the document a fresh check
+gives, an interrupt during the wait, the run's deadline covering the wait, usage errors.
 
     test_wait.py --binary BUILD/rdmi-probe --fixtures BUILD/tests/fixtures
 
@@ -36,7 +38,9 @@ class Failures(list):
 
 
 def env_for_run():
-    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TERM": "xterm"}
+    # The run's time pinned, so that a wait's document and a fresh check's can be compared.
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "TERM": "xterm",
+           "SOURCE_DATE_EPOCH": "1700000000"}
     for key in ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
         if key in os.environ:
             env[key] = os.environ[key]
@@ -140,6 +144,94 @@ def document(out, failures, what):
         return {}
 
 
+PF0 = "sys/devices/pci0000:00/0000:00:01.0/0000:03:00.0"
+PF1 = "sys/devices/pci0000:00/0000:00:01.0/0000:03:00.1"
+
+
+def add_function(root, bdf):
+    """A ConnectX-7 PF of the logical-down shape, its directory written before the
+    /sys/bus/pci/devices link that makes it appear, as the kernel shows a new function."""
+    d = root / "sys/devices/pci0000:00/0000:00:01.0" / bdf
+    d.mkdir(parents=True)
+    for name, text in (("vendor", "0x15b3"), ("device", "0xa2dc"), ("subsystem_vendor", "0x15b3"),
+                       ("subsystem_device", "0x0051"), ("class", "0x020000"),
+                       ("numa_node", "0"), ("sriov_totalvfs", "16"), ("sriov_numvfs", "0")):
+        (d / name).write_text(text + "\n")
+    os.symlink(f"../../../devices/pci0000:00/0000:00:01.0/{bdf}",
+               root / "sys/bus/pci/devices" / bdf)
+
+
+def same_as_fresh_check(a, root, args, code, doc, failures, what):
+    """The wait's document, its wait member aside, and exit code are a fresh check's now."""
+    fresh_code, fresh_out, fresh_err = run_plain(a.binary, ["check", "--json", "--root",
+                                                            str(root), *args])
+    fresh = document(fresh_out, failures, f"{what}: fresh check")
+    waited = json.loads(json.dumps(doc))
+    (waited.get("x_rdmi_probe") or {}).pop("wait", None)
+    failures.expect(waited == fresh and code == fresh_code,
+                    f"{what}: the wait ended with a fresh check's document and exit code "
+                    f"({code} against {fresh_code})", json.dumps(doc)[:1500], fresh_out[:1500])
+
+
+def case_shape_changes(a, tmp, failures):
+    """Between polls the tree changes shape; the wait ends with what a fresh check says."""
+    # A function appears that the requirement names.
+    root = fresh_root(a.fixtures, tmp, "function-appears")
+    args = ["--require-device", "0000:03:00.4"]
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
+                   "--interval", "0.05"],
+        lambda proc: add_function(root, "0000:03:00.4"))
+    doc = document(out, failures, "function appears")
+    failures.expect(code == 0 and FIRST_PAUSE + b"fail" in err.encode(),
+                    f"function appears: exit {code}, want 0 after a first failure", out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, "function appears")
+
+    # A port's rdma device goes away, another port becomes ACTIVE.
+    root = fresh_root(a.fixtures, tmp, "device-goes")
+    args = ["--require-port-active"]
+
+    def device_goes(proc):
+        os.unlink(root / "sys/class/infiniband/mlx5_1")
+        set_port_state(root, "4: ACTIVE")
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
+                   "--interval", "0.05"], device_goes)
+    doc = document(out, failures, "device goes")
+    failures.expect(code == 0, f"device goes: exit {code}, want 0", out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, "device goes")
+
+    # Never passes: a function goes away and the last port left changes state. The wait ends
+    # on a document whose wording (the fix for the INIT port) a fresh check writes.
+    root = fresh_root(a.fixtures, tmp, "function-goes")
+    args = ["--require-dpa", "--require-port-active"]
+
+    def function_goes(proc):
+        os.unlink(root / "sys/bus/pci/devices/0000:03:00.1")
+        os.unlink(root / "sys/class/infiniband/mlx5_1")
+        set_port_state(root, "2: INIT")
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "1.5",
+                   "--interval", "0.05"], function_goes)
+    doc = document(out, failures, "function goes")
+    failures.expect(code == 1 and "INIT" in out and "mlx5_1" not in out,
+                    f"function goes: exit {code}, want 1 naming the INIT port alone", out, err)
+    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
+    failures.expect(wait.get("evaluations", 0) >= 3, "function goes: polled on", wait)
+    same_as_fresh_check(a, root, args, code, doc, failures, "function goes")
+
+    # A netdev renamed: a requirement naming the new name passes.
+    root = fresh_root(a.fixtures, tmp, "netdev-renamed")
+    args = ["--require-device", "eth7"]
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
+                   "--interval", "0.05"],
+        lambda proc: os.rename(root / PF1 / "net/ens1f1np1", root / PF1 / "net/eth7"))
+    doc = document(out, failures, "netdev renamed")
+    failures.expect(code == 0, f"netdev renamed: exit {code}, want 0", out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, "netdev renamed")
+
+
 def case_port_becomes_active(a, tmp, failures, schemas):
     root = fresh_root(a.fixtures, tmp, "becomes-active")
     code, out, err, _ = run_on_pty(
@@ -163,6 +255,8 @@ def case_port_becomes_active(a, tmp, failures, schemas):
     for problem in schemas.problems(doc, "urn:rdmi-probe:schema:validate-before-commit"):
         failures.append(f"becomes active: schema: {problem}")
     failures.expect(err.endswith("\r\x1b[K"), "becomes active: the status line is erased", err)
+    same_as_fresh_check(a, root, ["--require-port-active"], code, doc, failures,
+                        "becomes active")
 
 
 def case_never_active(a, tmp, failures, schemas):
@@ -182,6 +276,8 @@ def case_never_active(a, tmp, failures, schemas):
     failures.expect(wait.get("waited_s", 0) >= 1.0, "never active: waited the whole second",
                     wait)
     failures.expect(took >= 1.0, f"never active: ended after {took:.2f} s, before the wait")
+    same_as_fresh_check(a, root, ["--require-port-active"], code, doc, failures,
+                        "never active")
     failures.expect("\r" not in err, "never active: no status line on a pipe", err)
     for problem in schemas.problems(doc, "urn:rdmi-probe:schema:validate-before-commit"):
         failures.append(f"never active: schema: {problem}")
@@ -299,6 +395,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="rdmi-wait-") as tmp:
         case_port_becomes_active(a, tmp, failures, schemas)
         case_never_active(a, tmp, failures, schemas)
+        case_shape_changes(a, tmp, failures)
         case_deadline_covers_the_wait(a, tmp, failures)
         case_interrupted(a, tmp, failures, signal.SIGTERM, json_mode=True)
         case_interrupted(a, tmp, failures, signal.SIGINT, json_mode=False)

@@ -136,6 +136,45 @@ TEST_CASE("an interval longer than what is left pauses only until the end") {
     CHECK(evaluations.started_at == std::vector<milliseconds>{milliseconds(0), milliseconds(1000)});
 }
 
+TEST_CASE("the wait's last evaluation that did not pass is concluded, and its answer stands") {
+    // check --wait's polls judge from fewer reads than a document needs: the one the wait ends
+    // on is made whole by `conclude`, which may find that the requirements pass by now.
+    for (const bool concluded_pass : {false, true}) {
+        CAPTURE(concluded_pass);
+        FakeClock clock;
+        Evaluations evaluations{clock, milliseconds(10), 0};
+        std::size_t conclusions = 0;
+        const auto summary = wait_until_passed(
+            {milliseconds(300), milliseconds(100)}, clock, std::ref(evaluations),
+            [](const WaitPause&) {},
+            [&] {
+                ++conclusions;
+                clock.advance(milliseconds(20));
+                return concluded_pass;
+            });
+        CHECK(conclusions == 1);
+        CHECK(summary.passed == concluded_pass);
+        CHECK(summary.evaluations == evaluations.started_at.size());
+        CHECK(summary.waited == clock.since_start());  // the conclusion is part of the wait
+    }
+}
+
+TEST_CASE("an evaluation that passes, or one before the wait's end, is not concluded") {
+    FakeClock clock;
+    Evaluations evaluations{clock, milliseconds(10), 3};
+    std::size_t conclusions = 0;
+    const auto summary = wait_until_passed(
+        {milliseconds(5000), milliseconds(100)}, clock, std::ref(evaluations),
+        [](const WaitPause&) {},
+        [&] {
+            ++conclusions;
+            return false;
+        });
+    CHECK(summary.passed);
+    CHECK(summary.evaluations == 3);
+    CHECK(conclusions == 0);
+}
+
 TEST_CASE("the steady clock sleeps at least until the time asked for") {
     WaitClock& clock = WaitClock::steady();
     const auto until = clock.now() + milliseconds(20);

@@ -9,6 +9,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/device_names_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/devices_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/ib_attrs_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/inventory_poll_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/make_sysfs_root_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/net_attrs_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/pci_attrs_test.cpp
