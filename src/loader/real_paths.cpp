@@ -79,21 +79,35 @@ std::size_t open_dirs_allowed() {
 
 }  // namespace
 
+namespace {
+RealPaths::Answer libc_realpath(const std::string& path) {
+    RealPaths::Answer answer;
+    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+    if (real) {
+        answer.path = real.get();
+    } else {
+        answer.err = errno;
+    }
+    return answer;
+}
+}  // namespace
+
 RealPaths::Answer RealPaths::resolve(const std::string& path) {
     if (path.empty()) return Answer{ENOENT, {}};
-    if (path.front() != '/') {
-        Answer answer;
-        std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
-                                                         &std::free);
-        if (real) {
-            answer.path = real.get();
-        } else {
-            answer.err = errno;
+    {
+        const std::scoped_lock lock(mutex_);
+        if (!limit_known_) {
+            max_open_dirs_ = open_dirs_allowed();
+            limit_known_ = true;
         }
-        return answer;
     }
+    // Under a descriptor limit too low to hold directories, realpath(3), which needs none, so
+    // that the resolver's own descriptors never turn an answer into exhaustion.
+    if (path.front() != '/' || max_open_dirs_ < kLowLimitDirs) return libc_realpath(path);
     int links = 0;
-    return resolve_file(path, links);
+    Answer answer = resolve_file(path, links);
+    if (answer.err == EMFILE || answer.err == ENFILE) return libc_realpath(path);
+    return answer;
 }
 
 // Any absolute path: one that names a directory by its spelling is resolved as one; otherwise
@@ -158,10 +172,6 @@ RealPaths::DirAnswer RealPaths::step_into(const DirRef& parent, std::string_view
         Dir dir{join(parent->canonical, name), nullptr, 0};
         {
             const std::scoped_lock lock(mutex_);
-            if (!limit_known_) {
-                max_open_dirs_ = open_dirs_allowed();
-                limit_known_ = true;
-            }
             if (open_dirs_ < max_open_dirs_) {
                 ++open_dirs_;
                 dir.fd = std::move(child);

@@ -28,6 +28,9 @@ class RealPaths {
     /// eighth of RLIMIT_NOFILE's soft limit); directories past that are reopened by their
     /// canonical path when used.
     static constexpr std::size_t kOpenDirs = 64;
+    /// Below this many (a descriptor limit under 64), and when its own opens run out of
+    /// descriptors, a path is left to realpath(3), which needs none.
+    static constexpr std::size_t kLowLimitDirs = 8;
     /// How many links one resolution follows before ELOOP (glibc's and the kernel's limit).
     static constexpr int kMaxLinks = 40;
 

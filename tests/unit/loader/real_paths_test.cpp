@@ -4,6 +4,7 @@
 #include "loader/real_paths.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "support/child_output.hpp"
 #include "support/temp_tree.hpp"
 
 namespace rdmi {
@@ -166,6 +168,26 @@ TEST_CASE("RealPaths answers the errors the trust checks rely on") {
     CHECK(resolver.resolve("").err == ENOENT);
     CHECK(resolver.resolve(tree.host("/lib/x86_64-linux-gnu/libx.so.1")).path ==
           libc_realpath(tree.root()).path + "/usr/lib/x86_64-linux-gnu/libx.so.1.2");
+}
+
+TEST_CASE("under a low descriptor limit RealPaths holds none and answers as realpath(3)") {
+    test::TempTree tree;
+    real_paths_test::make_tree(tree);
+    const std::vector<std::string> all = real_paths_test::paths(tree);
+    // The child exits with the number of paths answered differently.
+    const int wrong = test::exit_status_in_child([&all] {
+        const rlimit low{16, 16};
+        if (::setrlimit(RLIMIT_NOFILE, &low) != 0) return 100;
+        RealPaths resolver;
+        int differ = 0;
+        for (const auto& path : all) {
+            const RealPaths::Answer want = libc_realpath(path);
+            const RealPaths::Answer got = resolver.resolve(path);
+            if (got.err != want.err || got.path != want.path) ++differ;
+        }
+        return differ;
+    });
+    CHECK(wrong == 0);
 }
 
 TEST_CASE("RealPaths leaves a relative path to realpath(3)") {
