@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cerrno>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -85,7 +86,6 @@ void on_interrupt(int signal) {
 std::string g_bus_document_head;
 std::string g_bus_document_tail;
 constexpr std::string_view kBusMessage = ": the file shrank while it was mapped (SIGBUS)";
-constexpr std::string_view kPlaceholder = "@MESSAGE@";
 
 // JSON string contents, one byte at a time and without allocating. A byte of 0x80 or above
 // becomes '?': valid UTF-8 cannot be told from invalid here, and the document must stay JSON.
@@ -141,23 +141,34 @@ void on_bus_error(int signal, siginfo_t* info, void* /*context*/) {
     ::_exit(kExitUsage);
 }
 
-}  // namespace
-
-void install_bus_error_handler(bool json) {
+// The SIGBUS document's pieces, from the error document's.
+void prepare_bus_document(const ErrorDocumentPieces* pieces) {
     g_bus_document_head.clear();
     g_bus_document_tail.clear();
-    if (json) {
-        const std::string doc = error_document(std::string(kPlaceholder), kExitUsage);
-        const auto at = doc.find(kPlaceholder);
-        g_bus_document_head = doc.substr(0, at);
-        g_bus_document_tail = doc.substr(at + kPlaceholder.size());
-    }
+    if (pieces == nullptr) return;
+    g_bus_document_head = pieces->head();
+    g_bus_document_tail = pieces->middle() + std::to_string(kExitUsage) + pieces->tail();
+}
+
+void install_bus_handler() {
     struct sigaction action {};
     action.sa_sigaction = &on_bus_error;
     action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for_each_interrupt_signal([&action](int sig) { sigaddset(&action.sa_mask, sig); });
     ::sigaction(SIGBUS, &action, nullptr);
+}
+
+}  // namespace
+
+void install_bus_error_handler(bool json) {
+    if (json) {
+        const ErrorDocumentPieces pieces;
+        prepare_bus_document(&pieces);
+    } else {
+        prepare_bus_document(nullptr);
+    }
+    install_bus_handler();
 }
 
 void reset_output_owner() noexcept {
@@ -192,13 +203,16 @@ const char* interrupt_message(int signal) noexcept {
 
 void install_interrupt_handlers(bool json) {
     g_prepared_count = 0;
-    for_each_interrupt_signal([json](int sig) {
+    // One error document cut into pieces serves every signal's and SIGBUS's.
+    std::optional<ErrorDocumentPieces> pieces;
+    if (json) pieces.emplace();
+    for_each_interrupt_signal([&pieces](int sig) {
         if (g_prepared_count == g_prepared.size()) return;
         Prepared& p = g_prepared[g_prepared_count++];
         p.signal = sig;
         p.message = message_of(sig);
         p.line = "rdmi-probe: " + p.message + "\n";
-        p.document = json ? error_document(p.message, 128 + sig) : std::string();
+        p.document = pieces ? pieces->document(p.message, 128 + sig) : std::string();
     });
     struct sigaction action {};
     action.sa_handler = &on_interrupt;
@@ -224,7 +238,15 @@ void install_interrupt_handlers(bool json) {
     // Past ulimit -f a write fails with EFBIG, which names the file and removes the temporary,
     // instead of SIGXFSZ ending the run with neither.
     (void)::signal(SIGXFSZ, SIG_IGN);
-    install_bus_error_handler(json);
+    prepare_bus_document(pieces ? &*pieces : nullptr);
+    install_bus_handler();
+}
+
+std::string_view interrupt_document(int signal) noexcept {
+    for (std::size_t i = 0; i < g_prepared_count; ++i) {
+        if (g_prepared[i].signal == signal) return g_prepared[i].document;
+    }
+    return {};
 }
 
 }  // namespace rdmi::cli

@@ -3,6 +3,8 @@
 // 128+N. And one writer of the run's last words.
 #pragma once
 
+#include <string_view>
+
 namespace rdmi::cli {
 
 /// Exit status when stdout is closed before the document is written (128 + SIGPIPE).
@@ -51,5 +53,9 @@ void install_bus_error_handler(bool json);
 
 /// The message of a run ended by `signal` ("interrupted by SIGINT").
 const char* interrupt_message(int signal) noexcept;
+
+/// The error document the handler of `signal` writes on stdout, as install_interrupt_handlers()
+/// prepared it: empty before, without --json, or for a signal it does not handle.
+std::string_view interrupt_document(int signal) noexcept;
 
 }  // namespace rdmi::cli

@@ -2,8 +2,6 @@
 #include "loader/trust_cache.hpp"
 
 #include <cerrno>
-#include <cstdlib>
-#include <memory>
 
 namespace rdmi {
 namespace {
@@ -38,16 +36,9 @@ TrustCache::Stat TrustCache::stat(const std::string& path) {
 }
 
 TrustCache::Real TrustCache::realpath(const std::string& path) {
-    return remembered(mutex_, reals_, path, [&path] {
-        Real answer;
-        std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr),
-                                                         &std::free);
-        if (real) {
-            answer.path = real.get();
-        } else {
-            answer.err = errno;
-        }
-        return answer;
+    return remembered(mutex_, reals_, path, [this, &path] {
+        RealPaths::Answer answer = real_paths_.resolve(path);
+        return Real{answer.err, std::move(answer.path)};
     });
 }
 

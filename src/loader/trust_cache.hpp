@@ -8,6 +8,8 @@
 #include <mutex>
 #include <string>
 
+#include "loader/real_paths.hpp"
+
 namespace rdmi {
 
 /// The answers of lstat(2), stat(2) and realpath(3) by path, for one run. Only facts are kept,
@@ -31,7 +33,7 @@ class TrustCache {
     Stat lstat(const std::string& path);
     /// stat(path) (following links), asked once.
     Stat stat(const std::string& path);
-    /// realpath(path), asked once.
+    /// realpath(path), asked once; resolved by RealPaths, which walks each directory once.
     Real realpath(const std::string& path);
 
   private:
@@ -39,6 +41,7 @@ class TrustCache {
     std::map<std::string, Stat, std::less<>> lstats_;
     std::map<std::string, Stat, std::less<>> stats_;
     std::map<std::string, Real, std::less<>> reals_;
+    RealPaths real_paths_;
 };
 
 }  // namespace rdmi

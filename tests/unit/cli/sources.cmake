@@ -7,6 +7,7 @@ target_sources(rdmi_probe_tests PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/exit_codes_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/field_output_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/help_text_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/interrupt_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/option_model_json_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/option_model_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/run_time_test.cpp
