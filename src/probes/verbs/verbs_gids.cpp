@@ -91,6 +91,15 @@ void gids_from_table(const ibv::Api& api, ibv::Context* context, std::vector<Ver
     for (auto& port : ports) {
         std::stable_sort(port.gids.begin(), port.gids.end(),
                          [](const VerbsGid& a, const VerbsGid& b) { return a.index < b.index; });
+        // One entry per index in a table: a second one means the answer cannot be trusted.
+        const auto twice = std::adjacent_find(
+            port.gids.begin(), port.gids.end(),
+            [](const VerbsGid& a, const VerbsGid& b) { return a.index == b.index; });
+        if (twice == port.gids.end()) continue;
+        fail_all(ports, Gap{GapReason::malformed, "ibv_query_gid_table answered index " +
+                                                      std::to_string(twice->index) + " of port " +
+                                                      std::to_string(port.port_num) + " twice"});
+        return;
     }
 }
 

@@ -227,6 +227,14 @@ TEST_CASE("a broken ibv_query_gid_table answer is a gap on the ports, not a cras
         CHECK(device.ports[1].gap->reason == GapReason::malformed);
         CHECK(device.ports[1].gap->message.find("port 9") != std::string::npos);
     }
+    {
+        const GidTableFault fault("duplicate");
+        auto device = query_verbs_device(lib, "mlx5_1");
+        REQUIRE(device.ports.at(0).gap);
+        CHECK(device.ports[0].gap->reason == GapReason::malformed);
+        CHECK(device.ports[0].gap->message.find("index 1 of port 1 twice") != std::string::npos);
+        CHECK(device.ports[0].gids.empty());
+    }
 }
 
 TEST_CASE("verbs wire format: the table's types and netdevs round-trip; older answers decode") {
