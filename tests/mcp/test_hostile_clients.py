@@ -305,6 +305,39 @@ def case_queue(s, cfg):
     return problems
 
 
+def niceness(pid):
+    """The nice value of `pid` (the 19th field of /proc/PID/stat; the command name may hold spaces)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[16])
+
+
+def case_call_priority(s, cfg):
+    # A call's child runs five nice steps below the server, so that the server's thread gets a
+    # core for a ping while calls hold them all.
+    s.initialize()
+    problems = []
+    hung = {"name": "report", "arguments": {"doca_prefix": str(cfg.prefix), "timeout": 60}}
+    s.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": hung})
+    children = []
+    deadline = time.monotonic() + 10
+    while not children and time.monotonic() < deadline:
+        with open(f"/proc/{s.proc.pid}/task/{s.proc.pid}/children") as f:
+            children = [int(p) for p in f.read().split()]
+        time.sleep(0.05)
+    if not children:
+        problems.append("no call child appeared")
+    else:
+        server, child = niceness(s.proc.pid), niceness(children[0])
+        if child != min(server + 5, 19):
+            problems.append(f"the call's child runs at nice {child}, the server at {server}")
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+    reply = s.request(2, "ping")
+    if reply != {"jsonrpc": "2.0", "id": 2, "result": {}}:
+        problems.append(f"ping after the cancel: {reply}")
+    return problems
+
+
 def case_result_cap(s, cfg):
     s.initialize()
     reply = s.request(1, "tools/call", {"name": "schema", "arguments": {"name": "rdmi-probe-report"}})
@@ -458,6 +491,7 @@ CASES = {
     "check-app-relative": (case_check_app_relative, ()),
     "root-resolved": (case_root_resolved, ()),
     "timeout-huge": (case_timeout_huge, ()),
+    "call-priority": (case_call_priority, ()),
 }
 
 
