@@ -21,6 +21,25 @@ namespace {
 // More remembered paths than a run's closure could ask for; past it nothing more is kept.
 constexpr std::size_t kMaxRemembered = 4096;
 
+// Each component is a stack frame here, and a link's target is walked inside the frame of the
+// component that named it: 40 links of 2,000 "." components each (a target of 4 KiB) nest
+// 80,000 frames, past any stack. realpath(3) walks any path in a loop: deeper than this, the
+// path is left to it.
+constexpr int kMaxDepth = 256;
+// Not an errno: the answer that makes resolve() leave the path to realpath(3).
+constexpr int kTooDeep = -1;
+thread_local int t_depth = 0;
+
+// One frame of a walk, counted against kMaxDepth.
+class Frame {
+  public:
+    Frame() { ++t_depth; }
+    ~Frame() { --t_depth; }
+    Frame(const Frame&) = delete;
+    Frame& operator=(const Frame&) = delete;
+    [[nodiscard]] static bool too_deep() { return t_depth > kMaxDepth; }
+};
+
 std::string_view without_trailing_slashes(std::string_view text) {
     while (text.size() > 1 && text.back() == '/') text.remove_suffix(1);
     return text;
@@ -106,7 +125,8 @@ RealPaths::Answer RealPaths::resolve(const std::string& path) {
     if (path.front() != '/' || max_open_dirs_ < kLowLimitDirs) return libc_realpath(path);
     int links = 0;
     Answer answer = resolve_file(path, links);
-    if (answer.err == EMFILE || answer.err == ENFILE) return libc_realpath(path);
+    if (answer.err == EMFILE || answer.err == ENFILE || answer.err == kTooDeep)
+        return libc_realpath(path);
     return answer;
 }
 
@@ -133,6 +153,8 @@ RealPaths::Answer RealPaths::resolve_file(std::string_view text, int& links) {
 
 // `text`: absolute, without trailing slashes.
 RealPaths::DirAnswer RealPaths::resolve_dir(std::string_view text, int& links) {
+    const Frame frame;
+    if (Frame::too_deep()) return DirAnswer{kTooDeep, nullptr};
     if (const DirRef known = find(text)) {
         links += known->links;
         if (links > kMaxLinks) return DirAnswer{ELOOP, nullptr};

@@ -4,6 +4,7 @@
 #include "loader/real_paths.hpp"
 
 #include <doctest/doctest.h>
+#include <pthread.h>
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -188,6 +189,48 @@ TEST_CASE("under a low descriptor limit RealPaths holds none and answers as real
         return differ;
     });
     CHECK(wrong == 0);
+}
+
+TEST_CASE("RealPaths follows links of thousands of components within a small stack") {
+    test::TempTree tree;
+    tree.write("/d/lib/libz.so", "x");
+    // 40 links, each naming the next followed by 2,000 "." components: the kernel and
+    // realpath(3) follow them; a walk with a stack frame per component would need 80,000.
+    std::string dots;
+    for (int i = 0; i < 2000; ++i) dots += "/.";
+    for (int i = 0; i < 40; ++i) {
+        const std::string next = i == 39 ? "d" : "L" + std::to_string(i + 1);
+        tree.symlink(next + dots, "/L" + std::to_string(i));
+    }
+    const std::string path = tree.host("/L0/lib/libz.so");
+    const RealPaths::Answer want = libc_realpath(path);
+    REQUIRE(want.err == 0);
+    // The child exits 0 when the answer is realpath(3)'s, 1 when another; a thread of 256 KiB
+    // of stack that overflows ends it with SIGSEGV, which fails the test.
+    const int status = test::exit_status_in_child([&path, &want] {
+        RealPaths::Answer got;
+        pthread_attr_t attr;
+        ::pthread_attr_init(&attr);
+        ::pthread_attr_setstacksize(&attr, 256 * 1024);
+        struct Job {
+            const std::string* path;
+            RealPaths::Answer* got;
+        } job{&path, &got};
+        pthread_t thread;
+        if (::pthread_create(
+                &thread, &attr,
+                [](void* arg) -> void* {
+                    auto* j = static_cast<Job*>(arg);
+                    RealPaths resolver;
+                    *j->got = resolver.resolve(*j->path);
+                    return nullptr;
+                },
+                &job) != 0)
+            return 2;
+        ::pthread_join(thread, nullptr);
+        return got.err == want.err && got.path == want.path ? 0 : 1;
+    });
+    CHECK(status == 0);
 }
 
 TEST_CASE("RealPaths leaves a relative path to realpath(3)") {
