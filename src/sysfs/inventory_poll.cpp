@@ -90,6 +90,39 @@ bool same_rdma_devices(const Fs& fs, const DeviceInventory& inventory) {
     return true;
 }
 
+// Each rdma device still belongs to the function the last scan joined it to (its `device` link
+// leads to that function's directory, or to none of the inventory's), and still has the ports
+// the scan found: a driver rebound between polls can leave the listing as it was and move a
+// name to another function, or register a device again with other ports.
+bool same_rdma_shapes(const Fs& fs, const DeviceInventory& inventory) {
+    for (const auto& device : inventory.rdma_devices) {
+        // A link that leads nowhere now, as when the scan read it, still names no function.
+        auto parent = fs.real_path(join_path(device.sysfs_path, "device"));
+        if (!parent && parent.gap().reason != GapReason::not_found) return false;
+        const auto owner =
+            !parent ? inventory.functions.end()
+                    : std::find_if(inventory.functions.begin(), inventory.functions.end(),
+                                   [&](const Function& fn) { return fn.device_path == *parent; });
+        if (owner == inventory.functions.end()) {
+            if (device.function.ok()) return false;
+        } else if (!device.function.ok() || *device.function.value != owner->name) {
+            return false;
+        }
+        auto listed = fs.list_dir(join_path(device.sysfs_path, "ports"));
+        if (!listed) return false;
+        std::vector<std::uint32_t> numbers;
+        for (const auto& entry : *listed) {
+            if (auto n = numbered_entry(entry.name)) numbers.push_back(*n);
+        }
+        std::sort(numbers.begin(), numbers.end());
+        if (numbers.size() != device.ports.size()) return false;
+        for (std::size_t i = 0; i < numbers.size(); ++i) {
+            if (numbers[i] != device.ports[i].number) return false;
+        }
+    }
+    return true;
+}
+
 bool same_netdevs(const Fs& fs, const DeviceInventory& inventory) {
     for (const auto& fn : inventory.functions) {
         auto listed = names_in(fs, join_path(fn.device_path, "net"));
@@ -137,8 +170,8 @@ bool inventory_pollable(const DeviceInventory& inventory) {
 
 bool poll_inventory(const Fs& fs, DeviceInventory& inventory, InventoryPollMemory& memory) {
     return same_pci_functions(fs, inventory, memory) && same_subfunctions(fs, inventory) &&
-           same_rdma_devices(fs, inventory) && same_netdevs(fs, inventory) &&
-           read_port_states(fs, inventory);
+           same_rdma_devices(fs, inventory) && same_rdma_shapes(fs, inventory) &&
+           same_netdevs(fs, inventory) && read_port_states(fs, inventory);
 }
 
 }  // namespace rdmi::sysfs

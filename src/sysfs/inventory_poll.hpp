@@ -24,10 +24,12 @@ bool inventory_pollable(const DeviceInventory& inventory);
 
 /// Reads again what `inventory` (a pollable whole scan, or the last poll's result) depends on
 /// that can change while its functions stay: the PCI, auxiliary and rdma listings, each
-/// function's net/ listing, each port's `state`; then writes every port's fresh state into
-/// `inventory`. False, with `inventory` partly written and to be thrown away, when the tree
-/// no longer has the inventory's shape (a function, SF, rdma device or netdev came or went,
-/// a new PCI entry is or may be NVIDIA's) or a read failed: a whole scan must answer then.
+/// function's net/ listing, each rdma device's ports/ listing and `device` link, each port's
+/// `state`; then writes every port's fresh state into `inventory`. False, with `inventory`
+/// partly written and to be thrown away, when the tree no longer has the inventory's shape (a
+/// function, SF, rdma device, port or netdev came or went, an rdma device now belongs to
+/// another function, a new PCI entry is or may be NVIDIA's) or a read failed: a whole scan
+/// must answer then.
 /// A function that stays at its address is taken to be the same device, its ids unchanged.
 bool poll_inventory(const Fs& fs, DeviceInventory& inventory, InventoryPollMemory& memory);
 

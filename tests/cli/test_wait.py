@@ -220,6 +220,25 @@ def case_shape_changes(a, tmp, failures):
     failures.expect(wait.get("evaluations", 0) >= 3, "function goes: polled on", wait)
     same_as_fresh_check(a, root, args, code, doc, failures, "function goes")
 
+    # A port appears, ACTIVE, on a device whose one port is DOWN: the poll that sees it passes,
+    # long before the wait's end.
+    root = fresh_root(a.fixtures, tmp, "port-appears")
+    args = ["--require-port-active"]
+
+    def port_appears(proc):
+        port = root / PF0 / "infiniband/mlx5_0/ports/2"
+        port.mkdir()
+        (port / "state").write_text("4: ACTIVE\n")
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "20",
+                   "--interval", "0.05"], port_appears)
+    doc = document(out, failures, "port appears")
+    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
+    failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
+                    f"port appears: exit {code} after {wait.get('waited_s')} s, want 0 at once",
+                    out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, "port appears")
+
     # A netdev renamed: a requirement naming the new name passes.
     root = fresh_root(a.fixtures, tmp, "netdev-renamed")
     args = ["--require-device", "eth7"]

@@ -110,6 +110,26 @@ TEST_CASE("a poll refuses a tree whose shape changed: a whole scan must answer")
     SUBCASE("/sys/bus/pci/devices goes away") {
         fs.remove("/sys/bus/pci/devices");
     }
+    SUBCASE("an rdma device now belongs to another function (its device link retargeted)") {
+        // The listings and states stay; a whole scan joins mlx5_0 to the other PF.
+        fs.remove(std::string(kPf0) + "/infiniband/mlx5_0/device");
+        fs.symlink(kPf1, std::string(kPf0) + "/infiniband/mlx5_0/device");
+        const DeviceInventory rescanned = scan_devices(fs);
+        REQUIRE(rescanned.find_rdma_device("mlx5_0")->function.ok());
+        CHECK(*rescanned.find_rdma_device("mlx5_0")->function.value == "0000:03:00.1");
+    }
+    SUBCASE("an rdma device's class link is repointed at another function's device") {
+        fs.remove("/sys/class/infiniband/mlx5_0");
+        fs.symlink(std::string(kPf1) + "/infiniband/mlx5_1", "/sys/class/infiniband/mlx5_0");
+    }
+    SUBCASE("a port appears on an rdma device") {
+        fs.write(std::string(kPf0) + "/infiniband/mlx5_0/ports/2/state", "4: ACTIVE\n");
+        const DeviceInventory rescanned = scan_devices(fs);
+        CHECK(rescanned.find_rdma_device("mlx5_0")->ports.size() == 2);
+    }
+    SUBCASE("an rdma device's ports directory goes away") {
+        fs.remove(std::string(kPf1) + "/infiniband/mlx5_1/ports");
+    }
     CHECK_FALSE(poll_inventory(fs, inventory, memory));
 }
 
