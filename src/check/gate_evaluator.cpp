@@ -27,12 +27,18 @@ bool devices_pollable(const Policy& policy, const DevicesFacts& devices, bool li
 }
 
 std::vector<Check> GateEvaluator::evaluate(const ProbeContext& ctx) {
+    // A whole evaluation reads the tree as it is now: a directory descriptor or a walked link
+    // kept from an earlier one may name what a retargeted link no longer leads to.
+    ctx.fs.forget_resolved();
     auto checks = judge(ctx, nullptr);
     complete_ = true;
     return checks;
 }
 
 std::vector<Check> GateEvaluator::poll(const ProbeContext& ctx) {
+    // As for a whole evaluation: a descriptor kept for `device` (a link to a directory) would
+    // still name the function it led to before it was retargeted.
+    ctx.fs.forget_resolved();
     if (devices_ && devices_pollable_ &&
         sysfs::poll_inventory(ctx.fs, devices_->inventory, memory_)) {
         // The summary rows are what the gate judges: joined again over the fresh port states,

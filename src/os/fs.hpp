@@ -76,6 +76,11 @@ class Fs {
     /// 100,000 modules). The default reads each by its whole path.
     [[nodiscard]] virtual std::unique_ptr<DirFiles> dir_files(std::string_view dir) const;
 
+    /// Forgets what was learnt about the tree's directories and links (descriptors of resolved
+    /// directories, walked links), so that the next reads see the tree as it is now: for a
+    /// run that reads the same tree again after it may have changed (`check --wait`).
+    virtual void forget_resolved() const {}
+
     /// Entries of a directory, sorted by name.
     [[nodiscard]] virtual Result<std::vector<DirEntry>> list_dir(std::string_view path) const = 0;
 

@@ -54,6 +54,11 @@ std::optional<std::string> WalkedDirs::find(std::string_view dir) const {
     return it->second;
 }
 
+void WalkedDirs::clear() {
+    const std::scoped_lock lock(mutex_);
+    canonical_.clear();
+}
+
 void WalkedDirs::remember(std::string_view dir, std::string canonical) {
     const std::scoped_lock lock(mutex_);
     if (canonical_.size() >= kCapacity) canonical_.clear();

@@ -29,6 +29,8 @@ class WalkedDirs {
     [[nodiscard]] std::optional<std::string> find(std::string_view dir) const;
     /// Remembers that `dir` led to `canonical`.
     void remember(std::string_view dir, std::string canonical);
+    /// Forgets every walk (the tree may have changed since).
+    void clear();
 
   private:
     mutable std::mutex mutex_;

@@ -774,6 +774,11 @@ Result<std::shared_ptr<const FileBytes>> RootedFs::map_file(std::string_view pat
     return std::shared_ptr<const FileBytes>(std::make_shared<MappedBytes>(base, size, path));
 }
 
+void RootedFs::forget_resolved() const {
+    if (dirs_) dirs_->clear();
+    if (walked_) walked_->clear();
+}
+
 Result<std::vector<DirEntry>> RootedFs::list_dir(std::string_view path) const {
     const activity::Scope doing(activity::Kind::listing, path);
     auto fd = open_path(path, O_RDONLY | O_DIRECTORY | O_NONBLOCK, true);

@@ -57,6 +57,7 @@ class RootedFs final : public Fs {
     /// its whole path instead, so its target is resolved below the root as always.
     [[nodiscard]] std::unique_ptr<DirFiles> dir_files(std::string_view dir) const override;
     [[nodiscard]] Result<std::vector<DirEntry>> list_dir(std::string_view path) const override;
+    void forget_resolved() const override;
     [[nodiscard]] Result<FileInfo> stat(std::string_view path, bool follow = true) const override;
     [[nodiscard]] Result<std::string> read_link(std::string_view path) const override;
     [[nodiscard]] Result<std::string> real_path(std::string_view path) const override;

@@ -239,6 +239,28 @@ def case_shape_changes(a, tmp, failures):
                     out, err)
     same_as_fresh_check(a, root, args, code, doc, failures, "port appears")
 
+    # An rdma device moved to another function (its `device` link retargeted, every listing
+    # unchanged): the whole evaluation the poll falls back to reads the link afresh, not a
+    # directory descriptor kept from the first, and passes as a fresh check does.
+    root = fresh_root(a.fixtures, tmp, "device-moved")
+    set_port_state(root, "4: ACTIVE")
+    args = ["--require-device", "0000:03:00.1", "--require-port-active"]
+
+    def device_moves(proc):
+        link = root / PF0 / "infiniband/mlx5_0/device"
+        staged = link.with_name("device.new")
+        os.symlink("../../../0000:03:00.1", staged)
+        os.replace(staged, link)
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "20",
+                   "--interval", "0.05"], device_moves)
+    doc = document(out, failures, "device moved")
+    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
+    failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
+                    f"device moved: exit {code} after {wait.get('waited_s')} s, want 0 at once",
+                    out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, "device moved")
+
     # A netdev renamed: a requirement naming the new name passes.
     root = fresh_root(a.fixtures, tmp, "netdev-renamed")
     args = ["--require-device", "eth7"]
