@@ -163,6 +163,14 @@ Result<bool> IsolatedWorker::start(std::string_view what) {
 void IsolatedWorker::release() {
     // No socket: no child, or one already released (killed once is enough).
     if (socket_ < 0) return;
+    // Its answer would have come from this child: a later call's fresh child has none.
+    if (in_flight_) {
+        held_.emplace_back(
+            in_flight_->id,
+            make_gap(GapReason::error,
+                     in_flight_->what + ": the worker was ended before it answered"));
+        in_flight_.reset();
+    }
     if (pid_ > 0) {
         // Whatever the child or a vendor library left in its group ends with it. The child stays
         // unreaped until end(): its pid, and so its group id, cannot be reused meanwhile.
@@ -205,17 +213,54 @@ Gap IsolatedWorker::ended_gap(std::string_view what) {
 Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view request,
                                          const Deadline& deadline, std::string_view what,
                                          Child child) {
+    return receive(send(task, request, deadline, what, child));
+}
+
+IsolatedWorker::Sent IsolatedWorker::send(WorkerTask task, std::string_view request,
+                                          const Deadline& deadline, std::string_view what,
+                                          Child child) {
+    const Sent sent{next_id_++};
+    hold_in_flight();
     if (child == Child::fresh && used_) end();
     if (socket_ < 0) {
         end();  // a released child is reaped before the next one starts
         auto started = start(what);
-        if (!started) return started.gap();
+        if (!started) {
+            held_.emplace_back(sent.id, started.gap());
+            return sent;
+        }
     }
-    const auto timed_out = [&] {
-        end();
-        return make_gap(GapReason::timeout,
-                        std::string(what) + ": did not return before the deadline");
-    };
+    if (auto failed = write_request(task, request, deadline, what)) {
+        held_.emplace_back(sent.id, std::move(*failed));
+        return sent;
+    }
+    in_flight_ = InFlight{sent.id, deadline, std::string(what)};
+    return sent;
+}
+
+Result<std::string> IsolatedWorker::receive(Sent sent) {
+    for (auto it = held_.begin(); it != held_.end(); ++it) {
+        if (it->first != sent.id) continue;
+        Result<std::string> answer = std::move(it->second);
+        held_.erase(it);
+        return answer;
+    }
+    if (!in_flight_ || in_flight_->id != sent.id)
+        return make_gap(GapReason::error, "the isolated worker has no call awaiting this answer");
+    const InFlight call = std::move(*in_flight_);
+    in_flight_.reset();
+    return read_answer(call.deadline, call.what);
+}
+
+void IsolatedWorker::hold_in_flight() {
+    if (!in_flight_) return;
+    const InFlight call = std::move(*in_flight_);
+    in_flight_.reset();
+    held_.emplace_back(call.id, read_answer(call.deadline, call.what));
+}
+
+std::optional<Gap> IsolatedWorker::write_request(WorkerTask task, std::string_view request,
+                                                 const Deadline& deadline, std::string_view what) {
     std::string message(kHeader, '\0');
     const std::array<std::uint64_t, 2> header{
         static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(task)), request.size()};
@@ -224,18 +269,22 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
     used_ = true;
     std::string_view unsent = message;
     while (!unsent.empty()) {
-        if (!wait_ready(socket_, POLLOUT, deadline)) return timed_out();
+        if (!wait_ready(socket_, POLLOUT, deadline)) return timed_out(what);
         const ssize_t n = ::send(socket_, unsent.data(), unsent.size(), MSG_NOSIGNAL);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n <= 0) return ended_gap(what);
         unsent.remove_prefix(static_cast<std::size_t>(n));
     }
+    return std::nullopt;
+}
+
+Result<std::string> IsolatedWorker::read_answer(const Deadline& deadline, std::string_view what) {
     std::string answer;
     std::size_t wanted = kAnswerHeader;
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-member-init): filled by the kernel
     std::array<char, 16384> buf;
     while (answer.size() < wanted) {
-        if (!wait_ready(socket_, POLLIN, deadline)) return timed_out();
+        if (!wait_ready(socket_, POLLIN, deadline)) return timed_out(what);
         const ssize_t got =
             ::recv(socket_, buf.data(), std::min(buf.size(), wanted - answer.size()), 0);
         if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -260,6 +309,12 @@ Result<std::string> IsolatedWorker::call(WorkerTask task, std::string_view reque
     if (answer.front() == kAnswerException)
         return make_gap(GapReason::error, std::string(what) + ": " + answer.substr(kAnswerHeader));
     return answer.substr(kAnswerHeader);
+}
+
+// The call outlived its deadline: the child is killed (the next call starts a fresh one).
+Gap IsolatedWorker::timed_out(std::string_view what) {
+    end();
+    return make_gap(GapReason::timeout, std::string(what) + ": did not return before the deadline");
 }
 
 }  // namespace rdmi

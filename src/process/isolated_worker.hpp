@@ -6,9 +6,12 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "core/deadline.hpp"
 #include "core/result.hpp"
@@ -58,25 +61,57 @@ class IsolatedWorker {
     Result<std::string> call(WorkerTask task, std::string_view request, const Deadline& deadline,
                              std::string_view what, Child child = Child::reused);
 
+    /// A call sent by send() whose answer receive() has not taken yet.
+    struct Sent {
+        std::uint64_t id = 0;
+    };
+
+    /// Sends `task(request)` to the child (starting it if none runs) and returns without
+    /// waiting, so that the child's work (a library load, a driver scan) overlaps the caller's
+    /// own; receive() takes the answer, bounded by `deadline` exactly as call() would be. A
+    /// call() or send() made before that receive() first reads this answer and holds it.
+    Sent send(WorkerTask task, std::string_view request, const Deadline& deadline,
+              std::string_view what, Child child = Child::reused);
+    /// The answer to `sent` (waiting for it up to the deadline given to send()); a Gap when
+    /// the child timed out, crashed, or was released before it answered.
+    Result<std::string> receive(Sent sent);
+
     /// The run makes no more calls for now: the child is ended (its socket closed, its process
     /// group killed) without waiting for it, so that it exits while the probe builds its
     /// document instead of after. It is reaped by the destructor, or before a later call
-    /// starts a fresh child.
+    /// starts a fresh child. A call sent and not yet received is answered with a Gap.
     void release();
 
     /// How many children this worker has started (each a fork): 0 before the first call.
     [[nodiscard]] int children_started() const { return started_; }
 
   private:
+    /// The one call sent and not yet answered.
+    struct InFlight {
+        std::uint64_t id;
+        Deadline deadline;
+        std::string what;
+    };
+
     Result<bool> start(std::string_view what);
     void end();
     Gap ended_gap(std::string_view what);
+    Gap timed_out(std::string_view what);
+    std::optional<Gap> write_request(WorkerTask task, std::string_view request,
+                                     const Deadline& deadline, std::string_view what);
+    Result<std::string> read_answer(const Deadline& deadline, std::string_view what);
+    /// Reads the in-flight call's answer into held_, so that the child can take another.
+    void hold_in_flight();
 
     ContainmentRequest containment_;
     pid_t pid_ = -1;
     int socket_ = -1;    ///< the probe's end of the socket pair; -1 when no child runs
     bool used_ = false;  ///< the running child has been sent a call
     int started_ = 0;
+    std::optional<InFlight> in_flight_;
+    /// Answers read before their receive() asked (hold_in_flight, or a send that failed).
+    std::vector<std::pair<std::uint64_t, Result<std::string>>> held_;
+    std::uint64_t next_id_ = 1;
 };
 
 }  // namespace rdmi

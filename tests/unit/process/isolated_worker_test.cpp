@@ -9,6 +9,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -49,6 +50,15 @@ std::string hangs(std::string_view /*request*/) {
 
 std::string exits(std::string_view /*request*/) {
     ::_exit(0);  // a vendor library that ends the process
+}
+
+// Waits (up to 5 s) until the path in the request exists, then answers "seen": a call that
+// can only be answered when the caller went on working after sending it.
+std::string waits_for_path(std::string_view request) {
+    const std::string path(request);
+    for (int i = 0; i < 500 && ::access(path.c_str(), F_OK) != 0; ++i)
+        std::this_thread::sleep_for(10ms);
+    return ::access(path.c_str(), F_OK) == 0 ? "seen" : "not seen";
 }
 
 bool running(pid_t pid) {
@@ -199,3 +209,74 @@ TEST_CASE("destroying a released worker reaps its child") {
 }
 
 }  // namespace rdmi
+
+TEST_CASE("a sent call runs while the caller goes on; receive takes its answer") {
+    IsolatedWorker worker;
+    char dir_template[] = "/tmp/rdmi-worker-test.XXXXXX";
+    REQUIRE(::mkdtemp(dir_template) != nullptr);
+    const std::string flag = std::string(dir_template) + "/go";
+    // Were send to wait for the answer, the flag would only be made after the child gave up.
+    const auto sent = worker.send(&waits_for_path, flag, Deadline(10s), "listing");
+    std::FILE* made = std::fopen(flag.c_str(), "w");
+    REQUIRE(made != nullptr);
+    std::fclose(made);  // NOLINT(cert-err33-c)
+    auto answer = worker.receive(sent);
+    REQUIRE(answer.ok());
+    CHECK(*answer == "seen");
+    CHECK(worker.children_started() == 1);
+    ::unlink(flag.c_str());
+    ::rmdir(dir_template);
+    // An answer is taken once.
+    auto again = worker.receive(sent);
+    REQUIRE_FALSE(again.ok());
+    CHECK(again.gap().message == "the isolated worker has no call awaiting this answer");
+}
+
+TEST_CASE("a call made while another is in flight keeps the first one's answer for it") {
+    IsolatedWorker worker;
+    const auto first = worker.send(&echo_reversed, "abc", Deadline(5s), "first");
+    const auto second = worker.send(&echo_reversed, "xyz", Deadline(5s), "second");
+    auto third = worker.call(&echo_reversed, "123", Deadline(5s), "third");
+    REQUIRE(third.ok());
+    CHECK(*third == "321");
+    // Taken in any order, each answer is its own call's.
+    auto second_answer = worker.receive(second);
+    auto first_answer = worker.receive(first);
+    REQUIRE(first_answer.ok());
+    REQUIRE(second_answer.ok());
+    CHECK(*first_answer == "cba");
+    CHECK(*second_answer == "zyx");
+    CHECK(worker.children_started() == 1);
+}
+
+TEST_CASE("a sent call outliving its deadline is a timeout when received") {
+    IsolatedWorker worker;
+    const auto sent = worker.send(&hangs, "", Deadline(200ms), "ibv_get_device_list");
+    auto answer = worker.receive(sent);
+    REQUIRE_FALSE(answer.ok());
+    CHECK(answer.gap().reason == GapReason::timeout);
+    CHECK(answer.gap().message == "ibv_get_device_list: did not return before the deadline");
+    CHECK(worker.call(&echo_reversed, "ok", Deadline(5s), "after").ok());
+}
+
+TEST_CASE("a sent call whose child is released or replaced answers with a gap, not another's") {
+    IsolatedWorker worker;
+    const auto released = worker.send(&hangs, "", Deadline(5s), "released");
+    worker.release();
+    // A fresh child starts for this call; the released call's answer cannot come from it.
+    auto after = worker.call(&echo_reversed, "ab", Deadline(5s), "after");
+    REQUIRE(after.ok());
+    CHECK(*after == "ba");
+    auto answer = worker.receive(released);
+    REQUIRE_FALSE(answer.ok());
+    CHECK(answer.gap().message == "released: the worker was ended before it answered");
+
+    // A call that wants a fresh child waits for the one in flight in the old child first.
+    const auto in_flight = worker.send(&echo_reversed, "xy", Deadline(5s), "in flight");
+    auto fresh = worker.call(&child_pid, "", Deadline(5s), "fresh", IsolatedWorker::Child::fresh);
+    REQUIRE(fresh.ok());
+    auto kept = worker.receive(in_flight);
+    REQUIRE(kept.ok());
+    CHECK(*kept == "yx");
+    CHECK(worker.children_started() == 3);
+}
