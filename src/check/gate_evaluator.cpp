@@ -2,6 +2,7 @@
 #include "check/gate_evaluator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "model/registry.hpp"
@@ -55,6 +56,12 @@ std::vector<Check> GateEvaluator::judge(const ProbeContext& ctx, const DevicesFa
     Facts collected;
     GateFacts facts;
     facts.live = live_;
+    // The devices' live half (libibverbs in the worker child) begins before the install and
+    // symbols reads, and overlaps them.
+    if (polled == nullptr && needs_devices(policy)) {
+        const std::array devices_only{ProbeId::devices};
+        start_live_halves(ctx, devices_only, collected);
+    }
     // A poll collects the install probe only for the requirements that judge it; a whole
     // evaluation always does (the DOCA layer of the devices probe reads it too).
     if (polled == nullptr || needs_install(policy)) {

@@ -69,6 +69,13 @@ struct ProbeContext {
                                                std::string_view what) const {
         return worker->call(task, request, call_deadline(), what);
     }
+    /// isolated() in two halves: the call is sent now, bounded by call_deadline() from now, and
+    /// its answer taken later by worker->receive(), so that the child's work overlaps the
+    /// caller's own reads.
+    [[nodiscard]] IsolatedWorker::Sent send_isolated(WorkerTask task, std::string_view request,
+                                                     std::string_view what) const {
+        return worker->send(task, request, call_deadline(), what);
+    }
 
     /// The one trust gate before anything is dlopen'ed, here or in a child: the host path to
     /// load for the in-root `path` (kind library, or ibverbs to include its providers). A Gap

@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "context/context.hpp"
@@ -115,6 +116,8 @@ struct Facts {
     /// -d/--device: the functions the device-bearing facts were narrowed to, and the others.
     std::optional<DeviceScope> device_scope;
     std::uint32_t collected = 0;  ///< one bit per probe that ran (see registry.hpp)
+    /// The verbs probe's first half (ProbeRow::start), taken by its run.
+    std::optional<VerbsStart> verbs_start;
 };
 
 /// What a command wants of the probes that take parameters.
@@ -146,6 +149,10 @@ struct ProbeRow {
     /// Runs the probe: reads its dependencies' facts, fills its own. Leaves its field empty
     /// when an input it needs is missing (a dependency that failed says why).
     void (*run)(const ProbeContext& ctx, const ProbeRequest& request, Facts& facts);
+    /// Begins its slow live half before any row of the collection runs (a call sent to the
+    /// worker child, whose work then overlaps the static probes' reads); run() finishes it.
+    /// nullptr: none. A start that throws is dropped: run() does the whole work then.
+    void (*start)(const ProbeContext& ctx, Facts& facts) = nullptr;
     /// Appends the checks its facts carry, as the report lists them (nullptr: none). Pure.
     void (*checks)(const Facts& facts, std::vector<Check>& out) = nullptr;
     /// The catalog entries of its checks, declared beside its facts (in namespace
@@ -210,9 +217,11 @@ inline constexpr ProbeRow kProbeRows[] = {
      .reads = "libibverbs (live only, in a child process)",
      .run =
          [](const ProbeContext& ctx, const ProbeRequest& request, Facts& facts) {
-             facts.verbs = probe_verbs(ctx);
+             auto started = std::exchange(facts.verbs_start, std::nullopt);
+             facts.verbs = started ? probe_verbs(ctx, std::move(*started)) : probe_verbs(ctx);
              if (request.devices) narrow_to_scope(*facts.verbs, *request.devices);
-         }},
+         },
+     .start = [](const ProbeContext& ctx, Facts& facts) { facts.verbs_start = start_verbs(ctx); }},
     {.id = ProbeId::doca_caps,
      .name = "doca-caps",
      .title = "DOCA devices and capabilities",

@@ -65,7 +65,37 @@ void collect_one(const ProbeContext& ctx, ProbeId id, Facts& facts, const ProbeR
     }
 }
 
+// The rows `id` needs that have not run yet, itself included, as bits.
+std::uint32_t pending_closure(const ProbeContext& ctx, ProbeId id, const Facts& facts,
+                              std::uint32_t seen) {
+    if (collected(facts, id) || (seen & bit(id)) != 0) return seen;
+    seen |= bit(id);
+    const ProbeRow& row = probe_row(id);
+    for (ProbeId dep : row.depends_on) seen = pending_closure(ctx, dep, facts, seen);
+    if (ctx.live()) {
+        for (ProbeId dep : row.depends_on_live) seen = pending_closure(ctx, dep, facts, seen);
+    }
+    return seen;
+}
+
 }  // namespace
+
+// Every row the collection will run that has a slow live half begins it now, so that a
+// worker child loads and scans while the static probes read (docs/architecture.md).
+void start_live_halves(const ProbeContext& ctx, std::span<const ProbeId> wanted, Facts& facts) {
+    std::uint32_t pending = 0;
+    for (ProbeId id : wanted) pending = pending_closure(ctx, id, facts, pending);
+    for (const auto& row : kRows) {
+        if (row.start == nullptr || (pending & bit(row.id)) == 0) continue;
+        try {
+            row.start(ctx, facts);
+        } catch (const std::bad_alloc&) {
+            throw;
+        } catch (const std::exception&) {
+            // Dropped: run() does the whole work and says what went wrong where it belongs.
+        }
+    }
+}
 
 std::span<const ProbeRow> probe_registry() {
     return kRows;
@@ -85,6 +115,7 @@ bool collected(const Facts& facts, ProbeId id) {
 
 void collect(const ProbeContext& ctx, std::span<const ProbeId> wanted, Facts& facts,
              const ProbeRequest& request, OnProbeError on_error) {
+    start_live_halves(ctx, wanted, facts);
     for (ProbeId id : wanted) collect_one(ctx, id, facts, request, on_error);
 }
 

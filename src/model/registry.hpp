@@ -30,8 +30,13 @@ enum class OnProbeError {
     raise,   ///< the exception propagates to the command
 };
 
+/// Begins the slow live halves (ProbeRow::start) of the rows a later collect() of `wanted` will
+/// run, so that a worker child works while other probes read; collect() calls it itself, a
+/// command that collects in several steps calls it once before the first.
+void start_live_halves(const ProbeContext& ctx, std::span<const ProbeId> wanted, Facts& facts);
+
 /// Runs the `wanted` probes and what they depend on, in dependency order, each at most once per
-/// `facts` (a probe already collected is not run again).
+/// `facts` (a probe already collected is not run again); begins their live halves first.
 void collect(const ProbeContext& ctx, std::span<const ProbeId> wanted, Facts& facts,
              const ProbeRequest& request = {}, OnProbeError on_error = OnProbeError::raise);
 void collect(const ProbeContext& ctx, std::initializer_list<ProbeId> wanted, Facts& facts,

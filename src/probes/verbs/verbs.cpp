@@ -52,29 +52,46 @@ std::string verbs_query_in_child(std::string_view request) {
 
 }  // namespace
 
-VerbsFacts probe_verbs(const ProbeContext& ctx) {
-    VerbsFacts facts;
+VerbsStart start_verbs(const ProbeContext& ctx) {
+    VerbsStart started;
     if (!ctx.live()) {
-        facts.library = Sourced<std::string>::missing(
+        started.library = Sourced<std::string>::missing(
             {GapReason::not_applicable, "libibverbs is not loaded under --root"},
             {"file", kSoname});
-        facts.gap = facts.library.gap;
-        return facts;
+        return started;
     }
-    facts.library = locate_soname(ctx.fs, ctx.env, kSoname);
-    if (!facts.library.ok()) {
-        facts.gap = facts.library.gap;
-        return facts;
-    }
+    started.library = locate_soname(ctx.fs, ctx.env, kSoname);
+    if (!started.library.ok()) return started;
     // libibverbs pulls in libnl and, at ibv_get_device_list, its providers: all are checked.
-    auto loadable = ctx.loadable(*facts.library.value, LoadKind::ibverbs);
+    auto loadable = ctx.loadable(*started.library.value, LoadKind::ibverbs);
     if (!loadable) {
-        facts.library.gap = loadable.gap();
+        started.library.gap = loadable.gap();
+        return started;
+    }
+    started.path = *loadable;
+    // Replayed, the listing is the bundle's: nothing may be asked of this machine.
+    if (!ctx.answers.captured()) {
+        started.listing = ctx.send_isolated(&verbs_list_in_child, started.path,
+                                            "ibv_get_device_list via " + started.path);
+    }
+    return started;
+}
+
+VerbsFacts probe_verbs(const ProbeContext& ctx) {
+    return probe_verbs(ctx, start_verbs(ctx));
+}
+
+VerbsFacts probe_verbs(const ProbeContext& ctx, VerbsStart started) {
+    VerbsFacts facts;
+    facts.library = std::move(started.library);
+    // No path: not located, not loadable, or not live; the library's gap says which.
+    if (started.path.empty()) {
         facts.gap = facts.library.gap;
         return facts;
     }
-    const std::string path = *loadable;
+    const std::string path = std::move(started.path);
     auto listed = ctx.answers.answer("verbs ibv_get_device_list via " + path, [&]() {
+        if (started.listing) return ctx.worker->receive(*started.listing);
         return ctx.isolated(&verbs_list_in_child, path, "ibv_get_device_list via " + path);
     });
     if (!listed) {

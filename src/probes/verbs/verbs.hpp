@@ -111,10 +111,29 @@ struct VerbsFacts {
 /// except for hwcaps subdirectories, which we do not model.)
 Sourced<std::string> locate_soname(const Fs& fs, const Env& env, const std::string& soname);
 
-/// Runs the verbs layer: locate libibverbs.so.1, check trust, list the devices in the run's
-/// worker child, then open and query each device in its own call to it bounded by
-/// ctx.call_deadline(), so a hung open marks only that device `timeout` (the next device gets
-/// a new child). Live only.
+/// The first half of the verbs layer, begun before the static probes run: libibverbs.so.1
+/// located, its trust gate passed, and the device listing sent to the run's worker child, so
+/// that the child's load of libibverbs and its scan of the providers overlap the probe's own
+/// reads of /sys and the install.
+struct VerbsStart {
+    Sourced<std::string> library;  ///< as VerbsFacts::library
+    /// The host path that passed the trust gate; empty when there is none (library.gap says
+    /// why: not located, not loadable, or not the live root).
+    std::string path;
+    /// The listing in flight; nullopt when the library was not loadable (library.gap says
+    /// why) or the answers are replayed from a bundle (nothing is asked of this machine).
+    std::optional<IsolatedWorker::Sent> listing;
+};
+
+/// Locates and trust-checks libibverbs.so.1 and, on the live root, sends the device listing to
+/// the worker without waiting for it.
+VerbsStart start_verbs(const ProbeContext& ctx);
+
+/// Runs the verbs layer from `started`: takes the device list from the run's worker child,
+/// then opens and queries each device in its own call to it bounded by ctx.call_deadline(), so
+/// a hung open marks only that device `timeout` (the next device gets a new child). Live only.
+VerbsFacts probe_verbs(const ProbeContext& ctx, VerbsStart started);
+/// Both halves at once.
 VerbsFacts probe_verbs(const ProbeContext& ctx);
 
 /// Queries one opened-by-name device in the current process (what each child runs):
