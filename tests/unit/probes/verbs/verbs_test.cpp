@@ -5,6 +5,7 @@
 #include <spdlog/sinks/null_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "api/ibverbs_api.hpp"
+#include "model/registry.hpp"
 #include "os/env.hpp"
 #include "os/rooted_fs.hpp"
 #include "probes/verbs/verbs.hpp"
@@ -284,6 +286,47 @@ TEST_CASE("a hung device open costs that device only: the next one is queried in
     CHECK(facts.devices[1].query == "ibv_query_device");
     // The listing and mlx5_0 in the first child (killed at the deadline), mlx5_1 in a second.
     CHECK(ctx.worker->children_started() == 2);
+}
+
+TEST_CASE("the device listing is sent before the static probes run and taken by the verbs row") {
+    using namespace std::chrono_literals;
+    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
+    const auto fs = RootedFs::open("/").value();
+    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
+    const ProbeContext ctx{fs, env, logger, Deadline(20s), 5s, std::nullopt, false};
+    Facts facts;
+    // The devices row needs verbs through its dependencies: its start is found there.
+    const std::array wanted{ProbeId::devices};
+    start_live_halves(ctx, wanted, facts);
+    // Sent, not yet answered: the child is working while no probe has run.
+    REQUIRE(facts.verbs_start);
+    CHECK(facts.verbs_start->listing);
+    CHECK(facts.collected == 0);
+    CHECK(ctx.worker->children_started() == 1);
+    // Only the verbs row then (the devices row would read this machine's /sys too).
+    collect(ctx, {ProbeId::verbs}, facts);
+    CHECK_FALSE(facts.verbs_start);
+    REQUIRE(facts.verbs);
+    REQUIRE_MESSAGE(!facts.verbs->gap, (facts.verbs->gap ? facts.verbs->gap->message : ""));
+    CHECK(facts.verbs->devices.size() == 2);
+    // The same answers as the probe made in one piece.
+    const VerbsFacts whole = probe_verbs(ctx);
+    CHECK(encode_verbs_devices(whole.devices) == encode_verbs_devices(facts.verbs->devices));
+    // Listing and both devices in the one child.
+    CHECK(ctx.worker->children_started() == 1);
+}
+
+TEST_CASE("a collection that needs no verbs facts sends nothing to the worker") {
+    using namespace std::chrono_literals;
+    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
+    const auto fs = RootedFs::open("/").value();
+    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
+    const ProbeContext ctx{fs, env, logger, Deadline(20s), 5s, std::nullopt, false};
+    Facts facts;
+    const std::array wanted{ProbeId::environment};
+    start_live_halves(ctx, wanted, facts);
+    CHECK_FALSE(facts.verbs_start);
+    CHECK(ctx.worker->children_started() == 0);
 }
 
 }  // namespace rdmi
