@@ -268,14 +268,26 @@ TEST_CASE("verbs wire format: the table's types and netdevs round-trip; older an
     CHECK(decode_verbs_devices(old.dump()).gap().reason == GapReason::malformed);
 }
 
+// A live run on this machine whose libibverbs is the fixture's (found by LD_LIBRARY_PATH).
+struct FixtureVerbsRun {
+    explicit FixtureVerbsRun(std::chrono::milliseconds call_timeout)
+        : ctx{fs,           env,          logger(), Deadline(std::chrono::seconds(20)),
+              call_timeout, std::nullopt, false} {}
+    static spdlog::logger& logger() {
+        static spdlog::logger log("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
+        return log;
+    }
+    RootedFs fs = RootedFs::open("/").value();
+    MapEnv env{{{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}}};
+    ProbeContext ctx;
+};
+
 TEST_CASE("a hung device open costs that device only: the next one is queried in a new child") {
     using namespace std::chrono_literals;
-    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
-    const auto fs = RootedFs::open("/").value();
-    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
     // Read by the fixture library in the child, which inherits this process's environment.
     REQUIRE(::setenv("FAKE_IBVERBS_HANG", "mlx5_0", 1) == 0);
-    const ProbeContext ctx{fs, env, logger, Deadline(20s), 300ms, std::nullopt, false};
+    const FixtureVerbsRun run(300ms);
+    const ProbeContext& ctx = run.ctx;
     const VerbsFacts facts = probe_verbs(ctx);
     ::unsetenv("FAKE_IBVERBS_HANG");
     REQUIRE_MESSAGE(!facts.gap, (facts.gap ? facts.gap->message : ""));
@@ -290,11 +302,13 @@ TEST_CASE("a hung device open costs that device only: the next one is queried in
 
 TEST_CASE("the device listing is sent before the static probes run and taken by the verbs row") {
     using namespace std::chrono_literals;
-    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
-    const auto fs = RootedFs::open("/").value();
-    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
-    const ProbeContext ctx{fs, env, logger, Deadline(20s), 5s, std::nullopt, false};
+    const FixtureVerbsRun run(5s);
+    const ProbeContext& ctx = run.ctx;
     Facts facts;
+    // A collection that needs no verbs facts sends nothing.
+    start_live_halves(ctx, std::array{ProbeId::environment}, facts);
+    CHECK_FALSE(facts.verbs_start);
+    CHECK(ctx.worker->children_started() == 0);
     // The devices row needs verbs through its dependencies: its start is found there.
     const std::array wanted{ProbeId::devices};
     start_live_halves(ctx, wanted, facts);
@@ -314,19 +328,6 @@ TEST_CASE("the device listing is sent before the static probes run and taken by 
     CHECK(encode_verbs_devices(whole.devices) == encode_verbs_devices(facts.verbs->devices));
     // Listing and both devices in the one child.
     CHECK(ctx.worker->children_started() == 1);
-}
-
-TEST_CASE("a collection that needs no verbs facts sends nothing to the worker") {
-    using namespace std::chrono_literals;
-    static spdlog::logger logger("verbs-test", std::make_shared<spdlog::sinks::null_sink_st>());
-    const auto fs = RootedFs::open("/").value();
-    MapEnv env({{"LD_LIBRARY_PATH", std::string(RDMI_TEST_FIXTURES_DIR) + "/ibverbs"}});
-    const ProbeContext ctx{fs, env, logger, Deadline(20s), 5s, std::nullopt, false};
-    Facts facts;
-    const std::array wanted{ProbeId::environment};
-    start_live_halves(ctx, wanted, facts);
-    CHECK_FALSE(facts.verbs_start);
-    CHECK(ctx.worker->children_started() == 0);
 }
 
 }  // namespace rdmi
