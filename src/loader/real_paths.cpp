@@ -98,8 +98,7 @@ std::size_t open_dirs_allowed() {
 
 }  // namespace
 
-namespace {
-RealPaths::Answer libc_realpath(const std::string& path) {
+RealPaths::Answer RealPaths::libc(const std::string& path) {
     RealPaths::Answer answer;
     std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
     if (real) {
@@ -109,7 +108,6 @@ RealPaths::Answer libc_realpath(const std::string& path) {
     }
     return answer;
 }
-}  // namespace
 
 RealPaths::Answer RealPaths::resolve(const std::string& path) {
     if (path.empty()) return Answer{ENOENT, {}};
@@ -122,11 +120,10 @@ RealPaths::Answer RealPaths::resolve(const std::string& path) {
     }
     // Under a descriptor limit too low to hold directories, realpath(3), which needs none, so
     // that the resolver's own descriptors never turn an answer into exhaustion.
-    if (path.front() != '/' || max_open_dirs_ < kLowLimitDirs) return libc_realpath(path);
+    if (path.front() != '/' || max_open_dirs_ < kLowLimitDirs) return libc(path);
     int links = 0;
     Answer answer = resolve_file(path, links);
-    if (answer.err == EMFILE || answer.err == ENFILE || answer.err == kTooDeep)
-        return libc_realpath(path);
+    if (answer.err == EMFILE || answer.err == ENFILE || answer.err == kTooDeep) return libc(path);
     return answer;
 }
 

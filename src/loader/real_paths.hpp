@@ -42,6 +42,9 @@ class RealPaths {
     /// realpath(path). A relative path is left to realpath(3) itself.
     Answer resolve(const std::string& path);
 
+    /// realpath(3) itself: the fallback, and what resolve() must always agree with.
+    static Answer libc(const std::string& path);
+
   private:
     struct Dir {
         std::string canonical;

@@ -20,17 +20,6 @@ namespace rdmi {
 // Named: the unity build joins this file with others, whose helpers may have these names.
 namespace real_paths_test {
 
-RealPaths::Answer libc_realpath(const std::string& path) {
-    RealPaths::Answer answer;
-    std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
-    if (real) {
-        answer.path = real.get();
-    } else {
-        answer.err = errno;
-    }
-    return answer;
-}
-
 // A tree with every kind of link the checks meet: relative and absolute targets, targets with
 // "..", ".", a trailing slash, chains, loops, dangling links, a file where a directory must be.
 // Chains "c0" (40 links to reach lib) and "d0" (41) sit at the loop limit.
@@ -123,8 +112,6 @@ std::vector<std::string> paths(const test::TempTree& tree) {
 
 }  // namespace real_paths_test
 
-using real_paths_test::libc_realpath;
-
 TEST_CASE("RealPaths gives realpath(3)'s answer for every kind of link") {
     test::TempTree tree;
     real_paths_test::make_tree(tree);
@@ -133,7 +120,7 @@ TEST_CASE("RealPaths gives realpath(3)'s answer for every kind of link") {
     RealPaths in_order;
     for (const auto& path : all) {
         CAPTURE(path);
-        const RealPaths::Answer want = libc_realpath(path);
+        const RealPaths::Answer want = RealPaths::libc(path);
         RealPaths fresh;
         const RealPaths::Answer alone = fresh.resolve(path);
         CHECK(alone.err == want.err);
@@ -149,7 +136,7 @@ TEST_CASE("RealPaths gives realpath(3)'s answer for every kind of link") {
     for (auto it = all.rbegin(); it != all.rend(); ++it) {
         const std::string& path = *it;
         CAPTURE(path);
-        const RealPaths::Answer want = libc_realpath(path);
+        const RealPaths::Answer want = RealPaths::libc(path);
         const RealPaths::Answer got = reversed.resolve(path);
         CHECK(got.err == want.err);
         CHECK(got.path == want.path);
@@ -168,7 +155,7 @@ TEST_CASE("RealPaths answers the errors the trust checks rely on") {
     CHECK(resolver.resolve(tree.host("/filelink/x")).err == ENOTDIR);
     CHECK(resolver.resolve("").err == ENOENT);
     CHECK(resolver.resolve(tree.host("/lib/x86_64-linux-gnu/libx.so.1")).path ==
-          libc_realpath(tree.root()).path + "/usr/lib/x86_64-linux-gnu/libx.so.1.2");
+          RealPaths::libc(tree.root()).path + "/usr/lib/x86_64-linux-gnu/libx.so.1.2");
 }
 
 TEST_CASE("under a low descriptor limit RealPaths holds none and answers as realpath(3)") {
@@ -182,7 +169,7 @@ TEST_CASE("under a low descriptor limit RealPaths holds none and answers as real
         RealPaths resolver;
         int differ = 0;
         for (const auto& path : all) {
-            const RealPaths::Answer want = libc_realpath(path);
+            const RealPaths::Answer want = RealPaths::libc(path);
             const RealPaths::Answer got = resolver.resolve(path);
             if (got.err != want.err || got.path != want.path) ++differ;
         }
@@ -203,7 +190,7 @@ TEST_CASE("RealPaths follows links of thousands of components within a small sta
         tree.symlink(next + dots, "/L" + std::to_string(i));
     }
     const std::string path = tree.host("/L0/lib/libz.so");
-    const RealPaths::Answer want = libc_realpath(path);
+    const RealPaths::Answer want = RealPaths::libc(path);
     REQUIRE(want.err == 0);
     // The child exits 0 when the answer is realpath(3)'s, 1 when another; a thread of 256 KiB
     // of stack that overflows ends it with SIGSEGV, which fails the test.
@@ -243,7 +230,7 @@ TEST_CASE("RealPaths leaves a relative path to realpath(3)") {
     RealPaths resolver;
     const RealPaths::Answer got = resolver.resolve(".");
     CHECK(got.err == 0);
-    CHECK(got.path == libc_realpath(".").path);
+    CHECK(got.path == RealPaths::libc(".").path);
 }
 
 }  // namespace rdmi
