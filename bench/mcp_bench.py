@@ -204,7 +204,13 @@ def main(argv):
             refused += 1
     out["burst"] = {"calls": args.burst, "documents": documents, "refused": refused,
                     "last_answer_ms": (last - started) * 1000,
-                    "ping": quartiles(pings) if pings else None}
+                    "ping": quartiles(pings) if pings else None,
+                    # How the slow pings spread: a few behind other processes on a busy machine,
+                    # or many behind the server's own work.
+                    "ping_p99": (statistics.quantiles(pings, n=100)[98]
+                                 if len(pings) > 1 else None),
+                    "pings_over_10ms": sum(1 for p in pings if p > 10),
+                    "load_average": os.getloadavg()}
     out["server_exit"] = server.close()
     json.dump(out, sys.stdout, indent=1)
     print()
