@@ -26,10 +26,16 @@ import statistics
 import subprocess
 import sys
 import threading
+import re
 import time
 
 INIT = {"protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "mcp_bench", "version": "1"}}
+
+
+# An answer to one of this client's requests (their ids are integers): the server writes
+# "jsonrpc" first, then "id".
+ANSWER_ID = re.compile(rb'\{"jsonrpc":"2\.0","id":(\d+),"(?:result|error)"')
 
 
 class Server:
@@ -46,13 +52,18 @@ class Server:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
+        # Only the id is taken here (from the line's start, as the server writes it): parsing a
+        # 150 KB result in this thread, or in another that holds the interpreter meanwhile, would
+        # delay the stamp of the ping answer behind it by the client's own work. The message is
+        # parsed when it is asked for.
         for line in self.proc.stdout:
             arrival = time.perf_counter()
-            message = json.loads(line)
-            if "id" in message and "method" not in message:
-                with self.cond:
-                    self.answers[message["id"]] = (arrival, message)
-                    self.cond.notify_all()
+            match = ANSWER_ID.match(line)
+            if match is None:
+                continue  # a notification, or a request from the server
+            with self.cond:
+                self.answers[int(match.group(1))] = (arrival, line)
+                self.cond.notify_all()
 
     def send(self, method, params=None, notify=False):
         """Writes a request (or notification); returns (id, time written)."""
@@ -64,15 +75,24 @@ class Server:
             if not notify:
                 self.next_id += 1
                 rid = message["id"] = self.next_id
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            line = json.dumps(message).encode() + b"\n"
+            # Stamped before the write: a thread descheduled between its write and a stamp
+            # after it would see the answer arrive before the request left.
+            sent = time.perf_counter()
+            self.proc.stdin.write(line)
             self.proc.stdin.flush()
-            return rid, time.perf_counter()
+            return rid, sent
 
-    def wait(self, rid, timeout=60):
+    def wait_raw(self, rid, timeout=60):
+        """(arrival, the answer's line, unparsed)."""
         with self.cond:
             if not self.cond.wait_for(lambda: rid in self.answers, timeout):
                 raise SystemExit(f"mcp_bench: no answer to request {rid} in {timeout} s")
             return self.answers.pop(rid)
+
+    def wait(self, rid, timeout=60):
+        arrival, line = self.wait_raw(rid, timeout)
+        return arrival, json.loads(line)
 
     def call(self, method, params=None):
         """(round trip in ms, answer)."""
@@ -169,18 +189,28 @@ def main(argv):
     thread.start()
     documents = refused = 0
     last = started
+    lines = []
     for rid in ids:
-        arrival, answer = server.wait(rid)
+        arrival, line = server.wait_raw(rid)
         last = max(last, arrival)
-        if is_document(answer):
+        lines.append(line)
+    stop.set()
+    thread.join()
+    # Parsed once the pings have stopped: the client's parse is not the server's latency.
+    for line in lines:
+        if is_document(json.loads(line)):
             documents += 1
         else:
             refused += 1
-    stop.set()
-    thread.join()
     out["burst"] = {"calls": args.burst, "documents": documents, "refused": refused,
                     "last_answer_ms": (last - started) * 1000,
-                    "ping": quartiles(pings) if pings else None}
+                    "ping": quartiles(pings) if pings else None,
+                    # How the slow pings spread: a few behind other processes on a busy machine,
+                    # or many behind the server's own work.
+                    "ping_p99": (statistics.quantiles(pings, n=100)[98]
+                                 if len(pings) > 1 else None),
+                    "pings_over_10ms": sum(1 for p in pings if p > 10),
+                    "load_average": os.getloadavg()}
     out["server_exit"] = server.close()
     json.dump(out, sys.stdout, indent=1)
     print()

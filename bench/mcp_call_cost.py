@@ -7,7 +7,12 @@ faults, figures the machine's load does not move.
 Runs the server twice under `strace -f -c` and twice under `/usr/bin/time -v` (server and its
 call children together): once with N report calls on ROOT one after the other (default 300) and
 once with none (initialize only), and prints the difference divided by N as JSON: system calls
-per call (and the ten most frequent), minor page faults per call. Needs strace and GNU time.
+per call (and the ten most frequent), minor page faults per call. Then twice more with no
+wrapper, reading the server's /proc/PID/stat before its stdin closes: the same difference split
+between the server's own process (`server`: its poll loop, the fork, the compact pass, the
+writes) and its reaped call children (`children`: the command each call runs), as minor page
+faults and CPU time (user + system, in clock ticks: read it over many calls). Needs strace and
+GNU time.
 """
 
 import argparse
@@ -31,8 +36,9 @@ def requests(root, calls):
     return [json.dumps(line).encode() + b"\n" for line in lines]
 
 
-def drive(argv, root, calls):
-    """Runs argv (a wrapped server), one request at a time; returns the wrapper's stderr."""
+def drive(argv, root, calls, before_close=None):
+    """Runs argv (a wrapped server), one request at a time; returns the wrapper's stderr.
+    `before_close(pid)` runs once every answer has come, before stdin closes."""
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
         for line in requests(root, calls):
@@ -45,6 +51,8 @@ def drive(argv, root, calls):
                         raise SystemExit("mcp_call_cost: the server ended early")
                     if b'"method"' not in answer[:40]:
                         break
+        if before_close is not None:
+            before_close(proc.pid)
         proc.stdin.close()
         proc.stdout.read()
         proc.wait(timeout=120)
@@ -68,6 +76,23 @@ def faults(text):
     return int(match.group(1)) if match else 0
 
 
+def proc_counts(pid):
+    """The server's own and its reaped children's minor faults and CPU ticks (proc(5))."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    # fields[0] is the state (field 3): minflt is field 10, cminflt 11, utime..cstime 14..17.
+    return {"server_faults": int(fields[7]), "children_faults": int(fields[8]),
+            "server_ticks": int(fields[11]) + int(fields[12]),
+            "children_ticks": int(fields[13]) + int(fields[14])}
+
+
+def split_counts(server, root, calls):
+    """proc_counts() of a server that answered `calls` report calls."""
+    seen = {}
+    drive(server, root, calls, lambda pid: seen.update(proc_counts(pid)))
+    return seen
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("probe")
@@ -83,11 +108,23 @@ def main(argv):
     time_v = ["/usr/bin/time", "-v"]
     fault_calls = faults(drive(time_v + server, root, args.calls))
     fault_none = faults(drive(time_v + server, root, 0))
+    split_calls = split_counts(server, root, args.calls)
+    split_none = split_counts(server, root, 0)
+    tick_ms = 1000.0 / os.sysconf("SC_CLK_TCK")
+    split = {}
+    for who in ("server", "children"):
+        split[who] = {
+            "minor_faults_per_call": round(
+                (split_calls[who + "_faults"] - split_none[who + "_faults"]) / args.calls, 1),
+            "cpu_ms_per_call": round(
+                (split_calls[who + "_ticks"] - split_none[who + "_ticks"]) * tick_ms / args.calls,
+                2)}
     top = sorted(per_call.items(), key=lambda kv: -kv[1])[:10]
     out = {"probe": args.probe, "root": root, "calls": args.calls,
            "syscalls_per_call": round(sum(per_call.values()), 1),
            "top_syscalls_per_call": {k: round(v, 1) for k, v in top},
-           "minor_faults_per_call": round((fault_calls - fault_none) / args.calls, 1)}
+           "minor_faults_per_call": round((fault_calls - fault_none) / args.calls, 1),
+           "split": split}
     json.dump(out, sys.stdout, indent=1)
     print()
     return 0

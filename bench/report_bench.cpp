@@ -11,7 +11,9 @@
 #include <string>
 #include <utility>
 
+#include "json/document_layout.hpp"
 #include "json/json_common.hpp"
+#include "mcp/compact_document.hpp"
 #include "model/contract_facts.hpp"
 #include "model/registry.hpp"
 #include "os/env.hpp"
@@ -102,6 +104,55 @@ void BM_report_dump(benchmark::State& state) {
     emit_loop(state, [&] { return rdmi::json::dump(tree); });
 }
 
+// The tree streamed as `report --json` writes it (json::dump_to), indented (a command line) or
+// compact (a forked MCP call's child): what the layout costs the writer.
+void stream_loop(benchmark::State& state, rdmi::json::DocumentLayout layout) {
+    const auto tree = rdmi::json::report(collect_report());
+    rdmi::json::set_streamed_layout(layout);
+    emit_loop(state, [&] {
+        std::string text;
+        rdmi::json::dump_to(tree, [&](std::string_view piece) {
+            text.append(piece);
+            return true;
+        });
+        return text;
+    });
+    rdmi::json::set_streamed_layout(rdmi::json::DocumentLayout::indented);
+}
+
+void BM_report_stream_indented(benchmark::State& state) {
+    stream_loop(state, rdmi::json::DocumentLayout::indented);
+}
+
+void BM_report_stream_compact(benchmark::State& state) {
+    stream_loop(state, rdmi::json::DocumentLayout::compact);
+}
+
+// The MCP server's part of a `report` call's answer (mcp/server.cpp's send_compact): the
+// child's document made compact, then written twice into the answer's line, once escaped.
+void server_answer_loop(benchmark::State& state, rdmi::json::DocumentLayout layout) {
+    const auto tree = rdmi::json::report(collect_report());
+    const std::string document = layout == rdmi::json::DocumentLayout::compact
+                                     ? tree.dump(-1) + "\n"
+                                     : rdmi::json::dump(tree);
+    emit_loop(state, [&] {
+        const auto compact = rdmi::mcp::compact_document(document, 128);
+        std::string line;
+        line.reserve(2 * compact->size() + compact->size() / 8 + 128);
+        rdmi::mcp::append_json_escaped(line, *compact);
+        line += *compact;
+        return line;
+    });
+}
+
+void BM_server_answer_from_indented(benchmark::State& state) {
+    server_answer_loop(state, rdmi::json::DocumentLayout::indented);
+}
+
+void BM_server_answer_from_compact(benchmark::State& state) {
+    server_answer_loop(state, rdmi::json::DocumentLayout::compact);
+}
+
 void contract_loop(benchmark::State& state, bool with_capabilities,
                    rdmi::contract::Document (*build)(const rdmi::contract::ContractFacts&)) {
     rdmi::Facts collected;
@@ -146,6 +197,10 @@ BENCHMARK(BM_probe_all_static)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_emit_report)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_report_tree)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_report_dump)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_report_stream_indented)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_report_stream_compact)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_server_answer_from_indented)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_server_answer_from_compact)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_env)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_caps)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_emit_state)->Unit(benchmark::kMicrosecond);

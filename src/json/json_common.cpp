@@ -1,6 +1,8 @@
 // JSON building blocks for the core types.
 #include "json/json_common.hpp"
 
+#include "json/document_layout.hpp"
+
 #include <memory>
 #include <string>
 
@@ -49,12 +51,23 @@ class SinkOutput final : public nlohmann::detail::output_adapter_protocol<char> 
     bool ok_ = true;
 };
 
+DocumentLayout g_streamed_layout = DocumentLayout::indented;
+
 }  // namespace
+
+void set_streamed_layout(DocumentLayout layout) {
+    g_streamed_layout = layout;
+}
+
+DocumentLayout streamed_layout() {
+    return g_streamed_layout;
+}
 
 bool dump_to(const Json& document, const DocumentSink& sink) {
     auto output = std::make_shared<SinkOutput>(sink);
     nlohmann::detail::serializer<Json> serializer(output, ' ', Json::error_handler_t::replace);
-    serializer.dump(document, true, false, 2);
+    const bool indented = g_streamed_layout == DocumentLayout::indented;
+    serializer.dump(document, indented, false, indented ? 2U : 0U);
     output->write_character('\n');
     return output->flush();
 }

@@ -179,6 +179,9 @@ class Server {
     std::size_t running_limit_;       ///< calls run at once: --max-calls, at most the CPUs
     std::vector<RunningCall> calls_;  ///< running
     std::deque<RunningCall> queued_;  ///< waiting for one of the running to end
+    /// The size of each tool's last document, the room made for its next one (ToolCall::
+    /// expect_document): at most one entry a tool.
+    std::map<std::string_view, std::size_t> document_bytes_;
     OutputQueue output_;
 };
 
@@ -580,6 +583,9 @@ void Server::start_queued() {
             send_result(call.id, error_result(std::string("cannot start the call: ") + e.what()));
             continue;
         }
+        // After the fork: the child has no use for the room.
+        if (const auto last = document_bytes_.find(call.tool->name); last != document_bytes_.end())
+            call.process.expect_document(std::min(last->second, options_.max_result_bytes));
         calls_.push_back(std::move(call));
     }
 }
@@ -706,6 +712,8 @@ void Server::service_calls(const std::vector<pollfd>& fds, std::size_t first) {
             // (a stray that held them is gone with the group).
             call.process.read_stdout(options_.max_result_bytes);
             call.process.read_stderr(lines);
+            if (!call.process.overflowed())
+                document_bytes_[call.tool->name] = call.process.document().size();
             ended.push_back(i);
         }
         for (auto& line : lines) {

@@ -34,6 +34,11 @@ class ToolCall {
     [[nodiscard]] int exit_fd() const { return pid_fd_; }
     [[nodiscard]] pid_t pid() const { return pid_; }
 
+    /// Makes room for a document of about `bytes` before it arrives (the size the tool's last
+    /// one had), so that it is read into one buffer rather than copied through ever larger
+    /// ones: while a forked call shares the server's memory, each page the server writes is a
+    /// page fault.
+    void expect_document(std::size_t bytes);
     /// Reads what stdout has now into the document (up to `cap` bytes; more sets overflowed()).
     /// False once the pipe is closed.
     bool read_stdout(std::size_t cap);

@@ -8,7 +8,9 @@ must keep serving and end with exit 0 when its input ends. Run under ASan/UBSan 
 Cases: requests before initialize, a 100 MB line, invalid UTF-8, nesting 100,000 deep, 10,000
 requests in one burst, a cancel of an unknown id, a duplicate in-flight id, batches at a
 revision without them and at the one with them, unknown methods, bad params, messages that are
-not requests, and a result over the server's size cap. Exits 1 when any case fails.
+not requests, a result over the server's size cap, documents of one tool far larger and far
+smaller than its last, and a root's file rewritten between two calls (same size and mtime).
+Exits 1 when any case fails.
 """
 
 import argparse
@@ -474,6 +476,58 @@ def case_timeout_huge(s, cfg):
     return []
 
 
+def case_document_sizes(s, cfg):
+    # The server makes room for a tool's document from the size of its last one: a document
+    # much larger than that room, or much smaller, still arrives whole and unchanged.
+    s.initialize()
+    problems = []
+    names = ["capability-snapshot", "rdmi-probe-report", "rdmi-probe-doca-error",
+             "rdmi-probe-report", "capability-snapshot"]
+    for rid, name in enumerate(names, start=1):
+        expected = json.loads(subprocess.run([cfg.binary, "schema", name], check=True,
+                                             capture_output=True).stdout)
+        reply = s.request(rid, "tools/call", {"name": "schema", "arguments": {"name": name}})
+        result = (reply or {}).get("result", {})
+        text = (result.get("content") or [{}])[0].get("text", "")
+        try:
+            same = json.loads(text) == expected and result.get("structuredContent") == expected
+        except ValueError:
+            same = False
+        if result.get("isError") is not False or not same:
+            problems.append(f"call {rid} ({name}): not the schema as printed: {str(reply)[:200]}")
+    return problems
+
+
+def case_root_changes(s, cfg):
+    # Whatever a warm server keeps from one call to the next, a file of the root rewritten
+    # between two calls (same size, same second) is read afresh by the second.
+    s.initialize()
+    parent = cfg.tmp / "changing"
+    root = parent / "complete-3.3"
+    shutil.copytree((cfg.fixtures / "roots" / "complete-3.3").resolve(), root, symlinks=True)
+    version = root / "opt" / "mellanox" / "doca" / "applications" / "VERSION"
+    s2 = Session(cfg.binary, ("--allow-root", str(parent)))
+    problems = []
+    try:
+        s2.initialize()
+        seen = []
+        for rid, text in ((1, None), (2, "3.3.0999\n"), (3, None)):
+            if text is not None:
+                stamp = version.stat()
+                version.write_text(text)
+                os.utime(version, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+            reply = s2.request(rid, "tools/call", {"name": "env", "arguments": {"root": str(root)}})
+            content = ((reply or {}).get("result") or {}).get("structuredContent") or {}
+            seen.append((content.get("version") or {}).get("applications_version"))
+        if seen != ["3.3.0105", "3.3.0999", "3.3.0999"]:
+            problems.append(f"applications_version across the calls: {seen}")
+    finally:
+        code = s2.close()
+    if code != 0:
+        problems.append(f"the second server's exit code {code}")
+    return problems
+
+
 CASES = {
     "before-initialize": (case_before_initialize, ()),
     "long-line": (case_long_line, ()),
@@ -492,6 +546,8 @@ CASES = {
     "root-resolved": (case_root_resolved, ()),
     "timeout-huge": (case_timeout_huge, ()),
     "call-priority": (case_call_priority, ()),
+    "document-sizes": (case_document_sizes, ()),
+    "root-changes": (case_root_changes, ()),
 }
 
 

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include "json/document_layout.hpp"
+
 #include <string>
 #include <vector>
 
@@ -57,6 +59,28 @@ TEST_CASE("dump_to stops at the first piece the sink refuses and says so") {
         return false;
     }));
     CHECK(calls == 1);
+}
+
+TEST_CASE("dump_to writes compact when the process asks for it, and dump() stays indented") {
+    const Json document = big_document();
+    auto streamed = [&] {
+        std::string joined;
+        CHECK(dump_to(document, [&](std::string_view piece) {
+            joined.append(piece);
+            return true;
+        }));
+        return joined;
+    };
+    REQUIRE(streamed_layout() == DocumentLayout::indented);
+    set_streamed_layout(DocumentLayout::compact);
+    const std::string compact = streamed();
+    const std::string indented = dump(document);
+    set_streamed_layout(DocumentLayout::indented);
+    // Byte for byte what the MCP server makes of the indented text: nlohmann's dump(-1).
+    CHECK(compact == document.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    CHECK(compact.size() < indented.size());
+    CHECK(indented.find("\n  \"items\"") != std::string::npos);
+    CHECK(streamed() == indented);
 }
 
 }  // namespace rdmi::json
