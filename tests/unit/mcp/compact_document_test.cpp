@@ -101,6 +101,19 @@ TEST_CASE("the compact text escaped is what the writer makes of it as a string")
     std::string empty;
     append_json_escaped(empty, "");
     CHECK(empty.empty());
+    // Every ASCII byte, after text already in the buffer (which stays as it was).
+    std::string ascii;
+    for (int c = 0; c < 0x80; ++c) ascii += static_cast<char>(c);
+    const std::string dumped = Json(ascii).dump(-1, ' ', false);
+    std::string after = "prefix:";
+    append_json_escaped(after, ascii);
+    CHECK(after == "prefix:" + dumped.substr(1, dumped.size() - 2));
+    // Bytes past ASCII pass as they are (the writer checked the document's UTF-8).
+    std::string high;
+    for (int c = 0x80; c < 0x100; ++c) high += static_cast<char>(c);
+    std::string copied;
+    append_json_escaped(copied, high);
+    CHECK(copied == high);
 }
 
 }  // namespace
