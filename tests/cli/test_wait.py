@@ -173,16 +173,23 @@ def same_as_fresh_check(a, root, args, code, doc, failures, what):
                     f"({code} against {fresh_code})", json.dumps(doc)[:1500], fresh_out[:1500])
 
 
+def wait_through(a, root, args, wait, change, failures, what):
+    """`check --json --wait` over `root` while `change(proc)` alters it at the first pause:
+    exit code, stdout, stderr and the parsed document."""
+    code, out, err, _ = run_on_pty(
+        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", wait,
+                   "--interval", "0.05"], change)
+    return code, out, err, document(out, failures, what)
+
+
 def case_shape_changes(a, tmp, failures):
     """Between polls the tree changes shape; the wait ends with what a fresh check says."""
     # A function appears that the requirement names.
     root = fresh_root(a.fixtures, tmp, "function-appears")
     args = ["--require-device", "0000:03:00.4"]
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
-                   "--interval", "0.05"],
-        lambda proc: add_function(root, "0000:03:00.4"))
-    doc = document(out, failures, "function appears")
+    code, out, err, doc = wait_through(a, root, args, "10",
+                                       lambda proc: add_function(root, "0000:03:00.4"),
+                                       failures, "function appears")
     failures.expect(code == 0 and FIRST_PAUSE + b"fail" in err.encode(),
                     f"function appears: exit {code}, want 0 after a first failure", out, err)
     same_as_fresh_check(a, root, args, code, doc, failures, "function appears")
@@ -194,10 +201,7 @@ def case_shape_changes(a, tmp, failures):
     def device_goes(proc):
         os.unlink(root / "sys/class/infiniband/mlx5_1")
         set_port_state(root, "4: ACTIVE")
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
-                   "--interval", "0.05"], device_goes)
-    doc = document(out, failures, "device goes")
+    code, out, err, doc = wait_through(a, root, args, "10", device_goes, failures, "device goes")
     failures.expect(code == 0, f"device goes: exit {code}, want 0", out, err)
     same_as_fresh_check(a, root, args, code, doc, failures, "device goes")
 
@@ -210,10 +214,8 @@ def case_shape_changes(a, tmp, failures):
         os.unlink(root / "sys/bus/pci/devices/0000:03:00.1")
         os.unlink(root / "sys/class/infiniband/mlx5_1")
         set_port_state(root, "2: INIT")
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "1.5",
-                   "--interval", "0.05"], function_goes)
-    doc = document(out, failures, "function goes")
+    code, out, err, doc = wait_through(a, root, args, "1.5", function_goes, failures,
+                                       "function goes")
     failures.expect(code == 1 and "INIT" in out and "mlx5_1" not in out,
                     f"function goes: exit {code}, want 1 naming the INIT port alone", out, err)
     wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
@@ -229,10 +231,7 @@ def case_shape_changes(a, tmp, failures):
         port = root / PF0 / "infiniband/mlx5_0/ports/2"
         port.mkdir()
         (port / "state").write_text("4: ACTIVE\n")
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "20",
-                   "--interval", "0.05"], port_appears)
-    doc = document(out, failures, "port appears")
+    code, out, err, doc = wait_through(a, root, args, "20", port_appears, failures, "port appears")
     wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
     failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
                     f"port appears: exit {code} after {wait.get('waited_s')} s, want 0 at once",
@@ -251,10 +250,7 @@ def case_shape_changes(a, tmp, failures):
         staged = link.with_name("device.new")
         os.symlink("../../../0000:03:00.1", staged)
         os.replace(staged, link)
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "20",
-                   "--interval", "0.05"], device_moves)
-    doc = document(out, failures, "device moved")
+    code, out, err, doc = wait_through(a, root, args, "20", device_moves, failures, "device moved")
     wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
     failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
                     f"device moved: exit {code} after {wait.get('waited_s')} s, want 0 at once",
@@ -264,11 +260,10 @@ def case_shape_changes(a, tmp, failures):
     # A netdev renamed: a requirement naming the new name passes.
     root = fresh_root(a.fixtures, tmp, "netdev-renamed")
     args = ["--require-device", "eth7"]
-    code, out, err, _ = run_on_pty(
-        a.binary, ["check", "--json", "--root", str(root), *args, "--wait", "10",
-                   "--interval", "0.05"],
-        lambda proc: os.rename(root / PF1 / "net/ens1f1np1", root / PF1 / "net/eth7"))
-    doc = document(out, failures, "netdev renamed")
+    code, out, err, doc = wait_through(
+        a, root, args, "10",
+        lambda proc: os.rename(root / PF1 / "net/ens1f1np1", root / PF1 / "net/eth7"),
+        failures, "netdev renamed")
     failures.expect(code == 0, f"netdev renamed: exit {code}, want 0", out, err)
     same_as_fresh_check(a, root, args, code, doc, failures, "netdev renamed")
 
