@@ -8,6 +8,7 @@
 
 #include "core/exhaustion.hpp"
 #include "loopback_fake.hpp"
+#include "support/deadline_slack.hpp"
 #include "unit/context/wire_samples.hpp"
 
 namespace rdmi {
@@ -36,7 +37,7 @@ TEST_CASE("a hung DOCA call is reported as a timeout of its step, on time") {
                                                              Deadline(800ms), so_far);
         const auto took = std::chrono::steady_clock::now() - start;
         CHECK(took >= 700ms);
-        CHECK(took < 800ms + 750ms);
+        CHECK(took < 800ms + test::kDeadlineSlack);
         CHECK(verdict.result == Status::fail);
         CHECK(verdict.failed_step == step_id);
         const auto* step = find_step(verdict, step_id);
