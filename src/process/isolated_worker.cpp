@@ -238,6 +238,12 @@ IsolatedWorker::Sent IsolatedWorker::send(WorkerTask task, std::string_view requ
     return sent;
 }
 
+void IsolatedWorker::prestart(std::string_view what) {
+    if (socket_ >= 0) return;
+    end();  // a released child is reaped before the next one starts
+    (void)start(what);
+}
+
 Result<std::string> IsolatedWorker::receive(Sent sent) {
     for (auto it = held_.begin(); it != held_.end(); ++it) {
         if (it->first != sent.id) continue;

@@ -72,6 +72,10 @@ class IsolatedWorker {
     /// call() or send() made before that receive() first reads this answer and holds it.
     Sent send(WorkerTask task, std::string_view request, const Deadline& deadline,
               std::string_view what, Child child = Child::reused);
+    /// Starts the child now if none runs, contained and waiting for its first call, so that its
+    /// start (the fork, the containment it sets up) overlaps the caller's own work before that
+    /// call. A child that cannot start now is tried again by the call.
+    void prestart(std::string_view what);
     /// The answer to `sent` (waiting for it up to the deadline given to send()); a Gap when
     /// the child timed out, crashed, or was released before it answered.
     Result<std::string> receive(Sent sent);

@@ -62,6 +62,10 @@ VerbsStart start_verbs(const ProbeContext& ctx) {
     }
     started.library = locate_soname(ctx.fs, ctx.env, kSoname);
     if (!started.library.ok()) return started;
+    // The child forks and contains itself while the trust gate below reads the library and its
+    // providers; it runs nothing until the gate has passed and the listing is sent.
+    const bool asks_here = !ctx.answers.captured();
+    if (asks_here) ctx.worker->prestart("the libibverbs worker");
     // libibverbs pulls in libnl and, at ibv_get_device_list, its providers: all are checked.
     auto loadable = ctx.loadable(*started.library.value, LoadKind::ibverbs);
     if (!loadable) {
@@ -70,7 +74,7 @@ VerbsStart start_verbs(const ProbeContext& ctx) {
     }
     started.path = *loadable;
     // Replayed, the listing is the bundle's: nothing may be asked of this machine.
-    if (!ctx.answers.captured()) {
+    if (asks_here) {
         started.listing = ctx.send_isolated(&verbs_list_in_child, started.path,
                                             "ibv_get_device_list via " + started.path);
     }
