@@ -182,6 +182,16 @@ def wait_through(a, root, args, wait, change, failures, what):
     return code, out, err, document(out, failures, what)
 
 
+def passes_at_once(a, root, args, change, failures, what):
+    """A 20 s wait that `change` makes pass: it ends with exit 0 well before its end, and with
+    a fresh check's document."""
+    code, out, err, doc = wait_through(a, root, args, "20", change, failures, what)
+    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
+    failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
+                    f"{what}: exit {code} after {wait.get('waited_s')} s, want 0 at once", out, err)
+    same_as_fresh_check(a, root, args, code, doc, failures, what)
+
+
 def case_shape_changes(a, tmp, failures):
     """Between polls the tree changes shape; the wait ends with what a fresh check says."""
     # A function appears that the requirement names.
@@ -231,12 +241,7 @@ def case_shape_changes(a, tmp, failures):
         port = root / PF0 / "infiniband/mlx5_0/ports/2"
         port.mkdir()
         (port / "state").write_text("4: ACTIVE\n")
-    code, out, err, doc = wait_through(a, root, args, "20", port_appears, failures, "port appears")
-    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
-    failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
-                    f"port appears: exit {code} after {wait.get('waited_s')} s, want 0 at once",
-                    out, err)
-    same_as_fresh_check(a, root, args, code, doc, failures, "port appears")
+    passes_at_once(a, root, args, port_appears, failures, "port appears")
 
     # An rdma device moved to another function (its `device` link retargeted, every listing
     # unchanged): the whole evaluation the poll falls back to reads the link afresh, not a
@@ -250,12 +255,7 @@ def case_shape_changes(a, tmp, failures):
         staged = link.with_name("device.new")
         os.symlink("../../../0000:03:00.1", staged)
         os.replace(staged, link)
-    code, out, err, doc = wait_through(a, root, args, "20", device_moves, failures, "device moved")
-    wait = (doc.get("x_rdmi_probe") or {}).get("wait") or {}
-    failures.expect(code == 0 and wait.get("waited_s", 20) < 10,
-                    f"device moved: exit {code} after {wait.get('waited_s')} s, want 0 at once",
-                    out, err)
-    same_as_fresh_check(a, root, args, code, doc, failures, "device moved")
+    passes_at_once(a, root, args, device_moves, failures, "device moved")
 
     # A netdev renamed: a requirement naming the new name passes.
     root = fresh_root(a.fixtures, tmp, "netdev-renamed")

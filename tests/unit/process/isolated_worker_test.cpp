@@ -209,7 +209,6 @@ TEST_CASE("destroying a released worker reaps its child") {
     CHECK_FALSE(running(child));
 }
 
-
 TEST_CASE("a sent call runs while the caller goes on; receive takes its answer") {
     IsolatedWorker worker;
     char dir_template[] = "/tmp/rdmi-worker-test.XXXXXX";
