@@ -116,6 +116,9 @@ struct Facts {
     /// -d/--device: the functions the device-bearing facts were narrowed to, and the others.
     std::optional<DeviceScope> device_scope;
     std::uint32_t collected = 0;  ///< one bit per probe that ran (see registry.hpp)
+    /// One bit per probe whose live half (ProbeRow::start) was begun: begun once, even when a
+    /// command begins it before its collect() (check), which would otherwise begin it again.
+    std::uint32_t started = 0;
     /// The verbs probe's first half (ProbeRow::start), taken by its run.
     std::optional<VerbsStart> verbs_start;
 };

@@ -87,6 +87,8 @@ void start_live_halves(const ProbeContext& ctx, std::span<const ProbeId> wanted,
     for (ProbeId id : wanted) pending = pending_closure(ctx, id, facts, pending);
     for (const auto& row : kRows) {
         if (row.start == nullptr || (pending & bit(row.id)) == 0) continue;
+        if ((facts.started & bit(row.id)) != 0) continue;
+        facts.started |= bit(row.id);
         try {
             row.start(ctx, facts);
         } catch (const std::bad_alloc&) {

@@ -74,7 +74,8 @@ class IsolatedWorker {
               std::string_view what, Child child = Child::reused);
     /// Starts the child now if none runs, contained and waiting for its first call, so that its
     /// start (the fork, the containment it sets up) overlaps the caller's own work before that
-    /// call. A child that cannot start now is tried again by the call.
+    /// call. A child that cannot start now (a gap) is tried again by the call; a fork refused
+    /// for the process limit ends the run here as it would there (ResourceExhausted).
     void prestart(std::string_view what);
     /// The answer to `sent` (waiting for it up to the deadline given to send()); a Gap when
     /// the child timed out, crashed, or was released before it answered.

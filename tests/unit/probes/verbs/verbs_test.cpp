@@ -317,6 +317,13 @@ TEST_CASE("the device listing is sent before the static probes run and taken by 
     CHECK(facts.verbs_start->listing);
     CHECK(facts.collected == 0);
     CHECK(ctx.worker->children_started() == 1);
+    // Begun once: a command that begins it before its collect() (check) sends one listing.
+    REQUIRE(facts.verbs_start->listing);
+    const auto first_listing = facts.verbs_start->listing->id;
+    start_live_halves(ctx, wanted, facts);
+    REQUIRE(facts.verbs_start);
+    REQUIRE(facts.verbs_start->listing);
+    CHECK(facts.verbs_start->listing->id == first_listing);
     // Only the verbs row then (the devices row would read this machine's /sys too).
     collect(ctx, {ProbeId::verbs}, facts);
     CHECK_FALSE(facts.verbs_start);
